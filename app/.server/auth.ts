@@ -1,0 +1,183 @@
+import { betterAuth } from "better-auth";
+import { drizzleAdapter } from "better-auth/adapters/drizzle";
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "~/lib/validation";
+import { type Database, getDatabaseHandle } from "./db/client";
+import { authSchema } from "./db/schema";
+import { env } from "./env";
+import { actionMail, sendMail } from "./mail";
+import { claimOrCreateProfile } from "./profiles";
+import { getSiteSettings } from "./settings";
+
+/**
+ * The header our server sets to the client's address (from the socket, or from
+ * X-Forwarded-For only with TRUST_PROXY); any incoming copy is dropped first.
+ */
+export const CLIENT_IP_HEADER = "x-namecard-client-ip";
+
+const THIRTY_DAYS_S = 60 * 60 * 24 * 30;
+const ONE_DAY_S = 60 * 60 * 24;
+const ONE_HOUR_S = 60 * 60;
+
+/** Both spellings of a local address are the same site to a person (TOOLCHAIN.md). */
+function trustedOrigins(): string[] {
+  const origin = new URL(env.PUBLIC_URL).origin;
+  const origins = new Set([origin]);
+  const url = new URL(origin);
+  if (url.hostname === "localhost") origins.add(origin.replace("localhost", "127.0.0.1"));
+  if (url.hostname === "127.0.0.1") origins.add(origin.replace("127.0.0.1", "localhost"));
+  return [...origins];
+}
+
+async function companyName() {
+  return (await getSiteSettings()).companyName;
+}
+
+function createAuth(database: Database) {
+  return betterAuth({
+    appName: "Namecard",
+    baseURL: env.PUBLIC_URL,
+    basePath: "/api/auth",
+    secret: env.AUTH_SECRET,
+    trustedOrigins: trustedOrigins(),
+    database: drizzleAdapter(database, { provider: "pg", schema: authSchema, transaction: true }),
+    user: {
+      additionalFields: {
+        firstName: { type: "string", required: false, input: true },
+        lastName: { type: "string", required: false, input: true },
+        phone: { type: "string", required: false, input: true },
+      },
+    },
+    session: { expiresIn: THIRTY_DAYS_S, updateAge: ONE_DAY_S },
+    emailAndPassword: {
+      enabled: true,
+      requireEmailVerification: true,
+      autoSignIn: false,
+      minPasswordLength: PASSWORD_MIN_LENGTH,
+      maxPasswordLength: PASSWORD_MAX_LENGTH,
+      revokeSessionsOnPasswordReset: true,
+      resetPasswordTokenExpiresIn: ONE_HOUR_S,
+      async sendResetPassword({ user, url }) {
+        const name = await companyName();
+        await sendMail(
+          actionMail({
+            to: user.email,
+            subject: `Reset your ${name} password`,
+            greeting: `Hello ${user.name},`,
+            body: `Someone asked to reset the password of your ${name} account. If it was you, choose a new password with the link below. It works for one hour.`,
+            action: "Choose a new password",
+            link: url,
+            footer: "If you did not ask for this, ignore this message: your password stays as it is.",
+          }),
+        );
+      },
+    },
+    emailVerification: {
+      sendOnSignUp: true,
+      sendOnSignIn: true,
+      autoSignInAfterVerification: true,
+      expiresIn: ONE_DAY_S,
+      async sendVerificationEmail({ user, url }) {
+        const name = await companyName();
+        await sendMail(
+          actionMail({
+            to: user.email,
+            subject: `Confirm your email for ${name}`,
+            greeting: `Hello ${user.name},`,
+            body: `Confirm your email address to finish creating your ${name} account. If a card was prepared for you under this address, it becomes yours when you confirm.`,
+            action: "Confirm my email",
+            link: url,
+            footer: "The link works for 24 hours. If you did not sign up, ignore this message.",
+          }),
+        );
+      },
+      async afterEmailVerification(user) {
+        await claimOrCreateProfile({ ...user, emailVerified: true });
+      },
+    },
+    rateLimit: {
+      enabled: true,
+      storage: "database",
+      window: 60,
+      max: 120,
+      customRules: {
+        "/sign-in/email": { window: 60, max: 5 },
+        "/sign-up/email": { window: 60, max: 5 },
+        "/request-password-reset": { window: 60, max: 3 },
+        "/send-verification-email": { window: 60, max: 3 },
+        "/reset-password": { window: 60, max: 5 },
+        "/get-session": false,
+      },
+    },
+    advanced: {
+      ipAddress: { ipAddressHeaders: [CLIENT_IP_HEADER] },
+      useSecureCookies: env.PUBLIC_URL.startsWith("https://"),
+      cookiePrefix: "namecard",
+      defaultCookieAttributes: { httpOnly: true, sameSite: "lax" },
+    },
+    telemetry: { enabled: false },
+  });
+}
+
+export type Auth = ReturnType<typeof createAuth>;
+
+let instance: { auth: Auth; database: Database } | undefined;
+
+/** The better-auth instance bound to the database that is open now. */
+export function getAuth(): Auth {
+  const database = getDatabaseHandle().db;
+  if (!instance || instance.database !== database) {
+    instance = { auth: createAuth(database), database };
+  }
+  return instance.auth;
+}
+
+export type AuthResult<T> =
+  | { ok: true; data: T; headers: Headers; status: number }
+  | { ok: false; message: string; code?: string; status: number; headers: Headers };
+
+/**
+ * Calls one better-auth endpoint through its HTTP handler, as the browser
+ * would, so its rate limits, origin checks and cookies all apply. Route actions
+ * use this and copy the returned `Set-Cookie` headers onto their response.
+ */
+export async function callAuth<T = unknown>(
+  request: Request,
+  endpoint: string,
+  body?: Record<string, unknown>,
+): Promise<AuthResult<T>> {
+  const headers = new Headers({ origin: new URL(env.PUBLIC_URL).origin });
+  for (const name of ["cookie", "user-agent", "accept-language", CLIENT_IP_HEADER]) {
+    const value = request.headers.get(name);
+    if (value) headers.set(name, value);
+  }
+  if (body) headers.set("content-type", "application/json");
+  const response = await getAuth().handler(
+    new Request(`${env.PUBLIC_URL}/api/auth${endpoint}`, {
+      method: body ? "POST" : "GET",
+      headers,
+      body: body ? JSON.stringify(body) : undefined,
+    }),
+  );
+  const text = await response.text();
+  let parsed: unknown = null;
+  try {
+    parsed = text ? JSON.parse(text) : null;
+  } catch {
+    parsed = null;
+  }
+  if (response.ok) {
+    return { ok: true, data: parsed as T, headers: response.headers, status: response.status };
+  }
+  const error = (parsed ?? {}) as { message?: string; code?: string };
+  const message =
+    response.status === 429
+      ? "Too many attempts. Please wait a minute and try again."
+      : error.message || "An error occurred";
+  return { ok: false, message, code: error.code, status: response.status, headers: response.headers };
+}
+
+/** Copies the `Set-Cookie` headers of an auth response onto a new header set. */
+export function cookieHeaders(from: Headers, into = new Headers()): Headers {
+  for (const cookie of from.getSetCookie()) into.append("set-cookie", cookie);
+  return into;
+}

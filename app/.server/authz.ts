@@ -1,0 +1,115 @@
+import { eq } from "drizzle-orm";
+import { data, redirect } from "react-router";
+import { type Permission, type Role, can } from "~/lib/permissions";
+import { isAdminEmail } from "./admins";
+import { getAuth } from "./auth";
+import { db } from "./db/client";
+import { brands, profiles } from "./db/schema";
+import { claimOrCreateProfile } from "./profiles";
+
+export type ViewerProfile = {
+  id: string;
+  username: string;
+  firstName: string;
+  lastName: string;
+  email: string;
+  profilePhoto: string | null;
+  viewCount: number;
+  brandName: string | null;
+  brandColor: string | null;
+};
+
+export type Viewer = {
+  user: { id: string; email: string; name: string };
+  role: Role;
+  isAdmin: boolean;
+  profile: ViewerProfile | null;
+};
+
+const viewerCache = new WeakMap<Request, Promise<Viewer | null>>();
+
+async function loadProfile(userId: string): Promise<ViewerProfile | null> {
+  const [row] = await db
+    .select({
+      id: profiles.id,
+      username: profiles.username,
+      firstName: profiles.firstName,
+      lastName: profiles.lastName,
+      email: profiles.email,
+      profilePhoto: profiles.profilePhoto,
+      viewCount: profiles.viewCount,
+      brandName: brands.name,
+      brandColor: brands.primaryColor,
+    })
+    .from(profiles)
+    .leftJoin(brands, eq(brands.id, profiles.companyBrandId))
+    .where(eq(profiles.userId, userId))
+    .limit(1);
+  return row ?? null;
+}
+
+async function loadViewer(request: Request): Promise<Viewer | null> {
+  const session = await getAuth().api.getSession({ headers: request.headers });
+  // An unverified account owns nothing and cannot hold a session (DESIGN.md).
+  if (!session || !session.user.emailVerified) return null;
+  const { user } = session;
+  const isAdmin = isAdminEmail(user.email);
+  let profile = await loadProfile(user.id);
+  if (!profile && isAdmin) {
+    // Spec §4: the administrator's profile is created when missing.
+    await claimOrCreateProfile({ ...user, emailVerified: true });
+    profile = await loadProfile(user.id);
+  }
+  return {
+    user: { id: user.id, email: user.email, name: user.name },
+    role: isAdmin ? "admin" : "member",
+    isAdmin,
+    profile,
+  };
+}
+
+/** The signed-in viewer, or null. Looked up once per request. */
+export function getOptionalViewer(request: Request): Promise<Viewer | null> {
+  let pending = viewerCache.get(request);
+  if (!pending) {
+    pending = loadViewer(request);
+    viewerCache.set(request, pending);
+  }
+  return pending;
+}
+
+function currentPath(request: Request) {
+  const url = new URL(request.url);
+  return `${url.pathname}${url.search}`;
+}
+
+/** Spec §2 guards: a visitor goes to /auth and comes back after signing in. */
+export async function requireViewer(request: Request): Promise<Viewer> {
+  const viewer = await getOptionalViewer(request);
+  if (!viewer) {
+    const path = currentPath(request);
+    const query = path === "/" ? "" : `?${new URLSearchParams({ redirectTo: path })}`;
+    throw redirect(`/auth${query}`);
+  }
+  return viewer;
+}
+
+/** Spec §2: a signed-in user on /auth goes to /. */
+export async function requireAnonymous(request: Request): Promise<void> {
+  if (await getOptionalViewer(request)) throw redirect("/");
+}
+
+/** Spec §2: every non-admin on an admin page goes to /directory. */
+export async function requireAdmin(request: Request): Promise<Viewer> {
+  const viewer = await requireViewer(request);
+  if (!viewer.isAdmin) throw redirect("/directory");
+  return viewer;
+}
+
+/** For actions and resources: a 403 rather than a redirect. */
+export function requirePermission(viewer: Viewer | null, permission: Permission): Viewer {
+  if (!viewer || !can(viewer.role, permission)) {
+    throw data({ message: "You do not have permission to do that." }, { status: 403 });
+  }
+  return viewer;
+}

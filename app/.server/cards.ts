@@ -1,0 +1,38 @@
+import { eq, sql } from "drizzle-orm";
+import { db } from "./db/client";
+import { brands, profiles } from "./db/schema";
+
+/** Spec §7 "Read a card": the public fields of one profile and its brand, by username. */
+export async function getCardByUsername(username: string) {
+  const [row] = await db
+    .select({
+      id: profiles.id,
+      userId: profiles.userId,
+      firstName: profiles.firstName,
+      lastName: profiles.lastName,
+      username: profiles.username,
+      title: profiles.title,
+      email: profiles.email,
+      phone: profiles.phone,
+      bio: profiles.bio,
+      linkedinUrl: profiles.linkedinUrl,
+      profilePhoto: profiles.profilePhoto,
+      viewCount: profiles.viewCount,
+      createdAt: profiles.createdAt,
+      updatedAt: profiles.updatedAt,
+      brand: {
+        id: brands.id,
+        name: brands.name,
+        primaryColor: brands.primaryColor,
+        secondaryColor: brands.secondaryColor,
+        logo: brands.logo,
+        coverImage: brands.coverImage,
+        website: brands.website,
+      },
+    })
+    .from(profiles)
+    .leftJoin(brands, eq(brands.id, profiles.companyBrandId))
+    .where(sql`lower(${profiles.username}) = ${username.toLowerCase()}`)
+    .limit(1);
+  return row ?? null;
+}

@@ -1,0 +1,118 @@
+import fs from "node:fs";
+import path from "node:path";
+import { PGlite } from "@electric-sql/pglite";
+import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
+import { unaccent } from "@electric-sql/pglite/contrib/unaccent";
+import { sql } from "drizzle-orm";
+import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
+import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
+import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
+import { migrate as migratePg } from "drizzle-orm/node-postgres/migrator";
+import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
+import pg from "pg";
+import * as schema from "./schema";
+
+export type Schema = typeof schema;
+export type Database = PgDatabase<PgQueryResultHKT, Schema>;
+/** A transaction or the database itself: what a query helper accepts. */
+export type Queryable = Pick<Database, "select" | "insert" | "update" | "delete" | "execute">;
+
+export type DatabaseHandle = {
+  kind: "pglite" | "postgres";
+  db: Database;
+  /** Runs the committed migrations; safe to call from several instances. */
+  migrate(): Promise<void>;
+  close(): Promise<void>;
+  /** The underlying client, for LISTEN/NOTIFY. */
+  raw: { pglite: PGlite } | { pool: pg.Pool };
+};
+
+export const MIGRATIONS_DIR = path.resolve(process.cwd(), "drizzle");
+
+/** PGlite needs its extensions loaded when it is created (TOOLCHAIN.md). */
+export const PGLITE_EXTENSIONS = { pg_trgm, unaccent };
+
+export async function openPglite(options: {
+  dataDir?: string;
+  loadDataDir?: Blob | File;
+}): Promise<DatabaseHandle> {
+  if (options.dataDir) fs.mkdirSync(path.dirname(options.dataDir), { recursive: true });
+  const client = await PGlite.create({
+    dataDir: options.dataDir,
+    loadDataDir: options.loadDataDir,
+    extensions: PGLITE_EXTENSIONS,
+  });
+  const db = drizzlePglite(client, { schema }) as unknown as Database;
+  return {
+    kind: "pglite",
+    db,
+    raw: { pglite: client },
+    async migrate() {
+      await migratePglite(db as never, { migrationsFolder: MIGRATIONS_DIR });
+    },
+    async close() {
+      if (!client.closed) await client.close();
+    },
+  };
+}
+
+/** An advisory lock key so that two instances never migrate at once. */
+const MIGRATION_LOCK = 7_245_001;
+
+export function openPostgres(connectionString: string, max = 10): DatabaseHandle {
+  const pool = new pg.Pool({ connectionString, max });
+  // An idle client that loses its server must not crash the process.
+  pool.on("error", (error) => console.error("[db] idle client error:", error.message));
+  const db = drizzlePg(pool, { schema }) as unknown as Database;
+  return {
+    kind: "postgres",
+    db,
+    raw: { pool },
+    async migrate() {
+      const client = await pool.connect();
+      try {
+        await client.query("select pg_advisory_lock($1)", [MIGRATION_LOCK]);
+        await migratePg(drizzlePg(client, { schema }), { migrationsFolder: MIGRATIONS_DIR });
+      } finally {
+        await client.query("select pg_advisory_unlock($1)", [MIGRATION_LOCK]).catch(() => {});
+        client.release();
+      }
+    },
+    async close() {
+      await pool.end();
+    },
+  };
+}
+
+let current: DatabaseHandle | undefined;
+
+/** Installs the handle every query goes through (the server at boot, tests per file). */
+export function setDatabase(handle: DatabaseHandle | undefined) {
+  current = handle;
+}
+
+export function getDatabaseHandle(): DatabaseHandle {
+  if (!current) throw new Error("The database is not open yet: call connectDatabase() first.");
+  return current;
+}
+
+/**
+ * The one Drizzle instance of the process. It forwards to the installed handle
+ * so modules can import `db` at top level while the connection opens at boot.
+ */
+export const db = new Proxy({} as Database, {
+  get(_target, property) {
+    const target = getDatabaseHandle().db;
+    const value = Reflect.get(target, property, target) as unknown;
+    return typeof value === "function" ? value.bind(target) : value;
+  },
+});
+
+export async function ping(): Promise<boolean> {
+  try {
+    await db.execute(sql`select 1`);
+    return true;
+  } catch {
+    return false;
+  }
+}

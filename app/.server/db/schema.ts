@@ -1,0 +1,225 @@
+import { sql } from "drizzle-orm";
+import {
+  bigint,
+  bigserial,
+  boolean,
+  check,
+  index,
+  integer,
+  pgTable,
+  serial,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from "drizzle-orm/pg-core";
+
+const timestamps = {
+  createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  updatedAt: timestamp("updated_at", { withTimezone: true })
+    .notNull()
+    .defaultNow()
+    .$onUpdate(() => new Date()),
+};
+
+// ── better-auth ──────────────────────────────────────────────────────────────
+// Written by hand (TOOLCHAIN.md): the property names are better-auth's field
+// names, the columns are our snake_case.
+
+export const users = pgTable(
+  "users",
+  {
+    id: text("id").primaryKey(),
+    name: text("name").notNull(),
+    email: text("email").notNull(),
+    emailVerified: boolean("email_verified").notNull().default(false),
+    image: text("image"),
+    firstName: text("first_name"),
+    lastName: text("last_name"),
+    phone: text("phone"),
+    ...timestamps,
+  },
+  (table) => [uniqueIndex("users_email_lower_key").on(sql`lower(${table.email})`)],
+);
+
+export const sessions = pgTable(
+  "sessions",
+  {
+    id: text("id").primaryKey(),
+    token: text("token").notNull().unique(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    ipAddress: text("ip_address"),
+    userAgent: text("user_agent"),
+    ...timestamps,
+  },
+  (table) => [index("sessions_user_id_idx").on(table.userId)],
+);
+
+export const accounts = pgTable(
+  "accounts",
+  {
+    id: text("id").primaryKey(),
+    accountId: text("account_id").notNull(),
+    providerId: text("provider_id").notNull(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    accessToken: text("access_token"),
+    refreshToken: text("refresh_token"),
+    idToken: text("id_token"),
+    accessTokenExpiresAt: timestamp("access_token_expires_at", { withTimezone: true }),
+    refreshTokenExpiresAt: timestamp("refresh_token_expires_at", { withTimezone: true }),
+    scope: text("scope"),
+    password: text("password"),
+    ...timestamps,
+  },
+  (table) => [index("accounts_user_id_idx").on(table.userId)],
+);
+
+export const verifications = pgTable(
+  "verifications",
+  {
+    id: text("id").primaryKey(),
+    identifier: text("identifier").notNull(),
+    value: text("value").notNull(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    ...timestamps,
+  },
+  (table) => [index("verifications_identifier_idx").on(table.identifier)],
+);
+
+export const rateLimits = pgTable("rate_limits", {
+  id: text("id").primaryKey(),
+  key: text("key").notNull().unique(),
+  count: integer("count").notNull(),
+  lastRequest: bigint("last_request", { mode: "number" }).notNull(),
+});
+
+// ── Namecard ─────────────────────────────────────────────────────────────────
+
+export const brands = pgTable(
+  "brands",
+  {
+    id: serial("id").primaryKey(),
+    name: text("name").notNull(),
+    primaryColor: text("primary_color").notNull().default("#3b82f6"),
+    secondaryColor: text("secondary_color").notNull().default("#8b5cf6"),
+    logo: text("logo"),
+    coverImage: text("cover_image"),
+    website: text("website"),
+    active: boolean("active").notNull().default(true),
+    ...timestamps,
+  },
+  (table) => [
+    index("brands_name_idx").on(table.name),
+    check("brands_primary_color_hex", sql`${table.primaryColor} ~ '^#[0-9a-fA-F]{6}$'`),
+    check("brands_secondary_color_hex", sql`${table.secondaryColor} ~ '^#[0-9a-fA-F]{6}$'`),
+  ],
+);
+
+export const profiles = pgTable(
+  "profiles",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    /** The auth user who owns this card; null means unclaimed. */
+    userId: text("user_id").references(() => users.id, { onDelete: "set null" }),
+    email: text("email").notNull(),
+    firstName: text("first_name").notNull(),
+    lastName: text("last_name").notNull(),
+    username: text("username").notNull(),
+    title: text("title"),
+    phone: text("phone"),
+    bio: text("bio"),
+    linkedinUrl: text("linkedin_url"),
+    /** Storage key of the photo; the public URL is derived from it. */
+    profilePhoto: text("profile_photo"),
+    companyBrandId: integer("company_brand_id").references(() => brands.id, {
+      onDelete: "set null",
+    }),
+    viewCount: integer("view_count").notNull().default(0),
+    claimedAt: timestamp("claimed_at", { withTimezone: true }),
+    ...timestamps,
+  },
+  (table) => [
+    uniqueIndex("profiles_user_id_key").on(table.userId),
+    uniqueIndex("profiles_username_lower_key").on(sql`lower(${table.username})`),
+    uniqueIndex("profiles_email_lower_key").on(sql`lower(${table.email})`),
+    index("profiles_first_name_idx").on(table.firstName, table.lastName),
+    index("profiles_brand_idx").on(table.companyBrandId),
+    index("profiles_created_at_idx").on(table.createdAt),
+    index("profiles_view_count_idx").on(table.viewCount),
+    check("profiles_view_count_nonnegative", sql`${table.viewCount} >= 0`),
+  ],
+);
+
+export const profileViews = pgTable(
+  "profile_views",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    profileId: uuid("profile_id")
+      .notNull()
+      .references(() => profiles.id, { onDelete: "cascade" }),
+    viewerUserId: text("viewer_user_id").references(() => users.id, { onDelete: "set null" }),
+    /** A keyed hash of an anonymous visitor, so no address is stored. */
+    visitorHash: text("visitor_hash"),
+    source: text("source", { enum: ["qr", "link", "directory"] }).notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    index("profile_views_profile_created_idx").on(table.profileId, table.createdAt),
+    index("profile_views_created_idx").on(table.createdAt),
+  ],
+);
+
+export const FONT_FAMILIES = [
+  "Inter",
+  "Roboto",
+  "Open Sans",
+  "Lato",
+  "Montserrat",
+  "Poppins",
+] as const;
+
+export const siteSettings = pgTable(
+  "site_settings",
+  {
+    /** Always 1: there is a single row. */
+    id: integer("id").primaryKey().default(1),
+    companyName: text("company_name"),
+    website: text("website"),
+    email: text("email"),
+    phone: text("phone"),
+    description: text("description"),
+    address: text("address"),
+    primaryColor: text("primary_color"),
+    secondaryColor: text("secondary_color"),
+    accentColor: text("accent_color"),
+    fontFamily: text("font_family", { enum: FONT_FAMILIES }),
+    primaryLogo: text("primary_logo"),
+    darkModeLogo: text("dark_mode_logo"),
+    favicon: text("favicon"),
+    footerLogo: text("footer_logo"),
+    termsOfService: text("terms_of_service"),
+    privacyPolicy: text("privacy_policy"),
+    updatedAt: timestamp("updated_at", { withTimezone: true })
+      .notNull()
+      .defaultNow()
+      .$onUpdate(() => new Date()),
+  },
+  (table) => [check("site_settings_single_row", sql`${table.id} = 1`)],
+);
+
+export const authSchema = {
+  user: users,
+  session: sessions,
+  account: accounts,
+  verification: verifications,
+  rateLimit: rateLimits,
+};
+
+export type Profile = typeof profiles.$inferSelect;
+export type Brand = typeof brands.$inferSelect;
+export type SiteSettingsRow = typeof siteSettings.$inferSelect;

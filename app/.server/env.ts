@@ -1,0 +1,134 @@
+import { randomBytes } from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+import { z } from "zod";
+
+/**
+ * The operator's contract (DESIGN.md, "Contract with operators"). This is the
+ * only module that reads `process.env`; everything else imports `env`.
+ */
+const flag = z
+  .enum(["1", "0", "true", "false", "yes", "no", "on", "off", ""])
+  .transform((value) => ["1", "true", "yes", "on"].includes(value));
+
+const optionalString = z
+  .string()
+  .trim()
+  .transform((value) => (value === "" ? undefined : value))
+  .optional();
+
+const EnvSchema = z.object({
+  NODE_ENV: z.enum(["development", "production", "test"]).default("production"),
+  PORT: z.coerce.number().int().min(1).max(65535).default(3000),
+  DATA_DIR: z.string().trim().min(1).default("./data"),
+  DATABASE_URL: optionalString.pipe(
+    z
+      .string()
+      .regex(/^postgres(ql)?:\/\//, "must start with postgres:// or postgresql://")
+      .optional(),
+  ),
+  PUBLIC_URL: optionalString.pipe(
+    z
+      .url({ protocol: /^https?$/, message: "must be an absolute http(s) URL" })
+      .optional(),
+  ),
+  ADMIN_EMAILS: z
+    .string()
+    .default("")
+    .transform((value) =>
+      value
+        .split(",")
+        .map((email) => email.trim().toLowerCase())
+        .filter(Boolean),
+    )
+    .pipe(z.array(z.email({ message: "must be a comma-separated list of email addresses" }))),
+  AUTH_SECRET: optionalString.pipe(
+    z.string().min(32, "must be at least 32 characters").optional(),
+  ),
+  SMTP_URL: optionalString.pipe(
+    z.string().regex(/^smtps?:\/\//, "must start with smtp:// or smtps://").optional(),
+  ),
+  MAIL_FROM: z.string().trim().default("Namecard <no-reply@localhost>"),
+  S3_ENDPOINT: optionalString.pipe(z.url().optional()),
+  S3_BUCKET: optionalString,
+  S3_REGION: z.string().trim().default("us-east-1"),
+  S3_ACCESS_KEY_ID: optionalString,
+  S3_SECRET_ACCESS_KEY: optionalString,
+  TRUST_PROXY: flag.default(false),
+});
+
+export type Env = Readonly<
+  Omit<z.infer<typeof EnvSchema>, "PUBLIC_URL" | "AUTH_SECRET"> & {
+    PUBLIC_URL: string;
+    AUTH_SECRET: string;
+    DATA_DIR: string;
+  }
+>;
+
+export class EnvError extends Error {
+  override name = "EnvError";
+}
+
+/** Parses an environment; throws an `EnvError` naming each bad variable. */
+export function parseEnv(source: NodeJS.ProcessEnv): Env {
+  const result = EnvSchema.safeParse(source);
+  if (!result.success) {
+    const lines = result.error.issues.map(
+      (issue) => `  ${issue.path.join(".") || "(environment)"}: ${issue.message}`,
+    );
+    throw new EnvError(`Invalid configuration:\n${lines.join("\n")}`);
+  }
+  const parsed = result.data;
+  const s3Keys = [
+    "S3_ENDPOINT",
+    "S3_BUCKET",
+    "S3_ACCESS_KEY_ID",
+    "S3_SECRET_ACCESS_KEY",
+  ] as const;
+  const s3Set = s3Keys.filter((key) => parsed[key] !== undefined);
+  if (s3Set.length > 0 && s3Set.length < s3Keys.length) {
+    const missing = s3Keys.filter((key) => parsed[key] === undefined);
+    throw new EnvError(
+      `Invalid configuration:\n${missing.map((key) => `  ${key}: required when any S3_* variable is set`).join("\n")}`,
+    );
+  }
+
+  const dataDir = path.resolve(parsed.DATA_DIR);
+  return Object.freeze({
+    ...parsed,
+    DATA_DIR: dataDir,
+    PUBLIC_URL: (parsed.PUBLIC_URL ?? `http://localhost:${parsed.PORT}`).replace(/\/+$/, ""),
+    AUTH_SECRET: parsed.AUTH_SECRET ?? readOrCreateSecret(dataDir),
+  });
+}
+
+const SECRET_FILE = "auth-secret";
+
+/** A secret generated once and kept in DATA_DIR, so sessions survive restarts. */
+function readOrCreateSecret(dataDir: string): string {
+  const file = path.join(dataDir, SECRET_FILE);
+  try {
+    return fs.readFileSync(file, "utf8").trim();
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+  }
+  fs.mkdirSync(dataDir, { recursive: true });
+  const secret = randomBytes(32).toString("base64url");
+  try {
+    fs.writeFileSync(file, `${secret}\n`, { mode: 0o600, flag: "wx" });
+    return secret;
+  } catch (error) {
+    // Another process won the race: use its secret.
+    if ((error as NodeJS.ErrnoException).code === "EEXIST") {
+      return fs.readFileSync(file, "utf8").trim();
+    }
+    throw error;
+  }
+}
+
+export const env: Env = parseEnv(process.env);
+
+/** The values a browser may see. Everything else stays on the server. */
+export function getPublicEnv() {
+  return { PUBLIC_URL: env.PUBLIC_URL };
+}

@@ -1,0 +1,90 @@
+import { randomBytes } from "node:crypto";
+import fs from "node:fs/promises";
+import path from "node:path";
+import nodemailer, { type Transporter } from "nodemailer";
+import { env } from "./env";
+
+export type MailMessage = {
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+  /** The one link the message is about, logged for local installs. */
+  link?: string;
+};
+
+export const OUTBOX_DIR = path.join(env.DATA_DIR, "mail");
+
+let smtp: Transporter | undefined;
+const renderer = nodemailer.createTransport({
+  streamTransport: true,
+  buffer: true,
+  newline: "windows",
+});
+
+/**
+ * Sends through SMTP when SMTP_URL is set; otherwise writes an `.eml` file to
+ * DATA_DIR/mail and logs where it is, so a local install needs no mail server.
+ */
+export async function sendMail(message: MailMessage): Promise<void> {
+  const envelope = {
+    from: env.MAIL_FROM,
+    to: message.to,
+    subject: message.subject,
+    text: message.text,
+    html: message.html,
+  };
+  if (env.SMTP_URL) {
+    smtp ??= nodemailer.createTransport(env.SMTP_URL);
+    await smtp.sendMail(envelope);
+    console.info(`[mail] sent "${message.subject}" to ${message.to}`);
+    return;
+  }
+  const rendered = await renderer.sendMail(envelope);
+  await fs.mkdir(OUTBOX_DIR, { recursive: true });
+  const stamp = new Date().toISOString().replace(/[:.]/g, "-");
+  const file = path.join(OUTBOX_DIR, `${stamp}-${randomBytes(3).toString("hex")}.eml`);
+  await fs.writeFile(file, rendered.message as Buffer);
+  const relative = path.relative(process.cwd(), file);
+  const shown = relative.startsWith("..") ? file : relative;
+  console.info(
+    `[mail] "${message.subject}" to ${message.to} written to ${shown}${message.link ? ` — link: ${message.link}` : ""}`,
+  );
+}
+
+function escapeHtml(value: string): string {
+  return value
+    .replace(/&/g, "&amp;")
+    .replace(/</g, "&lt;")
+    .replace(/>/g, "&gt;")
+    .replace(/"/g, "&quot;");
+}
+
+/** A plain message with one call to action, as text and as simple HTML. */
+export function actionMail(options: {
+  to: string;
+  subject: string;
+  greeting: string;
+  body: string;
+  action: string;
+  link: string;
+  footer: string;
+}): MailMessage {
+  const text = [
+    options.greeting,
+    "",
+    options.body,
+    "",
+    `${options.action}: ${options.link}`,
+    "",
+    options.footer,
+  ].join("\n");
+  const html = `<!doctype html><html><body style="font-family:system-ui,sans-serif;color:#111827;line-height:1.5">
+<p>${escapeHtml(options.greeting)}</p>
+<p>${escapeHtml(options.body)}</p>
+<p><a href="${escapeHtml(options.link)}" style="display:inline-block;padding:10px 16px;border-radius:8px;background:#2563eb;color:#fff;text-decoration:none">${escapeHtml(options.action)}</a></p>
+<p style="font-size:13px;color:#6b7280">Or open this link: ${escapeHtml(options.link)}</p>
+<p style="font-size:13px;color:#6b7280">${escapeHtml(options.footer)}</p>
+</body></html>`;
+  return { to: options.to, subject: options.subject, text, html, link: options.link };
+}

@@ -1,0 +1,44 @@
+import type { ReactNode } from "react";
+import { Link } from "react-router";
+import { ThemeSwitch } from "~/components/theme-switch";
+import { useSite } from "~/lib/site";
+
+/** The frame of the visitor screens: a brand panel beside the form on wide screens. */
+export function AuthShell({ children }: { children: ReactNode }) {
+  const site = useSite();
+  return (
+    <div className="grid min-h-dvh lg:grid-cols-2">
+      <aside className="brand-gradient relative hidden flex-col justify-between p-12 text-white lg:flex">
+        <Link to="/" className="flex items-center gap-3 text-lg font-semibold">
+          <Logo />
+          {site.companyName}
+        </Link>
+        <div className="max-w-md space-y-4">
+          <p className="text-3xl leading-tight font-semibold">Your card, your colleagues, one link away.</p>
+          <p className="text-white/85">{site.description}</p>
+        </div>
+        <p className="text-sm text-white/70">Cards that save cleanly into any phone.</p>
+      </aside>
+      <div className="flex flex-col">
+        <header className="flex items-center justify-between p-4 sm:p-6">
+          <Link to="/" className="flex items-center gap-2 font-semibold lg:invisible">
+            <Logo className="size-8" />
+            {site.companyName}
+          </Link>
+          <ThemeSwitch />
+        </header>
+        <main className="flex flex-1 items-start justify-center px-4 pt-4 pb-16 sm:items-center sm:px-6">
+          <div className="w-full max-w-sm">{children}</div>
+        </main>
+      </div>
+    </div>
+  );
+}
+
+export function Logo({ className = "size-9" }: { className?: string }) {
+  const site = useSite();
+  if (site.primaryLogo) {
+    return <img src={site.primaryLogo} alt="" className={`${className} rounded-lg object-contain`} />;
+  }
+  return <img src="/favicon.svg" alt="" className={`${className} rounded-lg`} />;
+}

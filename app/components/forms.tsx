@@ -1,0 +1,110 @@
+import { type InputHTMLAttributes, type TextareaHTMLAttributes, useId } from "react";
+import { cn } from "~/lib/cn";
+
+const CONTROL =
+  "block w-full rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm text-slate-900 shadow-sm placeholder:text-slate-400 " +
+  "focus:border-brand focus:ring-2 focus:ring-brand/30 focus:outline-none disabled:opacity-60 " +
+  "aria-[invalid=true]:border-red-500 aria-[invalid=true]:ring-red-500/20 " +
+  "dark:border-slate-700 dark:bg-slate-900 dark:text-slate-100 dark:placeholder:text-slate-500";
+
+export function ErrorList({ id, errors }: { id?: string; errors?: string[] | null }) {
+  if (!errors?.length) return null;
+  return (
+    <ul id={id} className="mt-1.5 space-y-0.5 text-sm text-red-600 dark:text-red-400">
+      {errors.map((error) => (
+        <li key={error}>{error}</li>
+      ))}
+    </ul>
+  );
+}
+
+type FieldProps = {
+  label: string;
+  hint?: string;
+  errors?: string[] | null;
+  className?: string;
+};
+
+/** A labelled input whose hint and errors are linked with aria-describedby. */
+export function Field({
+  label,
+  hint,
+  errors,
+  className,
+  ...input
+}: FieldProps & InputHTMLAttributes<HTMLInputElement>) {
+  const fallbackId = useId();
+  const id = input.id ?? fallbackId;
+  const hintId = hint ? `${id}-hint` : undefined;
+  const errorId = errors?.length ? `${id}-error` : undefined;
+  return (
+    <div className={className}>
+      <label htmlFor={id} className="mb-1.5 block text-sm font-medium text-slate-700 dark:text-slate-300">
+        {label}
+        {input.required ? (
+          <span aria-hidden className="text-red-500">
+            {" "}*
+          </span>
+        ) : null}
+      </label>
+      <input
+        id={id}
+        aria-invalid={errorId ? true : undefined}
+        aria-describedby={[hintId, errorId].filter(Boolean).join(" ") || undefined}
+        className={CONTROL}
+        {...input}
+      />
+      {hint ? (
+        <p id={hintId} className="mt-1.5 text-xs text-slate-500 dark:text-slate-400">
+          {hint}
+        </p>
+      ) : null}
+      <ErrorList id={errorId} errors={errors} />
+    </div>
+  );
+}
+
+export function TextareaField({
+  label,
+  hint,
+  errors,
+  className,
+  ...textarea
+}: FieldProps & TextareaHTMLAttributes<HTMLTextAreaElement>) {
+  const fallbackId = useId();
+  const id = textarea.id ?? fallbackId;
+  const hintId = hint ? `${id}-hint` : undefined;
+  const errorId = errors?.length ? `${id}-error` : undefined;
+  return (
+    <div className={className}>
+      <label htmlFor={id} className="mb-1.5 block text-sm font-medium text-slate-700 dark:text-slate-300">
+        {label}
+      </label>
+      <textarea
+        id={id}
+        aria-invalid={errorId ? true : undefined}
+        aria-describedby={[hintId, errorId].filter(Boolean).join(" ") || undefined}
+        className={cn(CONTROL, "resize-y")}
+        {...textarea}
+      />
+      {hint ? (
+        <p id={hintId} className="mt-1.5 text-xs text-slate-500 dark:text-slate-400">
+          {hint}
+        </p>
+      ) : null}
+      <ErrorList id={errorId} errors={errors} />
+    </div>
+  );
+}
+
+/** Hidden from people, tempting to bots: a filled one rejects the form. */
+export function Honeypot() {
+  return (
+    <div aria-hidden className="absolute -left-[9999px] h-px w-px overflow-hidden">
+      <label>
+        Leave this empty
+        <input type="text" name="website_url" tabIndex={-1} autoComplete="off" defaultValue="" />
+      </label>
+    </div>
+  );
+}

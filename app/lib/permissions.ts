@@ -1,0 +1,37 @@
+/**
+ * Typed `action:entity:access` permissions, mapped from roles in code (house
+ * style). The server enforces them; the client uses the same check only to
+ * decide what to show.
+ */
+export type Role = "admin" | "member";
+
+export type Permission =
+  | "read:directory:any"
+  | "read:claim-status:any"
+  | "update:profile:own"
+  | "update:profile:any"
+  | "delete:profile:any"
+  | "create:profile:any"
+  | "manage:brand:any"
+  | "read:analytics:any"
+  | "update:settings:any";
+
+const MEMBER: readonly Permission[] = ["read:directory:any", "update:profile:own"];
+
+const ROLE_PERMISSIONS: Record<Role, readonly Permission[]> = {
+  member: MEMBER,
+  admin: [
+    ...MEMBER,
+    "read:claim-status:any",
+    "update:profile:any",
+    "delete:profile:any",
+    "create:profile:any",
+    "manage:brand:any",
+    "read:analytics:any",
+    "update:settings:any",
+  ],
+};
+
+export function can(role: Role | null | undefined, permission: Permission): boolean {
+  return role ? ROLE_PERMISSIONS[role].includes(permission) : false;
+}

@@ -1,0 +1,27 @@
+/** Site settings as every screen sees them: stored values over the spec's defaults (§3). */
+export const PRODUCT_NAME = "Namecard";
+
+export const DEFAULT_SETTINGS = {
+  companyName: PRODUCT_NAME,
+  website: null as string | null,
+  email: null as string | null,
+  phone: null as string | null,
+  description:
+    "Digital business card platform for internal networking and professional connections.",
+  address: null as string | null,
+  primaryColor: "#3b82f6",
+  secondaryColor: "#8b5cf6",
+  accentColor: "#f97316",
+  fontFamily: "Inter" as string,
+  primaryLogo: null as string | null,
+  darkModeLogo: null as string | null,
+  favicon: null as string | null,
+  footerLogo: null as string | null,
+  termsOfService: null as string | null,
+  privacyPolicy: null as string | null,
+};
+
+export type SiteSettings = typeof DEFAULT_SETTINGS;
+
+export const NO_BRAND_COLOR = "#6b7280";
+export const FALLBACK_BORDER_COLOR = "#3b82f6";

@@ -1,0 +1,31 @@
+import { type RouteConfig, index, layout, route } from "@react-router/dev/routes";
+
+export default [
+  // Visitors
+  route("auth", "routes/auth/auth.tsx"),
+  route("auth/forgot-password", "routes/auth/forgot-password.tsx"),
+  route("auth/reset-password", "routes/auth/reset-password.tsx"),
+  route("auth/verified", "routes/auth/verified.tsx"),
+  route("auth/sign-out", "routes/auth/sign-out.tsx"),
+  route("api/auth/*", "routes/api/auth.$.ts"),
+
+  // Public cards
+  route("profile/:username", "routes/profile/$username.tsx"),
+  route("qr/:username", "routes/qr/$username.tsx"),
+
+  // Signed in
+  layout("routes/app/layout.tsx", [
+    index("routes/app/home.tsx"),
+    route("directory", "routes/app/directory.tsx"),
+    route("profile/edit", "routes/app/profile-edit.tsx"),
+    route("help", "routes/app/help.tsx"),
+    layout("routes/admin/layout.tsx", [
+      route("admin/dashboard", "routes/admin/dashboard.tsx"),
+      route("admin/profiles", "routes/admin/profiles.tsx"),
+      route("admin/profiles/create", "routes/admin/profiles-create.tsx"),
+      route("admin/brands", "routes/admin/brands.tsx"),
+      route("admin/analytics", "routes/admin/analytics.tsx"),
+      route("admin/settings", "routes/admin/settings.tsx"),
+    ]),
+  ]),
+] satisfies RouteConfig;

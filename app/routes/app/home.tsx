@@ -1,0 +1,96 @@
+import { ArrowRight, Contact, Eye, PencilLine, Trophy, Users } from "lucide-react";
+import { Link } from "react-router";
+import { getOverviewStats, getProfileRank } from "~/.server/stats";
+import { AdminOverview } from "~/components/admin-overview";
+import { viewerContext } from "~/middleware/viewer.server";
+import type { Route } from "./+types/home";
+
+export const meta: Route.MetaFunction = ({ matches }) => {
+  const company = (matches[0]?.data as { site?: { companyName: string } } | undefined)?.site?.companyName ?? "Namecard";
+  return [{ title: `Home · ${company}` }];
+};
+
+export async function loader({ context }: Route.LoaderArgs) {
+  const viewer = context.get(viewerContext);
+  if (viewer.isAdmin) {
+    return { kind: "admin" as const, stats: await getOverviewStats() };
+  }
+  const profile = viewer.profile;
+  return {
+    kind: "member" as const,
+    firstName: profile?.firstName ?? "",
+    username: profile?.username ?? "",
+    views: profile?.viewCount ?? 0,
+    rank: profile ? await getProfileRank(profile.id) : 0,
+  };
+}
+
+export default function Home({ loaderData }: Route.ComponentProps) {
+  if (loaderData.kind === "admin") return <AdminOverview stats={loaderData.stats} />;
+  const { firstName, username, views, rank } = loaderData;
+  const cards = [
+    {
+      to: "/profile/edit",
+      title: "Edit My Profile",
+      text: "Keep your details, photo and brand up to date.",
+      Icon: PencilLine,
+    },
+    {
+      to: `/profile/${username}`,
+      title: "View My Card",
+      text: "See your card as others see it, share it or show its QR code.",
+      Icon: Contact,
+    },
+    {
+      to: "/directory",
+      title: "Browse Directory",
+      text: "Find and connect with colleagues across all brands.",
+      Icon: Users,
+    },
+  ];
+  return (
+    <div className="space-y-8">
+      <section className="brand-gradient overflow-hidden rounded-2xl p-6 text-white shadow-sm sm:p-8">
+        <h1 className="text-2xl font-semibold tracking-tight sm:text-3xl">Welcome back, {firstName}!</h1>
+        <p className="mt-2 max-w-xl text-white/85">Your digital business card is ready to share.</p>
+        {views > 0 || rank > 0 ? (
+          <dl className="mt-6 flex flex-wrap gap-3">
+            {views > 0 ? (
+              <div className="flex items-center gap-2 rounded-full bg-white/15 px-4 py-1.5 text-sm">
+                <Eye aria-hidden className="size-4" />
+                <dt className="sr-only">Views</dt>
+                <dd>
+                  {views.toLocaleString("en")} {views === 1 ? "view" : "views"}
+                </dd>
+              </div>
+            ) : null}
+            {rank > 0 ? (
+              <div className="flex items-center gap-2 rounded-full bg-white/15 px-4 py-1.5 text-sm">
+                <Trophy aria-hidden className="size-4" />
+                <dt className="sr-only">Rank</dt>
+                <dd>Rank #{rank}</dd>
+              </div>
+            ) : null}
+          </dl>
+        ) : null}
+      </section>
+      <ul className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
+        {cards.map(({ to, title, text, Icon }) => (
+          <li key={title}>
+            <Link
+              to={to}
+              className="group flex h-full flex-col gap-3 rounded-2xl border border-slate-200 bg-white p-6 shadow-sm transition hover:-translate-y-0.5 hover:shadow-md dark:border-slate-800 dark:bg-slate-900"
+            >
+              <span className="flex size-11 items-center justify-center rounded-xl bg-brand/10 text-brand">
+                <Icon aria-hidden className="size-5" />
+              </span>
+              <span className="text-lg font-semibold">{title}</span>
+              <span className="flex-1 text-sm text-slate-600 dark:text-slate-400">{text}</span>
+              <ArrowRight aria-hidden className="size-4 text-brand transition group-hover:translate-x-1" />
+            </Link>
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}

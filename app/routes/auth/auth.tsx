@@ -1,0 +1,199 @@
+import { MailCheck } from "lucide-react";
+import { Form, Link, data, redirect, useNavigation, useSearchParams } from "react-router";
+import { z } from "zod";
+import { callAuth, cookieHeaders } from "~/.server/auth";
+import { requireAnonymous } from "~/.server/authz";
+import { AuthShell } from "~/components/auth-shell";
+import { Field, Honeypot } from "~/components/forms";
+import { Alert } from "~/components/ui/alert";
+import { Button } from "~/components/ui/button";
+import {
+  EmailSchema,
+  type FieldErrors,
+  NameSchema,
+  PASSWORD_MIN_LENGTH,
+  PasswordSchema,
+  PhoneSchema,
+  fieldErrors,
+  safeRedirect,
+} from "~/lib/validation";
+import { useSite } from "~/lib/site";
+import type { Route } from "./+types/auth";
+
+const SignInSchema = z.object({
+  intent: z.literal("signin"),
+  email: EmailSchema,
+  // Sign-in checks presence only: the stored rule decides the rest.
+  password: z.string().min(1, "Password is required"),
+});
+
+const SignUpSchema = z.object({
+  intent: z.literal("signup"),
+  firstName: NameSchema("First name"),
+  lastName: NameSchema("Last name"),
+  email: EmailSchema,
+  password: PasswordSchema,
+  phone: PhoneSchema,
+});
+
+const AuthSchema = z.discriminatedUnion("intent", [SignInSchema, SignUpSchema]);
+
+type ActionData =
+  | { status: "error"; mode: "signin" | "signup"; formError?: string; errors?: FieldErrors }
+  | { status: "sent"; email: string };
+
+export function meta({ location, matches }: Route.MetaArgs) {
+  const company = (matches[0]?.data as { site?: { companyName: string } } | undefined)?.site?.companyName ?? "Namecard";
+  const signup = new URLSearchParams(location.search).get("mode") === "signup";
+  return [{ title: `${signup ? `Join ${company}` : "Sign in"} · ${company}` }];
+}
+
+export async function loader({ request }: Route.LoaderArgs) {
+  await requireAnonymous(request);
+  return null;
+}
+
+export async function action({ request }: Route.ActionArgs) {
+  await requireAnonymous(request);
+  const form = await request.formData();
+  const mode = form.get("intent") === "signup" ? "signup" : "signin";
+  if (form.get("website_url")) {
+    return data<ActionData>({ status: "error", mode, formError: "An error occurred" }, 400);
+  }
+  const parsed = AuthSchema.safeParse(Object.fromEntries(form));
+  if (!parsed.success) {
+    return data<ActionData>({ status: "error", mode, errors: fieldErrors(parsed.error) }, 400);
+  }
+  const redirectTo = safeRedirect(form.get("redirectTo"));
+  const verifiedUrl = `/auth/verified?${new URLSearchParams({ redirectTo })}`;
+
+  if (parsed.data.intent === "signin") {
+    const result = await callAuth(request, "/sign-in/email", {
+      email: parsed.data.email,
+      password: parsed.data.password,
+      rememberMe: true,
+      callbackURL: verifiedUrl,
+    });
+    if (!result.ok) {
+      const formError =
+        result.code === "EMAIL_NOT_VERIFIED"
+          ? "Email not verified. We've sent you a new link: open it to finish signing up."
+          : result.message;
+      return data<ActionData>({ status: "error", mode, formError }, result.status === 429 ? 429 : 400);
+    }
+    throw redirect(redirectTo, { headers: cookieHeaders(result.headers) });
+  }
+
+  const { firstName, lastName, email, password, phone } = parsed.data;
+  const result = await callAuth(request, "/sign-up/email", {
+    name: `${firstName} ${lastName}`,
+    firstName,
+    lastName,
+    email,
+    password,
+    phone: phone ?? undefined,
+    callbackURL: verifiedUrl,
+  });
+  if (!result.ok) {
+    return data<ActionData>({ status: "error", mode, formError: result.message }, result.status === 429 ? 429 : 400);
+  }
+  return data<ActionData>({ status: "sent", email });
+}
+
+export default function AuthRoute({ actionData }: Route.ComponentProps) {
+  const site = useSite();
+  const [params] = useSearchParams();
+  const navigation = useNavigation();
+  const busy = navigation.state !== "idle" && navigation.formAction?.startsWith("/auth");
+  const redirectTo = params.get("redirectTo") ?? "";
+  const mode = actionData?.status === "error" ? actionData.mode : params.get("mode") === "signup" ? "signup" : "signin";
+  const errors = actionData?.status === "error" ? actionData.errors : undefined;
+  const formError = actionData?.status === "error" ? actionData.formError : undefined;
+  const toggle = new URLSearchParams(params);
+  if (mode === "signup") toggle.delete("mode");
+  else toggle.set("mode", "signup");
+
+  if (actionData?.status === "sent") {
+    return (
+      <AuthShell>
+        <div className="space-y-4 text-center">
+          <span className="mx-auto flex size-14 items-center justify-center rounded-full bg-brand/10 text-brand">
+            <MailCheck aria-hidden className="size-7" />
+          </span>
+          <h1 className="text-2xl font-semibold tracking-tight">Check your email</h1>
+          <p className="text-slate-600 dark:text-slate-400">
+            We sent a link to <strong className="text-slate-900 dark:text-slate-100">{actionData.email}</strong>. Open
+            it to confirm your address and finish joining {site.companyName}.
+          </p>
+          <p className="text-sm text-slate-500 dark:text-slate-400">
+            Already confirmed?{" "}
+            <Link to="/auth" className="font-medium text-brand hover:underline">
+              Sign in
+            </Link>
+          </p>
+        </div>
+      </AuthShell>
+    );
+  }
+
+  return (
+    <AuthShell>
+      <div className="mb-8 space-y-2">
+        <h1 className="text-3xl font-semibold tracking-tight">
+          {mode === "signup" ? `Join ${site.companyName}` : "Welcome Back"}
+        </h1>
+        <p className="text-slate-600 dark:text-slate-400">
+          {mode === "signup"
+            ? "Create your account to get your digital business card."
+            : "Sign in to your card and the directory."}
+        </p>
+      </div>
+      <Form method="post" className="space-y-4" noValidate key={mode}>
+        <input type="hidden" name="intent" value={mode} />
+        <input type="hidden" name="redirectTo" value={redirectTo} />
+        {formError ? <Alert tone="error">{formError}</Alert> : null}
+        {!formError && params.get("reset") === "1" ? (
+          <Alert tone="success">Your password was changed. Sign in with your new password.</Alert>
+        ) : null}
+        {mode === "signup" ? (
+          <>
+            <Honeypot />
+            <div className="grid grid-cols-2 gap-3">
+              <Field label="First name" name="firstName" autoComplete="given-name" required errors={errors?.firstName} />
+              <Field label="Last name" name="lastName" autoComplete="family-name" required errors={errors?.lastName} />
+            </div>
+          </>
+        ) : null}
+        <Field label="Email" name="email" type="email" autoComplete="email" required errors={errors?.email} />
+        <Field
+          label="Password"
+          name="password"
+          type="password"
+          autoComplete={mode === "signup" ? "new-password" : "current-password"}
+          required
+          minLength={mode === "signup" ? PASSWORD_MIN_LENGTH : undefined}
+          hint={mode === "signup" ? `At least ${PASSWORD_MIN_LENGTH} characters.` : undefined}
+          errors={errors?.password}
+        />
+        {mode === "signup" ? (
+          <Field label="Phone (optional)" name="phone" type="tel" autoComplete="tel" errors={errors?.phone} />
+        ) : (
+          <div className="flex justify-end">
+            <Link to="/auth/forgot-password" className="text-sm font-medium text-brand hover:underline">
+              Forgot password?
+            </Link>
+          </div>
+        )}
+        <Button type="submit" size="lg" className="w-full" disabled={busy}>
+          {busy ? (mode === "signup" ? "Creating account..." : "Signing in...") : mode === "signup" ? "Create account" : "Sign In"}
+        </Button>
+      </Form>
+      <p className="mt-6 text-center text-sm text-slate-600 dark:text-slate-400">
+        {mode === "signup" ? "Already have an account? " : "Don't have an account? "}
+        <Link to={`/auth${toggle.size ? `?${toggle}` : ""}`} className="font-medium text-brand hover:underline">
+          {mode === "signup" ? "Sign in" : "Sign up"}
+        </Link>
+      </p>
+    </AuthShell>
+  );
+}

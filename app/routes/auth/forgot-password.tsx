@@ -1,0 +1,81 @@
+import { MailCheck } from "lucide-react";
+import { Form, Link, data, useNavigation } from "react-router";
+import { z } from "zod";
+import { callAuth } from "~/.server/auth";
+import { requireAnonymous } from "~/.server/authz";
+import { AuthShell } from "~/components/auth-shell";
+import { Field } from "~/components/forms";
+import { Alert } from "~/components/ui/alert";
+import { Button } from "~/components/ui/button";
+import { EmailSchema, type FieldErrors, fieldErrors } from "~/lib/validation";
+import type { Route } from "./+types/forgot-password";
+
+const ForgotPasswordSchema = z.object({ email: EmailSchema });
+
+type ActionData = { sent?: string; errors?: FieldErrors; formError?: string };
+
+export const meta: Route.MetaFunction = () => [{ title: "Reset your password" }];
+
+export async function loader({ request }: Route.LoaderArgs) {
+  await requireAnonymous(request);
+  return null;
+}
+
+export async function action({ request }: Route.ActionArgs) {
+  await requireAnonymous(request);
+  const parsed = ForgotPasswordSchema.safeParse(Object.fromEntries(await request.formData()));
+  if (!parsed.success) return data<ActionData>({ errors: fieldErrors(parsed.error) }, 400);
+  const result = await callAuth(request, "/request-password-reset", {
+    email: parsed.data.email,
+    redirectTo: "/auth/reset-password",
+  });
+  if (!result.ok) return data<ActionData>({ formError: result.message }, result.status === 429 ? 429 : 400);
+  // The same answer whether or not the address has an account.
+  return data<ActionData>({ sent: parsed.data.email });
+}
+
+export default function ForgotPassword({ actionData }: Route.ComponentProps) {
+  const navigation = useNavigation();
+  const busy = navigation.state === "submitting";
+  if (actionData?.sent) {
+    return (
+      <AuthShell>
+        <div className="space-y-4 text-center">
+          <span className="mx-auto flex size-14 items-center justify-center rounded-full bg-brand/10 text-brand">
+            <MailCheck aria-hidden className="size-7" />
+          </span>
+          <h1 className="text-2xl font-semibold tracking-tight">Check your email</h1>
+          <p className="text-slate-600 dark:text-slate-400">
+            If an account exists for <strong className="text-slate-900 dark:text-slate-100">{actionData.sent}</strong>,
+            we've sent a link to choose a new password. It works for one hour.
+          </p>
+          <Link to="/auth" className="inline-block font-medium text-brand hover:underline">
+            Back to sign in
+          </Link>
+        </div>
+      </AuthShell>
+    );
+  }
+  return (
+    <AuthShell>
+      <div className="mb-8 space-y-2">
+        <h1 className="text-3xl font-semibold tracking-tight">Forgot password?</h1>
+        <p className="text-slate-600 dark:text-slate-400">
+          Enter your email and we'll send you a link to choose a new password.
+        </p>
+      </div>
+      <Form method="post" className="space-y-4" noValidate>
+        {actionData?.formError ? <Alert tone="error">{actionData.formError}</Alert> : null}
+        <Field label="Email" name="email" type="email" autoComplete="email" required errors={actionData?.errors?.email} />
+        <Button type="submit" size="lg" className="w-full" disabled={busy}>
+          {busy ? "Sending..." : "Send reset link"}
+        </Button>
+      </Form>
+      <p className="mt-6 text-center text-sm">
+        <Link to="/auth" className="font-medium text-brand hover:underline">
+          Back to sign in
+        </Link>
+      </p>
+    </AuthShell>
+  );
+}

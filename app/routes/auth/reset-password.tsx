@@ -1,0 +1,94 @@
+import { Form, Link, data, redirect, useNavigation } from "react-router";
+import { z } from "zod";
+import { callAuth } from "~/.server/auth";
+import { requireAnonymous } from "~/.server/authz";
+import { AuthShell } from "~/components/auth-shell";
+import { Field } from "~/components/forms";
+import { Alert } from "~/components/ui/alert";
+import { Button } from "~/components/ui/button";
+import { type FieldErrors, PASSWORD_MIN_LENGTH, PasswordSchema, fieldErrors } from "~/lib/validation";
+import type { Route } from "./+types/reset-password";
+
+const ResetPasswordSchema = z
+  .object({
+    token: z.string().min(1),
+    password: PasswordSchema,
+    confirmPassword: z.string(),
+  })
+  .refine((value) => value.password === value.confirmPassword, {
+    message: "The passwords do not match",
+    path: ["confirmPassword"],
+  });
+
+type ActionData = { errors?: FieldErrors; formError?: string };
+
+export const meta: Route.MetaFunction = () => [{ title: "Choose a new password" }];
+
+export async function loader({ request }: Route.LoaderArgs) {
+  await requireAnonymous(request);
+  const url = new URL(request.url);
+  const token = url.searchParams.get("token");
+  return { token, invalid: !token || url.searchParams.has("error") };
+}
+
+export async function action({ request }: Route.ActionArgs) {
+  await requireAnonymous(request);
+  const parsed = ResetPasswordSchema.safeParse(Object.fromEntries(await request.formData()));
+  if (!parsed.success) return data<ActionData>({ errors: fieldErrors(parsed.error) }, 400);
+  const result = await callAuth(request, "/reset-password", {
+    token: parsed.data.token,
+    newPassword: parsed.data.password,
+  });
+  if (!result.ok) {
+    const formError =
+      result.code === "INVALID_TOKEN" ? "This link is invalid or has expired. Ask for a new one." : result.message;
+    return data<ActionData>({ formError }, 400);
+  }
+  throw redirect("/auth?reset=1");
+}
+
+export default function ResetPassword({ loaderData, actionData }: Route.ComponentProps) {
+  const navigation = useNavigation();
+  const busy = navigation.state === "submitting";
+  return (
+    <AuthShell>
+      <div className="mb-8 space-y-2">
+        <h1 className="text-3xl font-semibold tracking-tight">Choose a new password</h1>
+      </div>
+      {loaderData.invalid ? (
+        <div className="space-y-4">
+          <Alert tone="error">This link is invalid or has expired.</Alert>
+          <Link to="/auth/forgot-password" className="font-medium text-brand hover:underline">
+            Ask for a new link
+          </Link>
+        </div>
+      ) : (
+        <Form method="post" className="space-y-4" noValidate>
+          <input type="hidden" name="token" value={loaderData.token ?? ""} />
+          {actionData?.formError ? <Alert tone="error">{actionData.formError}</Alert> : null}
+          <Field
+            label="New password"
+            name="password"
+            type="password"
+            autoComplete="new-password"
+            required
+            minLength={PASSWORD_MIN_LENGTH}
+            hint={`At least ${PASSWORD_MIN_LENGTH} characters.`}
+            errors={actionData?.errors?.password}
+          />
+          <Field
+            label="Confirm new password"
+            name="confirmPassword"
+            type="password"
+            autoComplete="new-password"
+            required
+            errors={actionData?.errors?.confirmPassword}
+          />
+          <Button type="submit" size="lg" className="w-full" disabled={busy}>
+            {busy ? "Saving..." : "Save new password"}
+          </Button>
+        </Form>
+      )}
+    </AuthShell>
+  );
+}

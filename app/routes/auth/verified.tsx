@@ -1,0 +1,38 @@
+import { Link, redirect } from "react-router";
+import { AuthShell } from "~/components/auth-shell";
+import { Alert } from "~/components/ui/alert";
+import { safeRedirect } from "~/lib/validation";
+import type { Route } from "./+types/verified";
+
+export const meta: Route.MetaFunction = () => [{ title: "Email confirmation" }];
+
+/**
+ * Where a confirmation link lands. On success better-auth has signed the user
+ * in and claimed or created their card, so they go on to where they were going.
+ */
+export async function loader({ request }: Route.LoaderArgs) {
+  const url = new URL(request.url);
+  if (!url.searchParams.has("error")) {
+    throw redirect(safeRedirect(url.searchParams.get("redirectTo")));
+  }
+  return null;
+}
+
+export default function Verified() {
+  return (
+    <AuthShell>
+      <div className="space-y-4">
+        <h1 className="text-2xl font-semibold tracking-tight">This link did not work</h1>
+        <Alert tone="error">
+          The confirmation link is invalid, was already used, or has expired.
+        </Alert>
+        <p className="text-slate-600 dark:text-slate-400">
+          Sign in with your email and password: if your address is not confirmed yet, we'll send you a fresh link.
+        </p>
+        <Link to="/auth" className="inline-block font-medium text-brand hover:underline">
+          Go to sign in
+        </Link>
+      </div>
+    </AuthShell>
+  );
+}

@@ -1,0 +1,41 @@
+// `npm start`: builds when the build is missing or older than the sources,
+// then runs the server (which applies migrations before it listens).
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+
+const BUILD_ENTRY = "build/server/index.js";
+const SOURCES = ["app", "server", "public", "package.json", "vite.config.ts", "react-router.config.ts"];
+
+function newestMtime(target) {
+  let stat;
+  try {
+    stat = fs.statSync(target);
+  } catch {
+    return 0;
+  }
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  let newest = stat.mtimeMs;
+  for (const entry of fs.readdirSync(target)) {
+    newest = Math.max(newest, newestMtime(path.join(target, entry)));
+  }
+  return newest;
+}
+
+function buildIsStale() {
+  let built;
+  try {
+    built = fs.statSync(BUILD_ENTRY).mtimeMs;
+  } catch {
+    return true;
+  }
+  return SOURCES.some((source) => newestMtime(source) > built);
+}
+
+if (buildIsStale()) {
+  console.info("[start] building Namecard…");
+  const result = spawnSync("npx", ["react-router", "build"], { stdio: "inherit" });
+  if (result.status !== 0) process.exit(result.status ?? 1);
+}
+
+await import("../server.js");
