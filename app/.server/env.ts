@@ -74,7 +74,7 @@ export function parseEnv(source: NodeJS.ProcessEnv): Env {
   const result = EnvSchema.safeParse(source);
   if (!result.success) {
     const lines = result.error.issues.map(
-      (issue) => `  ${issue.path.join(".") || "(environment)"}: ${issue.message}`,
+      (issue) => `  ${String(issue.path[0] ?? "(environment)")}: ${issue.message}`,
     );
     throw new EnvError(`Invalid configuration:\n${lines.join("\n")}`);
   }

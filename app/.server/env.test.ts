@@ -1,0 +1,66 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { EnvError, parseEnv } from "./env";
+
+function tempDir() {
+  return fs.mkdtempSync(path.join(os.tmpdir(), "namecard-env-"));
+}
+
+describe("configuration", () => {
+  it("starts with the documented defaults", () => {
+    const dir = tempDir();
+    const env = parseEnv({ DATA_DIR: dir });
+    expect(env).toMatchObject({
+      PORT: 3000,
+      DATA_DIR: dir,
+      PUBLIC_URL: "http://localhost:3000",
+      ADMIN_EMAILS: [],
+      TRUST_PROXY: false,
+    });
+    expect(env.DATABASE_URL).toBeUndefined();
+    expect(env.SMTP_URL).toBeUndefined();
+    expect(Object.isFrozen(env)).toBe(true);
+  });
+
+  it("derives the public URL from the port and trims a trailing slash", () => {
+    const dir = tempDir();
+    expect(parseEnv({ DATA_DIR: dir, PORT: "8080" }).PUBLIC_URL).toBe("http://localhost:8080");
+    expect(parseEnv({ DATA_DIR: dir, PUBLIC_URL: "https://cards.example.com/" }).PUBLIC_URL).toBe(
+      "https://cards.example.com",
+    );
+  });
+
+  it("reads administrator addresses as a trimmed, lower-case list", () => {
+    const env = parseEnv({ DATA_DIR: tempDir(), ADMIN_EMAILS: " Boss@Example.com, ops@example.com ,," });
+    expect(env.ADMIN_EMAILS).toEqual(["boss@example.com", "ops@example.com"]);
+  });
+
+  it.each([
+    ["PORT", "eighty", "PORT"],
+    ["PORT", "70000", "PORT"],
+    ["DATABASE_URL", "mysql://localhost/db", "DATABASE_URL"],
+    ["PUBLIC_URL", "cards.example.com", "PUBLIC_URL"],
+    ["ADMIN_EMAILS", "boss@example.com, not-an-address", "ADMIN_EMAILS"],
+    ["SMTP_URL", "http://mail.example.com", "SMTP_URL"],
+    ["TRUST_PROXY", "maybe", "TRUST_PROXY"],
+    ["AUTH_SECRET", "too-short", "AUTH_SECRET"],
+  ])("stops with a message naming %s when it is %j", (name, value, named) => {
+    expect(() => parseEnv({ DATA_DIR: tempDir(), [name]: value })).toThrow(EnvError);
+    expect(() => parseEnv({ DATA_DIR: tempDir(), [name]: value })).toThrow(new RegExp(`${named}:`));
+  });
+
+  it("asks for the whole S3 set when only part of it is given", () => {
+    expect(() => parseEnv({ DATA_DIR: tempDir(), S3_BUCKET: "cards" })).toThrow(/S3_ENDPOINT: required/);
+  });
+
+  it("generates the auth secret once into DATA_DIR and reuses it after a restart", () => {
+    const dir = tempDir();
+    const first = parseEnv({ DATA_DIR: dir }).AUTH_SECRET;
+    expect(first.length).toBeGreaterThanOrEqual(32);
+    expect(fs.readFileSync(path.join(dir, "auth-secret"), "utf8").trim()).toBe(first);
+    expect(parseEnv({ DATA_DIR: dir }).AUTH_SECRET).toBe(first);
+    expect(parseEnv({ DATA_DIR: dir, AUTH_SECRET: "x".repeat(40) }).AUTH_SECRET).toBe("x".repeat(40));
+  });
+});

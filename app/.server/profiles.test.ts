@@ -1,0 +1,16 @@
+import { describe, expect, it } from "vitest";
+import { usernameBase } from "./profiles";
+
+describe("usernames made from a name (spec §5)", () => {
+  it.each([
+    ["Ada", "Lovelace", "ada.lovelace"],
+    ["Mary Ann", "Van Der Berg", "maryann.vanderberg"],
+    ["Zoë", "Laurent", "zoe.laurent"],
+    ["Liam", "O'Connor", "liam.oconnor"],
+    ["José", "García-Pérez", "jose.garcia-perez"],
+    ["", "", "member"],
+    ["李", "", "member"],
+  ])("%s %s becomes %s", (first, last, expected) => {
+    expect(usernameBase(first, last)).toBe(expected);
+  });
+});

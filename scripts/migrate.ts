@@ -1,0 +1,7 @@
+// `npm run db:migrate`: applies the committed migrations to the configured
+// database (the server also does this when it starts).
+import { connectDatabase } from "~/.server/db/connect";
+
+const handle = await connectDatabase();
+console.info(`[db] migrations applied (${handle.kind})`);
+await handle.close();

@@ -1,0 +1,281 @@
+import { eq, sql } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { getOptionalViewer } from "~/.server/authz";
+import { db } from "~/.server/db/client";
+import { profiles, users } from "~/.server/db/schema";
+import { action as authAction } from "~/routes/auth/auth";
+import { action as forgotAction } from "~/routes/auth/forgot-password";
+import { action as resetAction } from "~/routes/auth/reset-password";
+import { action as signOutAction } from "~/routes/auth/sign-out";
+import {
+  cookieFrom,
+  formRequest,
+  getRequest,
+  latestMail,
+  nextIp,
+  openAuthLink,
+  run,
+  uniqueEmail,
+} from "./helpers";
+
+const PASSWORD = "correct horse battery";
+
+async function signUp(fields: { email: string; firstName?: string; lastName?: string; phone?: string; password?: string }) {
+  return run(
+    authAction,
+    formRequest("/auth", {
+      intent: "signup",
+      firstName: fields.firstName ?? "Grace",
+      lastName: fields.lastName ?? "Hopper",
+      email: fields.email,
+      password: fields.password ?? PASSWORD,
+      phone: fields.phone ?? "",
+    }),
+  );
+}
+
+async function signIn(email: string, password = PASSWORD, ip = nextIp()) {
+  return run(authAction, formRequest("/auth", { intent: "signin", email, password }, { ip }));
+}
+
+/** Signs up and opens the link from the outbox; returns the signed-in cookie. */
+async function signUpAndVerify(fields: Parameters<typeof signUp>[0]) {
+  const result = await signUp(fields);
+  expect(result.status).toBe(200);
+  const mail = latestMail(fields.email);
+  expect(mail?.link).toBeTruthy();
+  const opened = await openAuthLink(mail!.link!);
+  expect(opened.status).toBe(302);
+  return opened.cookie;
+}
+
+async function profileByEmail(email: string) {
+  const [row] = await db.select().from(profiles).where(sql`lower(${profiles.email}) = ${email.toLowerCase()}`);
+  return row ?? null;
+}
+
+describe("signing up", () => {
+  it("sends a confirmation link and creates no card until the address is confirmed", async () => {
+    const email = uniqueEmail();
+    const result = await signUp({ email });
+    expect(result.status).toBe(200);
+    expect(result.data).toEqual({ status: "sent", email });
+
+    const [user] = await db.select().from(users).where(eq(users.email, email));
+    expect(user?.emailVerified).toBe(false);
+    expect(await profileByEmail(email)).toBeNull();
+
+    const mail = latestMail(email);
+    expect(mail?.subject).toBe("Confirm your email for Namecard");
+    expect(mail?.link).toContain("/api/auth/verify-email?token=");
+  });
+
+  it("signs the member in and creates their card with a first.last username once the link is opened", async () => {
+    const email = uniqueEmail();
+    const cookie = await signUpAndVerify({ email, firstName: "Grace", lastName: "Van Hopper", phone: "+1 555 0100" });
+    expect(cookie).toContain("namecard.session_token=");
+
+    const profile = await profileByEmail(email);
+    expect(profile).toMatchObject({
+      firstName: "Grace",
+      lastName: "Van Hopper",
+      username: "grace.vanhopper",
+      phone: "+1 555 0100",
+      viewCount: 0,
+    });
+    const viewer = await getOptionalViewer(getRequest("/", cookie));
+    expect(viewer?.profile?.id).toBe(profile!.id);
+    expect(viewer?.isAdmin).toBe(false);
+  });
+
+  it("gives a second person with the same name a numbered username", async () => {
+    await signUpAndVerify({ email: uniqueEmail(), firstName: "Ann", lastName: "Lee" });
+    const second = uniqueEmail();
+    await signUpAndVerify({ email: second, firstName: "Ann", lastName: "Lee" });
+    expect((await profileByEmail(second))?.username).toBe("ann.lee2");
+  });
+
+  it("shows each missing field and a short password on the form, creating nothing", async () => {
+    const result = await run(
+      authAction,
+      formRequest("/auth", { intent: "signup", firstName: " ", lastName: "", email: "not-an-email", password: "short" }),
+    );
+    expect(result.status).toBe(400);
+    expect(result.data).toMatchObject({
+      status: "error",
+      mode: "signup",
+      errors: {
+        firstName: ["First name is required"],
+        lastName: ["Last name is required"],
+        email: ["Enter a valid email address"],
+        password: ["Password must be at least 8 characters"],
+      },
+    });
+    const [count] = await db.select({ n: sql<number>`count(*)::int` }).from(users);
+    expect(count?.n).toBe(0);
+  });
+});
+
+describe("claiming a card an administrator prepared", () => {
+  async function prepareCard(email: string) {
+    const [card] = await db
+      .insert(profiles)
+      .values({ email, firstName: "Pre", lastName: "Pared", username: "pre.pared", title: "Buyer", viewCount: 7 })
+      .returning();
+    return card!;
+  }
+
+  it("links the prepared card to the member once they confirm the same address, in any letter case", async () => {
+    const email = uniqueEmail("claim");
+    const card = await prepareCard(email);
+    const cookie = await signUpAndVerify({
+      email: email.toUpperCase(),
+      firstName: "Priya",
+      lastName: "Raman",
+      phone: "+44 20 7946 0000",
+    });
+
+    const [claimed] = await db.select().from(profiles).where(eq(profiles.id, card.id));
+    const [user] = await db.select().from(users).where(sql`lower(${users.email}) = ${email}`);
+    expect(claimed).toMatchObject({
+      userId: user!.id,
+      firstName: "Priya",
+      lastName: "Raman",
+      phone: "+44 20 7946 0000",
+      username: "pre.pared",
+      title: "Buyer",
+      viewCount: 7,
+    });
+    expect(claimed?.claimedAt).toBeInstanceOf(Date);
+    const [count] = await db.select({ n: sql<number>`count(*)::int` }).from(profiles);
+    expect(count?.n).toBe(1);
+    expect((await getOptionalViewer(getRequest("/", cookie)))?.profile?.id).toBe(card.id);
+  });
+
+  it("leaves the card unclaimed while the address is unconfirmed, and sign-in asks for confirmation", async () => {
+    const email = uniqueEmail("claim");
+    const card = await prepareCard(email);
+    await signUp({ email });
+
+    const [still] = await db.select().from(profiles).where(eq(profiles.id, card.id));
+    expect(still?.userId).toBeNull();
+
+    const attempt = await signIn(email);
+    expect(attempt.status).toBe(400);
+    expect(attempt.data).toMatchObject({ formError: expect.stringContaining("Email not verified") });
+  });
+
+  it("never gives a claimed card back, even when the member's account goes away", async () => {
+    const email = uniqueEmail("claim");
+    const card = await prepareCard(email);
+    await signUpAndVerify({ email });
+    const [user] = await db.select().from(users).where(eq(users.email, email));
+    // A second verification event for the same user changes nothing.
+    const { claimOrCreateProfile } = await import("~/.server/profiles");
+    const again = await claimOrCreateProfile({ ...user!, emailVerified: true });
+    expect(again).toMatchObject({ outcome: "existing", profile: { id: card.id } });
+  });
+});
+
+describe("signing in", () => {
+  it("signs a confirmed member in and returns them where they were going", async () => {
+    const email = uniqueEmail();
+    await signUpAndVerify({ email });
+    const result = await run(
+      authAction,
+      formRequest("/auth", { intent: "signin", email, password: PASSWORD, redirectTo: "/directory" }),
+    );
+    expect(result.status).toBe(302);
+    expect(result.location).toBe("/directory");
+    const cookie = cookieFrom(result.headers);
+    expect((await getOptionalViewer(getRequest("/", cookie)))?.user.email).toBe(email);
+  });
+
+  it("shows the provider's message on a wrong password", async () => {
+    const email = uniqueEmail();
+    await signUpAndVerify({ email });
+    const result = await signIn(email, "wrong password!");
+    expect(result.status).toBe(400);
+    expect(result.data).toEqual({ status: "error", mode: "signin", formError: "Invalid email or password" });
+  });
+
+  it("never follows a redirect to another site", async () => {
+    const email = uniqueEmail();
+    await signUpAndVerify({ email });
+    const result = await run(
+      authAction,
+      formRequest("/auth", { intent: "signin", email, password: PASSWORD, redirectTo: "//evil.example/" }),
+    );
+    expect(result.location).toBe("/");
+  });
+
+  it("slows down guessing: the sixth attempt in a minute from one address is refused, others are unaffected", async () => {
+    const email = uniqueEmail();
+    await signUpAndVerify({ email });
+    const ip = nextIp();
+    for (let attempt = 0; attempt < 5; attempt++) {
+      expect((await signIn(email, "wrong password!", ip)).status).toBe(400);
+    }
+    const blocked = await signIn(email, PASSWORD, ip);
+    expect(blocked.status).toBe(429);
+    expect(blocked.data).toMatchObject({ formError: "Too many attempts. Please wait a minute and try again." });
+    expect((await signIn(email, PASSWORD, nextIp())).status).toBe(302);
+  });
+
+  it("signs out: the session stops working", async () => {
+    const cookie = await signUpAndVerify({ email: uniqueEmail() });
+    const result = await run(signOutAction, formRequest("/auth/sign-out", {}, { cookie }));
+    expect(result.status).toBe(302);
+    expect(result.location).toBe("/auth");
+    expect(await getOptionalViewer(getRequest("/", cookie))).toBeNull();
+  });
+});
+
+describe("resetting a forgotten password", () => {
+  it("mails a link that sets a new password, after which only the new one works", async () => {
+    const email = uniqueEmail();
+    await signUpAndVerify({ email });
+    const asked = await run(forgotAction, formRequest("/auth/forgot-password", { email }));
+    expect(asked.data).toEqual({ sent: email });
+
+    const mail = latestMail(email);
+    expect(mail?.subject).toBe("Reset your Namecard password");
+    const opened = await openAuthLink(mail!.link!);
+    expect(opened.status).toBe(302);
+    const token = new URL(opened.location!, "http://localhost").searchParams.get("token");
+    expect(token).toBeTruthy();
+
+    const reset = await run(
+      resetAction,
+      formRequest("/auth/reset-password", { token: token!, password: "a brand new secret", confirmPassword: "a brand new secret" }),
+    );
+    expect(reset).toMatchObject({ status: 302, location: "/auth?reset=1" });
+    expect((await signIn(email, PASSWORD)).status).toBe(400);
+    expect((await signIn(email, "a brand new secret")).status).toBe(302);
+  });
+
+  it("answers the same for an unknown address, so accounts cannot be discovered", async () => {
+    const email = uniqueEmail("nobody");
+    const asked = await run(forgotAction, formRequest("/auth/forgot-password", { email }));
+    expect(asked.data).toEqual({ sent: email });
+    expect(latestMail(email)).toBeNull();
+  });
+});
+
+describe("administrators", () => {
+  it("get the spec's administrator card when they confirm their address", async () => {
+    const cookie = await signUpAndVerify({ email: "admin@example.com", firstName: "Ada", lastName: "Admin" });
+    const viewer = await getOptionalViewer(getRequest("/", cookie));
+    expect(viewer?.isAdmin).toBe(true);
+    expect(viewer?.role).toBe("admin");
+    const profile = await profileByEmail("admin@example.com");
+    expect(profile).toMatchObject({ username: "admin", bio: "System Administrator", viewCount: 0 });
+  });
+
+  it("have their card re-created when it is missing", async () => {
+    const cookie = await signUpAndVerify({ email: "admin@example.com", firstName: "Ada", lastName: "Admin" });
+    await db.delete(profiles).where(sql`lower(${profiles.email}) = 'admin@example.com'`);
+    const viewer = await getOptionalViewer(getRequest("/", cookie));
+    expect(viewer?.profile?.username).toBe("admin");
+  });
+});

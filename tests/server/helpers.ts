@@ -1,0 +1,107 @@
+import fs from "node:fs";
+import path from "node:path";
+import { RouterContextProvider } from "react-router";
+import { CLIENT_IP_HEADER, getAuth } from "~/.server/auth";
+import { OUTBOX_DIR } from "~/.server/mail";
+
+export const BASE = "http://localhost:3000";
+
+let ipCounter = 0;
+/** A distinct client address, so rate limits of one test never touch another. */
+export function nextIp() {
+  ipCounter++;
+  return `10.9.${Math.floor(ipCounter / 250)}.${(ipCounter % 250) + 1}`;
+}
+
+export function formRequest(
+  pathname: string,
+  fields: Record<string, string>,
+  options: { cookie?: string; ip?: string } = {},
+) {
+  const headers = new Headers({ [CLIENT_IP_HEADER]: options.ip ?? nextIp(), origin: BASE });
+  if (options.cookie) headers.set("cookie", options.cookie);
+  return new Request(`${BASE}${pathname}`, { method: "POST", headers, body: new URLSearchParams(fields) });
+}
+
+export function getRequest(pathname: string, cookie?: string) {
+  return new Request(`${BASE}${pathname}`, { headers: cookie ? { cookie } : {} });
+}
+
+type RouteFn = (args: never) => unknown;
+
+/**
+ * Runs a loader or action as React Router would, returning what the user gets:
+ * a status, the data, and headers (a thrown redirect is a response too).
+ */
+export async function run(fn: RouteFn, request: Request, params: Record<string, string> = {}) {
+  let result: unknown;
+  try {
+    result = await (fn as (args: unknown) => unknown)({ request, params, context: new RouterContextProvider() });
+  } catch (thrown) {
+    result = thrown;
+  }
+  if (result instanceof Response) {
+    return { status: result.status, data: null as unknown, headers: result.headers, location: result.headers.get("location") };
+  }
+  if (result && typeof result === "object" && (result as { type?: string }).type === "DataWithResponseInit") {
+    const { data, init } = result as { data: unknown; init: ResponseInit | null };
+    return { status: init?.status ?? 200, data, headers: new Headers(init?.headers), location: null };
+  }
+  if (result instanceof Error) throw result;
+  return { status: 200, data: result, headers: new Headers(), location: null };
+}
+
+/** Joins `Set-Cookie` headers into the `Cookie` header a browser would send back. */
+export function cookieFrom(headers: Headers, previous = ""): string {
+  const jar = new Map(
+    previous
+      .split(/;\s*/)
+      .filter(Boolean)
+      .map((pair) => pair.split("=") as [string, string]),
+  );
+  for (const cookie of headers.getSetCookie()) {
+    const [pair] = cookie.split(";");
+    const index = pair!.indexOf("=");
+    const name = pair!.slice(0, index);
+    const value = pair!.slice(index + 1);
+    if (value === "" || /max-age=0/i.test(cookie)) jar.delete(name);
+    else jar.set(name, value);
+  }
+  return [...jar].map(([name, value]) => `${name}=${value}`).join("; ");
+}
+
+function decodeQuotedPrintable(text: string) {
+  return text.replace(/=\r?\n/g, "").replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+}
+
+/** The newest message in the `.eml` outbox addressed to `to`. */
+export function latestMail(to: string) {
+  if (!fs.existsSync(OUTBOX_DIR)) return null;
+  const files = fs
+    .readdirSync(OUTBOX_DIR)
+    .filter((name) => name.endsWith(".eml"))
+    .sort()
+    .reverse();
+  for (const name of files) {
+    const raw = fs.readFileSync(path.join(OUTBOX_DIR, name), "utf8");
+    if (new RegExp(`^To: ${to.replace(/[.+]/g, "\\$&")}\\r?$`, "mi").test(raw)) {
+      const decoded = decodeQuotedPrintable(raw);
+      const subject = /^Subject: (.*)$/m.exec(raw)?.[1]?.trim() ?? "";
+      const link = /(https?:\/\/[^\s"<>]+)/.exec(decoded.split(/\r?\n\r?\n/).slice(1).join("\n"))?.[1] ?? null;
+      return { file: name, raw, decoded, subject, link };
+    }
+  }
+  return null;
+}
+
+/** Opens a link from a message through better-auth, as a click would. */
+export async function openAuthLink(link: string, cookie = "") {
+  const response = await getAuth().handler(new Request(link, { headers: cookie ? { cookie } : {} }));
+  return { status: response.status, location: response.headers.get("location"), cookie: cookieFrom(response.headers, cookie) };
+}
+
+let emailCounter = 0;
+export function uniqueEmail(prefix = "member") {
+  emailCounter++;
+  return `${prefix}.${process.pid}.${emailCounter}.${Date.now()}@example.org`;
+}
