@@ -27,7 +27,7 @@ export function AdminOverview({ stats }: { stats: Stats }) {
             {tile.note ? <dd className="mt-1 text-sm text-slate-500 dark:text-slate-400">{tile.note}</dd> : null}
             {tile.progress !== undefined ? (
               <dd className="mt-3 h-2 overflow-hidden rounded-full bg-slate-100 dark:bg-slate-800">
-                <div className="h-full rounded-full bg-brand" style={{ width: `${tile.progress}%` }} />
+                <div className="h-full rounded-full bg-brand-solid" style={{ width: `${tile.progress}%` }} />
               </dd>
             ) : null}
           </div>

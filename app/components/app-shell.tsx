@@ -123,7 +123,7 @@ export function AppShell({ viewer, children }: { viewer: ShellViewer; children: 
                 cn(
                   "flex items-center gap-3 rounded-lg px-3 py-2 text-sm font-medium transition",
                   isActive
-                    ? "bg-brand/10 text-brand dark:bg-brand/20 dark:text-white"
+                    ? "bg-brand/10 text-brand-ink dark:bg-brand/20 dark:text-white"
                     : "text-slate-600 hover:bg-slate-100 hover:text-slate-900 dark:text-slate-300 dark:hover:bg-slate-800 dark:hover:text-white",
                 )
               }
@@ -168,7 +168,7 @@ export function AppShell({ viewer, children }: { viewer: ShellViewer; children: 
                 className={({ isActive }) =>
                   cn(
                     "flex flex-col items-center gap-1 py-2.5 text-xs font-medium",
-                    isActive ? "text-brand" : "text-slate-500 dark:text-slate-400",
+                    isActive ? "text-brand-ink" : "text-slate-500 dark:text-slate-400",
                   )
                 }
               >

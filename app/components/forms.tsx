@@ -39,14 +39,14 @@ export function Field({
   const errorId = errors?.length ? `${id}-error` : undefined;
   return (
     <div className={className}>
-      <label htmlFor={id} className="mb-1.5 block text-sm font-medium text-slate-700 dark:text-slate-300">
-        {label}
+      <div className="mb-1.5 flex gap-1 text-sm font-medium text-slate-700 dark:text-slate-300">
+        <label htmlFor={id}>{label}</label>
         {input.required ? (
-          <span aria-hidden className="text-red-500">
-            {" "}*
+          <span aria-hidden className="text-red-600 dark:text-red-400">
+            *
           </span>
         ) : null}
-      </label>
+      </div>
       <input
         id={id}
         aria-invalid={errorId ? true : undefined}

@@ -39,7 +39,7 @@ export function ThemeSwitch() {
                 <Icon aria-hidden className="size-4" />
                 <span className="flex-1">{label}</span>
                 <DropdownMenu.ItemIndicator>
-                  <Check aria-hidden className="size-4 text-brand" />
+                  <Check aria-hidden className="size-4 text-brand-ink" />
                 </DropdownMenu.ItemIndicator>
               </DropdownMenu.RadioItem>
             ))}

@@ -1,8 +1,7 @@
-import fs from "node:fs";
-import path from "node:path";
 import { RouterContextProvider } from "react-router";
 import { CLIENT_IP_HEADER, getAuth } from "~/.server/auth";
 import { OUTBOX_DIR } from "~/.server/mail";
+import { latestMail as readOutbox } from "../support/outbox";
 
 export const BASE = "http://localhost:3000";
 
@@ -70,28 +69,9 @@ export function cookieFrom(headers: Headers, previous = ""): string {
   return [...jar].map(([name, value]) => `${name}=${value}`).join("; ");
 }
 
-function decodeQuotedPrintable(text: string) {
-  return text.replace(/=\r?\n/g, "").replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
-}
-
 /** The newest message in the `.eml` outbox addressed to `to`. */
 export function latestMail(to: string) {
-  if (!fs.existsSync(OUTBOX_DIR)) return null;
-  const files = fs
-    .readdirSync(OUTBOX_DIR)
-    .filter((name) => name.endsWith(".eml"))
-    .sort()
-    .reverse();
-  for (const name of files) {
-    const raw = fs.readFileSync(path.join(OUTBOX_DIR, name), "utf8");
-    if (new RegExp(`^To: ${to.replace(/[.+]/g, "\\$&")}\\r?$`, "mi").test(raw)) {
-      const decoded = decodeQuotedPrintable(raw);
-      const subject = /^Subject: (.*)$/m.exec(raw)?.[1]?.trim() ?? "";
-      const link = /(https?:\/\/[^\s"<>]+)/.exec(decoded.split(/\r?\n\r?\n/).slice(1).join("\n"))?.[1] ?? null;
-      return { file: name, raw, decoded, subject, link };
-    }
-  }
-  return null;
+  return readOutbox(OUTBOX_DIR, to);
 }
 
 /** Opens a link from a message through better-auth, as a click would. */

@@ -99,7 +99,7 @@ export default function Help() {
           <a
             key={topic.id}
             href={`#${topic.id}`}
-            className="rounded-full border border-slate-200 bg-white px-3 py-1 text-sm hover:border-brand hover:text-brand dark:border-slate-700 dark:bg-slate-900"
+            className="rounded-full border border-slate-200 bg-white px-3 py-1 text-sm hover:border-brand hover:text-brand-ink dark:border-slate-700 dark:bg-slate-900"
           >
             {topic.title}
           </a>
@@ -114,12 +114,12 @@ export default function Help() {
             className="scroll-mt-24 rounded-2xl border border-slate-200 bg-white p-6 shadow-sm dark:border-slate-800 dark:bg-slate-900"
           >
             <h2 id={`${id}-title`} className="mb-3 flex items-center gap-3 text-lg font-semibold">
-              <span className="flex size-9 items-center justify-center rounded-lg bg-brand/10 text-brand">
+              <span className="flex size-9 items-center justify-center rounded-lg bg-brand/10 text-brand-ink">
                 <Icon aria-hidden className="size-5" />
               </span>
               {title}
             </h2>
-            <div className="space-y-3 text-slate-700 dark:text-slate-300 [&_a]:font-medium [&_a]:text-brand [&_a]:underline-offset-2 hover:[&_a]:underline [&_code]:rounded [&_code]:bg-slate-100 [&_code]:px-1 dark:[&_code]:bg-slate-800">
+            <div className="space-y-3 text-slate-700 dark:text-slate-300 [&_a]:font-medium [&_a]:text-brand-ink [&_a]:underline-offset-2 hover:[&_a]:underline [&_code]:rounded [&_code]:bg-slate-100 [&_code]:px-1 dark:[&_code]:bg-slate-800">
               {body}
             </div>
           </section>

@@ -81,12 +81,12 @@ export default function Home({ loaderData }: Route.ComponentProps) {
               to={to}
               className="group flex h-full flex-col gap-3 rounded-2xl border border-slate-200 bg-white p-6 shadow-sm transition hover:-translate-y-0.5 hover:shadow-md dark:border-slate-800 dark:bg-slate-900"
             >
-              <span className="flex size-11 items-center justify-center rounded-xl bg-brand/10 text-brand">
+              <span className="flex size-11 items-center justify-center rounded-xl bg-brand/10 text-brand-ink">
                 <Icon aria-hidden className="size-5" />
               </span>
               <span className="text-lg font-semibold">{title}</span>
               <span className="flex-1 text-sm text-slate-600 dark:text-slate-400">{text}</span>
-              <ArrowRight aria-hidden className="size-4 text-brand transition group-hover:translate-x-1" />
+              <ArrowRight aria-hidden className="size-4 text-brand-ink transition group-hover:translate-x-1" />
             </Link>
           </li>
         ))}

@@ -41,7 +41,7 @@ function ProfileSetup({ email }: { email: string }) {
   return (
     <main className="flex min-h-dvh items-center justify-center p-6">
       <div className="w-full max-w-md space-y-6 rounded-2xl border border-slate-200 bg-white p-8 text-center shadow-sm dark:border-slate-800 dark:bg-slate-900">
-        <span className="mx-auto flex size-14 items-center justify-center rounded-full bg-brand/10 text-brand">
+        <span className="mx-auto flex size-14 items-center justify-center rounded-full bg-brand/10 text-brand-ink">
           <UserCog aria-hidden className="size-7" />
         </span>
         <div className="space-y-3">

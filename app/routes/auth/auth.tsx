@@ -117,7 +117,7 @@ export default function AuthRoute({ actionData }: Route.ComponentProps) {
     return (
       <AuthShell>
         <div className="space-y-4 text-center">
-          <span className="mx-auto flex size-14 items-center justify-center rounded-full bg-brand/10 text-brand">
+          <span className="mx-auto flex size-14 items-center justify-center rounded-full bg-brand/10 text-brand-ink">
             <MailCheck aria-hidden className="size-7" />
           </span>
           <h1 className="text-2xl font-semibold tracking-tight">Check your email</h1>
@@ -127,7 +127,7 @@ export default function AuthRoute({ actionData }: Route.ComponentProps) {
           </p>
           <p className="text-sm text-slate-500 dark:text-slate-400">
             Already confirmed?{" "}
-            <Link to="/auth" className="font-medium text-brand hover:underline">
+            <Link to="/auth" className="font-medium text-brand-ink hover:underline">
               Sign in
             </Link>
           </p>
@@ -179,7 +179,7 @@ export default function AuthRoute({ actionData }: Route.ComponentProps) {
           <Field label="Phone (optional)" name="phone" type="tel" autoComplete="tel" errors={errors?.phone} />
         ) : (
           <div className="flex justify-end">
-            <Link to="/auth/forgot-password" className="text-sm font-medium text-brand hover:underline">
+            <Link to="/auth/forgot-password" className="text-sm font-medium text-brand-ink hover:underline">
               Forgot password?
             </Link>
           </div>
@@ -190,7 +190,7 @@ export default function AuthRoute({ actionData }: Route.ComponentProps) {
       </Form>
       <p className="mt-6 text-center text-sm text-slate-600 dark:text-slate-400">
         {mode === "signup" ? "Already have an account? " : "Don't have an account? "}
-        <Link to={`/auth${toggle.size ? `?${toggle}` : ""}`} className="font-medium text-brand hover:underline">
+        <Link to={`/auth${toggle.size ? `?${toggle}` : ""}`} className="font-medium text-brand-ink hover:underline">
           {mode === "signup" ? "Sign in" : "Sign up"}
         </Link>
       </p>

@@ -41,7 +41,7 @@ export default function ForgotPassword({ actionData }: Route.ComponentProps) {
     return (
       <AuthShell>
         <div className="space-y-4 text-center">
-          <span className="mx-auto flex size-14 items-center justify-center rounded-full bg-brand/10 text-brand">
+          <span className="mx-auto flex size-14 items-center justify-center rounded-full bg-brand/10 text-brand-ink">
             <MailCheck aria-hidden className="size-7" />
           </span>
           <h1 className="text-2xl font-semibold tracking-tight">Check your email</h1>
@@ -49,7 +49,7 @@ export default function ForgotPassword({ actionData }: Route.ComponentProps) {
             If an account exists for <strong className="text-slate-900 dark:text-slate-100">{actionData.sent}</strong>,
             we've sent a link to choose a new password. It works for one hour.
           </p>
-          <Link to="/auth" className="inline-block font-medium text-brand hover:underline">
+          <Link to="/auth" className="inline-block font-medium text-brand-ink hover:underline">
             Back to sign in
           </Link>
         </div>
@@ -72,7 +72,7 @@ export default function ForgotPassword({ actionData }: Route.ComponentProps) {
         </Button>
       </Form>
       <p className="mt-6 text-center text-sm">
-        <Link to="/auth" className="font-medium text-brand hover:underline">
+        <Link to="/auth" className="font-medium text-brand-ink hover:underline">
           Back to sign in
         </Link>
       </p>

@@ -58,7 +58,7 @@ export default function ResetPassword({ loaderData, actionData }: Route.Componen
       {loaderData.invalid ? (
         <div className="space-y-4">
           <Alert tone="error">This link is invalid or has expired.</Alert>
-          <Link to="/auth/forgot-password" className="font-medium text-brand hover:underline">
+          <Link to="/auth/forgot-password" className="font-medium text-brand-ink hover:underline">
             Ask for a new link
           </Link>
         </div>

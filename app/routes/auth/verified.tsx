@@ -29,7 +29,7 @@ export default function Verified() {
         <p className="text-slate-600 dark:text-slate-400">
           Sign in with your email and password: if your address is not confirmed yet, we'll send you a fresh link.
         </p>
-        <Link to="/auth" className="inline-block font-medium text-brand hover:underline">
+        <Link to="/auth" className="inline-block font-medium text-brand-ink hover:underline">
           Go to sign in
         </Link>
       </div>

@@ -47,13 +47,13 @@ export default function PublicCard({ loaderData }: Route.ComponentProps) {
           {card.bio ? <p className="whitespace-pre-line text-slate-700 dark:text-slate-300">{card.bio}</p> : null}
           <ul className="space-y-2 text-sm">
             <li>
-              <a href={`mailto:${card.email}`} className="inline-flex items-center gap-2 text-brand hover:underline">
+              <a href={`mailto:${card.email}`} className="inline-flex items-center gap-2 text-brand-ink hover:underline">
                 <Mail aria-hidden className="size-4" /> {card.email}
               </a>
             </li>
             {card.phone ? (
               <li>
-                <a href={`tel:${card.phone}`} className="inline-flex items-center gap-2 text-brand hover:underline">
+                <a href={`tel:${card.phone}`} className="inline-flex items-center gap-2 text-brand-ink hover:underline">
                   <Phone aria-hidden className="size-4" /> {card.phone}
                 </a>
               </li>

@@ -1,0 +1,31 @@
+// The browser tests: builds the app, then runs Playwright in Debian's Chromium.
+// Without a Chromium it says so plainly and how to install one, and exits 0 so
+// that `npm test` still runs everything else.
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+
+const candidates = [process.env.CHROMIUM_PATH, "/usr/bin/chromium", "/usr/bin/chromium-browser"].filter(Boolean);
+const chromium = candidates.find((file) => fs.existsSync(file));
+
+if (!chromium) {
+  console.warn(
+    [
+      "",
+      "┌─ End-to-end tests SKIPPED: no Chromium found.",
+      `│  Looked for: ${candidates.join(", ")}`,
+      "│  Install Debian's Chromium:  sudo apt-get install chromium fonts-liberation",
+      "│  or point CHROMIUM_PATH at a Chromium binary, then run `npm test` again.",
+      "└─",
+      "",
+    ].join("\n"),
+  );
+  process.exit(0);
+}
+
+function run(command, args, env = {}) {
+  const result = spawnSync(command, args, { stdio: "inherit", env: { ...process.env, ...env } });
+  if (result.status !== 0) process.exit(result.status ?? 1);
+}
+
+run("npx", ["react-router", "build"]);
+run("npx", ["playwright", "test", ...process.argv.slice(2)], { CHROMIUM_PATH: chromium });

@@ -1,0 +1,74 @@
+import { PASSWORD, expect, expectAccessible, screenshot, signIn, signUpAndVerify, test, uniqueEmail } from "./fixtures";
+
+test.describe("a visitor", () => {
+  for (const path of ["/", "/directory", "/profile/edit", "/help", "/admin/brands", "/admin/settings"]) {
+    test(`is sent to sign in from ${path}`, async ({ page }) => {
+      await page.goto(path);
+      await expect(page).toHaveURL(path === "/" ? /\/auth$/ : new RegExp(`/auth\\?redirectTo=${encodeURIComponent(path)}$`));
+      await expect(page.getByRole("heading", { name: "Welcome Back" })).toBeVisible();
+    });
+  }
+
+  test("comes back to the page they asked for after signing in", async ({ page }) => {
+    const email = uniqueEmail();
+    await signUpAndVerify(page, { email });
+    await page.context().clearCookies();
+    await page.goto("/help");
+    await signIn(page, email, PASSWORD);
+    await expect(page).toHaveURL(/\/help$/);
+    await expect(page.getByRole("heading", { name: "Help", exact: true })).toBeVisible();
+    await expectAccessible(page);
+  });
+
+  test("opens public cards and QR pages without signing in", async ({ page }) => {
+    await page.goto("/profile/amelia.hart");
+    await expect(page.getByRole("heading", { name: "Amelia Hart" })).toBeVisible();
+    await page.goto("/qr/amelia.hart");
+    await expect(page.getByText("Scan to connect with Amelia")).toBeVisible();
+    await page.goto("/profile/nobody.here");
+    await expect(page.getByRole("heading", { name: "Profile not found" })).toBeVisible();
+    await expect(page.getByRole("link", { name: "Back to Directory" })).toBeVisible();
+  });
+});
+
+test.describe("a member", () => {
+  test("sees member navigation and is sent from administrator pages to /directory", async ({ page }) => {
+    await signUpAndVerify(page, { email: uniqueEmail(), firstName: "Mia", lastName: "Member" });
+    const nav = page.getByRole("navigation", { name: "Main" }).first();
+    await expect(nav.getByRole("link")).toHaveText(["Directory", "My Profile", "Help"]);
+    await expect(page.getByText("(Admin)")).toHaveCount(0);
+    await expect(page.getByText("@mia.member")).toBeVisible();
+
+    for (const path of ["/admin/brands", "/admin/dashboard", "/admin/analytics", "/admin/settings", "/admin/profiles/create"]) {
+      await page.goto(path);
+      await expect(page).toHaveURL(/\/directory$/);
+    }
+    await page.goto("/auth");
+    await expect(page).toHaveURL(/\/$/);
+  });
+
+  test("signs out from the sidebar and can no longer open member pages", async ({ page }) => {
+    await signUpAndVerify(page, { email: uniqueEmail() });
+    await page.getByRole("button", { name: "Sign Out" }).first().click();
+    await expect(page).toHaveURL(/\/auth$/);
+    await page.goto("/directory");
+    await expect(page).toHaveURL(/\/auth\?redirectTo=/);
+  });
+});
+
+test.describe("an administrator", () => {
+  test("sees the administrator's navigation and reaches administrator pages", async ({ page }) => {
+    await signUpAndVerify(page, { email: "admin@example.com", firstName: "Ada", lastName: "Admin" });
+    const nav = page.getByRole("navigation", { name: "Main" }).first();
+    await expect(nav.getByRole("link")).toHaveText(["Dashboard", "Directory", "Brands", "Analytics", "Settings", "Help"]);
+    await expect(page.getByText("(Admin)").first()).toBeVisible();
+    await expect(page.getByText("Total Profiles")).toBeVisible();
+    await expectAccessible(page);
+    await screenshot(page, "home-admin-desktop-light");
+
+    await page.goto("/admin/brands");
+    await expect(page).toHaveURL(/\/admin\/brands$/);
+    await expect(page.getByRole("heading", { name: "Brand Management" })).toBeVisible();
+    await expectAccessible(page);
+  });
+});

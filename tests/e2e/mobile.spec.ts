@@ -1,0 +1,26 @@
+import { expect, expectAccessible, screenshot, signUpAndVerify, test, uniqueEmail } from "./fixtures";
+
+test.use({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+
+test("at phone width a member gets a bottom bar with Directory and Profile, and no sidebar", async ({ page }) => {
+  await signUpAndVerify(page, { email: uniqueEmail(), firstName: "Pat", lastName: "Phone" });
+  const bar = page.locator("nav[aria-label='Main']:visible");
+  await expect(bar).toHaveCount(1);
+  await expect(bar.getByRole("link")).toHaveText(["Directory", "Profile"]);
+  await expect(page.getByRole("complementary")).toBeHidden();
+  await expectAccessible(page);
+  await screenshot(page, "home-member-mobile-light");
+
+  await page.getByRole("button", { name: "Account menu" }).click();
+  await expect(page.getByRole("menuitem", { name: "View My Card" })).toBeVisible();
+  await expect(page.getByRole("button", { name: "Sign Out" })).toBeVisible();
+});
+
+test("at phone width an administrator gets four items: Dashboard, Directory, Brands, Analytics", async ({ page }) => {
+  await page.emulateMedia({ colorScheme: "dark" });
+  await signUpAndVerify(page, { email: "admin.mobile@example.com", firstName: "Mo", lastName: "Admin" });
+  const bar = page.locator("nav[aria-label='Main']:visible");
+  await expect(bar.getByRole("link")).toHaveText(["Dashboard", "Directory", "Brands", "Analytics"]);
+  await expectAccessible(page);
+  await screenshot(page, "home-admin-mobile-dark");
+});

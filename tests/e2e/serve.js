@@ -1,0 +1,24 @@
+// The server the browser tests run against: a fresh embedded database with the
+// demo data, behind a trusted proxy header so each test has its own client
+// address (and so its own rate-limit bucket).
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+
+const DATA_DIR = "tests/.tmp/e2e-data";
+fs.rmSync(DATA_DIR, { recursive: true, force: true });
+
+Object.assign(process.env, {
+  NODE_ENV: "production",
+  PORT: "3100",
+  PUBLIC_URL: "http://localhost:3100",
+  DATA_DIR,
+  ADMIN_EMAILS: "admin@example.com,admin.mobile@example.com,admin.theme@example.com",
+  TRUST_PROXY: "true",
+  DATABASE_URL: "",
+  SMTP_URL: "",
+});
+
+const seed = spawnSync("npx", ["tsx", "scripts/seed.ts"], { stdio: "inherit", env: process.env });
+if (seed.status !== 0) process.exit(seed.status ?? 1);
+
+await import("../../server.js");

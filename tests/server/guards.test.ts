@@ -1,0 +1,83 @@
+import { sql } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { requireAdmin, requireAnonymous, requirePermission, requireViewer } from "~/.server/authz";
+import { db } from "~/.server/db/client";
+import { profiles } from "~/.server/db/schema";
+import { action as authAction } from "~/routes/auth/auth";
+import { loader as authLoader } from "~/routes/auth/auth";
+import { formRequest, getRequest, latestMail, openAuthLink, run, uniqueEmail } from "./helpers";
+
+async function member(email = uniqueEmail()) {
+  await run(
+    authAction,
+    formRequest("/auth", { intent: "signup", firstName: "Mem", lastName: "Ber", email, password: "member password" }),
+  );
+  return (await openAuthLink(latestMail(email)!.link!)).cookie;
+}
+
+async function thrownBy(promise: Promise<unknown>) {
+  try {
+    await promise;
+  } catch (thrown) {
+    return thrown as Response;
+  }
+  throw new Error("expected the guard to stop the request");
+}
+
+describe("guards on the server (spec §2)", () => {
+  it("sends a visitor to /auth with the page to come back to", async () => {
+    const response = await thrownBy(requireViewer(getRequest("/directory?q=ann")));
+    expect(response.status).toBe(302);
+    expect(response.headers.get("location")).toBe(`/auth?redirectTo=${encodeURIComponent("/directory?q=ann")}`);
+  });
+
+  it("sends a visitor of the home page to plain /auth", async () => {
+    const response = await thrownBy(requireViewer(getRequest("/")));
+    expect(response.headers.get("location")).toBe("/auth");
+  });
+
+  it("sends a signed-in member away from /auth to /", async () => {
+    const cookie = await member();
+    const result = await run(authLoader, getRequest("/auth", cookie));
+    expect(result).toMatchObject({ status: 302, location: "/" });
+    await expect(requireAnonymous(getRequest("/auth"))).resolves.toBeUndefined();
+  });
+
+  it("sends a member on an administrator page to /directory", async () => {
+    const cookie = await member();
+    const response = await thrownBy(requireAdmin(getRequest("/admin/brands", cookie)));
+    expect(response.headers.get("location")).toBe("/directory");
+  });
+
+  it("lets an administrator in, with or without a card", async () => {
+    const cookie = await member("admin@example.com");
+    await expect(requireAdmin(getRequest("/admin/brands", cookie))).resolves.toMatchObject({ isAdmin: true });
+    await db.delete(profiles).where(sql`true`);
+    await expect(requireAdmin(getRequest("/admin/brands", cookie))).resolves.toMatchObject({ isAdmin: true });
+  });
+
+  it("lets a member without a card through to the 'Profile Setup in Progress' screen", async () => {
+    const cookie = await member();
+    await db.delete(profiles).where(sql`true`);
+    const viewer = await requireViewer(getRequest("/", cookie));
+    expect(viewer.profile).toBeNull();
+    expect(viewer.isAdmin).toBe(false);
+  });
+
+  it("answers 403 when a member's action needs an administrator's permission", async () => {
+    const viewer = await requireViewer(getRequest("/", await member()));
+    let status = 0;
+    try {
+      requirePermission(viewer, "manage:brand:any");
+    } catch (thrown) {
+      status = (thrown as { init?: ResponseInit }).init?.status ?? 0;
+    }
+    expect(status).toBe(403);
+    expect(requirePermission(viewer, "update:profile:own")).toBe(viewer);
+  });
+
+  it("ignores a forged or expired session cookie", async () => {
+    const response = await thrownBy(requireViewer(getRequest("/", "namecard.session_token=forged.value")));
+    expect(response.headers.get("location")).toBe("/auth");
+  });
+});
