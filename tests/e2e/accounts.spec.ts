@@ -75,12 +75,14 @@ test("forgot password: the emailed link sets a new password that signs in", asyn
 
   await page.goto("/auth");
   await page.getByRole("link", { name: "Forgot password?" }).click();
+  await expect(page.getByRole("heading", { name: "Forgot password?" })).toBeVisible();
   await page.getByLabel("Email").fill(email);
   await page.getByRole("button", { name: "Send reset link" }).click();
   await expect(page.getByRole("heading", { name: "Check your email" })).toBeVisible();
 
   await expect.poll(async () => (await mailLink(email)).includes("reset-password")).toBe(true);
   await page.goto(await mailLink(email));
+  await expect(page.getByRole("heading", { name: "Choose a new password" })).toBeVisible();
   await page.getByLabel("New password", { exact: true }).fill("another secret 456");
   await page.getByLabel("Confirm new password").fill("another secret 456");
   await page.getByRole("button", { name: "Save new password" }).click();
