@@ -11,6 +11,10 @@ export default [
 
   // Public cards
   route("profile/:username", "routes/profile/$username.tsx"),
+  route("profile/:username/contact.vcf", "routes/profile/contact.vcf.ts"),
+  route("profile/:username/qr.png", "routes/profile/qr.png.ts"),
+  route("profile/:username/og.png", "routes/profile/og.png.ts"),
+  route("uploads/*", "routes/uploads.$.ts"),
   route("qr/:username", "routes/qr/$username.tsx"),
 
   // Signed in

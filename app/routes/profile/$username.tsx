@@ -1,27 +1,112 @@
-import { Mail, Phone } from "lucide-react";
-import { data } from "react-router";
+import { BriefcaseBusiness, Building2, CalendarDays, Eye, Globe, Mail, Pencil, Phone, QrCode, ShieldCheck } from "lucide-react";
+import type { ReactNode } from "react";
+import { Link, data } from "react-router";
+import { getOptionalViewer } from "~/.server/authz";
 import { getCardByUsername } from "~/.server/cards";
+import { ogVersion } from "~/.server/og-image";
+import { CARD_QR, cardUrl, qrSvg, qrTargetUrl } from "~/.server/qr";
+import { cardFileName } from "~/.server/vcard";
+import { recordView, viewSourceOf } from "~/.server/views";
 import { Avatar } from "~/components/avatar";
+import { BrandBadge, brandGradientStyle } from "~/components/brand-badge";
+import { BackButton, CopyLinkButton, DownloadQrLink, SaveContactButton, ShareButton } from "~/components/card-actions";
 import { NotFoundCard } from "~/components/not-found-card";
+import { ThemeSwitch } from "~/components/theme-switch";
+import { buttonClasses } from "~/components/ui/button";
 import { mediaUrl } from "~/lib/media";
 import { fullName } from "~/lib/names";
 import type { Route } from "./+types/$username";
 
 export function meta({ data: loaderData }: Route.MetaArgs) {
-  if (!loaderData?.card) return [{ title: "Profile not found" }];
-  return [{ title: fullName(loaderData.card) }];
+  const card = loaderData?.card;
+  if (!card) return [{ title: "Profile not found" }, { name: "robots", content: "noindex" }];
+  const name = fullName(card);
+  const headline = [card.title, card.brand?.name].filter(Boolean).join(" · ");
+  const description = [headline, card.bio].filter(Boolean).join(" — ").slice(0, 200) || `${name}'s digital business card`;
+  const title = headline ? `${name} · ${headline}` : name;
+  return [
+    { title },
+    { name: "description", content: description },
+    { property: "og:type", content: "profile" },
+    { property: "og:title", content: title },
+    { property: "og:description", content: description },
+    { property: "og:url", content: loaderData.links.card },
+    { property: "og:image", content: loaderData.links.ogImage },
+    { property: "og:image:width", content: "1200" },
+    { property: "og:image:height", content: "630" },
+    { property: "profile:first_name", content: card.firstName },
+    { property: "profile:last_name", content: card.lastName },
+    { name: "twitter:card", content: "summary_large_image" },
+    { name: "twitter:title", content: title },
+    { name: "twitter:description", content: description },
+    { name: "twitter:image", content: loaderData.links.ogImage },
+    { tagName: "link", rel: "canonical", href: loaderData.links.card },
+  ];
 }
 
-export async function loader({ params }: Route.LoaderArgs) {
-  const card = await getCardByUsername(params.username);
-  if (!card) return data({ card: null }, 404);
-  const { userId: _owner, ...visible } = card;
-  return { card: { ...visible, photoUrl: mediaUrl(card.profilePhoto) } };
+export async function loader({ params, request }: Route.LoaderArgs) {
+  const [viewer, card] = await Promise.all([getOptionalViewer(request), getCardByUsername(params.username)]);
+  if (!card) return data({ card: null, links: null, viewer: null, admin: null, qr: null }, 404);
+
+  const counted = await recordView({
+    request,
+    profileId: card.id,
+    ownerUserId: card.userId,
+    viewerUserId: viewer?.user.id ?? null,
+    source: viewSourceOf(new URL(request.url)),
+  });
+  const base = `/profile/${encodeURIComponent(card.username)}`;
+  const absolute = cardUrl(card.username);
+  return {
+    card: {
+      id: card.id,
+      firstName: card.firstName,
+      lastName: card.lastName,
+      username: card.username,
+      title: card.title,
+      email: card.email,
+      phone: card.phone,
+      bio: card.bio,
+      linkedinUrl: card.linkedinUrl,
+      photoUrl: mediaUrl(card.profilePhoto),
+      viewCount: card.viewCount + (counted ? 1 : 0),
+      memberSince: card.createdAt.toISOString(),
+      brand: card.brand
+        ? {
+            name: card.brand.name,
+            primaryColor: card.brand.primaryColor,
+            secondaryColor: card.brand.secondaryColor,
+            coverUrl: mediaUrl(card.brand.coverImage),
+            logoUrl: mediaUrl(card.brand.logo),
+            website: card.brand.website,
+          }
+        : null,
+    },
+    viewer: viewer ? { isOwner: viewer.user.id === card.userId } : null,
+    // Claim status is for administrators only (spec §6): others never receive it.
+    admin: viewer?.isAdmin ? { claimed: card.userId !== null } : null,
+    qr: await qrSvg(qrTargetUrl(card.username), CARD_QR),
+    links: {
+      card: absolute,
+      vcard: `${base}/contact.vcf`,
+      vcardName: cardFileName(card, ".vcf"),
+      qrPng: `${base}/qr.png`,
+      qrPngName: cardFileName(card, "_QR.png"),
+      mobileQr: `/qr/${encodeURIComponent(card.username)}`,
+      ogImage: `${absolute}/og.png?v=${ogVersion(card)}`,
+    },
+  };
+}
+
+const MONTH_YEAR = new Intl.DateTimeFormat("en-US", { month: "long", year: "numeric", timeZone: "UTC" });
+
+function websiteLabel(url: string) {
+  return url.replace(/^https?:\/\//i, "").replace(/\/$/, "");
 }
 
 export default function PublicCard({ loaderData }: Route.ComponentProps) {
-  const { card } = loaderData;
-  if (!card) {
+  const { card, links, viewer, admin, qr } = loaderData;
+  if (!card || !links) {
     return (
       <NotFoundCard
         text="The profile you're looking for doesn't exist or has been removed."
@@ -30,37 +115,200 @@ export default function PublicCard({ loaderData }: Route.ComponentProps) {
       />
     );
   }
+  const name = fullName(card);
   return (
-    <main className="mx-auto max-w-xl p-4 sm:p-8">
-      <article className="overflow-hidden rounded-2xl border border-slate-200 bg-white shadow-sm dark:border-slate-800 dark:bg-slate-900">
-        <div
-          className="brand-gradient h-28"
-          style={card.brand ? ({ "--from": card.brand.primaryColor, "--to": card.brand.secondaryColor } as React.CSSProperties) : undefined}
-        />
-        <div className="-mt-12 space-y-4 p-6">
-          <Avatar person={card} photoUrl={card.photoUrl} size="lg" className="ring-4 ring-white dark:ring-slate-900" />
-          <div>
-            <h1 className="text-2xl font-semibold tracking-tight">{fullName(card)}</h1>
-            {card.title ? <p className="text-slate-600 dark:text-slate-400">{card.title}</p> : null}
-            <p className="text-sm text-slate-500">@{card.username}</p>
-          </div>
-          {card.bio ? <p className="whitespace-pre-line text-slate-700 dark:text-slate-300">{card.bio}</p> : null}
-          <ul className="space-y-2 text-sm">
-            <li>
-              <a href={`mailto:${card.email}`} className="inline-flex items-center gap-2 text-brand-ink hover:underline">
-                <Mail aria-hidden className="size-4" /> {card.email}
-              </a>
-            </li>
-            {card.phone ? (
-              <li>
-                <a href={`tel:${card.phone}`} className="inline-flex items-center gap-2 text-brand-ink hover:underline">
-                  <Phone aria-hidden className="size-4" /> {card.phone}
-                </a>
-              </li>
+    <div className="min-h-dvh pb-16">
+      <header className="mx-auto flex max-w-5xl items-center justify-between gap-2 px-4 py-3 sm:px-6">
+        <BackButton />
+        <nav aria-label="Card" className="flex items-center gap-1">
+          <Link to={links.mobileQr} className={buttonClasses("ghost", "sm")}>
+            <QrCode aria-hidden className="size-4" />
+            Mobile QR
+          </Link>
+          {viewer?.isOwner ? (
+            <Link to="/profile/edit" className={buttonClasses("ghost", "sm")}>
+              <Pencil aria-hidden className="size-4" />
+              Edit Profile
+            </Link>
+          ) : null}
+          <ThemeSwitch />
+        </nav>
+      </header>
+
+      <main className="mx-auto grid max-w-5xl gap-6 px-4 sm:px-6 lg:grid-cols-[minmax(0,1fr)_340px]">
+        <article className="overflow-hidden rounded-3xl border border-slate-200 bg-white shadow-sm dark:border-slate-800 dark:bg-slate-900">
+          <div className="brand-gradient relative h-36 sm:h-44" style={brandGradientStyle(card.brand)}>
+            {card.brand?.coverUrl ? (
+              <img src={card.brand.coverUrl} alt="" className="absolute inset-0 size-full object-cover" />
             ) : null}
-          </ul>
-        </div>
-      </article>
-    </main>
+            <span className="absolute top-3 right-3 inline-flex items-center gap-1.5 rounded-full bg-black/45 px-3 py-1 text-sm font-medium text-white backdrop-blur">
+              <Eye aria-hidden className="size-4" />
+              <span data-testid="view-count">{card.viewCount.toLocaleString("en")}</span>
+              <span className="sr-only">views</span>
+            </span>
+          </div>
+          <div className="px-6 pb-8 sm:px-8">
+            <div className="-mt-14 flex items-end gap-4">
+              <div className="relative">
+                <Avatar person={card} photoUrl={card.photoUrl} size="xl" className="ring-4 ring-white dark:ring-slate-900" />
+                {admin ? (
+                  <span
+                    title={admin.claimed ? "Claimed" : "Unclaimed"}
+                    className={`absolute right-2 bottom-2 size-5 rounded-full ring-4 ring-white dark:ring-slate-900 ${admin.claimed ? "bg-emerald-500" : "bg-orange-500"}`}
+                  >
+                    <span className="sr-only">{admin.claimed ? "Claimed" : "Unclaimed"}</span>
+                  </span>
+                ) : null}
+              </div>
+            </div>
+            <div className="mt-4 space-y-2">
+              <div className="flex flex-wrap items-center gap-2">
+                <h1 className="text-3xl font-semibold tracking-tight">{name}</h1>
+                {admin && !admin.claimed ? (
+                  <span className="rounded-full bg-orange-100 px-2.5 py-0.5 text-xs font-semibold text-orange-800 dark:bg-orange-950 dark:text-orange-200">
+                    Unclaimed Profile
+                  </span>
+                ) : null}
+              </div>
+              {card.title ? <p className="text-lg text-slate-700 dark:text-slate-300">{card.title}</p> : null}
+              <div className="flex flex-wrap items-center gap-2 text-sm text-slate-500 dark:text-slate-400">
+                <span>@{card.username}</span>
+                <BrandBadge brand={card.brand} />
+              </div>
+            </div>
+            {card.bio ? (
+              <p className="mt-5 whitespace-pre-line text-slate-700 dark:text-slate-300">{card.bio}</p>
+            ) : null}
+            <div className="mt-6 flex flex-col gap-3 sm:flex-row">
+              <SaveContactButton href={links.vcard} fileName={links.vcardName} firstName={card.firstName} />
+              <ShareButton url={links.card} title={name} />
+            </div>
+
+            <section aria-labelledby="contact-title" className="mt-8">
+              <h2 id="contact-title" className="mb-3 text-sm font-semibold tracking-wide text-slate-500 uppercase dark:text-slate-400">
+                Contact information
+              </h2>
+              <ul className="divide-y divide-slate-100 rounded-2xl border border-slate-200 dark:divide-slate-800 dark:border-slate-800">
+                <ContactRow icon={<Mail aria-hidden className="size-5" />} label="Email" href={`mailto:${card.email}`} text={card.email} />
+                {card.phone ? (
+                  <ContactRow icon={<Phone aria-hidden className="size-5" />} label="Phone" href={`tel:${card.phone.replace(/[^+\d]/g, "")}`} text={card.phone} />
+                ) : null}
+                {card.linkedinUrl ? (
+                  <ContactRow
+                    icon={<BriefcaseBusiness aria-hidden className="size-5" />}
+                    label="LinkedIn"
+                    href={card.linkedinUrl}
+                    text={websiteLabel(card.linkedinUrl)}
+                    external
+                  />
+                ) : null}
+                {card.brand?.website ? (
+                  <ContactRow
+                    icon={<Globe aria-hidden className="size-5" />}
+                    label="Website"
+                    href={card.brand.website}
+                    text={websiteLabel(card.brand.website)}
+                    external
+                  />
+                ) : null}
+              </ul>
+            </section>
+          </div>
+        </article>
+
+        <aside className="space-y-6">
+          <section
+            aria-labelledby="qr-title"
+            className="rounded-3xl border border-slate-200 bg-white p-6 text-center shadow-sm dark:border-slate-800 dark:bg-slate-900"
+          >
+            <h2 id="qr-title" className="text-lg font-semibold">
+              Digital Business Card
+            </h2>
+            {qr ? (
+              <div
+                role="img"
+                aria-label={`QR code for ${name}'s card`}
+                className="mx-auto mt-4 w-56 overflow-hidden rounded-xl bg-white p-1 [&>svg]:h-auto [&>svg]:w-full"
+                dangerouslySetInnerHTML={{ __html: qr }}
+              />
+            ) : (
+              <p className="mt-4 text-sm text-slate-500">Generating QR code...</p>
+            )}
+            <p className="mt-3 text-sm text-slate-600 dark:text-slate-400">Scan with your phone camera to instantly save contact</p>
+            <div className="mt-4 flex gap-2">
+              <DownloadQrLink href={links.qrPng} fileName={links.qrPngName} />
+              <CopyLinkButton url={links.card} />
+            </div>
+            <p className="mt-3 text-xs text-slate-500 dark:text-slate-400">Works with iPhone Camera &amp; Android Scanner apps</p>
+          </section>
+
+          <section
+            aria-labelledby="stats-title"
+            className="rounded-3xl border border-slate-200 bg-white p-6 shadow-sm dark:border-slate-800 dark:bg-slate-900"
+          >
+            <h2 id="stats-title" className="mb-4 text-lg font-semibold">
+              Profile Stats
+            </h2>
+            <dl className="space-y-3 text-sm">
+              <Stat icon={<Eye aria-hidden className="size-4" />} label="Total Views" value={card.viewCount.toLocaleString("en")} />
+              <Stat
+                icon={<CalendarDays aria-hidden className="size-4" />}
+                label="Member Since"
+                value={MONTH_YEAR.format(new Date(card.memberSince))}
+              />
+              {admin ? (
+                <Stat icon={<ShieldCheck aria-hidden className="size-4" />} label="Status" value={admin.claimed ? "Active" : "Unclaimed"} />
+              ) : null}
+            </dl>
+          </section>
+
+          <section
+            aria-labelledby="howto-title"
+            className="rounded-3xl border border-blue-100 bg-blue-50/70 p-6 text-sm text-slate-700 dark:border-blue-900/50 dark:bg-blue-950/30 dark:text-slate-300"
+          >
+            <h2 id="howto-title" className="mb-3 flex items-center gap-2 text-base font-semibold text-slate-900 dark:text-white">
+              <Building2 aria-hidden className="size-4" />
+              How to save this contact
+            </h2>
+            <ol className="list-decimal space-y-1.5 pl-5">
+              <li>Tap <strong>Save Contact</strong> to download the contact file.</li>
+              <li>On iPhone, open it and tap <strong>Add to Contacts</strong>.</li>
+              <li>On Android, open it from your downloads and choose your contacts app.</li>
+              <li>Or scan the QR code with another phone's camera.</li>
+            </ol>
+          </section>
+        </aside>
+      </main>
+    </div>
+  );
+}
+
+function ContactRow({ icon, label, href, text, external }: { icon: ReactNode; label: string; href: string; text: string; external?: boolean }) {
+  return (
+    <li>
+      <a
+        href={href}
+        {...(external ? { target: "_blank", rel: "noopener noreferrer" } : {})}
+        className="flex items-center gap-4 px-4 py-3 transition hover:bg-slate-50 dark:hover:bg-slate-800/60"
+      >
+        <span className="flex size-10 shrink-0 items-center justify-center rounded-xl bg-brand/10 text-brand-ink">{icon}</span>
+        <span className="min-w-0">
+          <span className="block text-xs text-slate-500 dark:text-slate-400">{label}</span>
+          <span className="block truncate font-medium">{text}</span>
+        </span>
+      </a>
+    </li>
+  );
+}
+
+function Stat({ icon, label, value }: { icon: ReactNode; label: string; value: string }) {
+  return (
+    <div className="flex items-center justify-between gap-4">
+      <dt className="flex items-center gap-2 text-slate-500 dark:text-slate-400">
+        {icon}
+        {label}
+      </dt>
+      <dd className="font-semibold">{value}</dd>
+    </div>
   );
 }

@@ -1,30 +1,100 @@
-import { data } from "react-router";
+import { ArrowUpRight, Eye } from "lucide-react";
+import { Link, data } from "react-router";
 import { getCardByUsername } from "~/.server/cards";
+import { MOBILE_QR, qrSvg, qrTargetUrl } from "~/.server/qr";
+import { brandGradientStyle } from "~/components/brand-badge";
 import { NotFoundCard } from "~/components/not-found-card";
-import { ButtonLink } from "~/components/ui/button";
+import { buttonClasses } from "~/components/ui/button";
+import { mediaUrl } from "~/lib/media";
 import { fullName } from "~/lib/names";
+import { FALLBACK_BORDER_COLOR } from "~/lib/settings";
+import { useSite } from "~/lib/site";
 import type { Route } from "./+types/$username";
 
 export function meta({ data: loaderData }: Route.MetaArgs) {
-  return [{ title: loaderData?.card ? `${fullName(loaderData.card)} · QR` : "Profile not found" }];
+  return [
+    { title: loaderData?.card ? `${fullName(loaderData.card)} · QR code` : "Profile not found" },
+    { name: "robots", content: "noindex" },
+  ];
 }
 
 export async function loader({ params }: Route.LoaderArgs) {
   const card = await getCardByUsername(params.username);
-  if (!card) return data({ card: null }, 404);
-  return { card: { firstName: card.firstName, lastName: card.lastName, username: card.username } };
+  if (!card) return data({ card: null, qr: null }, 404);
+  const border = card.brand?.primaryColor ?? FALLBACK_BORDER_COLOR;
+  return {
+    card: {
+      firstName: card.firstName,
+      lastName: card.lastName,
+      username: card.username,
+      title: card.title,
+      viewCount: card.viewCount,
+      border,
+      brand: card.brand
+        ? {
+            name: card.brand.name,
+            primaryColor: card.brand.primaryColor,
+            secondaryColor: card.brand.secondaryColor,
+            logoUrl: mediaUrl(card.brand.logo),
+          }
+        : null,
+    },
+    qr: await qrSvg(qrTargetUrl(card.username), MOBILE_QR),
+  };
 }
 
 export default function MobileQr({ loaderData }: Route.ComponentProps) {
-  const { card } = loaderData;
-  if (!card) {
-    return <NotFoundCard text="The profile you're looking for doesn't exist." linkLabel="Back" to="/" />;
+  const site = useSite();
+  const { card, qr } = loaderData;
+  if (!card || !qr) {
+    return <NotFoundCard text="The profile you're looking for doesn't exist." linkLabel="Back" to="/directory" />;
   }
+  const profileHref = `/profile/${encodeURIComponent(card.username)}`;
   return (
-    <main className="mx-auto flex min-h-dvh max-w-md flex-col items-center justify-center gap-6 p-6 text-center">
-      <h1 className="text-2xl font-semibold">{fullName(card)}</h1>
-      <p className="text-slate-600 dark:text-slate-400">Scan to connect with {card.firstName}</p>
-      <ButtonLink to={`/profile/${card.username}`}>View Full Profile</ButtonLink>
-    </main>
+    <div className="flex min-h-dvh flex-col bg-slate-100 dark:bg-slate-950">
+      <header className="flex items-center justify-between px-4 py-3">
+        <Link to={profileHref} className={buttonClasses("ghost", "sm")}>
+          View Full Profile
+          <ArrowUpRight aria-hidden className="size-4" />
+        </Link>
+        <span className="inline-flex items-center gap-1.5 text-sm text-slate-600 dark:text-slate-400">
+          <Eye aria-hidden className="size-4" />
+          {card.viewCount.toLocaleString("en")} views
+        </span>
+      </header>
+      <main className="flex flex-1 flex-col items-center px-4 pb-8">
+        <div className="w-full max-w-md overflow-hidden rounded-3xl bg-white shadow-lg dark:bg-slate-900">
+          <div className="brand-gradient px-6 py-6 text-center text-white" style={brandGradientStyle(card.brand)}>
+            {card.brand?.logoUrl ? (
+              <img src={card.brand.logoUrl} alt={card.brand.name} className="mx-auto mb-3 h-10 w-auto object-contain" />
+            ) : card.brand ? (
+              <p className="mb-2 text-sm font-semibold tracking-wide uppercase opacity-90">{card.brand.name}</p>
+            ) : null}
+            <h1 className="text-2xl font-semibold tracking-tight">{fullName(card)}</h1>
+            {card.title ? <p className="mt-1 text-white/90">{card.title}</p> : null}
+          </div>
+          <div className="space-y-4 p-6 text-center">
+            <p className="text-lg font-medium">Scan to connect with {card.firstName}</p>
+            <div
+              role="img"
+              aria-label={`QR code for ${fullName(card)}'s card`}
+              className="mx-auto w-full max-w-[400px] overflow-hidden rounded-2xl border-4 bg-white [&>svg]:h-auto [&>svg]:w-full"
+              style={{ borderColor: card.border }}
+              dangerouslySetInnerHTML={{ __html: qr }}
+            />
+            <div>
+              <p className="font-semibold">Digital Business Card</p>
+              <p className="text-sm text-slate-600 dark:text-slate-400">Point your camera at this QR code to view contact details</p>
+            </div>
+          </div>
+        </div>
+      </main>
+      <footer className="flex flex-col items-center gap-3 px-4 pb-8 text-sm text-slate-600 dark:text-slate-400">
+        <p>Powered by {site.companyName}</p>
+        <Link to={profileHref} className={buttonClasses("primary", "md")}>
+          View Full Profile
+        </Link>
+      </footer>
+    </div>
   );
 }

@@ -1,0 +1,77 @@
+/**
+ * vCard 3.0 (RFC 2426) for one card: CRLF line ends, text values escaped,
+ * lines folded at 75 octets without splitting a UTF-8 character, empty
+ * fields left out.
+ */
+export type VCardInput = {
+  firstName: string;
+  lastName: string;
+  email: string;
+  phone: string | null;
+  title: string | null;
+  organization: string | null;
+  linkedinUrl: string | null;
+  bio: string | null;
+  cardUrl: string;
+  /** Base64 of a JPEG, without line breaks. */
+  photoJpegBase64?: string | null;
+};
+
+const MAX_OCTETS = 75;
+
+export function escapeText(value: string): string {
+  return value
+    .replace(/\\/g, "\\\\")
+    .replace(/\r\n|\r|\n/g, "\\n")
+    .replace(/,/g, "\\,")
+    .replace(/;/g, "\\;");
+}
+
+/** Folds one logical line: continuation lines start with a space (RFC 2425 §5.8.1). */
+export function foldLine(line: string): string {
+  const encoder = new TextEncoder();
+  const parts: string[] = [];
+  let current = "";
+  let currentOctets = 0;
+  let limit = MAX_OCTETS;
+  for (const character of line) {
+    const octets = encoder.encode(character).byteLength;
+    if (currentOctets + octets > limit) {
+      parts.push(current);
+      current = "";
+      currentOctets = 0;
+      limit = MAX_OCTETS - 1; // the leading space counts
+    }
+    current += character;
+    currentOctets += octets;
+  }
+  parts.push(current);
+  return parts.join("\r\n ");
+}
+
+export function buildVCard(card: VCardInput): string {
+  const lines: string[] = ["BEGIN:VCARD", "VERSION:3.0"];
+  const add = (name: string, value: string | null | undefined, raw = false) => {
+    const trimmed = value?.trim();
+    if (trimmed) lines.push(`${name}:${raw ? trimmed : escapeText(trimmed)}`);
+  };
+  const fullName = `${card.firstName} ${card.lastName}`.trim();
+  lines.push(`N:${escapeText(card.lastName.trim())};${escapeText(card.firstName.trim())};;;`);
+  add("FN", fullName);
+  add("EMAIL;TYPE=INTERNET", card.email);
+  add("TEL;TYPE=CELL", card.phone);
+  add("ORG", card.organization);
+  add("TITLE", card.title);
+  add("URL", card.linkedinUrl, true);
+  add("NOTE", card.bio);
+  add("URL", card.cardUrl, true);
+  if (card.photoJpegBase64) lines.push(`PHOTO;ENCODING=b;TYPE=JPEG:${card.photoJpegBase64}`);
+  lines.push("END:VCARD");
+  return `${lines.map(foldLine).join("\r\n")}\r\n`;
+}
+
+/** `{first}_{last}.vcf` (spec §7), safe as a file name on every system. */
+export function cardFileName(card: { firstName: string; lastName: string }, suffix: string): string {
+  const clean = (value: string) => value.trim().replace(/[\\/:*?"<>|\s]+/g, "_");
+  return `${clean(card.firstName)}_${clean(card.lastName)}${suffix}`;
+}

@@ -1,0 +1,71 @@
+import { createHmac } from "node:crypto";
+import { sql } from "drizzle-orm";
+import { isbot } from "isbot";
+import { CLIENT_IP_HEADER } from "./auth";
+import { db } from "./db/client";
+import { profileViews, profiles } from "./db/schema";
+import { env } from "./env";
+
+/** DESIGN.md: a view counts once per viewer per profile per 30 minutes. */
+export const VIEW_WINDOW_MINUTES = 30;
+export const VIEW_SOURCES = ["qr", "link", "directory"] as const;
+export type ViewSource = (typeof VIEW_SOURCES)[number];
+
+export function viewSourceOf(url: URL): ViewSource {
+  const source = url.searchParams.get("src");
+  return source === "qr" || source === "directory" ? source : "link";
+}
+
+/** A keyed hash of an anonymous visitor's address and browser: no address is stored. */
+export function visitorHash(request: Request): string {
+  const ip = request.headers.get(CLIENT_IP_HEADER) ?? "unknown";
+  const agent = request.headers.get("user-agent") ?? "";
+  return createHmac("sha256", env.AUTH_SECRET).update(`${ip}\n${agent}`).digest("hex").slice(0, 32);
+}
+
+/**
+ * Records a view of a card, when it counts: not the owner, not a bot, not the
+ * same viewer within the window. `view_count` is incremented in the same
+ * transaction, atomically, so concurrent views are never lost.
+ */
+export async function recordView(options: {
+  request: Request;
+  profileId: string;
+  ownerUserId: string | null;
+  viewerUserId: string | null;
+  source: ViewSource;
+}): Promise<boolean> {
+  const { request, profileId, ownerUserId, viewerUserId, source } = options;
+  if (request.method !== "GET") return false;
+  if (isbot(request.headers.get("user-agent") ?? "")) return false;
+  // Link prefetching is not a visit.
+  const purpose = request.headers.get("sec-purpose") ?? request.headers.get("purpose") ?? "";
+  if (purpose.includes("prefetch")) return false;
+  if (viewerUserId && viewerUserId === ownerUserId) return false;
+
+  const hash = viewerUserId ? null : visitorHash(request);
+  const viewerKey = viewerUserId ? `u:${viewerUserId}` : `v:${hash}`;
+  return db.transaction(async (tx) => {
+    // One viewer of one profile at a time, so two tabs cannot both count.
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${profileId}), hashtext(${viewerKey}))`);
+    const recent = await tx.execute(sql`
+      select 1 from ${profileViews}
+      where ${profileViews.profileId} = ${profileId}
+        and ${viewerUserId ? sql`${profileViews.viewerUserId} = ${viewerUserId}` : sql`${profileViews.visitorHash} = ${hash}`}
+        and ${profileViews.createdAt} > now() - make_interval(mins => ${VIEW_WINDOW_MINUTES})
+      limit 1`);
+    if (rowsOf(recent).length > 0) return false;
+    await tx.insert(profileViews).values({ profileId, viewerUserId, visitorHash: hash, source });
+    await tx
+      .update(profiles)
+      .set({ viewCount: sql`${profiles.viewCount} + 1`, updatedAt: sql`${profiles.updatedAt}` })
+      .where(sql`${profiles.id} = ${profileId}`);
+    return true;
+  });
+}
+
+/** node-postgres and PGlite shape `execute` results differently. */
+export function rowsOf(result: unknown): unknown[] {
+  if (Array.isArray(result)) return result;
+  return (result as { rows?: unknown[] }).rows ?? [];
+}

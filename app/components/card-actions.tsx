@@ -1,0 +1,150 @@
+import { ArrowLeft, Check, Copy, Download, Share2, UserPlus } from "lucide-react";
+import { useEffect, useRef, useState } from "react";
+import { Button, buttonClasses } from "~/components/ui/button";
+
+/** Spec §9: 'Copied' and 'Link Copied' feedback lasts 2 seconds. */
+export const COPIED_FEEDBACK_MS = 2000;
+
+function useTimedFlag(): [boolean, () => void] {
+  const [on, setOn] = useState(false);
+  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  useEffect(() => () => clearTimeout(timer.current), []);
+  return [
+    on,
+    () => {
+      setOn(true);
+      clearTimeout(timer.current);
+      timer.current = setTimeout(() => setOn(false), COPIED_FEEDBACK_MS);
+    },
+  ];
+}
+
+/** Copies text; when the clipboard refuses, shows it for manual copying (spec §8). */
+async function copyText(text: string): Promise<boolean> {
+  try {
+    await navigator.clipboard.writeText(text);
+    return true;
+  } catch {
+    window.prompt("Copy this link:", text);
+    return false;
+  }
+}
+
+/** Back goes where the visitor came from, or to the directory when they came from nowhere. */
+export function BackButton() {
+  return (
+    <a
+      href="/directory"
+      onClick={(event) => {
+        if (window.history.length > 1) {
+          event.preventDefault();
+          window.history.back();
+        }
+      }}
+      className={buttonClasses("ghost", "sm")}
+    >
+      <ArrowLeft aria-hidden className="size-4" />
+      Back
+    </a>
+  );
+}
+
+/**
+ * 'Save Contact': a plain download link without JavaScript; with it, the file
+ * is fetched, saved, and the spec's confirmation is shown.
+ */
+export function SaveContactButton({ href, fileName, firstName }: { href: string; fileName: string; firstName: string }) {
+  const [saving, setSaving] = useState(false);
+  return (
+    <a
+      href={href}
+      download={fileName}
+      aria-disabled={saving || undefined}
+      className={buttonClasses("primary", "lg", "w-full sm:flex-1")}
+      onClick={async (event) => {
+        event.preventDefault();
+        if (saving) return;
+        setSaving(true);
+        try {
+          const response = await fetch(href);
+          if (!response.ok) throw new Error(String(response.status));
+          const url = URL.createObjectURL(await response.blob());
+          const link = document.createElement("a");
+          link.href = url;
+          link.download = fileName;
+          document.body.append(link);
+          link.click();
+          link.remove();
+          setTimeout(() => URL.revokeObjectURL(url), 10_000);
+          window.alert(`Contact saved! ${firstName}'s contact information has been downloaded to your device.`);
+        } catch {
+          window.alert("Failed to save contact. Please try again.");
+        } finally {
+          setSaving(false);
+        }
+      }}
+    >
+      <UserPlus aria-hidden className="size-5" />
+      {saving ? "Saving..." : "Save Contact"}
+    </a>
+  );
+}
+
+/** 'Share Profile': the native share sheet where there is one, else copy (spec §7, §8). */
+export function ShareButton({ url, title }: { url: string; title: string }) {
+  const [sharing, setSharing] = useState(false);
+  const [copied, flagCopied] = useTimedFlag();
+  return (
+    <Button
+      variant="secondary"
+      size="lg"
+      className="w-full sm:flex-1"
+      disabled={sharing}
+      onClick={async () => {
+        setSharing(true);
+        try {
+          if (typeof navigator.share === "function") {
+            try {
+              await navigator.share({ title, url });
+              return;
+            } catch (error) {
+              // The person closed the sheet: nothing to do.
+              if ((error as DOMException).name === "AbortError") return;
+            }
+          }
+          if (await copyText(url)) flagCopied();
+        } finally {
+          setSharing(false);
+        }
+      }}
+    >
+      <Share2 aria-hidden className="size-5" />
+      <span aria-live="polite">{sharing ? "Sharing..." : copied ? "Link Copied!" : "Share Profile"}</span>
+    </Button>
+  );
+}
+
+export function CopyLinkButton({ url }: { url: string }) {
+  const [copied, flagCopied] = useTimedFlag();
+  return (
+    <Button
+      variant="secondary"
+      className="flex-1 px-3 whitespace-nowrap"
+      onClick={async () => {
+        if (await copyText(url)) flagCopied();
+      }}
+    >
+      {copied ? <Check aria-hidden className="size-4" /> : <Copy aria-hidden className="size-4" />}
+      <span aria-live="polite">{copied ? "Copied!" : "Copy Link"}</span>
+    </Button>
+  );
+}
+
+export function DownloadQrLink({ href, fileName }: { href: string; fileName: string }) {
+  return (
+    <a href={href} download={fileName} className={buttonClasses("secondary", "md", "flex-1 px-3 whitespace-nowrap")}>
+      <Download aria-hidden className="size-4" />
+      Download QR
+    </a>
+  );
+}

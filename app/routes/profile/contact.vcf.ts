@@ -1,0 +1,33 @@
+import { getCardByUsername } from "~/.server/cards";
+import { attachment } from "~/.server/http";
+import { jpegKeyOf } from "~/.server/images";
+import { cardUrl } from "~/.server/qr";
+import { getStorage } from "~/.server/storage";
+import { buildVCard, cardFileName } from "~/.server/vcard";
+import type { Route } from "./+types/contact.vcf";
+
+/** The card as a vCard 3.0 file, at a stable address that works without JavaScript. */
+export async function loader({ params }: Route.LoaderArgs) {
+  const card = await getCardByUsername(params.username);
+  if (!card) throw new Response("Profile not found", { status: 404 });
+  const photo = card.profilePhoto ? await getStorage().get(jpegKeyOf(card.profilePhoto)) : null;
+  const body = buildVCard({
+    firstName: card.firstName,
+    lastName: card.lastName,
+    email: card.email,
+    phone: card.phone,
+    title: card.title,
+    organization: card.brand?.name ?? null,
+    linkedinUrl: card.linkedinUrl,
+    bio: card.bio,
+    cardUrl: cardUrl(card.username),
+    photoJpegBase64: photo ? Buffer.from(photo.body).toString("base64") : null,
+  });
+  return new Response(body, {
+    headers: {
+      "Content-Type": "text/vcard; charset=utf-8",
+      "Content-Disposition": attachment(cardFileName(card, ".vcf")),
+      "Cache-Control": "no-cache",
+    },
+  });
+}

@@ -1,0 +1,19 @@
+import { getCardByUsername } from "~/.server/cards";
+import { ogImage, ogVersion } from "~/.server/og-image";
+import type { Route } from "./+types/og.png";
+
+/** The link-preview image; its URL carries the version, so each version is immutable. */
+export async function loader({ params, request }: Route.LoaderArgs) {
+  const card = await getCardByUsername(params.username);
+  if (!card) throw new Response("Profile not found", { status: 404 });
+  const version = ogVersion(card);
+  const requested = new URL(request.url).searchParams.get("v");
+  const png = await ogImage(card);
+  return new Response(new Uint8Array(png), {
+    headers: {
+      "Content-Type": "image/png",
+      "Cache-Control": requested === version ? "public, max-age=31536000, immutable" : "public, max-age=300",
+      ETag: `"${version}"`,
+    },
+  });
+}

@@ -1,0 +1,15 @@
+import { getStorage } from "~/.server/storage";
+import type { Route } from "./+types/uploads.$";
+
+/** Uploaded images; keys are content-addressed, so they never change (DESIGN.md). */
+export async function loader({ params }: Route.LoaderArgs) {
+  const object = await getStorage().get(params["*"] ?? "");
+  if (!object) throw new Response("Not found", { status: 404 });
+  return new Response(new Uint8Array(object.body), {
+    headers: {
+      "Content-Type": object.contentType,
+      "Cache-Control": "public, max-age=31536000, immutable",
+      "X-Content-Type-Options": "nosniff",
+    },
+  });
+}
