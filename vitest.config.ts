@@ -38,7 +38,7 @@ export default defineConfig({
         test: {
           name: `server:${database.name}`,
           include: serverTests,
-          env: { ...testEnv, ...database.env },
+          env: { ...testEnv, DATA_DIR: `tests/.tmp/data-${database.name}`, ...database.env },
           globalSetup: ["tests/setup/global-database.ts"],
           setupFiles: ["tests/setup/database.ts"],
           hookTimeout: 60_000,

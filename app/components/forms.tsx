@@ -1,4 +1,4 @@
-import { type InputHTMLAttributes, type TextareaHTMLAttributes, useId } from "react";
+import { type InputHTMLAttributes, type SelectHTMLAttributes, type TextareaHTMLAttributes, useId } from "react";
 import { cn } from "~/lib/cn";
 
 const CONTROL =
@@ -105,6 +105,42 @@ export function Honeypot() {
         Leave this empty
         <input type="text" name="website_url" tabIndex={-1} autoComplete="off" defaultValue="" />
       </label>
+    </div>
+  );
+}
+
+/** A native select: accessible everywhere and works before JavaScript arrives. */
+export function SelectField({
+  label,
+  hint,
+  errors,
+  className,
+  options,
+  ...select
+}: FieldProps & SelectHTMLAttributes<HTMLSelectElement> & { options: { value: string; label: string }[] }) {
+  const fallbackId = useId();
+  const id = select.id ?? fallbackId;
+  const errorId = errors?.length ? `${id}-error` : undefined;
+  return (
+    <div className={className}>
+      <label htmlFor={id} className="mb-1.5 block text-sm font-medium text-slate-700 dark:text-slate-300">
+        {label}
+      </label>
+      <select
+        id={id}
+        aria-invalid={errorId ? true : undefined}
+        aria-describedby={errorId}
+        className={cn(CONTROL, "pr-8")}
+        {...select}
+      >
+        {options.map((option) => (
+          <option key={option.value} value={option.value}>
+            {option.label}
+          </option>
+        ))}
+      </select>
+      {hint ? <p className="mt-1.5 text-xs text-slate-500 dark:text-slate-400">{hint}</p> : null}
+      <ErrorList id={errorId} errors={errors} />
     </div>
   );
 }

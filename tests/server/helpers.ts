@@ -1,6 +1,8 @@
 import { RouterContextProvider } from "react-router";
 import { CLIENT_IP_HEADER, getAuth } from "~/.server/auth";
+import { type Viewer, requireViewer } from "~/.server/authz";
 import { OUTBOX_DIR } from "~/.server/mail";
+import { viewerContext } from "~/middleware/viewer.server";
 import { latestMail as readOutbox } from "../support/outbox";
 
 export const BASE = "http://localhost:3000";
@@ -32,10 +34,12 @@ type RouteFn = (args: never) => unknown;
  * Runs a loader or action as React Router would, returning what the user gets:
  * a status, the data, and headers (a thrown redirect is a response too).
  */
-export async function run(fn: RouteFn, request: Request, params: Record<string, string> = {}) {
+export async function run(fn: RouteFn, request: Request, params: Record<string, string> = {}, viewer?: Viewer) {
   let result: unknown;
+  const context = new RouterContextProvider();
+  if (viewer) context.set(viewerContext, viewer);
   try {
-    result = await (fn as (args: unknown) => unknown)({ request, params, context: new RouterContextProvider() });
+    result = await (fn as (args: unknown) => unknown)({ request, params, context });
   } catch (thrown) {
     result = thrown;
   }
@@ -84,4 +88,30 @@ let emailCounter = 0;
 export function uniqueEmail(prefix = "member") {
   emailCounter++;
   return `${prefix}.${process.pid}.${emailCounter}.${Date.now()}@example.org`;
+}
+
+/** A member who signed up and confirmed their address: their cookie and viewer. */
+export async function createMember(fields: { email?: string; firstName?: string; lastName?: string } = {}) {
+  const { action } = await import("~/routes/auth/auth");
+  const email = fields.email ?? uniqueEmail();
+  await run(
+    action,
+    formRequest("/auth", {
+      intent: "signup",
+      firstName: fields.firstName ?? "Mem",
+      lastName: fields.lastName ?? "Ber",
+      email,
+      password: "member password",
+    }),
+  );
+  const { cookie } = await openAuthLink(latestMail(email)!.link!);
+  const viewer = await requireViewer(getRequest("/", cookie));
+  return { email, cookie, viewer };
+}
+
+/** A multipart request, as a browser sends a form with a file. */
+export function multipartRequest(pathname: string, form: FormData, options: { cookie?: string } = {}) {
+  const headers = new Headers({ [CLIENT_IP_HEADER]: nextIp(), origin: BASE });
+  if (options.cookie) headers.set("cookie", options.cookie);
+  return new Request(`${BASE}${pathname}`, { method: "POST", headers, body: form });
 }

@@ -1,8 +1,172 @@
-import { PendingScreen } from "~/components/pending-screen";
+import { ArrowLeft } from "lucide-react";
+import { eq } from "drizzle-orm";
+import { Form, Link, data, redirect, useNavigation } from "react-router";
+import { db } from "~/.server/db/client";
+import { profiles } from "~/.server/db/schema";
+import { BodyTooLargeError, readFormData } from "~/.server/form-data";
+import { ImageError, MAX_IMAGE_BYTES, deleteImageIfUnused, storeProfilePhoto } from "~/.server/images";
+import { activeBrandOptions, checkProfileFields, uniqueViolationErrors } from "~/.server/profile-update";
+import { Field, SelectField, TextareaField } from "~/components/forms";
+import { ImagePicker } from "~/components/image-picker";
+import { PageHeader } from "~/components/page-header";
+import { Alert } from "~/components/ui/alert";
+import { Button, ButtonLink } from "~/components/ui/button";
+import { mediaUrl } from "~/lib/media";
+import { ProfileFieldsSchema } from "~/lib/profile-schema";
+import { type FieldErrors, fieldErrors } from "~/lib/validation";
+import { viewerContext } from "~/middleware/viewer.server";
 import type { Route } from "./+types/profile-edit";
+
+/** Room for a 5MB image plus the text fields of the form. */
+const MAX_FORM_BYTES = MAX_IMAGE_BYTES + 256 * 1024;
+const TOO_LARGE = "The image is larger than 5MB. Choose a smaller one.";
+
+type ActionData = { errors?: FieldErrors; formError?: string; values?: Record<string, string> };
 
 export const meta: Route.MetaFunction = () => [{ title: "Edit Profile" }];
 
-export default function Screen() {
-  return <PendingScreen title="Edit Profile" description="Update the details on your digital business card." />;
+export async function loader({ context }: Route.LoaderArgs) {
+  const viewer = context.get(viewerContext);
+  if (!viewer.profile) throw redirect("/");
+  // Scoped by owner: a member only ever reads their own card here.
+  const [profile] = await db
+    .select({
+      firstName: profiles.firstName,
+      lastName: profiles.lastName,
+      username: profiles.username,
+      email: profiles.email,
+      title: profiles.title,
+      phone: profiles.phone,
+      bio: profiles.bio,
+      linkedinUrl: profiles.linkedinUrl,
+      companyBrandId: profiles.companyBrandId,
+      profilePhoto: profiles.profilePhoto,
+    })
+    .from(profiles)
+    .where(eq(profiles.userId, viewer.user.id));
+  if (!profile) throw redirect("/");
+  return { profile: { ...profile, photoUrl: mediaUrl(profile.profilePhoto) }, brands: await activeBrandOptions(profile.companyBrandId) };
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const viewer = context.get(viewerContext);
+  const [current] = await db
+    .select({ id: profiles.id, profilePhoto: profiles.profilePhoto, companyBrandId: profiles.companyBrandId })
+    .from(profiles)
+    .where(eq(profiles.userId, viewer.user.id));
+  if (!current) throw redirect("/");
+
+  let form: FormData;
+  try {
+    form = await readFormData(request, MAX_FORM_BYTES);
+  } catch (error) {
+    if (error instanceof BodyTooLargeError) return data<ActionData>({ errors: { photo: [TOO_LARGE] } }, 413);
+    throw error;
+  }
+  const values = Object.fromEntries(
+    [...form.entries()].filter((entry): entry is [string, string] => typeof entry[1] === "string"),
+  );
+  const parsed = ProfileFieldsSchema.safeParse(values);
+  if (!parsed.success) return data<ActionData>({ errors: fieldErrors(parsed.error), values }, 400);
+  const errors = await checkProfileFields(parsed.data, current);
+  if (Object.keys(errors).length) return data<ActionData>({ errors, values }, 400);
+
+  const photo = form.get("photo");
+  let photoKey = form.get("photoRemove") === "1" ? null : current.profilePhoto;
+  if (photo instanceof File && photo.size > 0) {
+    try {
+      photoKey = await storeProfilePhoto(new Uint8Array(await photo.arrayBuffer()));
+    } catch (error) {
+      if (error instanceof ImageError) return data<ActionData>({ errors: { photo: [error.message] }, values }, 400);
+      throw error;
+    }
+  }
+
+  try {
+    // Filtered by the owner, whatever the form says (spec §7 "Edit own profile").
+    await db
+      .update(profiles)
+      .set({ ...parsed.data, profilePhoto: photoKey })
+      .where(eq(profiles.userId, viewer.user.id));
+  } catch (error) {
+    if (photoKey !== current.profilePhoto) await deleteImageIfUnused(photoKey);
+    const uniqueErrors = uniqueViolationErrors(error);
+    if (uniqueErrors) return data<ActionData>({ errors: uniqueErrors, values }, 400);
+    console.error("[profile] update failed:", error);
+    return data<ActionData>({ formError: "Failed to update profile. Please try again.", values }, 500);
+  }
+  if (photoKey !== current.profilePhoto) await deleteImageIfUnused(current.profilePhoto);
+  throw redirect(`/profile/${encodeURIComponent(parsed.data.username)}`);
+}
+
+export default function EditProfile({ loaderData, actionData }: Route.ComponentProps) {
+  const { profile, brands } = loaderData;
+  const navigation = useNavigation();
+  const saving = navigation.state === "submitting";
+  const errors = actionData?.errors;
+  const value = (name: keyof typeof profile) =>
+    actionData?.values?.[name] ?? (profile[name] === null ? "" : String(profile[name]));
+  const cardHref = `/profile/${encodeURIComponent(profile.username)}`;
+  return (
+    <div className="max-w-3xl">
+      <Link to={cardHref} className="mb-4 inline-flex items-center gap-1.5 text-sm font-medium text-brand-ink hover:underline">
+        <ArrowLeft aria-hidden className="size-4" />
+        Back to Profile
+      </Link>
+      <PageHeader title="Edit Profile" description="What you save here is what people see on your card." />
+      <Form
+        method="post"
+        encType="multipart/form-data"
+        noValidate
+        className="space-y-6 rounded-2xl border border-slate-200 bg-white p-6 shadow-sm sm:p-8 dark:border-slate-800 dark:bg-slate-900"
+      >
+        {actionData?.formError ? <Alert tone="error">{actionData.formError}</Alert> : null}
+        {errors && !actionData?.formError ? (
+          <Alert tone="error">Some fields need your attention. Nothing was saved.</Alert>
+        ) : null}
+        <ImagePicker name="photo" label="Profile photo" currentUrl={profile.photoUrl} errors={errors?.photo} />
+        <div className="grid gap-4 sm:grid-cols-2">
+          <Field label="First name" name="firstName" required autoComplete="given-name" defaultValue={value("firstName")} errors={errors?.firstName} />
+          <Field label="Last name" name="lastName" required autoComplete="family-name" defaultValue={value("lastName")} errors={errors?.lastName} />
+          <Field
+            label="Username"
+            name="username"
+            required
+            autoCapitalize="none"
+            spellCheck={false}
+            defaultValue={value("username")}
+            hint="Your card's address: /profile/your-username"
+            errors={errors?.username}
+          />
+          <Field label="Email" name="email" type="email" required autoComplete="email" defaultValue={value("email")} errors={errors?.email} />
+          <Field label="Job title" name="title" autoComplete="organization-title" defaultValue={value("title")} errors={errors?.title} />
+          <Field label="Phone" name="phone" type="tel" autoComplete="tel" defaultValue={value("phone")} errors={errors?.phone} />
+          <SelectField
+            label="Company / brand"
+            name="companyBrandId"
+            defaultValue={value("companyBrandId")}
+            errors={errors?.companyBrandId}
+            options={[{ value: "", label: "No brand" }, ...brands.map((brand) => ({ value: String(brand.id), label: brand.name }))]}
+          />
+          <Field
+            label="LinkedIn URL"
+            name="linkedinUrl"
+            type="url"
+            placeholder="https://www.linkedin.com/in/…"
+            defaultValue={value("linkedinUrl")}
+            errors={errors?.linkedinUrl}
+          />
+        </div>
+        <TextareaField label="Bio" name="bio" rows={4} defaultValue={value("bio")} errors={errors?.bio} />
+        <div className="flex flex-col-reverse gap-3 border-t border-slate-200 pt-6 sm:flex-row sm:justify-end dark:border-slate-800">
+          <ButtonLink to={cardHref} variant="secondary">
+            Cancel
+          </ButtonLink>
+          <Button type="submit" disabled={saving}>
+            {saving ? "Saving..." : "Save Changes"}
+          </Button>
+        </div>
+      </Form>
+    </div>
+  );
 }

@@ -1,0 +1,133 @@
+import { ImagePlus, Trash2 } from "lucide-react";
+import { useEffect, useId, useRef, useState } from "react";
+import { ErrorList } from "~/components/forms";
+import { cn } from "~/lib/cn";
+
+export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
+
+/**
+ * Spec §2 "Image picker": drag and drop or click, a preview and a remove
+ * button. The file travels with the form; the server decides what is accepted.
+ * Without JavaScript it is a plain file input.
+ */
+export function ImagePicker({
+  name,
+  label,
+  currentUrl,
+  errors,
+  shape = "circle",
+}: {
+  name: string;
+  label: string;
+  currentUrl: string | null;
+  errors?: string[];
+  shape?: "circle" | "wide";
+}) {
+  const id = useId();
+  const input = useRef<HTMLInputElement>(null);
+  const [preview, setPreview] = useState<string | null>(currentUrl);
+  const [removed, setRemoved] = useState(false);
+  const [dragging, setDragging] = useState(false);
+  const [clientError, setClientError] = useState<string | null>(null);
+  const objectUrl = useRef<string | null>(null);
+
+  useEffect(() => () => {
+    if (objectUrl.current) URL.revokeObjectURL(objectUrl.current);
+  }, []);
+
+  function choose(files: FileList | null) {
+    const file = files?.[0];
+    if (!file || !input.current) return;
+    if (!file.type.startsWith("image/")) {
+      setClientError("Please choose an image file (JPG, PNG or WebP).");
+      input.current.value = "";
+      return;
+    }
+    if (file.size > MAX_IMAGE_BYTES) {
+      setClientError("The image is larger than 5MB. Choose a smaller one.");
+      input.current.value = "";
+      return;
+    }
+    if (input.current.files !== files) {
+      const transfer = new DataTransfer();
+      transfer.items.add(file);
+      input.current.files = transfer.files;
+    }
+    setClientError(null);
+    if (objectUrl.current) URL.revokeObjectURL(objectUrl.current);
+    objectUrl.current = URL.createObjectURL(file);
+    setPreview(objectUrl.current);
+    setRemoved(false);
+  }
+
+  const errorId = `${id}-error`;
+  const allErrors = [...(clientError ? [clientError] : []), ...(errors ?? [])];
+  return (
+    <div>
+      <span className="mb-1.5 block text-sm font-medium text-slate-700 dark:text-slate-300">{label}</span>
+      <div className="flex flex-col gap-4 sm:flex-row sm:items-center">
+        <div
+          className={cn(
+            "flex shrink-0 items-center justify-center overflow-hidden bg-slate-100 text-slate-400 dark:bg-slate-800",
+            shape === "circle" ? "size-24 rounded-full" : "h-24 w-40 rounded-xl",
+          )}
+        >
+          {preview && !removed ? (
+            <img src={preview} alt="Preview of the chosen image" className="size-full object-cover" />
+          ) : (
+            <ImagePlus aria-hidden className="size-8" />
+          )}
+        </div>
+        <label
+          htmlFor={id}
+          onDragOver={(event) => {
+            event.preventDefault();
+            setDragging(true);
+          }}
+          onDragLeave={() => setDragging(false)}
+          onDrop={(event) => {
+            event.preventDefault();
+            setDragging(false);
+            choose(event.dataTransfer.files);
+          }}
+          className={cn(
+            "flex flex-1 cursor-pointer flex-col items-center justify-center rounded-xl border-2 border-dashed px-4 py-5 text-center text-sm transition",
+            "focus-within:border-brand focus-within:ring-2 focus-within:ring-brand/30",
+            dragging
+              ? "border-brand bg-brand/5"
+              : "border-slate-300 hover:border-slate-400 dark:border-slate-700 dark:hover:border-slate-500",
+          )}
+        >
+          <span className="font-medium text-brand-ink">Drag and drop or click to browse</span>
+          <span className="mt-1 text-xs text-slate-500 dark:text-slate-400">JPG, PNG or WebP up to 5MB. Square images work best.</span>
+          <input
+            ref={input}
+            id={id}
+            name={name}
+            type="file"
+            accept="image/*"
+            className="sr-only"
+            aria-describedby={allErrors.length ? errorId : undefined}
+            onChange={(event) => choose(event.currentTarget.files)}
+          />
+        </label>
+      </div>
+      {preview && !removed ? (
+        <button
+          type="button"
+          onClick={() => {
+            setRemoved(true);
+            setPreview(null);
+            if (input.current) input.current.value = "";
+          }}
+          className="mt-2 inline-flex items-center gap-1.5 text-sm font-medium text-red-700 hover:underline dark:text-red-400"
+        >
+          <Trash2 aria-hidden className="size-4" />
+          Remove image
+        </button>
+      ) : null}
+      <input type="hidden" name={`${name}Remove`} value={removed ? "1" : ""} />
+      <ErrorList id={errorId} errors={allErrors} />
+    </div>
+  );
+}

@@ -1,0 +1,357 @@
+import { execFileSync, spawnSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { eq, sql } from "drizzle-orm";
+import sharp from "sharp";
+import { describe, expect, it } from "vitest";
+import { CLIENT_IP_HEADER } from "~/.server/auth";
+import { db } from "~/.server/db/client";
+import { brands, profileViews, profiles } from "~/.server/db/schema";
+import { env } from "~/.server/env";
+import { jpegKeyOf } from "~/.server/images";
+import { loader as vcardLoader } from "~/routes/profile/contact.vcf";
+import { loader as qrPngLoader } from "~/routes/profile/qr.png";
+import { loader as cardLoader } from "~/routes/profile/$username";
+import { action as editAction } from "~/routes/app/profile-edit";
+import { loader as uploadsLoader } from "~/routes/uploads.$";
+import { BASE, createMember, getRequest, multipartRequest, run } from "./helpers";
+
+const BROWSER = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Safari/537.36";
+const UPLOADS = path.join(env.DATA_DIR, "uploads");
+
+function hasCommand(command: string, args: string[]) {
+  return spawnSync(command, args, { stdio: "ignore" }).status === 0;
+}
+const HAS_VOBJECT = hasCommand("/usr/bin/python3", ["-c", "import vobject"]);
+const HAS_ZBAR = hasCommand("zbarimg", ["--version"]);
+if (!HAS_VOBJECT) console.warn("SKIPPED: the vCard parser check needs Debian's python3-vobject");
+if (!HAS_ZBAR) console.warn("SKIPPED: the QR decoding check needs Debian's zbar-tools");
+
+async function insertCard(values: Partial<typeof profiles.$inferInsert> = {}) {
+  const [card] = await db
+    .insert(profiles)
+    .values({ email: `${Math.random().toString(36).slice(2)}@example.org`, firstName: "Zoë", lastName: "Laurent", username: `zoe${Math.random().toString(36).slice(2, 8)}`, ...values })
+    .returning();
+  return card!;
+}
+
+function visit(username: string, { ip = "198.51.100.7", agent = BROWSER, cookie, query = "" }: { ip?: string; agent?: string; cookie?: string; query?: string } = {}) {
+  const headers = new Headers({ [CLIENT_IP_HEADER]: ip, "user-agent": agent });
+  if (cookie) headers.set("cookie", cookie);
+  return run(cardLoader, new Request(`${BASE}/profile/${username}${query}`, { headers }), { username });
+}
+
+async function viewCount(id: string) {
+  const [row] = await db.select({ n: profiles.viewCount }).from(profiles).where(eq(profiles.id, id));
+  return row!.n;
+}
+
+function uploadedFiles() {
+  if (!fs.existsSync(UPLOADS)) return [];
+  return fs.readdirSync(UPLOADS, { recursive: true }).map(String).filter((name) => /\.(webp|jpg)$/.test(name));
+}
+
+function editForm(fields: Record<string, string>, photo?: { bytes: Uint8Array; name: string; type: string }) {
+  const form = new FormData();
+  for (const [name, value] of Object.entries(fields)) form.set(name, value);
+  if (photo) form.set("photo", new File([new Uint8Array(photo.bytes)], photo.name, { type: photo.type }));
+  return form;
+}
+
+const BASE_FIELDS = { firstName: "Mem", lastName: "Ber", email: "", username: "", title: "", phone: "", bio: "", linkedinUrl: "", companyBrandId: "" };
+
+describe("the public card", () => {
+  it("gives a visitor the card without the owner's account or claim status", async () => {
+    const card = await insertCard({ title: "Buyer" });
+    const result = await visit(card.username);
+    expect(result.status).toBe(200);
+    const data = result.data as Record<string, unknown>;
+    expect(data.admin).toBeNull();
+    expect(data.viewer).toBeNull();
+    expect(JSON.stringify(data)).not.toContain("userId");
+    expect(data.card).toMatchObject({ firstName: "Zoë", title: "Buyer", viewCount: 1 });
+    expect(data.qr).toContain("<svg");
+  });
+
+  it("answers 404 with the not-found state for an unknown username", async () => {
+    const result = await visit("nobody-here");
+    expect(result.status).toBe(404);
+    expect(result.data).toMatchObject({ card: null });
+  });
+
+  it("shows the administrator whether the card is claimed", async () => {
+    const card = await insertCard();
+    const admin = await createMember({ email: "admin@example.com" });
+    const result = await visit(card.username, { cookie: admin.cookie });
+    expect((result.data as { admin: unknown }).admin).toEqual({ claimed: false });
+  });
+});
+
+describe("view counting", () => {
+  it("counts a visitor once per 30 minutes, records the source, and never counts bots", async () => {
+    const card = await insertCard();
+    await visit(card.username, { query: "?src=qr" });
+    await visit(card.username, { query: "?src=qr" });
+    await visit(card.username, { agent: "Googlebot/2.1 (+http://www.google.com/bot.html)", ip: "198.51.100.99" });
+    expect(await viewCount(card.id)).toBe(1);
+    const views = await db.select().from(profileViews).where(eq(profileViews.profileId, card.id));
+    expect(views).toHaveLength(1);
+    expect(views[0]).toMatchObject({ source: "qr", viewerUserId: null });
+    expect(views[0]!.visitorHash).toMatch(/^[0-9a-f]{32}$/);
+    expect(views[0]!.visitorHash).not.toContain("198.51.100.7");
+
+    // Half an hour later the same visitor counts again.
+    await db.update(profileViews).set({ createdAt: sql`now() - interval '31 minutes'` });
+    await visit(card.username);
+    expect(await viewCount(card.id)).toBe(2);
+  });
+
+  it("never counts the owner's own visits, but counts another member's", async () => {
+    const owner = await createMember();
+    const other = await createMember();
+    const username = owner.viewer.profile!.username;
+    await visit(username, { cookie: owner.cookie });
+    expect(await viewCount(owner.viewer.profile!.id)).toBe(0);
+    const seen = await visit(username, { cookie: other.cookie, query: "?src=directory" });
+    expect((seen.data as { viewer: unknown }).viewer).toEqual({ isOwner: false });
+    expect(await viewCount(owner.viewer.profile!.id)).toBe(1);
+    const [view] = await db.select().from(profileViews);
+    expect(view).toMatchObject({ viewerUserId: other.viewer.user.id, source: "directory", visitorHash: null });
+  });
+
+  it("loses no increment when 200 different visitors open a card at once", async () => {
+    const card = await insertCard();
+    await Promise.all(
+      Array.from({ length: 200 }, (_, index) => visit(card.username, { ip: `203.0.${Math.floor(index / 250)}.${index % 250}` })),
+    );
+    expect(await viewCount(card.id)).toBe(200);
+    const [count] = await db.select({ n: sql<number>`count(*)::int` }).from(profileViews);
+    expect(count!.n).toBe(200);
+  });
+});
+
+describe("the contact file", () => {
+  it.skipIf(!HAS_VOBJECT)("is a vCard 3.0 that a strict parser reads back field by field", async () => {
+    const [brand] = await db.insert(brands).values({ name: "Café, Crème; & Co" }).returning();
+    const bio = "Line one, with a comma; and a semicolon\nLine two — naïve \\ backslash";
+    const card = await insertCard({
+      firstName: "Zoë",
+      lastName: "Laurent-Éluard",
+      title: "Directrice générale",
+      phone: "+33 1 23 45 67 89",
+      bio,
+      linkedinUrl: "https://www.linkedin.com/in/zoe",
+      companyBrandId: brand!.id,
+    });
+    const response = await run(vcardLoader, getRequest(`/profile/${card.username}/contact.vcf`), { username: card.username });
+    expect(response.headers.get("content-type")).toBe("text/vcard; charset=utf-8");
+    expect(response.headers.get("content-disposition")).toContain("filename*=UTF-8''Zo%C3%AB_Laurent-%C3%89luard.vcf");
+    const raw = await (await vcardLoader({ params: { username: card.username } } as never)).text();
+    expect(raw).toMatch(/\r\n$/);
+    for (const line of raw.split("\r\n")) expect(Buffer.byteLength(line)).toBeLessThanOrEqual(75);
+
+    const parsed = JSON.parse(
+      execFileSync(
+        "/usr/bin/python3",
+        [
+          "-c",
+          `import sys, json, vobject
+card = vobject.readOne(sys.stdin.read(), validate=True)
+print(json.dumps({
+  "version": card.version.value, "fn": card.fn.value,
+  "family": card.n.value.family, "given": card.n.value.given,
+  "email": card.email.value, "tel": card.tel.value, "org": card.org.value,
+  "title": card.title.value, "note": card.note.value,
+  "urls": [u.value for u in card.contents["url"]],
+}))`,
+        ],
+        { input: raw },
+      ).toString(),
+    );
+    expect(parsed).toEqual({
+      version: "3.0",
+      fn: "Zoë Laurent-Éluard",
+      family: "Laurent-Éluard",
+      given: "Zoë",
+      email: card.email,
+      tel: "+33 1 23 45 67 89",
+      org: ["Café, Crème; & Co"],
+      title: "Directrice générale",
+      note: bio,
+      urls: ["https://www.linkedin.com/in/zoe", `${env.PUBLIC_URL}/profile/${card.username}`],
+    });
+  });
+
+  it("leaves empty fields out", async () => {
+    const card = await insertCard();
+    const raw = await (await vcardLoader({ params: { username: card.username } } as never)).text();
+    for (const name of ["TEL", "ORG", "TITLE", "NOTE", "PHOTO"]) expect(raw).not.toMatch(new RegExp(`^${name}`, "m"));
+  });
+});
+
+describe("the QR code", () => {
+  it.skipIf(!HAS_ZBAR)("decodes with an independent scanner into the card's address, marked as a QR visit", async () => {
+    const card = await insertCard({ firstName: "Noah", lastName: "Fischer" });
+    const response = (await qrPngLoader({ params: { username: card.username } } as never)) as Response;
+    expect(response.headers.get("content-disposition")).toContain('filename="Noah_Fischer_QR.png"');
+    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "namecard-qr-")), "qr.png");
+    fs.writeFileSync(file, Buffer.from(await response.arrayBuffer()));
+    const decoded = execFileSync("zbarimg", ["--raw", "-q", file], { stdio: ["ignore", "pipe", "ignore"] }).toString().trim();
+    expect(decoded).toBe(`${env.PUBLIC_URL}/profile/${card.username}?src=qr`);
+  });
+});
+
+describe("editing your own card", () => {
+  it("saves the fields, stores empty optionals as null, and changes only the member's own card", async () => {
+    const member = await createMember();
+    const other = await insertCard({ title: "Untouched" });
+    const form = editForm({
+      ...BASE_FIELDS,
+      email: member.email,
+      username: "New.Name",
+      title: "Head of Sales",
+      // Fields a forged request might add: ignored.
+      id: other.id,
+      userId: "someone-else",
+    });
+    const result = await run(editAction, multipartRequest("/profile/edit", form, member), {}, member.viewer);
+    expect(result).toMatchObject({ status: 302, location: "/profile/new.name" });
+    const [mine] = await db.select().from(profiles).where(eq(profiles.id, member.viewer.profile!.id));
+    expect(mine).toMatchObject({ username: "new.name", title: "Head of Sales", phone: null, bio: null, linkedinUrl: null, companyBrandId: null, userId: member.viewer.user.id });
+    const [theirs] = await db.select().from(profiles).where(eq(profiles.id, other.id));
+    expect(theirs).toMatchObject({ title: "Untouched", userId: null });
+  });
+
+  it("refuses bad input with a message per field and changes nothing", async () => {
+    const member = await createMember();
+    const taken = await insertCard();
+    const [inactive] = await db.insert(brands).values({ name: "Retired", active: false }).returning();
+    const before = await db.select().from(profiles).where(eq(profiles.id, member.viewer.profile!.id));
+    const result = await run(
+      editAction,
+      multipartRequest(
+        "/profile/edit",
+        editForm({ ...BASE_FIELDS, firstName: "", email: taken.email.toUpperCase(), username: taken.username, linkedinUrl: "javascript:alert(1)", companyBrandId: String(inactive!.id) }),
+        member,
+      ),
+      {},
+      member.viewer,
+    );
+    expect(result.status).toBe(400);
+    const { errors } = result.data as { errors: Record<string, string[]> };
+    expect(errors.firstName).toEqual(["First name is required"]);
+    expect(errors.linkedinUrl).toEqual(["LinkedIn URL must start with http:// or https://"]);
+
+    const second = await run(
+      editAction,
+      multipartRequest("/profile/edit", editForm({ ...BASE_FIELDS, email: taken.email.toUpperCase(), username: taken.username, companyBrandId: String(inactive!.id) }), member),
+      {},
+      member.viewer,
+    );
+    expect((second.data as { errors: unknown }).errors).toEqual({
+      username: ["Username already exists. Please choose a different one."],
+      email: ["Email already exists. Please use a different email address."],
+      companyBrandId: ["Choose a brand from the list"],
+    });
+    expect(await db.select().from(profiles).where(eq(profiles.id, member.viewer.profile!.id))).toEqual(before);
+  });
+});
+
+describe("photo uploads", () => {
+  async function jpegWithGps() {
+    return sharp({ create: { width: 900, height: 600, channels: 3, background: "#3366cc" } })
+      .jpeg()
+      .withExif({
+        IFD0: { Make: "PhoneMaker", Model: "Phone 9" },
+        IFD3: { GPSLatitudeRef: "N", GPSLatitude: "48/1 51/1 2400/100", GPSLongitudeRef: "E", GPSLongitude: "2/1 21/1 300/100" },
+      })
+      .toBuffer();
+  }
+
+  it("stores a square 512 px photo with no metadata left, GPS included, and serves it", async () => {
+    const member = await createMember();
+    const original = await jpegWithGps();
+    expect((await sharp(original).metadata()).exif?.toString("latin1")).toContain("PhoneMaker");
+
+    const result = await run(
+      editAction,
+      multipartRequest("/profile/edit", editForm({ ...BASE_FIELDS, email: member.email, username: member.viewer.profile!.username }, { bytes: original, name: "me.jpg", type: "image/jpeg" }), member),
+      {},
+      member.viewer,
+    );
+    expect(result.status).toBe(302);
+    const [row] = await db.select({ key: profiles.profilePhoto }).from(profiles).where(eq(profiles.id, member.viewer.profile!.id));
+    expect(row!.key).toMatch(/^profiles\/[0-9a-f]{32}\.webp$/);
+    for (const key of [row!.key!, jpegKeyOf(row!.key!)]) {
+      const stored = fs.readFileSync(path.join(UPLOADS, key));
+      const metadata = await sharp(stored).metadata();
+      expect(metadata.exif).toBeUndefined();
+      expect(metadata.xmp).toBeUndefined();
+      expect(metadata.icc).toBeUndefined();
+      expect([metadata.width, metadata.height]).toEqual([512, 512]);
+      expect(stored.includes(Buffer.from("PhoneMaker"))).toBe(false);
+    }
+    const served = (await uploadsLoader({ params: { "*": row!.key! } } as never)) as Response;
+    expect(served.headers.get("content-type")).toBe("image/webp");
+    expect(served.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
+  });
+
+  it("removes the old file when the photo is replaced", async () => {
+    const member = await createMember();
+    const upload = async (color: string) => {
+      const bytes = await sharp({ create: { width: 300, height: 300, channels: 3, background: color } }).png().toBuffer();
+      await run(
+        editAction,
+        multipartRequest("/profile/edit", editForm({ ...BASE_FIELDS, email: member.email, username: member.viewer.profile!.username }, { bytes, name: "p.png", type: "image/png" }), member),
+        {},
+        member.viewer,
+      );
+      const [row] = await db.select({ key: profiles.profilePhoto }).from(profiles).where(eq(profiles.id, member.viewer.profile!.id));
+      return row!.key!;
+    };
+    const first = await upload("#ff0000");
+    expect(fs.existsSync(path.join(UPLOADS, first))).toBe(true);
+    const second = await upload("#00ff00");
+    expect(second).not.toBe(first);
+    expect(fs.existsSync(path.join(UPLOADS, first))).toBe(false);
+    expect(fs.existsSync(path.join(UPLOADS, jpegKeyOf(first)))).toBe(false);
+    expect(fs.existsSync(path.join(UPLOADS, second))).toBe(true);
+  });
+
+  it("refuses a text file renamed .png with a clear message and stores nothing", async () => {
+    const member = await createMember();
+    const before = uploadedFiles().length;
+    const result = await run(
+      editAction,
+      multipartRequest("/profile/edit", editForm({ ...BASE_FIELDS, email: member.email, username: member.viewer.profile!.username }, { bytes: Buffer.from("just some text, not a picture"), name: "photo.png", type: "image/png" }), member),
+      {},
+      member.viewer,
+    );
+    expect(result.status).toBe(400);
+    expect((result.data as { errors: unknown }).errors).toEqual({
+      photo: ["This file is not an image we can read. Use a JPG, PNG or WebP file."],
+    });
+    expect(uploadedFiles().length).toBe(before);
+    const [row] = await db.select({ key: profiles.profilePhoto }).from(profiles).where(eq(profiles.id, member.viewer.profile!.id));
+    expect(row!.key).toBeNull();
+  });
+
+  it("refuses a 6 MB image with a clear message and stores nothing", async () => {
+    const member = await createMember();
+    const before = uploadedFiles().length;
+    const noise = Buffer.alloc(1500 * 1400 * 3);
+    for (let index = 0; index < noise.length; index++) noise[index] = (index * 2654435761) >>> 24;
+    const big = await sharp(noise, { raw: { width: 1500, height: 1400, channels: 3 } }).png({ compressionLevel: 0 }).toBuffer();
+    expect(big.byteLength).toBeGreaterThan(6 * 1024 * 1024 - 200_000);
+    const result = await run(
+      editAction,
+      multipartRequest("/profile/edit", editForm({ ...BASE_FIELDS, email: member.email, username: member.viewer.profile!.username }, { bytes: big, name: "huge.png", type: "image/png" }), member),
+      {},
+      member.viewer,
+    );
+    expect(result.status).toBe(413);
+    expect((result.data as { errors: unknown }).errors).toEqual({ photo: ["The image is larger than 5MB. Choose a smaller one."] });
+    expect(uploadedFiles().length).toBe(before);
+  });
+});
