@@ -8,7 +8,7 @@ import {
   isRouteErrorResponse,
 } from "react-router";
 import { getSiteSettings } from "~/.server/settings";
-import { THEME_BOOT_SCRIPT } from "~/lib/theme";
+import { THEME_BOOT_SCRIPT, useTheme } from "~/lib/theme";
 import { DEFAULT_SETTINGS } from "~/lib/settings";
 import { pickSiteSummary, useSite } from "~/lib/site";
 import type { Route } from "./+types/root";
@@ -56,6 +56,8 @@ export function meta({ data }: Route.MetaArgs) {
 }
 
 export default function App() {
+  // Applies the chosen theme and, for 'system', follows the device live (spec §4).
+  useTheme();
   return <Outlet />;
 }
 

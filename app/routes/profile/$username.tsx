@@ -136,7 +136,7 @@ export default function PublicCard({ loaderData }: Route.ComponentProps) {
       </header>
 
       <main className="mx-auto grid max-w-5xl gap-6 px-4 sm:px-6 lg:grid-cols-[minmax(0,1fr)_340px]">
-        <article className="overflow-hidden rounded-3xl border border-slate-200 bg-white shadow-sm dark:border-slate-800 dark:bg-slate-900">
+        <article className="self-start overflow-hidden rounded-3xl border border-slate-200 bg-white shadow-sm dark:border-slate-800 dark:bg-slate-900">
           <div className="brand-gradient relative h-36 sm:h-44" style={brandGradientStyle(card.brand)}>
             {card.brand?.coverUrl ? (
               <img src={card.brand.coverUrl} alt="" className="absolute inset-0 size-full object-cover" />

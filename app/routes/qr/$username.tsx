@@ -59,7 +59,7 @@ export default function MobileQr({ loaderData }: Route.ComponentProps) {
         </Link>
         <span className="inline-flex items-center gap-1.5 text-sm text-slate-600 dark:text-slate-400">
           <Eye aria-hidden className="size-4" />
-          {card.viewCount.toLocaleString("en")} views
+          <span data-testid="view-count">{card.viewCount.toLocaleString("en")}</span> views
         </span>
       </header>
       <main className="flex flex-1 flex-col items-center px-4 pb-8">
