@@ -15,6 +15,7 @@ export default [
   route("profile/:username/qr.png", "routes/profile/qr.png.ts"),
   route("profile/:username/og.png", "routes/profile/og.png.ts"),
   route("uploads/*", "routes/uploads.$.ts"),
+  route("events", "routes/events.ts"),
   route("qr/:username", "routes/qr/$username.tsx"),
 
   // Signed in

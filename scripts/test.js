@@ -1,15 +1,17 @@
 // `npm test`: the whole suite, in the order that fails fastest.
 import { spawnSync } from "node:child_process";
 
+// The build comes before the server tests: one of them starts real server processes.
 const steps = [
   ["typecheck", "npm", ["run", "--silent", "typecheck"]],
+  ["build", "npx", ["react-router", "build"]],
   ["unit and server tests", "npx", ["vitest", "run"]],
-  ["end-to-end tests", "node", ["scripts/e2e.js"]],
+  ["end-to-end tests", "node", ["scripts/e2e.js"], { NAMECARD_SKIP_BUILD: "1" }],
 ];
 
-for (const [name, command, args] of steps) {
+for (const [name, command, args, env = {}] of steps) {
   console.info(`\n▶ ${name}`);
-  const result = spawnSync(command, args, { stdio: "inherit" });
+  const result = spawnSync(command, args, { stdio: "inherit", env: { ...process.env, ...env } });
   if (result.status !== 0) {
     console.error(`\n✖ ${name} failed`);
     process.exit(result.status ?? 1);

@@ -5,6 +5,7 @@ import { CLIENT_IP_HEADER } from "~/.server/auth";
 import { ping } from "~/.server/db/client";
 import { connectDatabase } from "~/.server/db/connect";
 import { env } from "~/.server/env";
+import { startRealtime } from "~/.server/realtime";
 
 /**
  * The server half of Namecard that is built with the app: configuration,
@@ -19,6 +20,7 @@ if (env.ADMIN_EMAILS.length === 0) {
 }
 
 const database = await connectDatabase();
+const stopRealtime = await startRealtime(database);
 console.info(
   `[db] ${database.kind === "pglite" ? `embedded PGlite in ${env.DATA_DIR}` : "PostgreSQL"}: migrations applied`,
 );
@@ -58,5 +60,6 @@ export function install(app: Express) {
 
 /** Closes the database; PGlite would otherwise keep the process alive. */
 export async function shutdown() {
+  await stopRealtime();
   await database.close();
 }

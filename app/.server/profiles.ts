@@ -2,6 +2,7 @@ import { and, eq, isNull, sql } from "drizzle-orm";
 import { type Queryable, db } from "./db/client";
 import { type Profile, profiles } from "./db/schema";
 import { isAdminEmail } from "./admins";
+import { publish } from "./realtime";
 
 /**
  * Spec §5: lowercase first name, a dot, lowercase last name, spaces removed.
@@ -66,13 +67,16 @@ function namesOf(user: ClaimUser) {
  */
 export async function claimOrCreateProfile(user: ClaimUser): Promise<ClaimResult> {
   if (!user.emailVerified) return { outcome: "unverified", profile: null };
+  let result: ClaimResult;
   try {
-    return await db.transaction((tx) => claimOrCreateIn(tx, user));
+    result = await db.transaction((tx) => claimOrCreateIn(tx, user));
   } catch (error) {
     // Two requests raced to create the same username: the second one retries.
-    if (isUniqueViolation(error)) return db.transaction((tx) => claimOrCreateIn(tx, user));
-    throw error;
+    if (!isUniqueViolation(error)) throw error;
+    result = await db.transaction((tx) => claimOrCreateIn(tx, user));
   }
+  if (result.profile && result.outcome !== "existing") await publish({ kind: "profile", id: result.profile.id });
+  return result;
 }
 
 async function claimOrCreateIn(tx: Queryable, user: ClaimUser): Promise<ClaimResult> {

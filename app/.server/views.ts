@@ -4,6 +4,7 @@ import { isbot } from "isbot";
 import { CLIENT_IP_HEADER } from "./auth";
 import { db } from "./db/client";
 import { profileViews, profiles } from "./db/schema";
+import { publish } from "./realtime";
 import { env } from "./env";
 
 /** DESIGN.md: a view counts once per viewer per profile per 30 minutes. */
@@ -60,6 +61,7 @@ export async function recordView(options: {
       .update(profiles)
       .set({ viewCount: sql`${profiles.viewCount} + 1`, updatedAt: sql`${profiles.updatedAt}` })
       .where(sql`${profiles.id} = ${profileId}`);
+    await publish({ kind: "view", id: profileId }, tx);
     return true;
   });
 }

@@ -18,7 +18,9 @@ beforeAll(async () => {
     await admin.connect();
     await admin.query(`create database ${postgresDatabase} template ${inject("pgTemplate")}`);
     await admin.end();
-    handle = openPostgres(adminUrl(url, postgresDatabase), 4);
+    // Tests that start real server processes point them at this file's database.
+    process.env.NAMECARD_FILE_DATABASE_URL = adminUrl(url, postgresDatabase);
+    handle = openPostgres(process.env.NAMECARD_FILE_DATABASE_URL, 4);
   } else {
     const dump = fs.readFileSync(inject("pgliteTemplate"));
     handle = await openPglite({ loadDataDir: new Blob([dump]) });

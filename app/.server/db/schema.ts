@@ -141,9 +141,17 @@ export const profiles = pgTable(
     }),
     viewCount: integer("view_count").notNull().default(0),
     claimedAt: timestamp("claimed_at", { withTimezone: true }),
+    /**
+     * Lower-case, accent-free text of every searchable field, kept by the
+     * database (migration 0002) and indexed with trigrams for substring search.
+     */
+    searchText: text("search_text").generatedAlwaysAs(
+      sql`namecard_search_text(first_name, last_name, email, username, title, bio)`,
+    ),
     ...timestamps,
   },
   (table) => [
+    index("profiles_search_trgm_idx").using("gin", sql`${table.searchText} gin_trgm_ops`),
     uniqueIndex("profiles_user_id_key").on(table.userId),
     uniqueIndex("profiles_username_lower_key").on(sql`lower(${table.username})`),
     uniqueIndex("profiles_email_lower_key").on(sql`lower(${table.email})`),

@@ -3,6 +3,7 @@ import { Form, Outlet } from "react-router";
 import { AppShell, type ShellViewer } from "~/components/app-shell";
 import { Button } from "~/components/ui/button";
 import { mediaUrl } from "~/lib/media";
+import { useLiveData } from "~/lib/realtime";
 import { requireViewerMiddleware, viewerContext } from "~/middleware/viewer.server";
 import type { Route } from "./+types/layout";
 
@@ -28,6 +29,8 @@ export async function loader({ context }: Route.LoaderArgs) {
 
 export default function SignedInLayout({ loaderData }: Route.ComponentProps) {
   const { viewer } = loaderData;
+  // Others' changes (profiles, brands, views, settings) refresh what is on screen.
+  useLiveData(["profile", "brand", "view", "settings"]);
   // Spec §2: a member without a profile waits here; the admin is let through.
   if (!viewer.profile && !viewer.isAdmin) return <ProfileSetup email={viewer.email} />;
   return (

@@ -6,6 +6,7 @@ import { profiles } from "~/.server/db/schema";
 import { BodyTooLargeError, readFormData } from "~/.server/form-data";
 import { ImageError, MAX_IMAGE_BYTES, deleteImageIfUnused, storeProfilePhoto } from "~/.server/images";
 import { activeBrandOptions, checkProfileFields, uniqueViolationErrors } from "~/.server/profile-update";
+import { publish } from "~/.server/realtime";
 import { Field, SelectField, TextareaField } from "~/components/forms";
 import { ImagePicker } from "~/components/image-picker";
 import { PageHeader } from "~/components/page-header";
@@ -96,6 +97,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     return data<ActionData>({ formError: "Failed to update profile. Please try again.", values }, 500);
   }
   if (photoKey !== current.profilePhoto) await deleteImageIfUnused(current.profilePhoto);
+  await publish({ kind: "profile", id: current.id });
   throw redirect(`/profile/${encodeURIComponent(parsed.data.username)}`);
 }
 

@@ -14,6 +14,7 @@ import { NotFoundCard } from "~/components/not-found-card";
 import { ThemeSwitch } from "~/components/theme-switch";
 import { buttonClasses } from "~/components/ui/button";
 import { mediaUrl } from "~/lib/media";
+import { useLiveData } from "~/lib/realtime";
 import { fullName } from "~/lib/names";
 import type { Route } from "./+types/$username";
 
@@ -106,6 +107,8 @@ function websiteLabel(url: string) {
 
 export default function PublicCard({ loaderData }: Route.ComponentProps) {
   const { card, links, viewer, admin, qr } = loaderData;
+  // Signed-in viewers see the view badge move as others look (DESIGN.md "Realtime").
+  useLiveData(["view", "profile"], viewer !== null);
   if (!card || !links) {
     return (
       <NotFoundCard

@@ -1,0 +1,93 @@
+import { sql } from "drizzle-orm";
+import pg from "pg";
+import { type DatabaseHandle, type Queryable, db } from "./db/client";
+
+/**
+ * Changes that others should see travel through PostgreSQL (DESIGN.md
+ * "Realtime"): writers NOTIFY, every app instance LISTENs and fans the events
+ * out to its browsers over Server-Sent Events. Events carry kinds and ids only,
+ * never the changed fields, so they reveal nothing a page would not.
+ */
+export const EVENTS_CHANNEL = "namecard_events";
+
+export type RealtimeEvent = {
+  kind: "profile" | "brand" | "view" | "settings";
+  id: string;
+};
+
+type Listener = (event: RealtimeEvent) => void;
+const listeners = new Set<Listener>();
+
+/** Sends an event to every instance; inside a transaction it goes out on commit. */
+export async function publish(event: RealtimeEvent, tx: Queryable = db) {
+  await tx.execute(sql`select pg_notify(${EVENTS_CHANNEL}, ${JSON.stringify(event)})`);
+}
+
+export function subscribe(listener: Listener): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+function deliver(payload: string | undefined) {
+  if (!payload) return;
+  let event: RealtimeEvent;
+  try {
+    event = JSON.parse(payload) as RealtimeEvent;
+  } catch {
+    return;
+  }
+  for (const listener of listeners) {
+    try {
+      listener(event);
+    } catch (error) {
+      console.error("[realtime] listener failed:", error);
+    }
+  }
+}
+
+const RECONNECT_MIN_MS = 500;
+const RECONNECT_MAX_MS = 30_000;
+
+/** Starts listening on the open database; returns how to stop. */
+export async function startRealtime(handle: DatabaseHandle): Promise<() => Promise<void>> {
+  if ("pglite" in handle.raw) {
+    return handle.raw.pglite.listen(EVENTS_CHANNEL, deliver);
+  }
+  // A dedicated connection: LISTEN needs one session for as long as we listen.
+  const connectionString = (handle.raw.pool.options as { connectionString?: string }).connectionString;
+  let client: pg.Client | undefined;
+  let stopped = false;
+  let delay = RECONNECT_MIN_MS;
+  let retry: ReturnType<typeof setTimeout> | undefined;
+  const connect = async () => {
+    const next = new pg.Client({ connectionString });
+    next.on("notification", (message) => deliver(message.payload));
+    next.on("error", (error) => {
+      console.error("[realtime] listener connection lost:", error.message);
+      next.end().catch(() => {});
+      schedule();
+    });
+    try {
+      await next.connect();
+      await next.query(`LISTEN ${EVENTS_CHANNEL}`);
+      client = next;
+      delay = RECONNECT_MIN_MS;
+    } catch (error) {
+      console.error("[realtime] could not listen:", (error as Error).message);
+      await next.end().catch(() => {});
+      schedule();
+    }
+  };
+  const schedule = () => {
+    if (stopped) return;
+    clearTimeout(retry);
+    retry = setTimeout(connect, delay);
+    delay = Math.min(delay * 2, RECONNECT_MAX_MS);
+  };
+  await connect();
+  return async () => {
+    stopped = true;
+    clearTimeout(retry);
+    await client?.end().catch(() => {});
+  };
+}

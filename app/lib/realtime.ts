@@ -1,0 +1,75 @@
+import { useEffect, useRef } from "react";
+import { useRevalidator } from "react-router";
+
+export type RealtimeEvent = { kind: "profile" | "brand" | "view" | "settings"; id: string };
+
+type Listener = (event: RealtimeEvent) => void;
+const listeners = new Set<Listener>();
+let source: EventSource | null = null;
+let retryDelay = 1_000;
+let retryTimer: ReturnType<typeof setTimeout> | undefined;
+const MAX_RETRY_MS = 30_000;
+
+/** One stream per tab, shared by every component that listens; reconnects with back-off. */
+function connect() {
+  if (source || listeners.size === 0) return;
+  const next = new EventSource("/events");
+  source = next;
+  next.addEventListener("open", () => {
+    retryDelay = 1_000;
+  });
+  next.addEventListener("change", (message) => {
+    let event: RealtimeEvent;
+    try {
+      event = JSON.parse((message as MessageEvent<string>).data) as RealtimeEvent;
+    } catch {
+      return;
+    }
+    for (const listener of listeners) listener(event);
+  });
+  next.addEventListener("error", () => {
+    next.close();
+    source = null;
+    clearTimeout(retryTimer);
+    retryTimer = setTimeout(connect, retryDelay);
+    retryDelay = Math.min(retryDelay * 2, MAX_RETRY_MS);
+  });
+}
+
+export function useRealtime(listener: Listener, enabled = true) {
+  const latest = useRef(listener);
+  latest.current = listener;
+  useEffect(() => {
+    if (!enabled) return;
+    const forward: Listener = (event) => latest.current(event);
+    listeners.add(forward);
+    connect();
+    return () => {
+      listeners.delete(forward);
+      if (listeners.size === 0) {
+        clearTimeout(retryTimer);
+        source?.close();
+        source = null;
+      }
+    };
+  }, [enabled]);
+}
+
+/** Refreshes the page's data when others change something, at most every few seconds. */
+const REVALIDATE_EVERY_MS = 2_000;
+
+export function useLiveData(kinds: RealtimeEvent["kind"][], enabled = true) {
+  const revalidator = useRevalidator();
+  const pending = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  const last = useRef(0);
+  useEffect(() => () => clearTimeout(pending.current), []);
+  useRealtime((event) => {
+    if (!kinds.includes(event.kind) || pending.current) return;
+    const wait = Math.max(0, last.current + REVALIDATE_EVERY_MS - Date.now());
+    pending.current = setTimeout(() => {
+      pending.current = undefined;
+      last.current = Date.now();
+      if (document.visibilityState !== "hidden") void revalidator.revalidate();
+    }, wait);
+  }, enabled);
+}

@@ -1,0 +1,2 @@
+ALTER TABLE "profiles" ADD COLUMN "search_text" text GENERATED ALWAYS AS (namecard_search_text(first_name, last_name, email, username, title, bio)) STORED;--> statement-breakpoint
+CREATE INDEX "profiles_search_trgm_idx" ON "profiles" USING gin ("search_text" gin_trgm_ops);

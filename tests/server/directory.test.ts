@@ -1,0 +1,119 @@
+import { describe, expect, it } from "vitest";
+import { db } from "~/.server/db/client";
+import { brands, profiles } from "~/.server/db/schema";
+import { DIRECTORY_PAGE_SIZE, parseDirectoryQuery, searchDirectory } from "~/.server/directory";
+import { loader as directoryLoader } from "~/routes/app/directory";
+import { createMember, getRequest, run } from "./helpers";
+
+type Person = Partial<typeof profiles.$inferInsert> & { firstName: string; lastName: string };
+
+async function people(list: Person[]) {
+  return db
+    .insert(profiles)
+    .values(
+      list.map((person, index) => ({
+        email: `${person.firstName}.${person.lastName}.${index}@example.org`.toLowerCase().replace(/[^a-z0-9.@]/g, ""),
+        username: `${person.firstName}.${person.lastName}.${index}`.toLowerCase().replace(/[^a-z0-9.]/g, ""),
+        ...person,
+      })),
+    )
+    .returning();
+}
+
+async function search(q: string, extra: Partial<{ brand: number; status: "claimed" | "unclaimed"; page: number }> = {}) {
+  const url = new URL("http://localhost/directory");
+  url.searchParams.set("q", q);
+  for (const [key, value] of Object.entries(extra)) url.searchParams.set(key, String(value));
+  return searchDirectory(parseDirectoryQuery(url, { canFilterStatus: true }), { includeClaimStatus: true });
+}
+
+const names = (result: Awaited<ReturnType<typeof search>>) => result.entries.map((entry) => `${entry.firstName} ${entry.lastName}`);
+
+describe("directory search", () => {
+  it("finds people by any part of first name, last name, full name, email, username, job title or bio, in any case", async () => {
+    await people([
+      { firstName: "Ada", lastName: "Lovelace", title: "Analyst", bio: "Writes the first programs" },
+      { firstName: "Grace", lastName: "Hopper", username: "rear.admiral", email: "grace@navy.example" },
+      { firstName: "Alan", lastName: "Turing", title: "Codebreaker" },
+    ]);
+    expect(names(await search("ada"))).toEqual(["Ada Lovelace"]);
+    expect(names(await search("LOVE"))).toEqual(["Ada Lovelace"]);
+    expect(names(await search("ada love"))).toEqual(["Ada Lovelace"]);
+    expect(names(await search("NAVY.ex"))).toEqual(["Grace Hopper"]);
+    expect(names(await search("admiral"))).toEqual(["Grace Hopper"]);
+    expect(names(await search("codebreak"))).toEqual(["Alan Turing"]);
+    expect(names(await search("FIRST PROGRAMS"))).toEqual(["Ada Lovelace"]);
+    expect(names(await search("nobody"))).toEqual([]);
+  });
+
+  it("ignores accents both ways", async () => {
+    await people([{ firstName: "Zoë", lastName: "Laurent" }, { firstName: "Jose", lastName: "Garcia" }]);
+    expect(names(await search("zoe"))).toEqual(["Zoë Laurent"]);
+    expect(names(await search("ZOË"))).toEqual(["Zoë Laurent"]);
+    expect(names(await search("garcía"))).toEqual(["Jose Garcia"]);
+  });
+
+  it("treats % and _ as the characters they are, not wildcards", async () => {
+    await people([{ firstName: "Percy", lastName: "Cent", bio: "Grew sales 100% in a year" }, { firstName: "Una", lastName: "Derscore" }]);
+    expect(names(await search("%"))).toEqual(["Percy Cent"]);
+    expect(names(await search("_"))).toEqual([]);
+  });
+
+  it("orders by first name and combines the search with the brand and status filters", async () => {
+    const [north] = await db.insert(brands).values({ name: "North" }).returning();
+    const [south] = await db.insert(brands).values({ name: "South" }).returning();
+    const member = await createMember({ firstName: "Sam", lastName: "Smith" });
+    await db.update(profiles).set({ companyBrandId: north!.id });
+    await people([
+      { firstName: "Sara", lastName: "Smith", companyBrandId: north!.id },
+      { firstName: "Abe", lastName: "Smith", companyBrandId: north!.id },
+      { firstName: "Sue", lastName: "Smith", companyBrandId: south!.id },
+      { firstName: "Tom", lastName: "Jones", companyBrandId: north!.id },
+    ]);
+    expect(names(await search("smith"))).toEqual(["Abe Smith", "Sam Smith", "Sara Smith", "Sue Smith"]);
+    expect(names(await search("smith", { brand: north!.id }))).toEqual(["Abe Smith", "Sam Smith", "Sara Smith"]);
+    expect(names(await search("smith", { brand: north!.id, status: "claimed" }))).toEqual(["Sam Smith"]);
+    expect(names(await search("smith", { brand: north!.id, status: "unclaimed" }))).toEqual(["Abe Smith", "Sara Smith"]);
+    expect((await search("", { brand: south!.id })).total).toBe(1);
+    expect(member.viewer.profile).not.toBeNull();
+  });
+
+  it("pages through results with the total, and a page past the end shows the last one", async () => {
+    await people(
+      Array.from({ length: DIRECTORY_PAGE_SIZE + 1 }, (_, index) => ({
+        firstName: `Person${String(index).padStart(2, "0")}`,
+        lastName: "Paged",
+      })),
+    );
+    const first = await search("paged");
+    expect(first).toMatchObject({ total: 25, page: 1, pageCount: 2 });
+    expect(first.entries).toHaveLength(DIRECTORY_PAGE_SIZE);
+    expect(first.entries[0]?.firstName).toBe("Person00");
+    const second = await search("paged", { page: 2 });
+    expect(second.entries.map((entry) => entry.firstName)).toEqual(["Person24"]);
+    const beyond = await search("paged", { page: 99 });
+    expect(beyond.page).toBe(2);
+    expect(beyond.entries).toHaveLength(1);
+  });
+});
+
+describe("who sees claim status", () => {
+  it("never sends a member claim status, even when they ask for the status filter", async () => {
+    await people([{ firstName: "Una", lastName: "Prepared" }]);
+    const member = await createMember();
+    const result = await run(directoryLoader, getRequest("/directory?status=unclaimed", member.cookie), {}, member.viewer);
+    const data = result.data as { entries: Record<string, unknown>[]; canSeeClaims: boolean; total: number };
+    expect(data.canSeeClaims).toBe(false);
+    expect(data.total).toBe(2); // the filter was ignored
+    for (const entry of data.entries) expect(entry).not.toHaveProperty("claimed");
+    expect(JSON.stringify(data)).not.toMatch(/"claimed"|userId|user_id/);
+  });
+
+  it("sends the administrator each card's status and honours the filter", async () => {
+    await people([{ firstName: "Una", lastName: "Prepared" }]);
+    const admin = await createMember({ email: "admin@example.com" });
+    const result = await run(directoryLoader, getRequest("/directory?status=unclaimed", admin.cookie), {}, admin.viewer);
+    const data = result.data as { entries: { firstName: string; claimed: boolean }[] };
+    expect(data.entries).toEqual([expect.objectContaining({ firstName: "Una", claimed: false })]);
+  });
+});
