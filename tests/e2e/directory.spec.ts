@@ -1,0 +1,103 @@
+import { expect, expectAccessible, mailLink, screenshot, signUpAndVerify, test, uniqueEmail } from "./fixtures";
+
+const PERSON_AGENT =
+  "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36";
+
+test("a member searches as they type, filters by brand, and Back restores the search", async ({ page }) => {
+  await signUpAndVerify(page, { email: uniqueEmail(), firstName: "Dina", lastName: "Directory" });
+  await page.goto("/directory");
+  await expect(page.getByRole("heading", { name: "Directory", level: 1 })).toBeVisible();
+  await expect(page.getByText("Find and connect with your colleagues across all brands.")).toBeVisible();
+  await expect(page.getByRole("combobox", { name: "Status" })).toHaveCount(0);
+  await expect(page.getByRole("list", { name: "Legend" })).toHaveCount(0);
+  await expectAccessible(page);
+
+  await page.getByPlaceholder("Search by name, email, username, or bio...").fill("zoe");
+  await expect(page).toHaveURL(/\/directory\?q=zoe$/);
+  await expect(page.getByRole("heading", { name: "1 Profile", exact: true })).toBeVisible();
+  await expect(page.getByRole("heading", { name: "Zoë Laurent" })).toBeVisible();
+
+  await page.getByPlaceholder("Search by name, email, username, or bio...").fill("");
+  await page.getByRole("combobox", { name: "Brand" }).selectOption({ label: "Lumen Studio" });
+  await expect(page).toHaveURL(/brand=\d+/);
+  const lumen = page.getByRole("article");
+  await expect(lumen.first()).toBeVisible();
+  for (const badge of await lumen.locator("text=Lumen Studio").all()) await expect(badge).toBeVisible();
+  await screenshot(page, "directory-desktop-light");
+
+  await page.getByRole("button", { name: "List view" }).click();
+  await expect(page.getByRole("button", { name: "List view" })).toHaveAttribute("aria-pressed", "true");
+  await expect(page.getByText(/^\d+ views?$/).first()).toBeVisible();
+  await page.reload();
+  await expect(page.getByRole("button", { name: "List view" })).toHaveAttribute("aria-pressed", "true");
+
+  await page.getByPlaceholder("Search by name, email, username, or bio...").fill("fischer");
+  await expect(page).toHaveURL(/q=fischer/);
+  await expect(page.getByRole("heading", { name: "1 Profile", exact: true })).toBeVisible();
+  await page.getByRole("link", { name: "View Card of Noah Fischer" }).click();
+  await expect(page).toHaveURL(/\/profile\/noah\.fischer\?src=directory$/);
+  await page.goBack();
+  await expect(page).toHaveURL(/q=fischer/);
+  await expect(page.getByPlaceholder("Search by name, email, username, or bio...")).toHaveValue("fischer");
+  await expect(page.getByRole("heading", { name: "Noah Fischer" })).toBeVisible();
+});
+
+test.describe("without JavaScript", () => {
+  test.use({ javaScriptEnabled: false });
+
+  test("the search form works as a plain GET and shows the empty state", async ({ page }) => {
+    const email = uniqueEmail("nojs");
+    // Sign-up needs the API; the signed-in cookie then serves plain HTML pages.
+    await page.context().request.post("/api/auth/sign-up/email", {
+      data: { name: "No Script", firstName: "No", lastName: "Script", email, password: "e2e password 123" },
+    });
+    await page.goto(await mailLink(email));
+    await page.goto("/directory");
+    await page.getByPlaceholder("Search by name, email, username, or bio...").fill("no such person at all");
+    await page.getByRole("button", { name: "Search" }).click();
+    await expect(page).toHaveURL(/q=no\+such\+person\+at\+all/);
+    await expect(page.getByText("No profiles found")).toBeVisible();
+    await expect(page.getByText("Try adjusting your search or filter criteria.")).toBeVisible();
+    await expect(page.getByRole("heading", { name: "0 Profiles" })).toBeVisible();
+  });
+});
+
+test("the administrator sees the legend, the status filter and a dot per card", async ({ page }) => {
+  await signUpAndVerify(page, { email: "admin.directory@example.com", firstName: "Dee", lastName: "Admin" });
+  await page.goto("/directory?status=unclaimed");
+  await expect(page.getByRole("list", { name: "Legend" })).toBeVisible();
+  await expect(page.getByRole("combobox", { name: "Status" })).toHaveValue("unclaimed");
+  await expect(page.locator("article").first().getByTitle("Unclaimed")).toBeVisible();
+  await expect(page.locator("article").getByTitle("Claimed", { exact: true })).toHaveCount(0);
+  await expectAccessible(page);
+});
+
+test("a change made in one browser reaches another without a reload", async ({ browser, page }) => {
+  await signUpAndVerify(page, { email: uniqueEmail("watcher"), firstName: "Wanda", lastName: "Watcher" });
+  await page.goto("/directory?q=ethan.brooks");
+  const card = page.getByRole("article").filter({ hasText: "Ethan Brooks" });
+  const views = card.getByText(/views?$/);
+  const before = Number((await views.textContent())!.split(" ")[0]);
+
+  // Someone else, elsewhere, opens Ethan's card.
+  const stranger = await browser.newContext({ userAgent: PERSON_AGENT, extraHTTPHeaders: { "x-forwarded-for": "198.51.100.200" } });
+  const other = await stranger.newPage();
+  await other.goto("/profile/ethan.brooks");
+  await expect(other.getByRole("heading", { name: "Ethan Brooks", level: 1 })).toBeVisible();
+  await stranger.close();
+
+  await expect(views).toHaveText(`${before + 1} ${before + 1 === 1 ? "view" : "views"}`, { timeout: 10_000 });
+});
+
+test.describe("at phone width", () => {
+  test.use({ viewport: { width: 390, height: 844 } });
+  test("the directory is one column and readable in dark mode", async ({ page }) => {
+    await page.emulateMedia({ colorScheme: "dark" });
+    const email = uniqueEmail("phone");
+    await signUpAndVerify(page, { email });
+    await page.goto("/directory");
+    await expect(page.getByRole("heading", { name: /\d+ Profiles/ })).toBeVisible();
+    await expectAccessible(page);
+    await screenshot(page, "directory-mobile-dark");
+  });
+});
