@@ -1,6 +1,7 @@
-import { type SQL, and, asc, eq, isNotNull, isNull, sql } from "drizzle-orm";
+import { type SQL, and, asc, eq, inArray, isNotNull, isNull, sql } from "drizzle-orm";
 import { db } from "./db/client";
 import { brands, profiles } from "./db/schema";
+import { rowsOf } from "./views";
 
 /** One page of the directory: four rows of the widest grid, six of the narrowest. */
 export const DIRECTORY_PAGE_SIZE = 24;
@@ -56,34 +57,76 @@ export type DirectoryEntry = Awaited<ReturnType<typeof searchDirectory>>["entrie
  */
 export async function searchDirectory(query: DirectoryQuery, options: { includeClaimStatus: boolean }) {
   const where = directoryConditions(query);
-  const [countRow] = await db.select({ total: sql<number>`count(*)::int` }).from(profiles).where(where);
-  const total = countRow?.total ?? 0;
+  // Three characters or more make a trigram: the index finds few rows, and one
+  // pass over them (materialized, so the planner cannot trade it for a walk of
+  // the name index) gives the page and the total. Shorter searches match most
+  // people, so the name index serves the page and a separate count the total.
+  const selective = [...query.q].length >= 3;
+  const order = [asc(profiles.firstName), asc(profiles.lastName), asc(profiles.id)];
+
+  const pageIds = async (page: number): Promise<{ ids: string[]; total: number | null }> => {
+    const offset = (page - 1) * DIRECTORY_PAGE_SIZE;
+    if (selective) {
+      const result = await db.execute(sql`
+        with matches as materialized (
+          select ${profiles.id} as id, ${profiles.firstName} as first_name, ${profiles.lastName} as last_name
+          from ${profiles} where ${where}
+        )
+        select id, (count(*) over())::int as total from matches
+        order by first_name, last_name, id
+        limit ${DIRECTORY_PAGE_SIZE} offset ${offset}`);
+      const rows = rowsOf(result) as { id: string; total: number }[];
+      return { ids: rows.map((row) => row.id), total: rows[0]?.total ?? null };
+    }
+    const rows = await db
+      .select({ id: profiles.id })
+      .from(profiles)
+      .where(where)
+      .orderBy(...order)
+      .limit(DIRECTORY_PAGE_SIZE)
+      .offset(offset);
+    return { ids: rows.map((row) => row.id), total: null };
+  };
+  const countAll = async () => {
+    const [row] = await db.select({ total: sql<number>`count(*)::int` }).from(profiles).where(where);
+    return row?.total ?? 0;
+  };
+
+  let page = query.page;
+  let found = await pageIds(page);
+  let total = found.total ?? (await countAll());
   const pageCount = Math.max(1, Math.ceil(total / DIRECTORY_PAGE_SIZE));
-  const page = Math.min(query.page, pageCount);
-  const rows = await db
-    .select({
-      id: profiles.id,
-      firstName: profiles.firstName,
-      lastName: profiles.lastName,
-      username: profiles.username,
-      title: profiles.title,
-      email: profiles.email,
-      phone: profiles.phone,
-      bio: profiles.bio,
-      linkedinUrl: profiles.linkedinUrl,
-      profilePhoto: profiles.profilePhoto,
-      viewCount: profiles.viewCount,
-      claimed: sql<boolean>`${profiles.userId} is not null`,
-      brandName: brands.name,
-      brandPrimary: brands.primaryColor,
-      brandSecondary: brands.secondaryColor,
-    })
-    .from(profiles)
-    .leftJoin(brands, eq(brands.id, profiles.companyBrandId))
-    .where(where)
-    .orderBy(asc(profiles.firstName), asc(profiles.lastName), asc(profiles.id))
-    .limit(DIRECTORY_PAGE_SIZE)
-    .offset((page - 1) * DIRECTORY_PAGE_SIZE);
+  if (page > pageCount) {
+    page = pageCount;
+    found = await pageIds(page);
+    total = found.total ?? total;
+  }
+
+  const rows = found.ids.length
+    ? await db
+        .select({
+          id: profiles.id,
+          firstName: profiles.firstName,
+          lastName: profiles.lastName,
+          username: profiles.username,
+          title: profiles.title,
+          email: profiles.email,
+          phone: profiles.phone,
+          bio: profiles.bio,
+          linkedinUrl: profiles.linkedinUrl,
+          profilePhoto: profiles.profilePhoto,
+          viewCount: profiles.viewCount,
+          claimed: sql<boolean>`${profiles.userId} is not null`,
+          brandName: brands.name,
+          brandPrimary: brands.primaryColor,
+          brandSecondary: brands.secondaryColor,
+        })
+        .from(profiles)
+        .leftJoin(brands, eq(brands.id, profiles.companyBrandId))
+        .where(inArray(profiles.id, found.ids))
+    : [];
+  const position = new Map(found.ids.map((id, index) => [id, index]));
+  rows.sort((a, b) => position.get(a.id)! - position.get(b.id)!);
   const entries = rows.map(({ claimed, brandName, brandPrimary, brandSecondary, ...entry }) => ({
     ...entry,
     brand: brandName ? { name: brandName, primaryColor: brandPrimary!, secondaryColor: brandSecondary! } : null,
