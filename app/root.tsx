@@ -9,7 +9,7 @@ import {
 } from "react-router";
 import { getSiteSettings } from "~/.server/settings";
 import { THEME_BOOT_SCRIPT, useTheme } from "~/lib/theme";
-import { DEFAULT_SETTINGS } from "~/lib/settings";
+import { DEFAULT_SETTINGS, FONT_STACKS } from "~/lib/settings";
 import { pickSiteSummary, useSite } from "~/lib/site";
 import type { Route } from "./+types/root";
 import "./app.css";
@@ -24,7 +24,7 @@ export function Layout({ children }: { children: ReactNode }) {
     "--brand-primary": site.primaryColor,
     "--brand-secondary": site.secondaryColor,
     "--brand-accent": site.accentColor,
-    "--brand-font": site.fontFamily === "Inter" ? undefined : `"${site.fontFamily}"`,
+    "--brand-font": FONT_STACKS[site.fontFamily] ?? FONT_STACKS.Inter,
   } as CSSProperties;
   return (
     <html lang="en" style={style} suppressHydrationWarning>

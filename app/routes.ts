@@ -16,6 +16,8 @@ export default [
   route("profile/:username/og.png", "routes/profile/og.png.ts"),
   route("uploads/*", "routes/uploads.$.ts"),
   route("events", "routes/events.ts"),
+  route("terms", "routes/legal/document.tsx", { id: "terms" }),
+  route("privacy", "routes/legal/document.tsx", { id: "privacy" }),
   route("qr/:username", "routes/qr/$username.tsx"),
 
   // Signed in
@@ -31,6 +33,8 @@ export default [
       route("admin/brands", "routes/admin/brands.tsx"),
       route("admin/analytics", "routes/admin/analytics.tsx"),
       route("admin/settings", "routes/admin/settings.tsx"),
+      route("admin/export/dashboard.csv", "routes/admin/export/dashboard.csv.ts"),
+      route("admin/export/analytics.csv", "routes/admin/export/analytics.csv.ts"),
     ]),
   ]),
 ] satisfies RouteConfig;

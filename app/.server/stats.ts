@@ -1,6 +1,7 @@
-import { eq, sql } from "drizzle-orm";
+import { desc, eq, sql } from "drizzle-orm";
 import { db } from "./db/client";
-import { brands, profiles } from "./db/schema";
+import { brands, profileViews, profiles } from "./db/schema";
+import { rowsOf } from "./views";
 
 /**
  * Spec §9: rank is the 1-based position of the profile among profiles with
@@ -18,20 +19,147 @@ export async function getProfileRank(profileId: string): Promise<number> {
   return row?.rank ?? 0;
 }
 
-/** The Overview cards (spec §2 Admin dashboard, §9 formulas), in one query. */
+/** Spec §9 formulas, in SQL over all profiles (DESIGN.md: statistics on the server). */
 export async function getOverviewStats() {
   const [row] = await db
     .select({
       totalProfiles: sql<number>`count(*)::int`,
       claimedProfiles: sql<number>`count(${profiles.userId})::int`,
       totalViews: sql<number>`coalesce(sum(${profiles.viewCount}), 0)::int`,
+      activeProfiles: sql<number>`count(*) filter (where ${profiles.viewCount} > 0)::int`,
+      newThisWeek: sql<number>`count(*) filter (where ${profiles.createdAt} >= now() - interval '7 days')::int`,
       activeBrands: sql<number>`(select count(*)::int from ${brands} where ${brands.active})`,
     })
     .from(profiles);
-  const stats = row ?? { totalProfiles: 0, claimedProfiles: 0, totalViews: 0, activeBrands: 0 };
+  const stats = row ?? {
+    totalProfiles: 0,
+    claimedProfiles: 0,
+    totalViews: 0,
+    activeProfiles: 0,
+    newThisWeek: 0,
+    activeBrands: 0,
+  };
+  const olderProfiles = stats.totalProfiles - stats.newThisWeek;
   return {
     ...stats,
     unclaimedProfiles: stats.totalProfiles - stats.claimedProfiles,
+    /** Claimed / all × 100, 0 when there are none. */
     adoptionRate: stats.totalProfiles === 0 ? 0 : (stats.claimedProfiles / stats.totalProfiles) * 100,
+    /** Created in the last 7 days / older × 100; 0 when nothing is older. */
+    weeklyGrowth: olderProfiles === 0 ? 0 : (stats.newThisWeek / olderProfiles) * 100,
   };
+}
+
+export type OverviewStats = Awaited<ReturnType<typeof getOverviewStats>>;
+
+/** Spec §2: the 5 newest profiles. */
+export async function getRecentMembers(limit = 5) {
+  return db
+    .select({
+      id: profiles.id,
+      firstName: profiles.firstName,
+      lastName: profiles.lastName,
+      username: profiles.username,
+      email: profiles.email,
+      profilePhoto: profiles.profilePhoto,
+      claimed: sql<boolean>`${profiles.userId} is not null`,
+      createdAt: profiles.createdAt,
+      brandName: brands.name,
+      brandColor: brands.primaryColor,
+    })
+    .from(profiles)
+    .leftJoin(brands, eq(brands.id, profiles.companyBrandId))
+    .orderBy(desc(profiles.createdAt), desc(profiles.id))
+    .limit(limit);
+}
+
+/** Active brands with how many profiles each has, largest first (spec §2 'Profiles by Brand'). */
+export async function getProfilesByBrand() {
+  return db
+    .select({
+      id: brands.id,
+      name: brands.name,
+      color: brands.primaryColor,
+      count: sql<number>`count(${profiles.id})::int`,
+    })
+    .from(brands)
+    .leftJoin(profiles, eq(profiles.companyBrandId, brands.id))
+    .where(eq(brands.active, true))
+    .groupBy(brands.id)
+    .orderBy(desc(sql`count(${profiles.id})`), brands.name);
+}
+
+/** The most viewed profiles (top 8 on screen, 10 in the CSV). */
+export async function getTopProfiles(limit: number) {
+  return db
+    .select({
+      id: profiles.id,
+      firstName: profiles.firstName,
+      lastName: profiles.lastName,
+      username: profiles.username,
+      views: profiles.viewCount,
+      brandName: brands.name,
+      brandColor: brands.primaryColor,
+    })
+    .from(profiles)
+    .leftJoin(brands, eq(brands.id, profiles.companyBrandId))
+    .where(sql`${profiles.viewCount} > 0`)
+    .orderBy(desc(profiles.viewCount), profiles.firstName, profiles.lastName)
+    .limit(limit);
+}
+
+/**
+ * New profiles of the last 30 days, by week starting on Sunday (spec §9). Weeks
+ * without registrations are included, so the chart has no gaps.
+ */
+export async function getRegistrationsByWeek(now = new Date()) {
+  const result = await db.execute(sql`
+    with bounds as (
+      select (${now.toISOString()}::timestamptz at time zone 'UTC') as now_utc
+    ), weeks as (
+      select generate_series(
+        date_trunc('week', (select now_utc from bounds) - interval '30 days' + interval '1 day') - interval '1 day',
+        date_trunc('week', (select now_utc from bounds) + interval '1 day') - interval '1 day',
+        interval '7 days'
+      ) as week_start
+    )
+    select to_char(weeks.week_start, 'YYYY-MM-DD') as week, count(p.id)::int as count
+    from weeks
+    left join ${profiles} p
+      on (p.created_at at time zone 'UTC') >= weeks.week_start
+     and (p.created_at at time zone 'UTC') < weeks.week_start + interval '7 days'
+     and (p.created_at at time zone 'UTC') >= (select now_utc from bounds) - interval '30 days'
+    group by weeks.week_start
+    order by weeks.week_start`);
+  return rowsOf(result) as { week: string; count: number }[];
+}
+
+/** Real views per day for the last 30 days, from profile_views (DESIGN.md). */
+export async function getViewsByDay(now = new Date()) {
+  const result = await db.execute(sql`
+    with days as (
+      select generate_series(
+        date_trunc('day', ${now.toISOString()}::timestamptz at time zone 'UTC') - interval '29 days',
+        date_trunc('day', ${now.toISOString()}::timestamptz at time zone 'UTC'),
+        interval '1 day'
+      ) as day
+    )
+    select to_char(days.day, 'YYYY-MM-DD') as day, count(v.id)::int as count
+    from days
+    left join ${profileViews} v
+      on (v.created_at at time zone 'UTC') >= days.day and (v.created_at at time zone 'UTC') < days.day + interval '1 day'
+    group by days.day
+    order by days.day`);
+  return rowsOf(result) as { day: string; count: number }[];
+}
+
+/** Views by where they came from: QR scans, shared links, the directory. */
+export async function getViewsBySource() {
+  const rows = await db
+    .select({ source: profileViews.source, count: sql<number>`count(*)::int` })
+    .from(profileViews)
+    .groupBy(profileViews.source);
+  const counts = { qr: 0, link: 0, directory: 0 };
+  for (const row of rows) counts[row.source] = row.count;
+  return counts;
 }

@@ -12,7 +12,7 @@ import {
 import { DropdownMenu } from "radix-ui";
 import type { ReactNode } from "react";
 import { Form, Link, NavLink, useNavigation } from "react-router";
-import { Logo } from "~/components/auth-shell";
+import { Logo, SiteFooter } from "~/components/auth-shell";
 import { Avatar } from "~/components/avatar";
 import { ThemeSwitch } from "~/components/theme-switch";
 import { cn } from "~/lib/cn";
@@ -152,6 +152,7 @@ export function AppShell({ viewer, children }: { viewer: ShellViewer; children: 
 
       <main id="main" className="mx-auto w-full max-w-7xl px-4 pt-6 pb-28 sm:px-6 lg:px-8 lg:pb-12">
         {children}
+        <SiteFooter className="mt-16" />
       </main>
 
       {/* Mobile bottom bar: at most 4 items (spec §2, §9). */}

@@ -30,6 +30,7 @@ export function AuthShell({ children }: { children: ReactNode }) {
         <main className="flex flex-1 items-start justify-center px-4 pt-4 pb-16 sm:items-center sm:px-6">
           <div className="w-full max-w-sm">{children}</div>
         </main>
+        <SiteFooter className="px-4 pb-6" />
       </div>
     </div>
   );
@@ -38,7 +39,36 @@ export function AuthShell({ children }: { children: ReactNode }) {
 export function Logo({ className = "size-9" }: { className?: string }) {
   const site = useSite();
   if (site.primaryLogo) {
-    return <img src={site.primaryLogo} alt="" className={`${className} rounded-lg object-contain`} />;
+    const dark = site.darkModeLogo;
+    return (
+      <>
+        <img src={site.primaryLogo} alt="" className={`${className} rounded-lg object-contain ${dark ? "dark:hidden" : ""}`} />
+        {dark ? <img src={dark} alt="" className={`${className} hidden rounded-lg object-contain dark:block`} /> : null}
+      </>
+    );
   }
   return <img src="/favicon.svg" alt="" className={`${className} rounded-lg`} />;
+}
+
+/** The footer: footer logo, company name and the published legal texts. */
+export function SiteFooter({ className = "" }: { className?: string }) {
+  const site = useSite();
+  return (
+    <footer className={`flex flex-wrap items-center justify-center gap-x-4 gap-y-2 text-xs text-slate-500 dark:text-slate-400 ${className}`}>
+      <span className="inline-flex items-center gap-2">
+        {site.footerLogo ? <img src={site.footerLogo} alt="" className="h-5 w-auto" /> : null}
+        © {site.companyName}
+      </span>
+      {site.hasTerms ? (
+        <a href="/terms" className="hover:underline">
+          Terms of Service
+        </a>
+      ) : null}
+      {site.hasPrivacy ? (
+        <a href="/privacy" className="hover:underline">
+          Privacy Policy
+        </a>
+      ) : null}
+    </footer>
+  );
 }

@@ -25,3 +25,17 @@ export type SiteSettings = typeof DEFAULT_SETTINGS;
 
 export const NO_BRAND_COLOR = "#6b7280";
 export const FALLBACK_BORDER_COLOR = "#3b82f6";
+
+/** The CSS family of each font the settings offer (all self-hosted). */
+export const FONT_STACKS: Record<string, string> = {
+  Inter: '"Inter Variable"',
+  Roboto: '"Roboto Variable"',
+  "Open Sans": '"Open Sans Variable"',
+  Lato: '"Lato"',
+  Montserrat: '"Montserrat Variable"',
+  Poppins: '"Poppins"',
+};
+
+/** Spec §5: a new brand's colours unless chosen. */
+export const DEFAULT_BRAND_PRIMARY = "#3b82f6";
+export const DEFAULT_BRAND_SECONDARY = "#8b5cf6";

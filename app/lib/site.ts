@@ -13,12 +13,26 @@ export type SiteSummary = Pick<
   | "favicon"
   | "primaryLogo"
   | "darkModeLogo"
->;
+  | "footerLogo"
+> & { hasTerms: boolean; hasPrivacy: boolean };
 
 export function pickSiteSummary(settings: SiteSettings): SiteSummary {
-  const { companyName, description, primaryColor, secondaryColor, accentColor, fontFamily, favicon, primaryLogo, darkModeLogo } =
+  const { companyName, description, primaryColor, secondaryColor, accentColor, fontFamily, favicon, primaryLogo, darkModeLogo, footerLogo } =
     settings;
-  return { companyName, description, primaryColor, secondaryColor, accentColor, fontFamily, favicon, primaryLogo, darkModeLogo };
+  return {
+    companyName,
+    description,
+    primaryColor,
+    secondaryColor,
+    accentColor,
+    fontFamily,
+    favicon,
+    primaryLogo,
+    darkModeLogo,
+    footerLogo,
+    hasTerms: !!settings.termsOfService,
+    hasPrivacy: !!settings.privacyPolicy,
+  };
 }
 
 export function useSite(): SiteSummary {

@@ -1,8 +1,267 @@
-import { PendingScreen } from "~/components/pending-screen";
+import { Globe, Palette, Pencil, Plus, Trash2 } from "lucide-react";
+import { useEffect, useState } from "react";
+import { data, useFetcher } from "react-router";
+import type { BrandActionResult } from "~/.server/brands";
+import { deleteBrand, listBrandsWithUsage, saveBrand } from "~/.server/brands";
+import { readAdminForm } from "~/.server/admin-profile-actions";
+import { brandGradientStyle } from "~/components/brand-badge";
+import { ErrorList, Field } from "~/components/forms";
+import { ImagePicker } from "~/components/image-picker";
+import { PageHeader } from "~/components/page-header";
+import { type BannerMessage, TimedBanner } from "~/components/timed-banner";
+import { Alert } from "~/components/ui/alert";
+import { Button } from "~/components/ui/button";
+import { Confirm, Modal } from "~/components/ui/dialog";
+import { mediaUrl } from "~/lib/media";
+import { DEFAULT_BRAND_PRIMARY, DEFAULT_BRAND_SECONDARY } from "~/lib/settings";
+import { viewerContext } from "~/middleware/viewer.server";
 import type { Route } from "./+types/brands";
+
+/** Spec §9: the brand success banner lasts 3 seconds. */
+const BRAND_SUCCESS_MS = 3_000;
 
 export const meta: Route.MetaFunction = () => [{ title: "Brand Management" }];
 
-export default function Screen() {
-  return <PendingScreen title="Brand Management" description="Manage company brands and their visual identity." />;
+export async function loader() {
+  const brands = await listBrandsWithUsage();
+  return {
+    brands: brands.map((brand) => ({ ...brand, logoUrl: mediaUrl(brand.logo), coverUrl: mediaUrl(brand.coverImage) })),
+  };
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const viewer = context.get(viewerContext);
+  const { form, tooLarge } = await readAdminForm(request);
+  if (tooLarge || !form) {
+    return data<BrandActionResult>({ ok: false, intent: "save", message: "The images are larger than 5MB. Choose smaller ones." }, 413);
+  }
+  const intent = form.get("intent");
+  if (intent === "create" || intent === "update") return saveBrand(viewer, form, intent);
+  if (intent === "delete") return deleteBrand(viewer, form);
+  return data<BrandActionResult>({ ok: false, intent: String(intent), message: "Unknown action." }, 400);
+}
+
+type Brand = Route.ComponentProps["loaderData"]["brands"][number];
+
+export default function Brands({ loaderData }: Route.ComponentProps) {
+  const { brands } = loaderData;
+  const [editing, setEditing] = useState<Brand | "new" | null>(null);
+  const [deleting, setDeleting] = useState<Brand | null>(null);
+  const [banner, setBanner] = useState<BannerMessage | null>(null);
+  const deleter = useFetcher<BrandActionResult>();
+
+  useEffect(() => {
+    if (deleter.state !== "idle" || !deleter.data) return;
+    const result = deleter.data;
+    setBanner({ tone: result.ok ? "success" : "error", text: result.ok ? result.message : (result.message ?? "Failed to delete brand. Please try again."), id: Date.now() });
+    setDeleting(null);
+  }, [deleter.state, deleter.data]);
+
+  return (
+    <div>
+      <PageHeader
+        title="Brand Management"
+        description="Manage company brands and their visual identity."
+        actions={
+          <Button onClick={() => setEditing("new")}>
+            <Plus aria-hidden className="size-4" />
+            Add Brand
+          </Button>
+        }
+      />
+      <TimedBanner message={banner} duration={banner?.tone === "success" ? BRAND_SUCCESS_MS : Number.POSITIVE_INFINITY} />
+
+      {brands.length === 0 ? (
+        <div className="flex flex-col items-center gap-2 rounded-2xl border border-dashed border-slate-300 bg-white px-6 py-16 text-center dark:border-slate-700 dark:bg-slate-900">
+          <Palette aria-hidden className="size-8 text-slate-400" />
+          <p className="font-semibold">No brands found</p>
+          <p className="text-sm text-slate-500 dark:text-slate-400">Get started by creating your first brand.</p>
+        </div>
+      ) : (
+        <ul className="grid gap-5 sm:grid-cols-2 xl:grid-cols-3">
+          {brands.map((brand) => (
+            <li key={brand.id}>
+              <article className="flex h-full flex-col overflow-hidden rounded-2xl border border-slate-200 bg-white shadow-sm dark:border-slate-800 dark:bg-slate-900">
+                <div className="brand-gradient relative h-28" style={brandGradientStyle(brand)}>
+                  {brand.coverUrl ? <img src={brand.coverUrl} alt="" className="absolute inset-0 size-full object-cover" /> : null}
+                  <span
+                    className={`absolute top-3 right-3 rounded-full px-2.5 py-0.5 text-xs font-semibold ${brand.active ? "bg-emerald-100 text-emerald-800" : "bg-slate-200 text-slate-700"}`}
+                  >
+                    {brand.active ? "Active" : "Inactive"}
+                  </span>
+                </div>
+                <div className="flex flex-1 flex-col p-5">
+                  <div className="relative z-10 -mt-12 mb-3 flex size-16 items-center justify-center overflow-hidden rounded-xl border-4 border-white bg-white shadow dark:border-slate-900 dark:bg-slate-800">
+                    {brand.logoUrl ? (
+                      <img src={brand.logoUrl} alt={`${brand.name} logo`} className="size-full object-contain" />
+                    ) : (
+                      <span className="text-xl font-bold" style={{ color: brand.primaryColor }} aria-hidden>
+                        {brand.name.slice(0, 1).toUpperCase()}
+                      </span>
+                    )}
+                  </div>
+                  <h2 className="text-lg font-semibold">{brand.name}</h2>
+                  <p className="text-sm text-slate-500 dark:text-slate-400">
+                    {brand.profileCount} {brand.profileCount === 1 ? "profile" : "profiles"}
+                  </p>
+                  <div className="mt-3 flex items-center gap-3 text-xs text-slate-600 dark:text-slate-400">
+                    {[brand.primaryColor, brand.secondaryColor].map((color, index) => (
+                      <span key={index} className="inline-flex items-center gap-1.5 font-mono">
+                        <span aria-hidden className="size-5 rounded-md border border-slate-200 dark:border-slate-700" style={{ backgroundColor: color }} />
+                        {color}
+                      </span>
+                    ))}
+                  </div>
+                  {brand.website ? (
+                    <a
+                      href={brand.website}
+                      target="_blank"
+                      rel="noopener noreferrer"
+                      className="mt-3 inline-flex items-center gap-1.5 truncate text-sm text-brand-ink hover:underline"
+                    >
+                      <Globe aria-hidden className="size-4" />
+                      {brand.website.replace(/^https?:\/\//, "").replace(/\/$/, "")}
+                    </a>
+                  ) : null}
+                  <div className="mt-auto flex gap-2 pt-5">
+                    <Button variant="secondary" size="sm" className="flex-1" onClick={() => setEditing(brand)} aria-label={`Edit ${brand.name}`}>
+                      <Pencil aria-hidden className="size-4" /> Edit
+                    </Button>
+                    <Button
+                      variant="secondary"
+                      size="sm"
+                      className="flex-1 text-red-700 dark:text-red-400"
+                      onClick={() => setDeleting(brand)}
+                      aria-label={`Delete ${brand.name}`}
+                    >
+                      <Trash2 aria-hidden className="size-4" /> Delete
+                    </Button>
+                  </div>
+                </div>
+              </article>
+            </li>
+          ))}
+        </ul>
+      )}
+
+      {editing ? (
+        <BrandDialog
+          key={editing === "new" ? "new" : editing.id}
+          brand={editing === "new" ? null : editing}
+          onClose={() => setEditing(null)}
+          onSaved={(message) => {
+            setEditing(null);
+            setBanner({ tone: "success", text: message, id: Date.now() });
+          }}
+        />
+      ) : null}
+
+      <Confirm
+        open={deleting !== null}
+        onOpenChange={(open) => !open && setDeleting(null)}
+        title="Delete brand"
+        confirmLabel={deleter.state !== "idle" ? "Deleting..." : "Delete Brand"}
+        busy={deleter.state !== "idle"}
+        onConfirm={() => deleting && void deleter.submit({ intent: "delete", id: String(deleting.id) }, { method: "post" })}
+      >
+        <p className="font-medium text-slate-900 dark:text-white">Are you sure you want to delete this brand? This action cannot be undone.</p>
+        {deleting && deleting.profileCount > 0 ? (
+          <p>
+            {deleting.profileCount} {deleting.profileCount === 1 ? "profile uses" : "profiles use"} {deleting.name} and will be
+            left without a brand.
+          </p>
+        ) : null}
+      </Confirm>
+    </div>
+  );
+}
+
+function BrandDialog({ brand, onClose, onSaved }: { brand: Brand | null; onClose: () => void; onSaved: (message: string) => void }) {
+  const fetcher = useFetcher<BrandActionResult>();
+  const saving = fetcher.state !== "idle";
+  const result = fetcher.data;
+  useEffect(() => {
+    if (fetcher.state === "idle" && result?.ok) onSaved(result.message);
+  }, [fetcher.state, result, onSaved]);
+  const failed = result && !result.ok ? result : null;
+  const values = failed?.values;
+  const [primary, setPrimary] = useState(values?.primaryColor ?? brand?.primaryColor ?? DEFAULT_BRAND_PRIMARY);
+  const [secondary, setSecondary] = useState(values?.secondaryColor ?? brand?.secondaryColor ?? DEFAULT_BRAND_SECONDARY);
+  return (
+    <Modal open onOpenChange={(open) => !open && !saving && onClose()} title={brand ? "Edit Brand" : "Add New Brand"} wide>
+      <fetcher.Form
+        method="post"
+        encType="multipart/form-data"
+        noValidate
+        className="space-y-5"
+        onSubmit={(event) => {
+          // Repeat submits are ignored while one is on its way (spec §4).
+          if (saving) event.preventDefault();
+        }}
+      >
+        <input type="hidden" name="intent" value={brand ? "update" : "create"} />
+        {brand ? <input type="hidden" name="id" value={brand.id} /> : null}
+        {failed?.message ? <Alert tone="error">{failed.message}</Alert> : null}
+        <fieldset disabled={saving} className="space-y-5">
+          <Field label="Brand name" name="name" required defaultValue={values?.name ?? brand?.name ?? ""} errors={failed?.errors?.name} />
+          <div className="grid gap-4 sm:grid-cols-2">
+            {(
+              [
+                ["primaryColor", "Primary colour", primary, setPrimary],
+                ["secondaryColor", "Secondary colour", secondary, setSecondary],
+              ] as const
+            ).map(([name, label, value, setValue]) => (
+              <div key={name}>
+                <label htmlFor={`brand-${name}`} className="mb-1.5 block text-sm font-medium text-slate-700 dark:text-slate-300">
+                  {label}
+                </label>
+                <div className="flex items-center gap-3">
+                  <input
+                    id={`brand-${name}`}
+                    type="color"
+                    name={name}
+                    value={value}
+                    onChange={(event) => setValue(event.target.value)}
+                    className="h-10 w-14 cursor-pointer rounded-lg border border-slate-300 bg-white p-1 dark:border-slate-700 dark:bg-slate-950"
+                  />
+                  <span className="font-mono text-sm text-slate-600 dark:text-slate-400">{value}</span>
+                </div>
+                <ErrorList errors={failed?.errors?.[name]} />
+              </div>
+            ))}
+          </div>
+          <div className="brand-gradient h-10 rounded-lg" style={{ "--from": primary, "--to": secondary } as React.CSSProperties} aria-hidden />
+          <Field
+            label="Website"
+            name="website"
+            type="url"
+            placeholder="https://example.com"
+            defaultValue={values?.website ?? brand?.website ?? ""}
+            errors={failed?.errors?.website}
+          />
+          <div className="space-y-4">
+            <ImagePicker name="logo" label="Logo" currentUrl={brand?.logoUrl ?? null} errors={failed?.errors?.logo} shape="wide" />
+            <ImagePicker name="cover" label="Cover image" currentUrl={brand?.coverUrl ?? null} errors={failed?.errors?.cover} shape="wide" />
+          </div>
+          <label className="flex items-center gap-3 text-sm font-medium">
+            <input
+              type="checkbox"
+              name="active"
+              defaultChecked={values ? values.active === "on" : (brand?.active ?? true)}
+              className="size-4 rounded border-slate-300 accent-[var(--color-brand-solid)]"
+            />
+            Active (shown in pickers and counted in analytics)
+          </label>
+        </fieldset>
+        <div className="flex flex-col-reverse gap-3 border-t border-slate-200 pt-5 sm:flex-row sm:justify-end dark:border-slate-800">
+          <Button variant="secondary" onClick={onClose} disabled={saving}>
+            Cancel
+          </Button>
+          <Button type="submit" disabled={saving}>
+            {saving ? (brand ? "Updating..." : "Creating...") : brand ? "Update Brand" : "Create Brand"}
+          </Button>
+        </div>
+      </fetcher.Form>
+    </Modal>
+  );
 }

@@ -1,13 +1,13 @@
-import { getOverviewStats } from "~/.server/stats";
-import { AdminOverview } from "~/components/admin-overview";
+import { loadDashboard } from "~/.server/dashboard";
+import { AdminDashboard } from "~/components/admin/dashboard";
 import type { Route } from "./+types/dashboard";
 
 export const meta: Route.MetaFunction = () => [{ title: "Dashboard" }];
 
-export async function loader() {
-  return { stats: await getOverviewStats() };
+export async function loader({ request }: Route.LoaderArgs) {
+  return loadDashboard(request);
 }
 
 export default function Dashboard({ loaderData }: Route.ComponentProps) {
-  return <AdminOverview stats={loaderData.stats} />;
+  return <AdminDashboard data={loaderData} />;
 }

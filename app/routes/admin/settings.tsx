@@ -1,8 +1,215 @@
-import { PendingScreen } from "~/components/pending-screen";
+import { ShieldCheck } from "lucide-react";
+import { Tabs } from "radix-ui";
+import { useEffect, useState } from "react";
+import { data, useFetcher } from "react-router";
+import { env } from "~/.server/env";
+import { requirePermission } from "~/.server/authz";
+import { publish } from "~/.server/realtime";
+import { SettingsSchema, getStoredSettings, saveSiteSettings } from "~/.server/settings";
+import { ErrorList, Field, SelectField, TextareaField } from "~/components/forms";
+import { PageHeader } from "~/components/page-header";
+import { type BannerMessage, TimedBanner } from "~/components/timed-banner";
+import { Button } from "~/components/ui/button";
+import { DEFAULT_SETTINGS } from "~/lib/settings";
+import { type FieldErrors, fieldErrors } from "~/lib/validation";
+import { viewerContext } from "~/middleware/viewer.server";
 import type { Route } from "./+types/settings";
+
+const FONTS = ["Inter", "Roboto", "Open Sans", "Lato", "Montserrat", "Poppins"];
+const TAB =
+  "rounded-md px-4 py-2 text-sm font-medium text-slate-600 data-[state=active]:bg-white data-[state=active]:text-slate-900 data-[state=active]:shadow-sm dark:text-slate-400 dark:data-[state=active]:bg-slate-800 dark:data-[state=active]:text-white";
+const PANEL =
+  "space-y-5 rounded-2xl border border-slate-200 bg-white p-6 shadow-sm data-[state=inactive]:hidden sm:p-8 dark:border-slate-800 dark:bg-slate-900";
+
+type ActionData = { ok: boolean; message: string; errors?: FieldErrors };
 
 export const meta: Route.MetaFunction = () => [{ title: "System Settings" }];
 
-export default function Screen() {
-  return <PendingScreen title="System Settings" description="Company details, branding and legal texts." />;
+export async function loader({ context }: Route.LoaderArgs) {
+  const viewer = context.get(viewerContext);
+  const stored = await getStoredSettings();
+  const values = Object.fromEntries(
+    Object.keys(DEFAULT_SETTINGS).map((key) => [key, (stored?.[key as keyof typeof stored] as string | null) ?? ""]),
+  ) as Record<keyof typeof DEFAULT_SETTINGS, string>;
+  return { values, adminEmail: viewer.user.email, adminCount: env.ADMIN_EMAILS.length };
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  requirePermission(context.get(viewerContext), "update:settings:any");
+  const parsed = SettingsSchema.safeParse(Object.fromEntries(await request.formData()));
+  if (!parsed.success) {
+    return data<ActionData>({ ok: false, message: "Some fields need your attention. Nothing was saved.", errors: fieldErrors(parsed.error) }, 400);
+  }
+  try {
+    await saveSiteSettings(parsed.data);
+  } catch (error) {
+    console.error("[settings] save failed:", error);
+    return data<ActionData>({ ok: false, message: "Failed to save settings. Please try again." }, 500);
+  }
+  await publish({ kind: "settings", id: "1" });
+  return data<ActionData>({ ok: true, message: "Settings saved successfully!" });
+}
+
+export default function Settings({ loaderData }: Route.ComponentProps) {
+  const { values, adminEmail, adminCount } = loaderData;
+  const fetcher = useFetcher<ActionData>();
+  const saving = fetcher.state !== "idle";
+  const errors = fetcher.data?.errors;
+  const [banner, setBanner] = useState<BannerMessage | null>(null);
+  const [tab, setTab] = useState("general");
+  useEffect(() => {
+    if (fetcher.state === "idle" && fetcher.data) {
+      setBanner({ tone: fetcher.data.ok ? "success" : "error", text: fetcher.data.message, id: Date.now() });
+    }
+  }, [fetcher.state, fetcher.data]);
+
+  const text = (name: keyof typeof values, label: string, extra: Partial<React.ComponentProps<typeof Field>> = {}) => (
+    <Field
+      label={label}
+      name={name}
+      defaultValue={values[name]}
+      placeholder={(DEFAULT_SETTINGS[name] as string | null) ?? undefined}
+      errors={errors?.[name]}
+      {...extra}
+    />
+  );
+
+  return (
+    <fetcher.Form method="post" noValidate className="max-w-4xl">
+      <PageHeader
+        title="System Settings"
+        description="Company details, branding and legal texts for the whole site."
+        actions={
+          <Button type="submit" disabled={saving}>
+            {saving ? "Saving..." : "Save Settings"}
+          </Button>
+        }
+      />
+      <TimedBanner message={banner} />
+      <Tabs.Root value={tab} onValueChange={setTab}>
+        <Tabs.List aria-label="Settings" className="mb-6 inline-flex flex-wrap rounded-lg bg-slate-100 p-1 dark:bg-slate-900">
+          {[
+            ["general", "General"],
+            ["branding", "Branding"],
+            ["legal", "Legal"],
+            ["security", "Security"],
+          ].map(([value, label]) => (
+            <Tabs.Trigger key={value} value={value!} className={TAB}>
+              {label}
+            </Tabs.Trigger>
+          ))}
+        </Tabs.List>
+
+        {/* Every panel stays in the form, so one Save sends all of them. */}
+        <Tabs.Content value="general" forceMount className={PANEL}>
+          <div className="grid gap-4 sm:grid-cols-2">
+            {text("companyName", "Company name")}
+            {text("website", "Website", { type: "url", placeholder: "https://example.com" })}
+            {text("email", "Email", { type: "email", placeholder: "hello@example.com" })}
+            {text("phone", "Phone", { type: "tel", placeholder: "" })}
+          </div>
+          <TextareaField label="Description" name="description" rows={3} defaultValue={values.description} placeholder={DEFAULT_SETTINGS.description} errors={errors?.description} />
+          <TextareaField label="Address" name="address" rows={3} defaultValue={values.address} errors={errors?.address} />
+          <p className="text-sm text-slate-500 dark:text-slate-400">Empty fields use the default shown in grey.</p>
+        </Tabs.Content>
+
+        <Tabs.Content value="branding" forceMount className={PANEL}>
+          <div className="grid gap-4 sm:grid-cols-3">
+            {(
+              [
+                ["primaryColor", "Primary colour"],
+                ["secondaryColor", "Secondary colour"],
+                ["accentColor", "Accent colour"],
+              ] as const
+            ).map(([name, label]) => (
+              <ColorField key={name} name={name} label={label} stored={values[name]} fallback={DEFAULT_SETTINGS[name]} errors={errors?.[name]} />
+            ))}
+          </div>
+          <SelectField
+            label="Font"
+            name="fontFamily"
+            defaultValue={values.fontFamily || "Inter"}
+            errors={errors?.fontFamily}
+            options={FONTS.map((font) => ({ value: font, label: font }))}
+          />
+          <div className="grid gap-4 sm:grid-cols-2">
+            {text("primaryLogo", "Primary logo URL", { placeholder: "https://… or /logo.svg" })}
+            {text("darkModeLogo", "Dark-mode logo URL", { placeholder: "https://… or /logo-dark.svg" })}
+            {text("favicon", "Favicon URL", { placeholder: "https://… or /favicon.ico" })}
+            {text("footerLogo", "Footer logo URL", { placeholder: "https://… or /footer-logo.svg" })}
+          </div>
+        </Tabs.Content>
+
+        <Tabs.Content value="legal" forceMount className={PANEL}>
+          <TextareaField
+            label="Terms of service"
+            name="termsOfService"
+            rows={10}
+            defaultValue={values.termsOfService}
+            hint="Published at /terms and linked from sign-up and the footer. Leave empty to publish nothing."
+            errors={errors?.termsOfService}
+          />
+          <TextareaField
+            label="Privacy policy"
+            name="privacyPolicy"
+            rows={10}
+            defaultValue={values.privacyPolicy}
+            hint="Published at /privacy and linked from sign-up and the footer."
+            errors={errors?.privacyPolicy}
+          />
+        </Tabs.Content>
+
+        <Tabs.Content value="security" forceMount className={PANEL}>
+          <div className="flex gap-3">
+            <ShieldCheck aria-hidden className="size-6 shrink-0 text-emerald-600" />
+            <div className="space-y-3 text-sm text-slate-700 dark:text-slate-300">
+              <p>
+                <strong>Administrators come from configuration.</strong> They are the addresses listed in the server's{" "}
+                <code className="rounded bg-slate-100 px-1 dark:bg-slate-800">ADMIN_EMAILS</code> setting ({adminCount}{" "}
+                {adminCount === 1 ? "address" : "addresses"}); change it and restart to add or remove one.
+              </p>
+              <p>
+                You are signed in as <strong>{adminEmail}</strong>.
+              </p>
+              <p>
+                <strong>Authorization is enforced on the server</strong> for every page and every action, whatever the browser
+                shows or sends. Members can change only their own card; claim status is never sent to them.
+              </p>
+              <p>Accounts need a confirmed email address, sign-in attempts are rate-limited, and sessions are kept in httpOnly cookies.</p>
+            </div>
+          </div>
+        </Tabs.Content>
+      </Tabs.Root>
+    </fetcher.Form>
+  );
+}
+
+function ColorField({ name, label, stored, fallback, errors }: { name: string; label: string; stored: string; fallback: string; errors?: string[] }) {
+  const [value, setValue] = useState(stored);
+  return (
+    <div>
+      <label htmlFor={`setting-${name}`} className="mb-1.5 block text-sm font-medium text-slate-700 dark:text-slate-300">
+        {label}
+      </label>
+      <div className="flex items-center gap-2">
+        <input
+          type="color"
+          aria-label={`${label} picker`}
+          value={value || fallback}
+          onChange={(event) => setValue(event.target.value)}
+          className="h-10 w-12 cursor-pointer rounded-lg border border-slate-300 bg-white p-1 dark:border-slate-700 dark:bg-slate-950"
+        />
+        <input
+          id={`setting-${name}`}
+          name={name}
+          value={value}
+          placeholder={fallback}
+          onChange={(event) => setValue(event.target.value)}
+          aria-invalid={errors?.length ? true : undefined}
+          className="h-10 w-full rounded-lg border border-slate-300 bg-white px-3 font-mono text-sm dark:border-slate-700 dark:bg-slate-950"
+        />
+      </div>
+      <ErrorList errors={errors} />
+    </div>
+  );
 }

@@ -1,7 +1,8 @@
 import { ArrowRight, Contact, Eye, PencilLine, Trophy, Users } from "lucide-react";
 import { Link } from "react-router";
-import { getOverviewStats, getProfileRank } from "~/.server/stats";
-import { AdminOverview } from "~/components/admin-overview";
+import { loadDashboard } from "~/.server/dashboard";
+import { getProfileRank } from "~/.server/stats";
+import { AdminDashboard } from "~/components/admin/dashboard";
 import { viewerContext } from "~/middleware/viewer.server";
 import type { Route } from "./+types/home";
 
@@ -10,10 +11,11 @@ export const meta: Route.MetaFunction = ({ matches }) => {
   return [{ title: `Home · ${company}` }];
 };
 
-export async function loader({ context }: Route.LoaderArgs) {
+export async function loader({ request, context }: Route.LoaderArgs) {
   const viewer = context.get(viewerContext);
   if (viewer.isAdmin) {
-    return { kind: "admin" as const, stats: await getOverviewStats() };
+    // Spec §2: for the administrator, the home route is the dashboard.
+    return { kind: "admin" as const, dashboard: await loadDashboard(request) };
   }
   const profile = viewer.profile;
   return {
@@ -26,7 +28,7 @@ export async function loader({ context }: Route.LoaderArgs) {
 }
 
 export default function Home({ loaderData }: Route.ComponentProps) {
-  if (loaderData.kind === "admin") return <AdminOverview stats={loaderData.stats} />;
+  if (loaderData.kind === "admin") return <AdminDashboard data={loaderData.dashboard} />;
   const { firstName, username, views, rank } = loaderData;
   const cards = [
     {

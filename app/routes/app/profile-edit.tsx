@@ -7,9 +7,9 @@ import { BodyTooLargeError, readFormData } from "~/.server/form-data";
 import { ImageError, MAX_IMAGE_BYTES, deleteImageIfUnused, storeProfilePhoto } from "~/.server/images";
 import { activeBrandOptions, checkProfileFields, uniqueViolationErrors } from "~/.server/profile-update";
 import { publish } from "~/.server/realtime";
-import { Field, SelectField, TextareaField } from "~/components/forms";
 import { ImagePicker } from "~/components/image-picker";
 import { PageHeader } from "~/components/page-header";
+import { ProfileFormFields, profileFormValues } from "~/components/profile-form-fields";
 import { Alert } from "~/components/ui/alert";
 import { Button, ButtonLink } from "~/components/ui/button";
 import { mediaUrl } from "~/lib/media";
@@ -106,8 +106,6 @@ export default function EditProfile({ loaderData, actionData }: Route.ComponentP
   const navigation = useNavigation();
   const saving = navigation.state === "submitting";
   const errors = actionData?.errors;
-  const value = (name: keyof typeof profile) =>
-    actionData?.values?.[name] ?? (profile[name] === null ? "" : String(profile[name]));
   const cardHref = `/profile/${encodeURIComponent(profile.username)}`;
   return (
     <div className="max-w-3xl">
@@ -127,39 +125,13 @@ export default function EditProfile({ loaderData, actionData }: Route.ComponentP
           <Alert tone="error">Some fields need your attention. Nothing was saved.</Alert>
         ) : null}
         <ImagePicker name="photo" label="Profile photo" currentUrl={profile.photoUrl} errors={errors?.photo} />
-        <div className="grid gap-4 sm:grid-cols-2">
-          <Field label="First name" name="firstName" required autoComplete="given-name" defaultValue={value("firstName")} errors={errors?.firstName} />
-          <Field label="Last name" name="lastName" required autoComplete="family-name" defaultValue={value("lastName")} errors={errors?.lastName} />
-          <Field
-            label="Username"
-            name="username"
-            required
-            autoCapitalize="none"
-            spellCheck={false}
-            defaultValue={value("username")}
-            hint="Your card's address: /profile/your-username"
-            errors={errors?.username}
-          />
-          <Field label="Email" name="email" type="email" required autoComplete="email" defaultValue={value("email")} errors={errors?.email} />
-          <Field label="Job title" name="title" autoComplete="organization-title" defaultValue={value("title")} errors={errors?.title} />
-          <Field label="Phone" name="phone" type="tel" autoComplete="tel" defaultValue={value("phone")} errors={errors?.phone} />
-          <SelectField
-            label="Company / brand"
-            name="companyBrandId"
-            defaultValue={value("companyBrandId")}
-            errors={errors?.companyBrandId}
-            options={[{ value: "", label: "No brand" }, ...brands.map((brand) => ({ value: String(brand.id), label: brand.name }))]}
-          />
-          <Field
-            label="LinkedIn URL"
-            name="linkedinUrl"
-            type="url"
-            placeholder="https://www.linkedin.com/in/…"
-            defaultValue={value("linkedinUrl")}
-            errors={errors?.linkedinUrl}
-          />
-        </div>
-        <TextareaField label="Bio" name="bio" rows={4} defaultValue={value("bio")} errors={errors?.bio} />
+        <ProfileFormFields
+          values={actionData?.values ? profileFormValues(actionData.values) : profileFormValues(profile)}
+          errors={errors}
+          brands={brands}
+          bioRows={4}
+          usernameHint="Your card's address: /profile/your-username"
+        />
         <div className="flex flex-col-reverse gap-3 border-t border-slate-200 pt-6 sm:flex-row sm:justify-end dark:border-slate-800">
           <ButtonLink to={cardHref} variant="secondary">
             Cancel

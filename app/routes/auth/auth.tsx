@@ -184,6 +184,23 @@ export default function AuthRoute({ actionData }: Route.ComponentProps) {
             </Link>
           </div>
         )}
+        {mode === "signup" && (site.hasTerms || site.hasPrivacy) ? (
+          <p className="text-xs text-slate-500 dark:text-slate-400">
+            By creating an account you agree to the{" "}
+            {site.hasTerms ? (
+              <a href="/terms" className="font-medium text-brand-ink underline">
+                Terms of Service
+              </a>
+            ) : null}
+            {site.hasTerms && site.hasPrivacy ? " and the " : null}
+            {site.hasPrivacy ? (
+              <a href="/privacy" className="font-medium text-brand-ink underline">
+                Privacy Policy
+              </a>
+            ) : null}
+            .
+          </p>
+        ) : null}
         <Button type="submit" size="lg" className="w-full" disabled={busy}>
           {busy ? (mode === "signup" ? "Creating account..." : "Signing in...") : mode === "signup" ? "Create account" : "Sign In"}
         </Button>

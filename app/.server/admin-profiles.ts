@@ -1,0 +1,98 @@
+import { type SQL, and, desc, eq, isNotNull, isNull, or, sql } from "drizzle-orm";
+import type { ClaimFilter } from "./directory";
+import { db } from "./db/client";
+import { brands, profiles } from "./db/schema";
+
+export const ADMIN_PAGE_SIZE = 20;
+
+export type AdminProfileQuery = { q: string; brand: number | null; status: ClaimFilter; page: number };
+
+export function parseAdminProfileQuery(url: URL): AdminProfileQuery {
+  const brand = Number(url.searchParams.get("brand"));
+  const status = url.searchParams.get("status");
+  const page = Number(url.searchParams.get("page"));
+  return {
+    q: (url.searchParams.get("q") ?? "").trim().slice(0, 100),
+    brand: Number.isInteger(brand) && brand > 0 ? brand : null,
+    status: status === "claimed" || status === "unclaimed" ? status : "all",
+    page: Number.isInteger(page) && page > 1 ? Math.min(page, 10_000) : 1,
+  };
+}
+
+/** Spec §5: the dashboard searches name, email and username, not the bio. */
+function conditions(query: AdminProfileQuery): SQL | undefined {
+  const parts: SQL[] = [];
+  if (query.q) {
+    const pattern = `%${query.q.replace(/[\\%_]/g, "\\$&")}%`;
+    const folded = sql`namecard_fold(${pattern})`;
+    parts.push(
+      or(
+        sql`namecard_fold(${profiles.firstName} || ' ' || ${profiles.lastName}) like ${folded}`,
+        sql`namecard_fold(${profiles.email}) like ${folded}`,
+        sql`namecard_fold(${profiles.username}) like ${folded}`,
+      )!,
+    );
+  }
+  if (query.brand) parts.push(eq(profiles.companyBrandId, query.brand));
+  if (query.status === "claimed") parts.push(isNotNull(profiles.userId));
+  if (query.status === "unclaimed") parts.push(isNull(profiles.userId));
+  return parts.length ? and(...parts) : undefined;
+}
+
+/** Spec §7 "Dashboard list": newest first, searched, filtered and paged on the server. */
+export async function listProfilesForAdmin(query: AdminProfileQuery) {
+  const where = conditions(query);
+  const [counts] = await db
+    .select({
+      shown: sql<number>`count(*) filter (where ${where ?? sql`true`})::int`,
+      total: sql<number>`count(*)::int`,
+    })
+    .from(profiles);
+  const shown = counts?.shown ?? 0;
+  const pageCount = Math.max(1, Math.ceil(shown / ADMIN_PAGE_SIZE));
+  const page = Math.min(query.page, pageCount);
+  const rows = await db
+    .select({
+      id: profiles.id,
+      firstName: profiles.firstName,
+      lastName: profiles.lastName,
+      username: profiles.username,
+      email: profiles.email,
+      phone: profiles.phone,
+      title: profiles.title,
+      bio: profiles.bio,
+      linkedinUrl: profiles.linkedinUrl,
+      companyBrandId: profiles.companyBrandId,
+      profilePhoto: profiles.profilePhoto,
+      viewCount: profiles.viewCount,
+      claimed: sql<boolean>`${profiles.userId} is not null`,
+      createdAt: profiles.createdAt,
+      brandName: brands.name,
+      brandColor: brands.primaryColor,
+    })
+    .from(profiles)
+    .leftJoin(brands, eq(brands.id, profiles.companyBrandId))
+    .where(where)
+    .orderBy(desc(profiles.createdAt), desc(profiles.id))
+    .limit(ADMIN_PAGE_SIZE)
+    .offset((page - 1) * ADMIN_PAGE_SIZE);
+  return { rows, shown, total: counts?.total ?? 0, page, pageCount };
+}
+
+/** Every profile, newest first, for the dashboard CSV. */
+export async function allProfilesForExport() {
+  return db
+    .select({
+      firstName: profiles.firstName,
+      lastName: profiles.lastName,
+      email: profiles.email,
+      username: profiles.username,
+      brandName: brands.name,
+      claimed: sql<boolean>`${profiles.userId} is not null`,
+      viewCount: profiles.viewCount,
+      createdAt: profiles.createdAt,
+    })
+    .from(profiles)
+    .leftJoin(brands, eq(brands.id, profiles.companyBrandId))
+    .orderBy(desc(profiles.createdAt), desc(profiles.id));
+}

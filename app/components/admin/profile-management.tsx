@@ -1,0 +1,325 @@
+import { ChevronLeft, ChevronRight, Eye, Pencil, Plus, Search, Trash2, Users } from "lucide-react";
+import { useEffect, useRef, useState } from "react";
+import { Form, Link, useFetcher, useSearchParams, useSubmit } from "react-router";
+import type { AdminActionResult } from "~/.server/admin-profile-actions";
+import type { DashboardData } from "~/.server/dashboard";
+import { Avatar } from "~/components/avatar";
+import { BrandBadge } from "~/components/brand-badge";
+import { ImagePicker } from "~/components/image-picker";
+import { ProfileFormFields, profileFormValues } from "~/components/profile-form-fields";
+import { type BannerMessage, TimedBanner } from "~/components/timed-banner";
+import { Alert } from "~/components/ui/alert";
+import { Button, buttonClasses } from "~/components/ui/button";
+import { Confirm, Modal } from "~/components/ui/dialog";
+import { fullName } from "~/lib/names";
+
+type Row = DashboardData["management"]["rows"][number];
+
+const SELECT =
+  "h-10 rounded-lg border border-slate-300 bg-white px-3 text-sm dark:border-slate-700 dark:bg-slate-950";
+
+/** Spec §2 "Manage Profiles": search, filters, the table, edit and delete. */
+export function ProfileManagement({ data }: { data: DashboardData }) {
+  const { management, brands } = data;
+  const { rows, shown, total, page, pageCount, query } = management;
+  const [params] = useSearchParams();
+  const submit = useSubmit();
+  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  const [editing, setEditing] = useState<Row | null>(null);
+  const [deleting, setDeleting] = useState<Row | null>(null);
+  const created = params.get("created");
+  const [banner, setBanner] = useState<BannerMessage | null>(
+    created
+      ? {
+          tone: "success",
+          text: `Profile created for ${created}. They can claim it by signing up with ${params.get("email") ?? "their email"}.`,
+          id: 0,
+        }
+      : null,
+  );
+  const deleter = useFetcher<AdminActionResult>();
+
+  useEffect(() => () => clearTimeout(timer.current), []);
+  useEffect(() => {
+    if (deleter.state !== "idle" || !deleter.data) return;
+    const result = deleter.data;
+    setBanner({
+      tone: result.ok ? "success" : "error",
+      text: result.ok ? result.message : result.message ?? "Failed to delete profile. Please try again.",
+      id: Date.now(),
+    });
+    setDeleting(null);
+  }, [deleter.state, deleter.data]);
+
+  const pageLink = (target: number) => {
+    const next = new URLSearchParams(params);
+    if (target <= 1) next.delete("page");
+    else next.set("page", String(target));
+    return `/admin/profiles?${next}`;
+  };
+  const filtered = query.q !== "" || query.brand !== null || query.status !== "all";
+
+  return (
+    <section aria-labelledby="management-title">
+      <TimedBanner message={banner} />
+      <div className="mb-4 flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
+        <h2 id="management-title" className="text-lg font-semibold">
+          Profile Management ({shown.toLocaleString("en")} of {total.toLocaleString("en")})
+        </h2>
+        <Link to="/admin/profiles/create" className={buttonClasses("primary")}>
+          <Plus aria-hidden className="size-4" />
+          Add Profile
+        </Link>
+      </div>
+
+      <Form
+        method="get"
+        action="/admin/profiles"
+        role="search"
+        aria-label="Search profiles"
+        className="mb-4 grid gap-3 sm:grid-cols-[minmax(0,1fr)_auto_auto_auto]"
+        onChange={(event) => {
+          clearTimeout(timer.current);
+          const formElement = event.currentTarget;
+          const immediate = (event.target as HTMLElement).tagName === "SELECT";
+          timer.current = setTimeout(
+            () => submit(formElement, { method: "get", action: "/admin/profiles", replace: !immediate, preventScrollReset: true }),
+            immediate ? 0 : 250,
+          );
+        }}
+      >
+        <div className="relative">
+          <label htmlFor="admin-q" className="sr-only">
+            Search profiles
+          </label>
+          <Search aria-hidden className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-slate-400" />
+          <input
+            id="admin-q"
+            type="search"
+            name="q"
+            defaultValue={query.q}
+            placeholder="Search by name, email or username..."
+            className="block h-10 w-full rounded-lg border border-slate-300 bg-white pr-3 pl-9 text-sm placeholder:text-slate-500 dark:border-slate-700 dark:bg-slate-950 dark:placeholder:text-slate-400"
+          />
+        </div>
+        <label htmlFor="admin-brand" className="sr-only">
+          Brand
+        </label>
+        <select id="admin-brand" name="brand" defaultValue={query.brand ? String(query.brand) : ""} className={SELECT}>
+          <option value="">All Brands</option>
+          {brands.map((brand) => (
+            <option key={brand.id} value={brand.id}>
+              {brand.name}
+            </option>
+          ))}
+        </select>
+        <label htmlFor="admin-status" className="sr-only">
+          Status
+        </label>
+        <select id="admin-status" name="status" defaultValue={query.status} className={SELECT}>
+          <option value="all">All Status</option>
+          <option value="claimed">Claimed</option>
+          <option value="unclaimed">Unclaimed</option>
+        </select>
+        <Button type="submit" variant="secondary">
+          Search
+        </Button>
+      </Form>
+
+      {rows.length === 0 ? (
+        <div className="flex flex-col items-center gap-2 rounded-2xl border border-dashed border-slate-300 bg-white px-6 py-16 text-center dark:border-slate-700 dark:bg-slate-900">
+          <Users aria-hidden className="size-8 text-slate-400" />
+          <p className="font-semibold">No profiles found</p>
+          <p className="text-sm text-slate-500 dark:text-slate-400">
+            {filtered ? "Try adjusting your search or filter criteria." : "Get started by creating your first profile."}
+          </p>
+        </div>
+      ) : (
+        <div className="overflow-x-auto rounded-2xl border border-slate-200 bg-white shadow-sm dark:border-slate-800 dark:bg-slate-900">
+          <table className="w-full min-w-[760px] text-left text-sm">
+            <thead className="border-b border-slate-200 bg-slate-50 text-xs tracking-wide text-slate-500 uppercase dark:border-slate-800 dark:bg-slate-950/40 dark:text-slate-400">
+              <tr>
+                {["Profile", "Contact", "Brand", "Status", "Views", "Actions"].map((heading) => (
+                  <th key={heading} scope="col" className={heading === "Actions" || heading === "Views" ? "px-4 py-3 text-right" : "px-4 py-3"}>
+                    {heading}
+                  </th>
+                ))}
+              </tr>
+            </thead>
+            <tbody className="divide-y divide-slate-100 dark:divide-slate-800">
+              {rows.map((row) => (
+                <tr key={row.id}>
+                  <td className="px-4 py-3">
+                    <div className="flex items-center gap-3">
+                      <Avatar person={row} photoUrl={row.photoUrl} size="sm" />
+                      <div className="min-w-0">
+                        <p className="font-medium">{fullName(row)}</p>
+                        <p className="text-slate-500 dark:text-slate-400">@{row.username}</p>
+                      </div>
+                    </div>
+                  </td>
+                  <td className="px-4 py-3">
+                    <p className="max-w-56 truncate">{row.email}</p>
+                    {row.phone ? <p className="text-slate-500 dark:text-slate-400">{row.phone}</p> : null}
+                  </td>
+                  <td className="px-4 py-3">
+                    {row.brandName ? (
+                      <BrandBadge brand={{ name: row.brandName, primaryColor: row.brandColor ?? "" }} />
+                    ) : (
+                      <span className="text-slate-500 dark:text-slate-400">No brand</span>
+                    )}
+                  </td>
+                  <td className="px-4 py-3">
+                    <span
+                      className={
+                        row.claimed
+                          ? "inline-flex items-center gap-1.5 rounded-full bg-emerald-50 px-2.5 py-0.5 text-xs font-semibold text-emerald-800 dark:bg-emerald-950 dark:text-emerald-200"
+                          : "inline-flex items-center gap-1.5 rounded-full bg-orange-50 px-2.5 py-0.5 text-xs font-semibold text-orange-800 dark:bg-orange-950 dark:text-orange-200"
+                      }
+                    >
+                      <span aria-hidden className={`size-1.5 rounded-full ${row.claimed ? "bg-emerald-500" : "bg-orange-500"}`} />
+                      {row.claimed ? "Claimed" : "Unclaimed"}
+                    </span>
+                  </td>
+                  <td className="px-4 py-3 text-right tabular-nums">{row.viewCount.toLocaleString("en")}</td>
+                  <td className="px-4 py-3">
+                    <div className="flex justify-end gap-1">
+                      <Link
+                        to={`/profile/${encodeURIComponent(row.username)}`}
+                        className={buttonClasses("ghost", "sm")}
+                        aria-label={`View ${fullName(row)}`}
+                      >
+                        <Eye aria-hidden className="size-4" />
+                        <span className="hidden xl:inline">View</span>
+                      </Link>
+                      <Button variant="ghost" size="sm" onClick={() => setEditing(row)} aria-label={`Edit ${fullName(row)}`}>
+                        <Pencil aria-hidden className="size-4" />
+                        <span className="hidden xl:inline">Edit</span>
+                      </Button>
+                      <Button
+                        variant="ghost"
+                        size="sm"
+                        className="text-red-700 hover:bg-red-50 dark:text-red-400 dark:hover:bg-red-950"
+                        onClick={() => setDeleting(row)}
+                        aria-label={`Delete ${fullName(row)}`}
+                      >
+                        <Trash2 aria-hidden className="size-4" />
+                        <span className="hidden xl:inline">Delete</span>
+                      </Button>
+                    </div>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+
+      {pageCount > 1 ? (
+        <nav aria-label="Pages" className="mt-4 flex items-center justify-between text-sm">
+          {page > 1 ? (
+            <Link to={pageLink(page - 1)} className="inline-flex items-center gap-1 font-medium text-brand-ink hover:underline">
+              <ChevronLeft aria-hidden className="size-4" /> Previous
+            </Link>
+          ) : (
+            <span />
+          )}
+          <span className="text-slate-500 dark:text-slate-400">
+            Page {page} of {pageCount}
+          </span>
+          {page < pageCount ? (
+            <Link to={pageLink(page + 1)} className="inline-flex items-center gap-1 font-medium text-brand-ink hover:underline">
+              Next <ChevronRight aria-hidden className="size-4" />
+            </Link>
+          ) : (
+            <span />
+          )}
+        </nav>
+      ) : null}
+
+      {editing ? (
+        <EditProfileDialog
+          key={editing.id}
+          row={editing}
+          brands={brands}
+          onClose={() => setEditing(null)}
+          onSaved={(message) => {
+            setEditing(null);
+            setBanner(message);
+          }}
+        />
+      ) : null}
+
+      <Confirm
+        open={deleting !== null}
+        onOpenChange={(open) => !open && setDeleting(null)}
+        title="Delete profile"
+        confirmLabel={deleter.state !== "idle" ? "Deleting..." : "Delete Profile"}
+        busy={deleter.state !== "idle"}
+        onConfirm={() => {
+          if (!deleting) return;
+          void deleter.submit({ intent: "delete", id: deleting.id }, { method: "post", action: "/admin/profiles" });
+        }}
+      >
+        {deleting ? (
+          <>
+            <p className="font-medium text-slate-900 dark:text-white">Are you sure you want to delete {fullName(deleting)}'s profile?</p>
+            <p>
+              This will permanently remove all profile information, the photo, and the view count and statistics. This action
+              cannot be undone.
+            </p>
+          </>
+        ) : null}
+      </Confirm>
+    </section>
+  );
+}
+
+function EditProfileDialog({
+  row,
+  brands,
+  onClose,
+  onSaved,
+}: {
+  row: Row;
+  brands: { id: number; name: string; active: boolean }[];
+  onClose: () => void;
+  onSaved: (message: BannerMessage) => void;
+}) {
+  const fetcher = useFetcher<AdminActionResult>();
+  const saving = fetcher.state !== "idle";
+  const result = fetcher.data;
+  useEffect(() => {
+    if (fetcher.state === "idle" && result?.ok) {
+      onSaved({ tone: "success", text: result.warning ? `${result.message} ${result.warning}` : result.message, id: Date.now() });
+    }
+  }, [fetcher.state, result, onSaved]);
+  const failed = result && !result.ok ? result : null;
+  const pickable = brands.filter((brand) => brand.active || brand.id === row.companyBrandId);
+  return (
+    <Modal open onOpenChange={(open) => !open && onClose()} title={`Edit Profile: ${row.firstName} ${row.lastName}`} wide>
+      <fetcher.Form method="post" action="/admin/profiles" encType="multipart/form-data" noValidate className="space-y-5">
+        <input type="hidden" name="intent" value="update" />
+        <input type="hidden" name="id" value={row.id} />
+        {failed?.message ? <Alert tone="error">{failed.message}</Alert> : null}
+        {failed?.errors && !failed.message ? <Alert tone="error">Some fields need your attention. Nothing was saved.</Alert> : null}
+        <ImagePicker name="photo" label="Profile photo" currentUrl={row.photoUrl} errors={failed?.errors?.photo} />
+        <ProfileFormFields
+          values={failed?.values ? profileFormValues(failed.values) : profileFormValues(row)}
+          errors={failed?.errors}
+          brands={pickable}
+          bioRows={3}
+          disabled={saving}
+        />
+        <div className="flex flex-col-reverse gap-3 border-t border-slate-200 pt-5 sm:flex-row sm:justify-end dark:border-slate-800">
+          <Button variant="secondary" onClick={onClose}>
+            Cancel
+          </Button>
+          <Button type="submit" disabled={saving}>
+            {saving ? "Updating..." : "Save Changes"}
+          </Button>
+        </div>
+      </fetcher.Form>
+    </Modal>
+  );
+}

@@ -1,0 +1,34 @@
+import { allProfilesForExport } from "~/.server/admin-profiles";
+import { requireAdmin, requirePermission } from "~/.server/authz";
+import { csvResponse, isoDay, toCsv } from "~/.server/csv";
+import { getOverviewStats } from "~/.server/stats";
+import type { Route } from "./+types/dashboard.csv";
+
+/** Spec §7 "Dashboard CSV": a metrics block, then one row per profile. */
+export async function loader({ request }: Route.LoaderArgs) {
+  requirePermission(await requireAdmin(request), "read:analytics:any");
+  const [stats, rows] = await Promise.all([getOverviewStats(), allProfilesForExport()]);
+  const percent = (value: number) => `${value.toFixed(1)}%`;
+  const body = toCsv([
+    ["Metric", "Value"],
+    ["Total Profiles", stats.totalProfiles],
+    ["Claimed", stats.claimedProfiles],
+    ["Unclaimed", stats.unclaimedProfiles],
+    ["Total Brands", stats.activeBrands],
+    ["Total Views", stats.totalViews],
+    ["Adoption Rate", percent(stats.adoptionRate)],
+    ["Weekly Growth", percent(stats.weeklyGrowth)],
+    [],
+    ["Name", "Email", "Username", "Brand", "Status", "Views", "Created"],
+    ...rows.map((row) => [
+      `${row.firstName} ${row.lastName}`,
+      row.email,
+      row.username,
+      row.brandName ?? "No brand",
+      row.claimed ? "Claimed" : "Unclaimed",
+      row.viewCount,
+      isoDay(row.createdAt),
+    ]),
+  ]);
+  return csvResponse(body, `namecard-dashboard-${isoDay()}.csv`);
+}
