@@ -11,7 +11,7 @@ export async function getProfileRank(profileId: string): Promise<number> {
   const [row] = await db
     .select({
       rank: sql<number>`case when ${profiles.viewCount} > 0 then (
-        select count(*)::int + 1 from ${profiles} as other where other.view_count > ${profiles.viewCount}
+        select count(*)::int + 1 from ${profiles} as other where other.view_count > ${profiles}.view_count
       ) else 0 end`,
     })
     .from(profiles)

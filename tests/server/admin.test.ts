@@ -1,0 +1,332 @@
+import { execFileSync } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { eq, sql } from "drizzle-orm";
+import sharp from "sharp";
+import { describe, expect, it } from "vitest";
+import { db } from "~/.server/db/client";
+import { brands, profileViews, profiles, siteSettings, users } from "~/.server/db/schema";
+import { env } from "~/.server/env";
+import { getSiteSettings } from "~/.server/settings";
+import {
+  getOverviewStats,
+  getProfileRank,
+  getProfilesByBrand,
+  getRecentMembers,
+  getRegistrationsByWeek,
+  getTopProfiles,
+  getViewsByDay,
+  getViewsBySource,
+} from "~/.server/stats";
+import { action as brandsAction } from "~/routes/admin/brands";
+import { loader as analyticsCsv } from "~/routes/admin/export/analytics.csv";
+import { loader as dashboardCsv } from "~/routes/admin/export/dashboard.csv";
+import { action as profilesAction } from "~/routes/admin/profiles";
+import { action as createAction } from "~/routes/admin/profiles-create";
+import { action as settingsAction } from "~/routes/admin/settings";
+import { createMember, formRequest, getRequest, multipartRequest, run } from "./helpers";
+
+const DAY = 24 * 60 * 60 * 1000;
+/** A fixed "now": Wednesday 2026-11-18, noon UTC. */
+const NOW = new Date("2026-11-18T12:00:00Z");
+const ago = (days: number) => new Date(NOW.getTime() - days * DAY);
+
+/**
+ * The fixture every statistic is checked against, computed by hand:
+ * 10 profiles, 4 claimed; views 0,0,3,5,5,12,0,1,0,9 (total 35, 6 with views);
+ * 3 active brands of 4; 3 created in the last 7 days, 7 older.
+ */
+async function fixture() {
+  const [north, south, east, retired] = await db
+    .insert(brands)
+    .values([
+      { name: "North", primaryColor: "#111111" },
+      { name: "South", primaryColor: "#222222" },
+      { name: "East", primaryColor: "#333333" },
+      { name: "Retired", primaryColor: "#444444", active: false },
+    ])
+    .returning();
+  const accounts = await db
+    .insert(users)
+    .values(["u1", "u2", "u3", "u4"].map((id) => ({ id, name: id, email: `${id}@example.org`, emailVerified: true })))
+    .returning();
+  const rows: (typeof profiles.$inferInsert)[] = [
+    { firstName: "Ann", lastName: "A", views: 0, days: 1, brand: north, user: accounts[0] },
+    { firstName: "Ben", lastName: "B", views: 0, days: 3, brand: north },
+    { firstName: "Cat", lastName: "C", views: 3, days: 6, brand: south, user: accounts[1] },
+    { firstName: "Dan", lastName: "D", views: 5, days: 8, brand: south },
+    { firstName: "Eve", lastName: "E", views: 5, days: 10, brand: south },
+    { firstName: "Fay", lastName: "F", views: 12, days: 15, brand: east, user: accounts[2] },
+    { firstName: "Gus", lastName: "G", views: 0, days: 20, brand: retired },
+    { firstName: "Hal", lastName: "H", views: 1, days: 25 },
+    { firstName: "Ivy", lastName: "I", views: 0, days: 40, user: accounts[3] },
+    { firstName: "Jon", lastName: "J", views: 9, days: 45, brand: north },
+  ].map((row, index) => ({
+    firstName: row.firstName,
+    lastName: row.lastName,
+    email: `${row.firstName.toLowerCase()}@example.org`,
+    username: `${row.firstName.toLowerCase()}.${index}`,
+    viewCount: row.views,
+    createdAt: ago(row.days),
+    companyBrandId: row.brand?.id ?? null,
+    userId: row.user?.id ?? null,
+  }));
+  const inserted = await db.insert(profiles).values(rows).returning();
+  const byName = Object.fromEntries(inserted.map((row) => [row.firstName, row]));
+  // Views: 2 today (qr, link), 1 yesterday (directory), 1 twenty days ago (qr), 1 forty days ago (qr).
+  await db.insert(profileViews).values([
+    { profileId: byName.Fay!.id, source: "qr", createdAt: new Date(NOW.getTime() - 60_000) },
+    { profileId: byName.Fay!.id, source: "link", createdAt: new Date(NOW.getTime() - 120_000) },
+    { profileId: byName.Jon!.id, source: "directory", createdAt: ago(1) },
+    { profileId: byName.Cat!.id, source: "qr", createdAt: ago(20) },
+    { profileId: byName.Dan!.id, source: "qr", createdAt: ago(40) },
+  ]);
+  return { byName, north: north!, south: south!, east: east! };
+}
+
+describe("statistics against a hand-computed fixture", () => {
+  it("computes the overview cards with spec §9's formulas", async () => {
+    await fixture();
+    // Creation dates are relative to NOW; the overview uses the real clock, so shift them.
+    await db.execute(sql`update profiles set created_at = created_at + (now() - ${NOW.toISOString()}::timestamptz)`);
+    const stats = await getOverviewStats();
+    expect(stats).toEqual({
+      totalProfiles: 10,
+      claimedProfiles: 4,
+      unclaimedProfiles: 6,
+      totalViews: 35,
+      activeProfiles: 6,
+      newThisWeek: 3,
+      activeBrands: 3,
+      adoptionRate: 40,
+      weeklyGrowth: (3 / 7) * 100,
+    });
+  });
+
+  it("ranks by views among profiles with views, 0 without", async () => {
+    const { byName } = await fixture();
+    expect(await getProfileRank(byName.Fay!.id)).toBe(1);
+    expect(await getProfileRank(byName.Jon!.id)).toBe(2);
+    expect(await getProfileRank(byName.Dan!.id)).toBe(3);
+    expect(await getProfileRank(byName.Eve!.id)).toBe(3);
+    expect(await getProfileRank(byName.Cat!.id)).toBe(5);
+    expect(await getProfileRank(byName.Ann!.id)).toBe(0);
+  });
+
+  it("lists the five newest members, profiles per active brand and the most viewed", async () => {
+    await fixture();
+    expect((await getRecentMembers()).map((row) => row.firstName)).toEqual(["Ann", "Ben", "Cat", "Dan", "Eve"]);
+    expect((await getRecentMembers())[0]).toMatchObject({ claimed: true, brandName: "North", brandColor: "#111111" });
+    expect(await getProfilesByBrand()).toEqual([
+      expect.objectContaining({ name: "North", count: 3 }),
+      expect.objectContaining({ name: "South", count: 3 }),
+      expect.objectContaining({ name: "East", count: 1 }),
+    ]);
+    expect((await getTopProfiles(8)).map((row) => [row.firstName, row.views])).toEqual([
+      ["Fay", 12],
+      ["Jon", 9],
+      ["Dan", 5],
+      ["Eve", 5],
+      ["Cat", 3],
+      ["Hal", 1],
+    ]);
+  });
+
+  it("groups the last 30 days of registrations by weeks starting on Sunday", async () => {
+    await fixture();
+    // NOW is Wednesday 18 Nov; 30 days back is Monday 19 Oct, in the week of Sunday 18 Oct.
+    expect(await getRegistrationsByWeek(NOW)).toEqual([
+      { week: "2026-10-18", count: 1 }, // Hal, Sat 24 Oct
+      { week: "2026-10-25", count: 1 }, // Gus, Thu 29 Oct
+      { week: "2026-11-01", count: 1 }, // Fay, Tue 3 Nov
+      { week: "2026-11-08", count: 3 }, // Eve Sun 8, Dan Tue 10, Cat Thu 12 Nov
+      { week: "2026-11-15", count: 2 }, // Ben Sun 15, Ann Tue 17 Nov
+    ]);
+  });
+
+  it("counts real views per day for 30 days, and views by source", async () => {
+    await fixture();
+    const days = await getViewsByDay(NOW);
+    expect(days).toHaveLength(30);
+    expect(days.at(-1)).toEqual({ day: "2026-11-18", count: 2 });
+    expect(days.at(-2)).toEqual({ day: "2026-11-17", count: 1 });
+    expect(days.find((day) => day.day === "2026-10-29")).toEqual({ day: "2026-10-29", count: 1 });
+    expect(days.reduce((sum, day) => sum + day.count, 0)).toBe(4);
+    expect(await getViewsBySource()).toEqual({ qr: 3, link: 1, directory: 1 });
+  });
+});
+
+const HAS_PYTHON = (() => {
+  try {
+    execFileSync("/usr/bin/python3", ["-c", "import csv"], { stdio: "ignore" });
+    return true;
+  } catch {
+    return false;
+  }
+})();
+
+function parseCsv(text: string): string[][] {
+  return JSON.parse(
+    execFileSync("/usr/bin/python3", ["-c", "import sys, csv, json; print(json.dumps(list(csv.reader(sys.stdin.read().lstrip('\\ufeff').splitlines(True)))))"], {
+      input: text,
+    }).toString(),
+  );
+}
+
+describe.skipIf(!HAS_PYTHON)("exports", () => {
+  it("writes the dashboard CSV that an independent parser reads back, accents, commas, quotes and formulas safe", async () => {
+    const admin = await createMember({ email: "admin@example.com", firstName: "Ada", lastName: "Admin" });
+    await db.insert(brands).values({ name: "Café, \"Crème\"" });
+    const [brand] = await db.select().from(brands);
+    await db.insert(profiles).values({
+      firstName: "=HYPERLINK(\"http://evil\")",
+      lastName: "Zoë, \"the\" Great",
+      email: "zoe@example.org",
+      username: "zoe.great",
+      companyBrandId: brand!.id,
+      viewCount: 4,
+    });
+    const response = (await run(dashboardCsv, getRequest("/admin/export/dashboard.csv", admin.cookie))) as { headers: Headers };
+    const bytes = new Uint8Array(
+      await ((await dashboardCsv({ request: getRequest("/admin/export/dashboard.csv", admin.cookie) } as never)) as Response).arrayBuffer(),
+    );
+    expect(Array.from(bytes.slice(0, 3))).toEqual([0xef, 0xbb, 0xbf]);
+    const raw = new TextDecoder("utf-8", { ignoreBOM: true }).decode(bytes);
+    expect(response.headers.get("content-disposition")).toMatch(/^attachment; filename="namecard-dashboard-\d{4}-\d{2}-\d{2}\.csv"$/);
+    expect(raw.charCodeAt(0)).toBe(0xfeff);
+    const rows = parseCsv(raw);
+    expect(rows.slice(0, 8)).toEqual([
+      ["Metric", "Value"],
+      ["Total Profiles", "2"],
+      ["Claimed", "1"],
+      ["Unclaimed", "1"],
+      ["Total Brands", "1"],
+      ["Total Views", "4"],
+      ["Adoption Rate", "50.0%"],
+      ["Weekly Growth", "0.0%"],
+    ]);
+    const header = rows.findIndex((row) => row[0] === "Name");
+    expect(rows[header]).toEqual(["Name", "Email", "Username", "Brand", "Status", "Views", "Created"]);
+    const zoe = rows.slice(header + 1).find((row) => row[2] === "zoe.great")!;
+    expect(zoe.slice(0, 6)).toEqual([`'=HYPERLINK("http://evil") Zoë, "the" Great`, "zoe@example.org", "zoe.great", 'Café, "Crème"', "Unclaimed", "4"]);
+  });
+
+  it("writes the analytics CSV with the metrics and the ten most viewed", async () => {
+    const admin = await createMember({ email: "admin@example.com" });
+    await db.insert(profiles).values(
+      Array.from({ length: 12 }, (_, index) => ({
+        firstName: `P${index}`,
+        lastName: "Viewed",
+        email: `p${index}@example.org`,
+        username: `p${index}`,
+        viewCount: index + 1,
+      })),
+    );
+    const raw = await ((await analyticsCsv({ request: getRequest("/admin/export/analytics.csv", admin.cookie) } as never)) as Response).text();
+    const rows = parseCsv(raw);
+    expect(rows[0]).toEqual(["Metric", "Value"]);
+    expect(rows).toContainEqual(["Total Views", String((12 * 13) / 2)]);
+    const header = rows.findIndex((row) => row[0] === "Name");
+    expect(rows[header]).toEqual(["Name", "Username", "Views", "Brand"]);
+    expect(rows.slice(header + 1).map((row) => row[1])).toEqual(["p11", "p10", "p9", "p8", "p7", "p6", "p5", "p4", "p3", "p2"]);
+  });
+});
+
+describe("administrator actions", () => {
+  it("creates an unclaimed profile with a first.last username, and refuses a taken username or email with the spec's words", async () => {
+    const admin = await createMember({ email: "admin@example.com" });
+    const form = (fields: Record<string, string>) => {
+      const data = new FormData();
+      for (const [key, value] of Object.entries({ firstName: "", lastName: "", username: "", email: "", ...fields })) data.set(key, value);
+      return data;
+    };
+    const created = await run(createAction, multipartRequest("/admin/profiles/create", form({ firstName: "Mary Ann", lastName: "Smith", email: "MARY@example.org" })), {}, admin.viewer);
+    expect(created.status).toBe(302);
+    expect(created.location).toContain("/admin/profiles?created=");
+    const [row] = await db.select().from(profiles).where(eq(profiles.email, "mary@example.org"));
+    expect(row).toMatchObject({ username: "maryann.smith", userId: null, viewCount: 0, phone: null, bio: null, title: null });
+
+    const taken = await run(createAction, multipartRequest("/admin/profiles/create", form({ firstName: "X", lastName: "Y", username: "maryann.smith", email: "mary@example.org" })), {}, admin.viewer);
+    expect(taken.status).toBe(400);
+    expect((taken.data as { errors: unknown }).errors).toEqual({
+      username: ["Username already exists. Please choose a different one."],
+      email: ["Email already exists. Please use a different email address."],
+    });
+    const [count] = await db.select({ n: sql<number>`count(*)::int` }).from(profiles);
+    expect(count!.n).toBe(2); // the administrator's own and Mary Ann's
+  });
+
+  it("edits any profile, then deletes it with its views and its photo file", async () => {
+    const admin = await createMember({ email: "admin@example.com" });
+    const member = await createMember({ firstName: "Edit", lastName: "Me" });
+    const id = member.viewer.profile!.id;
+    const photo = await sharp({ create: { width: 200, height: 200, channels: 3, background: "#abcdef" } }).png().toBuffer();
+    const edit = new FormData();
+    for (const [key, value] of Object.entries({ intent: "update", id, firstName: "Edited", lastName: "Member", username: "edited.member", email: member.email, title: "Lead" })) edit.set(key, value);
+    edit.set("photo", new File([new Uint8Array(photo)], "p.png", { type: "image/png" }));
+    const updated = await run(profilesAction, multipartRequest("/admin/profiles", edit), {}, admin.viewer);
+    expect(updated.data).toMatchObject({ ok: true, message: "Profile updated successfully for Edited Member!" });
+    const [row] = await db.select().from(profiles).where(eq(profiles.id, id));
+    expect(row).toMatchObject({ firstName: "Edited", username: "edited.member", title: "Lead", userId: member.viewer.user.id });
+    const file = path.join(env.DATA_DIR, "uploads", row!.profilePhoto!);
+    expect(fs.existsSync(file)).toBe(true);
+    await db.insert(profileViews).values({ profileId: id, source: "link" });
+
+    const remove = new FormData();
+    remove.set("intent", "delete");
+    remove.set("id", id);
+    const deleted = await run(profilesAction, multipartRequest("/admin/profiles", remove), {}, admin.viewer);
+    expect(deleted.data).toMatchObject({ ok: true, message: "Profile deleted successfully for Edited Member." });
+    expect(await db.select().from(profiles).where(eq(profiles.id, id))).toEqual([]);
+    expect(await db.select().from(profileViews).where(eq(profileViews.profileId, id))).toEqual([]);
+    expect(fs.existsSync(file)).toBe(false);
+  });
+
+  it("manages brands: name required and trimmed, colours checked, website http(s) only; deleting leaves profiles without a brand", async () => {
+    const admin = await createMember({ email: "admin@example.com" });
+    const send = (fields: Record<string, string>) => {
+      const data = new FormData();
+      for (const [key, value] of Object.entries(fields)) data.set(key, value);
+      return run(brandsAction, multipartRequest("/admin/brands", data), {}, admin.viewer);
+    };
+    const bad = await send({ intent: "create", name: "   ", primaryColor: "blue", secondaryColor: "#8b5cf6", website: "ftp://x.example" });
+    expect((bad.data as { errors: unknown }).errors).toEqual({
+      name: ["Brand name is required"],
+      primaryColor: ["Primary colour must be a colour like #3b82f6"],
+      website: ["Website must start with http:// or https://"],
+    });
+    expect(await db.select().from(brands)).toEqual([]);
+
+    const created = await send({ intent: "create", name: "  Acme  ", primaryColor: "#3B82F6", secondaryColor: "#8b5cf6", website: "", active: "on" });
+    expect(created.data).toMatchObject({ ok: true, message: "Brand created successfully!" });
+    const [acme] = await db.select().from(brands);
+    expect(acme).toMatchObject({ name: "Acme", primaryColor: "#3b82f6", website: null, active: true });
+
+    const updated = await send({ intent: "update", id: String(acme!.id), name: "Acme Corp", primaryColor: "#000000", secondaryColor: "#ffffff", website: "https://acme.example" });
+    expect(updated.data).toMatchObject({ ok: true, message: "Brand updated successfully!" });
+    expect((await db.select().from(brands))[0]).toMatchObject({ name: "Acme Corp", active: false, website: "https://acme.example" });
+
+    await db.update(profiles).set({ companyBrandId: acme!.id });
+    const deleted = await send({ intent: "delete", id: String(acme!.id) });
+    expect(deleted.data).toMatchObject({ ok: true, message: "Brand deleted successfully!" });
+    const [mine] = await db.select().from(profiles);
+    expect(mine!.companyBrandId).toBeNull();
+  });
+
+  it("saves settings, and a cleared field goes back to its default", async () => {
+    const admin = await createMember({ email: "admin@example.com" });
+    const save = (fields: Record<string, string>) =>
+      run(settingsAction, formRequest("/admin/settings", fields, { cookie: admin.cookie }), {}, admin.viewer);
+    const bad = await save({ companyName: "X", primaryColor: "red", fontFamily: "Comic Sans", website: "javascript:1" });
+    expect(bad.status).toBe(400);
+    expect(Object.keys((bad.data as { errors: object }).errors).sort()).toEqual(["fontFamily", "primaryColor", "website"]);
+    expect(await db.select().from(siteSettings)).toEqual([]);
+
+    const ok = await save({ companyName: "Acme Cards", primaryColor: "#112233", fontFamily: "Poppins", termsOfService: "Be kind." });
+    expect(ok.data).toEqual({ ok: true, message: "Settings saved successfully!" });
+    expect(await getSiteSettings()).toMatchObject({ companyName: "Acme Cards", primaryColor: "#112233", fontFamily: "Poppins", termsOfService: "Be kind." });
+
+    await save({ companyName: "", primaryColor: "", fontFamily: "Poppins", termsOfService: "" });
+    expect(await getSiteSettings()).toMatchObject({ companyName: "Namecard", primaryColor: "#3b82f6", termsOfService: null });
+  });
+});
