@@ -147,13 +147,16 @@ test.describe("members and administrators", () => {
 
   test("Save Contact downloads the file and confirms it", async ({ page }) => {
     await page.goto("/profile/amelia.hart");
-    const dialog = page.waitForEvent("dialog");
+    // The alert blocks the page: accept it as soon as it shows, whatever the download is doing.
+    const alert = page.waitForEvent("dialog").then(async (dialog) => {
+      const message = dialog.message();
+      await dialog.accept();
+      return message;
+    });
     const download = page.waitForEvent("download");
     await page.getByRole("link", { name: "Save Contact" }).click();
+    expect(await alert).toBe("Contact saved! Amelia's contact information has been downloaded to your device.");
     expect((await download).suggestedFilename()).toBe("Amelia_Hart.vcf");
-    const alert = await dialog;
-    expect(alert.message()).toBe("Contact saved! Amelia's contact information has been downloaded to your device.");
-    await alert.accept();
   });
 
   test("an administrator sees the claim status of a prepared card", async ({ page }) => {

@@ -1,0 +1,125 @@
+import fs from "node:fs";
+import sharp from "sharp";
+import { expect, expectAccessible, screenshot, signUpAndVerify, test } from "./fixtures";
+
+test.describe.configure({ mode: "serial" });
+
+test("the administrator manages profiles from the dashboard: create, search, edit, delete, export", async ({ page }, testInfo) => {
+  await signUpAndVerify(page, { email: "admin.ui@example.com", firstName: "Uma", lastName: "Admin" });
+  await expect(page.getByRole("tab", { name: "Overview" })).toHaveAttribute("aria-selected", "true");
+  await expect(page.getByText("Across all profiles")).toBeVisible();
+  await expect(page.getByText("Companies represented")).toBeVisible();
+  await expect(page.getByRole("heading", { name: "Recent Members" })).toBeVisible();
+  await expectAccessible(page);
+  await screenshot(page, "admin-dashboard-desktop-light");
+
+  const download = page.waitForEvent("download");
+  await page.getByRole("link", { name: "Export Data" }).click();
+  expect((await download).suggestedFilename()).toMatch(/^namecard-dashboard-\d{4}-\d{2}-\d{2}\.csv$/);
+
+  // Create an unclaimed profile.
+  await page.getByRole("tab", { name: /Manage Profiles/ }).click();
+  await expect(page).toHaveURL(/\/admin\/profiles$/);
+  await page.getByRole("link", { name: "Add Profile" }).click();
+  await expect(page.getByText(/unclaimed profile/)).toBeVisible();
+  await page.getByLabel("First name").fill("Petra");
+  await page.getByLabel("Last name").fill("Prepared");
+  await page.getByLabel("Email").fill("petra.prepared@example.org");
+  await page.getByRole("button", { name: "Create Profile" }).click();
+  await expect(page).toHaveURL(/\/admin\/profiles\?created=/);
+  await expect(page.getByText("Profile created for Petra Prepared.")).toBeVisible();
+
+  // Search (no bio), then edit in the modal.
+  await page.getByPlaceholder("Search by name, email or username...").fill("petra.prep");
+  await expect(page.getByRole("heading", { name: /Profile Management \(1 of \d+\)/ })).toBeVisible();
+  const row = page.getByRole("row", { name: /Petra Prepared/ });
+  await expect(row.getByText("Unclaimed")).toBeVisible();
+  await expect(row.getByText("No brand")).toBeVisible();
+  await row.getByRole("button", { name: "Edit Petra Prepared" }).click();
+  const dialog = page.getByRole("dialog", { name: "Edit Profile: Petra Prepared" });
+  await expect(dialog).toBeVisible();
+  await expect(dialog.getByLabel("Bio")).toHaveAttribute("rows", "3");
+  await expectAccessible(page);
+  const photo = testInfo.outputPath("petra.png");
+  await sharp({ create: { width: 300, height: 300, channels: 3, background: "#f97316" } }).png().toFile(photo);
+  await dialog.getByLabel("Drag and drop or click to browse").setInputFiles(photo);
+  await dialog.getByLabel("Job title").fill("Buyer");
+  await dialog.getByLabel("Company / brand").selectOption({ label: "Harbor Logistics" });
+  await dialog.getByRole("button", { name: "Save Changes" }).click();
+  await expect(page.getByText("Profile updated successfully for Petra Prepared!")).toBeVisible();
+  await expect(dialog).toBeHidden();
+  await expect(row.getByText("Harbor Logistics")).toBeVisible();
+  await screenshot(page, "admin-profiles-desktop-light");
+
+  // Delete after the confirmation.
+  await row.getByRole("button", { name: "Delete Petra Prepared" }).click();
+  const confirm = page.getByRole("alertdialog");
+  await expect(confirm.getByText("Are you sure you want to delete Petra Prepared's profile?")).toBeVisible();
+  await expect(confirm.getByText(/cannot be undone/)).toBeVisible();
+  await confirm.getByRole("button", { name: "Delete Profile" }).click();
+  await expect(page.getByText("Profile deleted successfully for Petra Prepared.")).toBeVisible();
+  await expect(page.getByText("No profiles found")).toBeVisible();
+  await expect(page.getByText("Try adjusting your search or filter criteria.")).toBeVisible();
+  await page.getByRole("button", { name: "Dismiss" }).click();
+  await expect(page.getByText("Profile deleted successfully for Petra Prepared.")).toBeHidden();
+});
+
+test("the administrator adds, edits and deletes a brand", async ({ page }) => {
+  await signUpAndVerify(page, { email: "admin.brands@example.com", firstName: "Bea", lastName: "Admin" });
+  await page.goto("/admin/brands");
+  await expect(page.getByRole("heading", { name: "Brand Management" })).toBeVisible();
+  await page.getByRole("button", { name: "Add Brand" }).click();
+  const dialog = page.getByRole("dialog", { name: "Add New Brand" });
+  await dialog.getByRole("button", { name: "Create Brand" }).click();
+  await expect(dialog.getByText("Brand name is required")).toBeVisible();
+  await dialog.getByLabel("Brand name").fill("  Zephyr Studio  ");
+  await dialog.getByLabel("Website").fill("https://zephyr.example");
+  await expectAccessible(page);
+  await dialog.getByRole("button", { name: "Create Brand" }).click();
+  await expect(page.getByText("Brand created successfully!")).toBeVisible();
+  const card = page.getByRole("article").filter({ hasText: "Zephyr Studio" });
+  await expect(card.getByText("Active")).toBeVisible();
+  await expect(card.getByText("#3b82f6")).toBeVisible();
+  await expect(card.getByRole("link", { name: "zephyr.example" })).toBeVisible();
+  // The success banner goes after 3 seconds.
+  await expect(page.getByText("Brand created successfully!")).toBeHidden({ timeout: 5_000 });
+
+  await card.getByRole("button", { name: "Edit Zephyr Studio" }).click();
+  const edit = page.getByRole("dialog", { name: "Edit Brand" });
+  await edit.getByLabel(/^Active/).uncheck();
+  await edit.getByRole("button", { name: "Update Brand" }).click();
+  await expect(page.getByText("Brand updated successfully!")).toBeVisible();
+  await expect(card.getByText("Inactive")).toBeVisible();
+  await screenshot(page, "admin-brands-desktop-light");
+
+  await card.getByRole("button", { name: "Delete Zephyr Studio" }).click();
+  await expect(page.getByText("Are you sure you want to delete this brand? This action cannot be undone.")).toBeVisible();
+  await page.getByRole("alertdialog").getByRole("button", { name: "Delete Brand" }).click();
+  await expect(page.getByText("Brand deleted successfully!")).toBeVisible();
+  await expect(page.getByRole("article").filter({ hasText: "Zephyr Studio" })).toHaveCount(0);
+});
+
+test("the administrator reads analytics and exports them", async ({ page }) => {
+  await page.goto("/auth");
+  await page.getByLabel("Email").fill("admin.ui@example.com");
+  await page.getByLabel("Password", { exact: true }).fill("e2e password 123");
+  await page.getByRole("button", { name: "Sign In" }).click();
+  await page.getByRole("link", { name: "Analytics" }).first().click();
+  await expect(page.getByText("Platform insights and user engagement metrics.")).toBeVisible();
+  for (const tile of ["Total Profiles", "Active Brands", "Total Views", "Active Users"]) {
+    await expect(page.getByText(tile, { exact: true }).first()).toBeVisible();
+  }
+  await expect(page.getByRole("heading", { name: "Profiles by Brand" })).toBeVisible();
+  await expect(page.getByRole("heading", { name: "Most Viewed Profiles" })).toBeVisible();
+  await expect(page.getByRole("heading", { name: "New User Registrations (Last 30 Days)" })).toBeVisible();
+  await expect(page.getByRole("heading", { name: "Views by Source" })).toBeVisible();
+  await expectAccessible(page);
+  await screenshot(page, "admin-analytics-desktop-light");
+  const download = page.waitForEvent("download");
+  await page.getByRole("link", { name: "Export CSV" }).click();
+  const file = await download;
+  expect(file.suggestedFilename()).toMatch(/^\d{4}-\d{2}-\d{2}-namecard-analytics\.csv$/);
+  expect(fs.readFileSync((await file.path())!, "utf8")).toContain("Top Profiles");
+  await page.getByRole("button", { name: "Refresh" }).click();
+  await expect(page.getByRole("button", { name: "Refresh" })).toBeEnabled();
+});

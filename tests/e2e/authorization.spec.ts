@@ -1,0 +1,94 @@
+import { type APIRequestContext, request as playwrightRequest } from "@playwright/test";
+import { E2E_URL } from "../../playwright.config";
+import { PASSWORD, expect, mailLink, test, uniqueEmail } from "./fixtures";
+
+/**
+ * Every administrator page and action, requested directly over HTTP (not
+ * through the UI) as a visitor, a member and an administrator. The first two
+ * see nothing and change nothing.
+ */
+const PAGES = [
+  "/admin/dashboard",
+  "/admin/profiles",
+  "/admin/profiles/create",
+  "/admin/brands",
+  "/admin/analytics",
+  "/admin/settings",
+  "/admin/export/dashboard.csv",
+  "/admin/export/analytics.csv",
+];
+
+async function client(ip: string) {
+  return playwrightRequest.newContext({ baseURL: E2E_URL, extraHTTPHeaders: { "x-forwarded-for": ip, origin: E2E_URL } });
+}
+
+async function signedIn(api: APIRequestContext, email: string) {
+  const signup = await api.post("/api/auth/sign-up/email", {
+    data: { name: "Authz Person", firstName: "Authz", lastName: "Person", email, password: PASSWORD },
+  });
+  expect(signup.ok()).toBe(true);
+  const link = new URL(await mailLink(email));
+  await api.get(`${link.pathname}${link.search}`, { maxRedirects: 0 });
+}
+
+test("visitors and members can neither see nor change anything an administrator can", async () => {
+  const visitor = await client("10.30.0.1");
+  const member = await client("10.30.0.2");
+  const admin = await client("10.30.0.3");
+  await signedIn(member, uniqueEmail("authz-member"));
+  await signedIn(admin, "admin.authz@example.com");
+
+  for (const path of PAGES) {
+    const asVisitor = await visitor.get(path, { maxRedirects: 0 });
+    expect(asVisitor.status(), `visitor ${path}`).toBe(302);
+    expect(asVisitor.headers().location).toBe(`/auth?redirectTo=${encodeURIComponent(path)}`);
+
+    const asMember = await member.get(path, { maxRedirects: 0 });
+    expect(asMember.status(), `member ${path}`).toBe(302);
+    expect(asMember.headers().location).toBe("/directory");
+
+    const asAdmin = await admin.get(path, { maxRedirects: 0 });
+    expect(asAdmin.status(), `admin ${path}`).toBe(200);
+  }
+
+  // The data requests client-side navigation makes: no administrator data either.
+  for (const path of ["/admin/brands.data", "/admin/analytics.data", "/admin/profiles.data", "/_root.data?_routes=routes/app/home"]) {
+    for (const [who, api] of [["visitor", visitor], ["member", member]] as const) {
+      const response = await api.get(path, { maxRedirects: 0 });
+      const body = await response.text();
+      expect(body, `${who} ${path}`).not.toMatch(/Northwind Traders|adoptionRate|claimedProfiles|profileCount/);
+    }
+  }
+
+  // The same requests do carry that data for the administrator, so the checks above can fail.
+  expect(await (await admin.get("/admin/brands.data")).text()).toContain("Northwind Traders");
+  expect(await (await admin.get("/_root.data?_routes=routes/app/home")).text()).toContain("adoptionRate");
+
+  const seeded = await admin.get("/admin/profiles.data?q=amelia.hart");
+  const ameliaId = /"([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})"/.exec(await seeded.text())?.[1];
+  expect(ameliaId).toBeTruthy();
+
+  const attempts: [string, Record<string, string>][] = [
+    ["/admin/brands", { intent: "create", name: "Hacked Brand", primaryColor: "#000000", secondaryColor: "#000000" }],
+    ["/admin/profiles", { intent: "delete", id: ameliaId! }],
+    ["/admin/profiles", { intent: "update", id: ameliaId!, firstName: "Hacked", lastName: "Hart", username: "amelia.hart", email: "amelia.hart@demo.namecard.test" }],
+    ["/admin/profiles/create", { firstName: "Hacked", lastName: "Profile", email: "hacked@example.org" }],
+    ["/admin/settings", { companyName: "Hacked Company" }],
+  ];
+  for (const [path, fields] of attempts) {
+    for (const [who, api] of [["visitor", visitor], ["member", member]] as const) {
+      const response = await api.post(path, { multipart: fields, maxRedirects: 0 });
+      expect([302, 403], `${who} POST ${path} ${JSON.stringify(fields)}`).toContain(response.status());
+    }
+  }
+
+  // Nothing changed.
+  expect(await (await admin.get("/admin/brands")).text()).not.toContain("Hacked Brand");
+  const amelia = await admin.get("/profile/amelia.hart");
+  expect(amelia.status()).toBe(200);
+  expect(await amelia.text()).not.toContain("Hacked");
+  expect(await (await admin.get("/admin/profiles?q=hacked")).text()).not.toContain("hacked@example.org");
+  expect(await (await visitor.get("/auth")).text()).not.toContain("Hacked Company");
+
+  await Promise.all([visitor.dispose(), member.dispose(), admin.dispose()]);
+});
