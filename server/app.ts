@@ -1,6 +1,6 @@
 import "react-router";
 import { createRequestHandler } from "@react-router/express";
-import express, { type Express, type NextFunction, type Request, type Response } from "express";
+import type { Express, NextFunction, Request, Response } from "express";
 import { CLIENT_IP_HEADER } from "~/.server/auth";
 import { ping } from "~/.server/db/client";
 import { connectDatabase } from "~/.server/db/connect";

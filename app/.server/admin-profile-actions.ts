@@ -6,7 +6,7 @@ import { type FieldErrors, fieldErrors } from "~/lib/validation";
 import { type Viewer, requirePermission } from "./authz";
 import { db } from "./db/client";
 import { profiles } from "./db/schema";
-import { BodyTooLargeError, readFormData } from "./form-data";
+import { BodyTooLargeError, formText, readFormData } from "./form-data";
 import { ImageError, MAX_IMAGE_BYTES, deleteImageIfUnused, storeProfilePhoto } from "./images";
 import { checkProfileFields, uniqueViolationErrors } from "./profile-update";
 import { uniqueUsername, usernameBase } from "./profiles";
@@ -18,11 +18,6 @@ export type AdminActionResult =
   | { ok: true; intent: string; message: string; warning?: string }
   | { ok: false; intent: string; message?: string; errors?: FieldErrors; values?: Record<string, string> };
 
-function textValues(form: FormData) {
-  return Object.fromEntries(
-    [...form.entries()].filter((entry): entry is [string, string] => typeof entry[1] === "string"),
-  );
-}
 
 /** Reads a multipart form within the size limit; an oversized one is a field error. */
 export async function readAdminForm(request: Request) {
@@ -57,7 +52,7 @@ const IdSchema = z.object({ id: z.uuid() });
 export async function updateProfileAsAdmin(viewer: Viewer, form: FormData): Promise<Response | ReturnType<typeof data<AdminActionResult>>> {
   requirePermission(viewer, "update:profile:any");
   const intent = "update";
-  const values = textValues(form);
+  const values = formText(form);
   const id = IdSchema.safeParse(values);
   if (!id.success) return data<AdminActionResult>({ ok: false, intent, message: "Failed to update profile. Please try again." }, 400);
   const [current] = await db
@@ -97,7 +92,7 @@ export async function updateProfileAsAdmin(viewer: Viewer, form: FormData): Prom
 export async function deleteProfileAsAdmin(viewer: Viewer, form: FormData) {
   requirePermission(viewer, "delete:profile:any");
   const intent = "delete";
-  const id = IdSchema.safeParse(textValues(form));
+  const id = IdSchema.safeParse(formText(form));
   if (!id.success) return data<AdminActionResult>({ ok: false, intent, message: "Failed to delete profile. Please try again." }, 400);
   const [deleted] = await db
     .delete(profiles)
@@ -124,7 +119,7 @@ export const CreateProfileSchema = ProfileFieldsSchema.extend({
  */
 export async function createUnclaimedProfile(viewer: Viewer, form: FormData) {
   requirePermission(viewer, "create:profile:any");
-  const values = textValues(form);
+  const values = formText(form);
   const parsed = CreateProfileSchema.safeParse(values);
   if (!parsed.success) return { ok: false as const, errors: fieldErrors(parsed.error), values };
   // A username the administrator left blank follows spec §5's first.last rule,

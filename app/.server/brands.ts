@@ -7,6 +7,7 @@ import { type FieldErrors, fieldErrors } from "~/lib/validation";
 import { type Viewer, requirePermission } from "./authz";
 import { db } from "./db/client";
 import { brands, profiles } from "./db/schema";
+import { formText } from "./form-data";
 import { ImageError, deleteImageIfUnused, storeBrandImage } from "./images";
 import { publish } from "./realtime";
 
@@ -51,11 +52,6 @@ export type BrandActionResult =
   | { ok: true; intent: string; message: string }
   | { ok: false; intent: string; message?: string; errors?: FieldErrors; values?: Record<string, string> };
 
-function textValues(form: FormData) {
-  return Object.fromEntries(
-    [...form.entries()].filter((entry): entry is [string, string] => typeof entry[1] === "string"),
-  );
-}
 
 async function upload(form: FormData, field: "logo" | "cover") {
   const file = form.get(field);
@@ -76,7 +72,7 @@ const IdSchema = z.object({ id: z.coerce.number().int().positive() });
 /** Create or update a brand, with its logo and cover (spec §4 brand modal). */
 export async function saveBrand(viewer: Viewer, form: FormData, intent: "create" | "update") {
   requirePermission(viewer, "manage:brand:any");
-  const values = textValues(form);
+  const values = formText(form);
   const fail = (status: number, result: Omit<Extract<BrandActionResult, { ok: false }>, "ok" | "intent">) =>
     data<BrandActionResult>({ ok: false, intent, values, ...result }, status);
 
@@ -135,7 +131,7 @@ export async function saveBrand(viewer: Viewer, form: FormData, intent: "create"
 export async function deleteBrand(viewer: Viewer, form: FormData) {
   requirePermission(viewer, "manage:brand:any");
   const intent = "delete";
-  const id = IdSchema.safeParse(textValues(form));
+  const id = IdSchema.safeParse(formText(form));
   if (!id.success) return data<BrandActionResult>({ ok: false, intent, message: "Failed to delete brand. Please try again." }, 400);
   const [deleted] = await db
     .delete(brands)

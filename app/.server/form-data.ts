@@ -28,3 +28,10 @@ export async function readFormData(request: Request, maxBytes: number): Promise<
   }
   return new Response(body, { headers: { "content-type": request.headers.get("content-type") ?? "" } }).formData();
 }
+
+/** The text fields of a form (files left out), as a plain object for a schema. */
+export function formText(form: FormData): Record<string, string> {
+  return Object.fromEntries(
+    [...form.entries()].filter((entry): entry is [string, string] => typeof entry[1] === "string"),
+  );
+}

@@ -123,3 +123,32 @@ test("the administrator reads analytics and exports them", async ({ page }) => {
   await page.getByRole("button", { name: "Refresh" }).click();
   await expect(page.getByRole("button", { name: "Refresh" })).toBeEnabled();
 });
+
+test("a member whose card an administrator deleted sees 'Profile Setup in Progress' and what to do", async ({ page, browser }) => {
+  const email = `orphan.${Date.now()}@example.org`;
+  await signUpAndVerify(page, { email, firstName: "Orla", lastName: "Orphan" });
+  await expect(page.getByRole("heading", { name: "Welcome back, Orla!" })).toBeVisible();
+
+  const adminContext = await browser.newContext({ extraHTTPHeaders: { "x-forwarded-for": "10.40.0.9" } });
+  const admin = await adminContext.newPage();
+  await admin.goto("/auth");
+  await admin.getByLabel("Email").fill("admin.ui@example.com");
+  await admin.getByLabel("Password", { exact: true }).fill("e2e password 123");
+  await admin.getByRole("button", { name: "Sign In" }).click();
+  await admin.goto(`/admin/profiles?q=${encodeURIComponent(email)}`);
+  await admin.getByRole("button", { name: "Delete Orla Orphan" }).click();
+  await admin.getByRole("alertdialog").getByRole("button", { name: "Delete Profile" }).click();
+  await expect(admin.getByText("Profile deleted successfully for Orla Orphan.")).toBeVisible();
+  await adminContext.close();
+
+  await page.reload();
+  await expect(page.getByRole("heading", { name: "Profile Setup in Progress" })).toBeVisible();
+  await expect(page.getByText("We're setting up your profile. This usually happens automatically when you sign up.")).toBeVisible();
+  await expect(page.getByText("If this persists, your profile may need to be created by an administrator.")).toBeVisible();
+  await expect(page.getByRole("button", { name: "Refresh Page" })).toBeVisible();
+  await expect(page.getByText(email)).toBeVisible();
+  await expect(page.getByText("Profile found:")).toBeVisible();
+  await expectAccessible(page);
+  await page.getByRole("button", { name: "Sign In Again" }).click();
+  await expect(page).toHaveURL(/\/auth$/);
+});

@@ -183,6 +183,33 @@ print(json.dumps({
     });
   });
 
+  it.skipIf(!HAS_VOBJECT)("embeds the photo as a base64 JPEG that the parser decodes", async () => {
+    const member = await createMember({ firstName: "Pic", lastName: "Ture" });
+    const bytes = await sharp({ create: { width: 640, height: 480, channels: 3, background: "#22aa66" } }).jpeg().toBuffer();
+    await run(
+      editAction,
+      multipartRequest(
+        "/profile/edit",
+        editForm({ ...BASE_FIELDS, firstName: "Pic", lastName: "Ture", email: member.email, username: member.viewer.profile!.username }, { bytes, name: "p.jpg", type: "image/jpeg" }),
+        member,
+      ),
+      {},
+      member.viewer,
+    );
+    const raw = await (await vcardLoader({ params: { username: member.viewer.profile!.username } } as never)).text();
+    expect(raw).toMatch(/^PHOTO;ENCODING=b;TYPE=JPEG:/m);
+    const photo = JSON.parse(
+      execFileSync(
+        "/usr/bin/python3",
+        ["-c", "import sys, json, vobject\ncard = vobject.readOne(sys.stdin.read())\ndata = card.photo.value\nprint(json.dumps([data[:3].hex(), len(data)]))"],
+        { input: raw },
+      ).toString(),
+    ) as [string, number];
+    expect(photo[0]).toBe("ffd8ff");
+    const decoded = await sharp(Buffer.from(raw.split("PHOTO;ENCODING=b;TYPE=JPEG:")[1]!.split("\r\nEND:VCARD")[0]!.replace(/\r\n /g, ""), "base64")).metadata();
+    expect([decoded.format, decoded.width, decoded.height]).toEqual(["jpeg", 512, 512]);
+  });
+
   it("leaves empty fields out", async () => {
     const card = await insertCard();
     const raw = await (await vcardLoader({ params: { username: card.username } } as never)).text();

@@ -1,4 +1,4 @@
-import { ChevronLeft, ChevronRight, Eye, Pencil, Plus, Search, Trash2, Users } from "lucide-react";
+import { Eye, Pencil, Plus, Search, Trash2, Users } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
 import { Form, Link, useFetcher, useSearchParams, useSubmit } from "react-router";
 import type { AdminActionResult } from "~/.server/admin-profile-actions";
@@ -6,6 +6,7 @@ import type { DashboardData } from "~/.server/dashboard";
 import { Avatar } from "~/components/avatar";
 import { BrandBadge } from "~/components/brand-badge";
 import { ImagePicker } from "~/components/image-picker";
+import { Pagination } from "~/components/pagination";
 import { ProfileFormFields, profileFormValues } from "~/components/profile-form-fields";
 import { type BannerMessage, TimedBanner } from "~/components/timed-banner";
 import { Alert } from "~/components/ui/alert";
@@ -51,12 +52,6 @@ export function ProfileManagement({ data }: { data: DashboardData }) {
     setDeleting(null);
   }, [deleter.state, deleter.data]);
 
-  const pageLink = (target: number) => {
-    const next = new URLSearchParams(params);
-    if (target <= 1) next.delete("page");
-    else next.set("page", String(target));
-    return `/admin/profiles?${next}`;
-  };
   const filtered = query.q !== "" || query.brand !== null || query.status !== "all";
 
   return (
@@ -215,27 +210,7 @@ export function ProfileManagement({ data }: { data: DashboardData }) {
         </div>
       )}
 
-      {pageCount > 1 ? (
-        <nav aria-label="Pages" className="mt-4 flex items-center justify-between text-sm">
-          {page > 1 ? (
-            <Link to={pageLink(page - 1)} className="inline-flex items-center gap-1 font-medium text-brand-ink hover:underline">
-              <ChevronLeft aria-hidden className="size-4" /> Previous
-            </Link>
-          ) : (
-            <span />
-          )}
-          <span className="text-slate-500 dark:text-slate-400">
-            Page {page} of {pageCount}
-          </span>
-          {page < pageCount ? (
-            <Link to={pageLink(page + 1)} className="inline-flex items-center gap-1 font-medium text-brand-ink hover:underline">
-              Next <ChevronRight aria-hidden className="size-4" />
-            </Link>
-          ) : (
-            <span />
-          )}
-        </nav>
-      ) : null}
+      <Pagination page={page} pageCount={pageCount} path="/admin/profiles" className="mt-4" />
 
       {editing ? (
         <EditProfileDialog

@@ -1,9 +1,10 @@
-import { ChevronLeft, ChevronRight, LayoutGrid, List, Search, SearchX } from "lucide-react";
+import { LayoutGrid, List, Search, SearchX } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
-import { Form, Link, useNavigation, useSearchParams, useSubmit } from "react-router";
+import { Form, useNavigation, useSubmit } from "react-router";
 import { activeBrandOptions } from "~/.server/profile-update";
 import { parseDirectoryQuery, searchDirectory } from "~/.server/directory";
 import { PageHeader } from "~/components/page-header";
+import { Pagination } from "~/components/pagination";
 import { ProfileGridCard, ProfileListRow } from "~/components/profile-card";
 import { Spinner } from "~/components/ui/spinner";
 import { cn } from "~/lib/cn";
@@ -35,7 +36,6 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
 export default function Directory({ loaderData }: Route.ComponentProps) {
   const { entries, total, page, pageCount, query, brands, canSeeClaims } = loaderData;
-  const [params] = useSearchParams();
   const navigation = useNavigation();
   const submit = useSubmit();
   const form = useRef<HTMLFormElement>(null);
@@ -78,12 +78,6 @@ export default function Directory({ loaderData }: Route.ComponentProps) {
     document.cookie = `${VIEW_COOKIE}=${next}; Path=/; Max-Age=31536000; SameSite=Lax`;
   }
 
-  const pageLink = (target: number) => {
-    const next = new URLSearchParams(params);
-    if (target <= 1) next.delete("page");
-    else next.set("page", String(target));
-    return `?${next}`;
-  };
 
   return (
     <div>
@@ -222,27 +216,7 @@ export default function Directory({ loaderData }: Route.ComponentProps) {
         )}
       </div>
 
-      {pageCount > 1 ? (
-        <nav aria-label="Pages" className="mt-8 flex items-center justify-between gap-4 text-sm">
-          {page > 1 ? (
-            <Link to={pageLink(page - 1)} className="inline-flex items-center gap-1 font-medium text-brand-ink hover:underline" preventScrollReset={false}>
-              <ChevronLeft aria-hidden className="size-4" /> Previous
-            </Link>
-          ) : (
-            <span />
-          )}
-          <span className="text-slate-500 dark:text-slate-400">
-            Page {page} of {pageCount}
-          </span>
-          {page < pageCount ? (
-            <Link to={pageLink(page + 1)} className="inline-flex items-center gap-1 font-medium text-brand-ink hover:underline">
-              Next <ChevronRight aria-hidden className="size-4" />
-            </Link>
-          ) : (
-            <span />
-          )}
-        </nav>
-      ) : null}
+      <Pagination page={page} pageCount={pageCount} className="mt-8" />
     </div>
   );
 }

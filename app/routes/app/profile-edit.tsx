@@ -3,7 +3,7 @@ import { eq } from "drizzle-orm";
 import { Form, Link, data, redirect, useNavigation } from "react-router";
 import { db } from "~/.server/db/client";
 import { profiles } from "~/.server/db/schema";
-import { BodyTooLargeError, readFormData } from "~/.server/form-data";
+import { BodyTooLargeError, formText, readFormData } from "~/.server/form-data";
 import { ImageError, MAX_IMAGE_BYTES, deleteImageIfUnused, storeProfilePhoto } from "~/.server/images";
 import { activeBrandOptions, checkProfileFields, uniqueViolationErrors } from "~/.server/profile-update";
 import { publish } from "~/.server/realtime";
@@ -64,9 +64,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     if (error instanceof BodyTooLargeError) return data<ActionData>({ errors: { photo: [TOO_LARGE] } }, 413);
     throw error;
   }
-  const values = Object.fromEntries(
-    [...form.entries()].filter((entry): entry is [string, string] => typeof entry[1] === "string"),
-  );
+  const values = formText(form);
   const parsed = ProfileFieldsSchema.safeParse(values);
   if (!parsed.success) return data<ActionData>({ errors: fieldErrors(parsed.error), values }, 400);
   const errors = await checkProfileFields(parsed.data, current);
