@@ -104,6 +104,7 @@ test("the administrator reads analytics and exports them", async ({ page }) => {
   await page.getByLabel("Email").fill("admin.ui@example.com");
   await page.getByLabel("Password", { exact: true }).fill("e2e password 123");
   await page.getByRole("button", { name: "Sign In" }).click();
+  await expect(page).toHaveURL(/\/$/);
   await page.getByRole("link", { name: "Analytics" }).first().click();
   await expect(page.getByText("Platform insights and user engagement metrics.")).toBeVisible();
   for (const tile of ["Total Profiles", "Active Brands", "Total Views", "Active Users"]) {
@@ -135,6 +136,7 @@ test("a member whose card an administrator deleted sees 'Profile Setup in Progre
   await admin.getByLabel("Email").fill("admin.ui@example.com");
   await admin.getByLabel("Password", { exact: true }).fill("e2e password 123");
   await admin.getByRole("button", { name: "Sign In" }).click();
+  await expect(admin).toHaveURL(/\/$/);
   await admin.goto(`/admin/profiles?q=${encodeURIComponent(email)}`);
   await admin.getByRole("button", { name: "Delete Orla Orphan" }).click();
   await admin.getByRole("alertdialog").getByRole("button", { name: "Delete Profile" }).click();
