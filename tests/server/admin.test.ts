@@ -306,11 +306,29 @@ describe("administrator actions", () => {
     expect(updated.data).toMatchObject({ ok: true, message: "Brand updated successfully!" });
     expect((await db.select().from(brands))[0]).toMatchObject({ name: "Acme Corp", active: false, website: "https://acme.example" });
 
+    // A logo goes through the image pipeline: re-encoded, stored, and removed with the brand.
+    const logo = new FormData();
+    for (const [key, value] of Object.entries({ intent: "update", id: String(acme!.id), name: "Acme Corp", primaryColor: "#000000", secondaryColor: "#ffffff", active: "on" })) logo.set(key, value);
+    const logoBytes = await sharp({ create: { width: 900, height: 300, channels: 4, background: "#ff000080" } }).png().withMetadata().toBuffer();
+    logo.set("logo", new File([new Uint8Array(logoBytes)], "logo.png", { type: "image/png" }));
+    logo.set("cover", new File([new TextEncoder().encode("not an image")], "cover.jpg", { type: "image/jpeg" }));
+    const refused = await run(brandsAction, multipartRequest("/admin/brands", logo), {}, admin.viewer);
+    expect((refused.data as { errors: unknown }).errors).toEqual({ cover: ["This file is not an image we can read. Use a JPG, PNG or WebP file."] });
+    expect((await db.select().from(brands))[0]!.logo).toBeNull();
+    logo.delete("cover");
+    expect((await run(brandsAction, multipartRequest("/admin/brands", logo), {}, admin.viewer)).data).toMatchObject({ ok: true });
+    const [withLogo] = await db.select().from(brands);
+    expect(withLogo!.logo).toMatch(/^brands\/[0-9a-f]{32}-logo\.webp$/);
+    const logoFile = path.join(env.DATA_DIR, "uploads", withLogo!.logo!);
+    const stored = await sharp(fs.readFileSync(logoFile)).metadata();
+    expect([stored.format, stored.width, stored.height, stored.exif]).toEqual(["webp", 512, 171, undefined]);
+
     await db.update(profiles).set({ companyBrandId: acme!.id });
     const deleted = await send({ intent: "delete", id: String(acme!.id) });
     expect(deleted.data).toMatchObject({ ok: true, message: "Brand deleted successfully!" });
     const [mine] = await db.select().from(profiles);
     expect(mine!.companyBrandId).toBeNull();
+    expect(fs.existsSync(logoFile)).toBe(false);
   });
 
   it("saves settings, and a cleared field goes back to its default", async () => {
