@@ -6,6 +6,7 @@ import {
   Scripts,
   ScrollRestoration,
   isRouteErrorResponse,
+  useNavigation,
 } from "react-router";
 import { getSiteSettings } from "~/.server/settings";
 import { THEME_BOOT_SCRIPT, useTheme } from "~/lib/theme";
@@ -58,7 +59,18 @@ export function meta({ data }: Route.MetaArgs) {
 export default function App() {
   // Applies the chosen theme and, for 'system', follows the device live (spec §4).
   useTheme();
-  return <Outlet />;
+  const navigation = useNavigation();
+  return (
+    <>
+      {navigation.state === "loading" ? (
+        <div role="status" className="fixed inset-x-0 top-0 z-50 h-0.5 overflow-hidden bg-brand/20">
+          <div className="h-full w-1/3 animate-pulse bg-brand" />
+          <span className="sr-only">Loading...</span>
+        </div>
+      ) : null}
+      <Outlet />
+    </>
+  );
 }
 
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
