@@ -23,4 +23,11 @@ test("at phone width an administrator gets four items: Dashboard, Directory, Bra
   await expect(bar.getByRole("link")).toHaveText(["Dashboard", "Directory", "Brands", "Analytics"]);
   await expectAccessible(page);
   await screenshot(page, "home-admin-mobile-dark");
+
+  // Profile management becomes one card per profile instead of a wide table.
+  await page.goto("/admin/profiles?q=amelia");
+  await expect(page.getByRole("table")).toBeHidden();
+  await expect(page.getByRole("button", { name: "Edit Amelia Hart" })).toBeVisible();
+  await expectAccessible(page);
+  await screenshot(page, "admin-profiles-mobile-dark");
 });

@@ -130,7 +130,34 @@ export function ProfileManagement({ data }: { data: DashboardData }) {
           </p>
         </div>
       ) : (
-        <div className="overflow-x-auto rounded-2xl border border-slate-200 bg-white shadow-sm dark:border-slate-800 dark:bg-slate-900">
+        <>
+        {/* Phones get one card per profile; wider screens the table. */}
+        <ul className="space-y-3 md:hidden">
+          {rows.map((row) => (
+            <li key={row.id} className="rounded-2xl border border-slate-200 bg-white p-4 shadow-sm dark:border-slate-800 dark:bg-slate-900">
+              <div className="flex items-center gap-3">
+                <Avatar person={row} photoUrl={row.photoUrl} size="sm" />
+                <div className="min-w-0 flex-1">
+                  <p className="truncate font-medium">{fullName(row)}</p>
+                  <p className="truncate text-sm text-slate-500 dark:text-slate-400">{row.email}</p>
+                </div>
+                <StatusBadge claimed={row.claimed} />
+              </div>
+              <div className="mt-3 flex items-center justify-between gap-2 text-sm">
+                {row.brandName ? (
+                  <BrandBadge brand={{ name: row.brandName, primaryColor: row.brandColor ?? "" }} />
+                ) : (
+                  <span className="text-slate-500 dark:text-slate-400">No brand</span>
+                )}
+                <span className="text-slate-500 tabular-nums dark:text-slate-400">
+                  {row.viewCount.toLocaleString("en")} {row.viewCount === 1 ? "view" : "views"}
+                </span>
+              </div>
+              <RowActions row={row} onEdit={setEditing} onDelete={setDeleting} />
+            </li>
+          ))}
+        </ul>
+        <div className="hidden overflow-x-auto rounded-2xl border border-slate-200 bg-white shadow-sm md:block dark:border-slate-800 dark:bg-slate-900">
           <table className="w-full min-w-[760px] text-left text-sm">
             <thead className="border-b border-slate-200 bg-slate-50 text-xs tracking-wide text-slate-500 uppercase dark:border-slate-800 dark:bg-slate-950/40 dark:text-slate-400">
               <tr>
@@ -165,49 +192,18 @@ export function ProfileManagement({ data }: { data: DashboardData }) {
                     )}
                   </td>
                   <td className="px-4 py-3">
-                    <span
-                      className={
-                        row.claimed
-                          ? "inline-flex items-center gap-1.5 rounded-full bg-emerald-50 px-2.5 py-0.5 text-xs font-semibold text-emerald-800 dark:bg-emerald-950 dark:text-emerald-200"
-                          : "inline-flex items-center gap-1.5 rounded-full bg-orange-50 px-2.5 py-0.5 text-xs font-semibold text-orange-800 dark:bg-orange-950 dark:text-orange-200"
-                      }
-                    >
-                      <span aria-hidden className={`size-1.5 rounded-full ${row.claimed ? "bg-emerald-500" : "bg-orange-500"}`} />
-                      {row.claimed ? "Claimed" : "Unclaimed"}
-                    </span>
+                    <StatusBadge claimed={row.claimed} />
                   </td>
                   <td className="px-4 py-3 text-right tabular-nums">{row.viewCount.toLocaleString("en")}</td>
                   <td className="px-4 py-3">
-                    <div className="flex justify-end gap-1">
-                      <Link
-                        to={`/profile/${encodeURIComponent(row.username)}`}
-                        className={buttonClasses("ghost", "sm")}
-                        aria-label={`View ${fullName(row)}`}
-                      >
-                        <Eye aria-hidden className="size-4" />
-                        <span className="hidden xl:inline">View</span>
-                      </Link>
-                      <Button variant="ghost" size="sm" onClick={() => setEditing(row)} aria-label={`Edit ${fullName(row)}`}>
-                        <Pencil aria-hidden className="size-4" />
-                        <span className="hidden xl:inline">Edit</span>
-                      </Button>
-                      <Button
-                        variant="ghost"
-                        size="sm"
-                        className="text-red-700 hover:bg-red-50 dark:text-red-400 dark:hover:bg-red-950"
-                        onClick={() => setDeleting(row)}
-                        aria-label={`Delete ${fullName(row)}`}
-                      >
-                        <Trash2 aria-hidden className="size-4" />
-                        <span className="hidden xl:inline">Delete</span>
-                      </Button>
-                    </div>
+                    <RowActions row={row} onEdit={setEditing} onDelete={setDeleting} />
                   </td>
                 </tr>
               ))}
             </tbody>
           </table>
         </div>
+        </>
       )}
 
       <Pagination page={page} pageCount={pageCount} path="/admin/profiles" className="mt-4" />
@@ -247,6 +243,46 @@ export function ProfileManagement({ data }: { data: DashboardData }) {
         ) : null}
       </Confirm>
     </section>
+  );
+}
+
+function StatusBadge({ claimed }: { claimed: boolean }) {
+  return (
+    <span
+      className={
+        claimed
+          ? "inline-flex shrink-0 items-center gap-1.5 rounded-full bg-emerald-50 px-2.5 py-0.5 text-xs font-semibold text-emerald-800 dark:bg-emerald-950 dark:text-emerald-200"
+          : "inline-flex shrink-0 items-center gap-1.5 rounded-full bg-orange-50 px-2.5 py-0.5 text-xs font-semibold text-orange-800 dark:bg-orange-950 dark:text-orange-200"
+      }
+    >
+      <span aria-hidden className={`size-1.5 rounded-full ${claimed ? "bg-emerald-500" : "bg-orange-500"}`} />
+      {claimed ? "Claimed" : "Unclaimed"}
+    </span>
+  );
+}
+
+function RowActions({ row, onEdit, onDelete }: { row: Row; onEdit: (row: Row) => void; onDelete: (row: Row) => void }) {
+  return (
+    <div className="mt-3 flex justify-end gap-1 md:mt-0">
+      <Link to={`/profile/${encodeURIComponent(row.username)}`} className={buttonClasses("ghost", "sm")} aria-label={`View ${fullName(row)}`}>
+        <Eye aria-hidden className="size-4" />
+        <span className="md:hidden xl:inline">View</span>
+      </Link>
+      <Button variant="ghost" size="sm" onClick={() => onEdit(row)} aria-label={`Edit ${fullName(row)}`}>
+        <Pencil aria-hidden className="size-4" />
+        <span className="md:hidden xl:inline">Edit</span>
+      </Button>
+      <Button
+        variant="ghost"
+        size="sm"
+        className="text-red-700 hover:bg-red-50 dark:text-red-400 dark:hover:bg-red-950"
+        onClick={() => onDelete(row)}
+        aria-label={`Delete ${fullName(row)}`}
+      >
+        <Trash2 aria-hidden className="size-4" />
+        <span className="md:hidden xl:inline">Delete</span>
+      </Button>
+    </div>
   );
 }
 
