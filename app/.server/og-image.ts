@@ -49,12 +49,12 @@ async function render(card: OgCard): Promise<Buffer> {
     ? `<clipPath id="c"><circle cx="240" cy="315" r="150"/></clipPath>
        <image href="data:image/jpeg;base64,${Buffer.from(photo.body).toString("base64")}" x="90" y="165" width="300" height="300" clip-path="url(#c)"/>`
     : `<text x="240" y="350" text-anchor="middle" font-size="110" font-weight="700" fill="${xml(from)}">${xml(initials)}</text>`;
-  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${WIDTH}" height="${HEIGHT}">
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${WIDTH}" height="${HEIGHT}" font-family="Inter, Liberation Sans, Arial, sans-serif">
   <defs><linearGradient id="g" x1="0" y1="0" x2="1" y2="1"><stop offset="0" stop-color="${xml(from)}"/><stop offset="1" stop-color="${xml(to)}"/></linearGradient></defs>
   <rect width="100%" height="100%" fill="url(#g)"/>
   <circle cx="240" cy="315" r="162" fill="#ffffff" fill-opacity="0.95"/>
   ${portrait}
-  <g font-family="Inter, Liberation Sans, Arial, sans-serif" fill="#ffffff">
+  <g fill="#ffffff">
     <text x="450" y="${card.title ? 290 : 330}" font-size="68" font-weight="700">${xml(name)}</text>
     ${card.title ? `<text x="450" y="360" font-size="38" fill-opacity="0.92">${xml(clip(card.title, 40))}</text>` : ""}
     ${card.brand ? `<text x="450" y="${card.title ? 420 : 390}" font-size="32" fill-opacity="0.8">${xml(clip(card.brand.name, 44))}</text>` : ""}
