@@ -20,6 +20,8 @@ type OgCard = {
 const WIDTH = 1200;
 const HEIGHT = 630;
 const CACHE_DIR = path.join(env.DATA_DIR, "cache", "og");
+/** Bumped whenever the drawing changes, so cached images are made again. */
+const DESIGN_REVISION = 2;
 
 function xml(value: string) {
   return value.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
@@ -33,7 +35,7 @@ function clip(value: string, max: number) {
 export function ogVersion(card: OgCard): string {
   return createHash("sha256")
     .update(
-      JSON.stringify([card.firstName, card.lastName, card.title, card.profilePhoto, card.brand, card.updatedAt.toISOString()]),
+      JSON.stringify([DESIGN_REVISION, card.firstName, card.lastName, card.title, card.profilePhoto, card.brand, card.updatedAt.toISOString()]),
     )
     .digest("hex")
     .slice(0, 16);
