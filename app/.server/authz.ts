@@ -27,6 +27,13 @@ export type Viewer = {
 };
 
 const viewerCache = new WeakMap<Request, Promise<Viewer | null>>();
+/** Cookies better-auth wants to refresh (a session nearing its update age), per request. */
+const refreshedCookies = new WeakMap<Request, string[]>();
+
+/** The refreshed session cookie to send back with this request's response, if any. */
+export function sessionCookieUpdates(request: Request): string[] {
+  return refreshedCookies.get(request) ?? [];
+}
 
 async function loadProfile(userId: string): Promise<ViewerProfile | null> {
   const [row] = await db
@@ -49,7 +56,12 @@ async function loadProfile(userId: string): Promise<ViewerProfile | null> {
 }
 
 async function loadViewer(request: Request): Promise<Viewer | null> {
-  const session = await getAuth().api.getSession({ headers: request.headers });
+  const { headers, response: session } = await getAuth().api.getSession({
+    headers: request.headers,
+    returnHeaders: true,
+  });
+  const cookies = headers.getSetCookie();
+  if (cookies.length) refreshedCookies.set(request, cookies);
   // An unverified account owns nothing and cannot hold a session (DESIGN.md).
   if (!session || !session.user.emailVerified) return null;
   const { user } = session;

@@ -1,11 +1,22 @@
 import { type MiddlewareFunction, createContext } from "react-router";
-import { type Viewer, requireAdmin, requireViewer } from "~/.server/authz";
+import { type Viewer, requireAdmin, requireViewer, sessionCookieUpdates } from "~/.server/authz";
 
 /** The signed-in viewer, set for every route under the signed-in layout. */
 export const viewerContext = createContext<Viewer>();
 
-export const requireViewerMiddleware: MiddlewareFunction<Response> = async ({ request, context }) => {
+/**
+ * Puts the viewer into the router context, and passes on a refreshed session
+ * cookie so that an active person stays signed in (sessions slide forward).
+ */
+export const requireViewerMiddleware: MiddlewareFunction<Response> = async ({ request, context }, next) => {
   context.set(viewerContext, await requireViewer(request));
+  const response = await next();
+  try {
+    for (const cookie of sessionCookieUpdates(request)) response.headers.append("set-cookie", cookie);
+  } catch {
+    // A response with immutable headers keeps the old cookie; the session still works.
+  }
+  return response;
 };
 
 export const requireAdminMiddleware: MiddlewareFunction<Response> = async ({ request, context }) => {
