@@ -13,6 +13,13 @@ const testEnv = {
 const alias = { "~": path.resolve(import.meta.dirname, "app") };
 const serverTests = ["app/**/*.server.test.ts", "tests/server/**/*.test.ts"];
 
+if (!process.env.TEST_DATABASE_URL) {
+  console.warn(
+    "\n[tests] TEST_DATABASE_URL is not set: the server tests run on PGlite only, and the PostgreSQL runs " +
+      "(including the two-instance realtime test) are SKIPPED. `bash .ci/run` sets it up.\n",
+  );
+}
+
 const databases = [
   { name: "pglite", env: {} },
   ...(process.env.TEST_DATABASE_URL ? [{ name: "postgres", env: { NAMECARD_TEST_DB: "postgres" } }] : []),
