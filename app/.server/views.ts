@@ -10,6 +10,12 @@ import { env } from "./env";
 /** DESIGN.md: a view counts once per viewer per profile per 30 minutes. */
 export const VIEW_WINDOW_MINUTES = 30;
 export const VIEW_SOURCES = ["qr", "link", "directory"] as const;
+/**
+ * Anonymous views of one card from one network address within the window.
+ * Generous for an office behind one address; it stops a script that changes
+ * its browser name to inflate a count.
+ */
+export const MAX_VIEWS_PER_NETWORK = 20;
 export type ViewSource = (typeof VIEW_SOURCES)[number];
 
 export function viewSourceOf(url: URL): ViewSource {
@@ -17,11 +23,19 @@ export function viewSourceOf(url: URL): ViewSource {
   return source === "qr" || source === "directory" ? source : "link";
 }
 
+function keyedHash(value: string) {
+  return createHmac("sha256", env.AUTH_SECRET).update(value).digest("hex").slice(0, 32);
+}
+
 /** A keyed hash of an anonymous visitor's address and browser: no address is stored. */
 export function visitorHash(request: Request): string {
   const ip = request.headers.get(CLIENT_IP_HEADER) ?? "unknown";
   const agent = request.headers.get("user-agent") ?? "";
-  return createHmac("sha256", env.AUTH_SECRET).update(`${ip}\n${agent}`).digest("hex").slice(0, 32);
+  return keyedHash(`${ip}\n${agent}`);
+}
+
+function networkHash(request: Request): string {
+  return keyedHash(`network\n${request.headers.get(CLIENT_IP_HEADER) ?? "unknown"}`);
 }
 
 /**
@@ -45,9 +59,11 @@ export async function recordView(options: {
   if (viewerUserId && viewerUserId === ownerUserId) return false;
 
   const hash = viewerUserId ? null : visitorHash(request);
-  const viewerKey = viewerUserId ? `u:${viewerUserId}` : `v:${hash}`;
+  const network = viewerUserId ? null : networkHash(request);
+  const viewerKey = viewerUserId ? `u:${viewerUserId}` : `n:${network}`;
   return db.transaction(async (tx) => {
-    // One viewer of one profile at a time, so two tabs cannot both count.
+    // One viewer (or, for visitors, one network) of one profile at a time, so
+    // neither two tabs nor a burst from one address can slip past the checks.
     await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${profileId}), hashtext(${viewerKey}))`);
     const recent = await tx.execute(sql`
       select 1 from ${profileViews}
@@ -56,7 +72,16 @@ export async function recordView(options: {
         and ${profileViews.createdAt} > now() - make_interval(mins => ${VIEW_WINDOW_MINUTES})
       limit 1`);
     if (rowsOf(recent).length > 0) return false;
-    await tx.insert(profileViews).values({ profileId, viewerUserId, visitorHash: hash, source });
+    if (network) {
+      const [fromNetwork] = rowsOf(
+        await tx.execute(sql`
+          select count(*)::int as n from ${profileViews}
+          where ${profileViews.profileId} = ${profileId} and ${profileViews.networkHash} = ${network}
+            and ${profileViews.createdAt} > now() - make_interval(mins => ${VIEW_WINDOW_MINUTES})`),
+      ) as { n: number }[];
+      if ((fromNetwork?.n ?? 0) >= MAX_VIEWS_PER_NETWORK) return false;
+    }
+    await tx.insert(profileViews).values({ profileId, viewerUserId, visitorHash: hash, networkHash: network, source });
     await tx
       .update(profiles)
       .set({ viewCount: sql`${profiles.viewCount} + 1`, updatedAt: sql`${profiles.updatedAt}` })

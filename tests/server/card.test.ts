@@ -120,6 +120,16 @@ describe("view counting", () => {
     expect(view).toMatchObject({ viewerUserId: other.viewer.user.id, source: "directory", visitorHash: null });
   });
 
+  it("counts at most 20 anonymous views of a card from one network address per half hour, whatever the browser says", async () => {
+    const card = await insertCard();
+    for (let index = 0; index < 25; index++) {
+      await visit(card.username, { ip: "192.0.2.50", agent: `${BROWSER} Variant/${index}` });
+    }
+    expect(await viewCount(card.id)).toBe(20);
+    await visit(card.username, { ip: "192.0.2.51" });
+    expect(await viewCount(card.id)).toBe(21);
+  });
+
   it("loses no increment when 200 different visitors open a card at once", async () => {
     const card = await insertCard();
     await Promise.all(

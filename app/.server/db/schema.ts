@@ -171,14 +171,17 @@ export const profileViews = pgTable(
       .notNull()
       .references(() => profiles.id, { onDelete: "cascade" }),
     viewerUserId: text("viewer_user_id").references(() => users.id, { onDelete: "set null" }),
-    /** A keyed hash of an anonymous visitor, so no address is stored. */
+    /** A keyed hash of an anonymous visitor (address and browser), so no address is stored. */
     visitorHash: text("visitor_hash"),
+    /** A keyed hash of the anonymous visitor's address alone, to cap views from one network. */
+    networkHash: text("network_hash"),
     source: text("source", { enum: ["qr", "link", "directory"] }).notNull(),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [
     index("profile_views_profile_created_idx").on(table.profileId, table.createdAt),
     index("profile_views_created_idx").on(table.createdAt),
+    index("profile_views_network_idx").on(table.profileId, table.networkHash, table.createdAt),
   ],
 );
 
