@@ -25,7 +25,7 @@ console.info(
   `[db] ${database.kind === "pglite" ? `embedded PGlite in ${env.DATA_DIR}` : "PostgreSQL"}: migrations applied`,
 );
 
-export const config = { port: env.PORT, publicUrl: env.PUBLIC_URL, trustProxy: env.TRUST_PROXY };
+export const config = { port: env.PORT, publicUrl: env.PUBLIC_URL };
 
 /** Everything that must happen once per request before the app sees it. */
 export function install(app: Express) {

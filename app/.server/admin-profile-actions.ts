@@ -6,28 +6,16 @@ import { type FieldErrors, fieldErrors } from "~/lib/validation";
 import { type Viewer, requirePermission } from "./authz";
 import { db } from "./db/client";
 import { profiles } from "./db/schema";
-import { BodyTooLargeError, formText, readFormData } from "./form-data";
-import { ImageError, MAX_IMAGE_BYTES, deleteImageIfUnused, storeProfilePhoto } from "./images";
+import { formText } from "./form-data";
+import { ImageError, deleteImageIfUnused, storeProfilePhoto } from "./images";
 import { checkProfileFields, uniqueViolationErrors } from "./profile-update";
 import { uniqueUsername, usernameBase } from "./profiles";
 import { publish } from "./realtime";
-
-const MAX_FORM_BYTES = MAX_IMAGE_BYTES + 256 * 1024;
 
 export type AdminActionResult =
   | { ok: true; intent: string; message: string; warning?: string }
   | { ok: false; intent: string; message?: string; errors?: FieldErrors; values?: Record<string, string> };
 
-
-/** Reads a multipart form within the size limit; an oversized one is a field error. */
-export async function readAdminForm(request: Request) {
-  try {
-    return { form: await readFormData(request, MAX_FORM_BYTES), tooLarge: false as const };
-  } catch (error) {
-    if (error instanceof BodyTooLargeError) return { form: null, tooLarge: true as const };
-    throw error;
-  }
-}
 
 /**
  * Stores an uploaded photo. A file that is not a usable image is the

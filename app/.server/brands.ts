@@ -1,4 +1,4 @@
-import { asc, eq, sql } from "drizzle-orm";
+import { asc, eq, or, sql } from "drizzle-orm";
 import { data } from "react-router";
 import { z } from "zod";
 import { HEX_COLOR } from "~/lib/color";
@@ -141,4 +141,13 @@ export async function deleteBrand(viewer: Viewer, form: FormData) {
   await Promise.all([deleteImageIfUnused(deleted.logo), deleteImageIfUnused(deleted.coverImage)]);
   await publish({ kind: "brand", id: String(deleted.id) });
   return data<BrandActionResult>({ ok: true, intent, message: "Brand deleted successfully!" });
+}
+
+/** Active brands for a picker, plus the card's current brand if it was deactivated since. */
+export async function activeBrandOptions(currentBrandId: number | null = null) {
+  return db
+    .select({ id: brands.id, name: brands.name })
+    .from(brands)
+    .where(currentBrandId ? or(eq(brands.active, true), eq(brands.id, currentBrandId)) : eq(brands.active, true))
+    .orderBy(brands.name);
 }

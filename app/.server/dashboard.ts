@@ -12,11 +12,15 @@ export async function loadDashboard(request: Request, forcedTab?: DashboardTab) 
   const url = new URL(request.url);
   const tab: DashboardTab = forcedTab ?? (url.searchParams.get("tab") === "profiles" ? "profiles" : "overview");
   const query = parseAdminProfileQuery(url);
+  // Each tab reads only what it shows; the tab label's count is the overview's total.
+  const overview = tab === "overview";
   const [stats, recent, management, brandList] = await Promise.all([
     getOverviewStats(),
-    getRecentMembers(),
-    listProfilesForAdmin(query),
-    db.select({ id: brands.id, name: brands.name, active: brands.active }).from(brands).orderBy(asc(brands.name)),
+    overview ? getRecentMembers() : [],
+    overview ? null : listProfilesForAdmin(query),
+    overview
+      ? []
+      : db.select({ id: brands.id, name: brands.name, active: brands.active }).from(brands).orderBy(asc(brands.name)),
   ]);
   return {
     tab,
@@ -26,7 +30,7 @@ export async function loadDashboard(request: Request, forcedTab?: DashboardTab) 
       photoUrl: mediaUrl(profilePhoto),
       createdAt: createdAt.toISOString(),
     })),
-    management: {
+    management: management && {
       ...management,
       query,
       rows: management.rows.map(({ profilePhoto, createdAt, ...row }) => ({

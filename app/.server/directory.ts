@@ -1,7 +1,6 @@
 import { type SQL, and, asc, eq, inArray, isNotNull, isNull, sql } from "drizzle-orm";
-import { db } from "./db/client";
+import { db, rowsOf } from "./db/client";
 import { brands, profiles } from "./db/schema";
-import { rowsOf } from "./views";
 
 /** One page of the directory: four rows of the widest grid, six of the narrowest. */
 export const DIRECTORY_PAGE_SIZE = 24;

@@ -127,8 +127,3 @@ function readOrCreateSecret(dataDir: string): string {
 }
 
 export const env: Env = parseEnv(process.env);
-
-/** The values a browser may see. Everything else stays on the server. */
-export function getPublicEnv() {
-  return { PUBLIC_URL: env.PUBLIC_URL };
-}

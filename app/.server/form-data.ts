@@ -1,3 +1,5 @@
+import { MAX_IMAGE_BYTES } from "~/lib/validation";
+
 /** A request body over the limit is refused while it is read, not after. */
 export class BodyTooLargeError extends Error {
   override name = "BodyTooLargeError";
@@ -27,6 +29,19 @@ export async function readFormData(request: Request, maxBytes: number): Promise<
     offset += chunk.byteLength;
   }
   return new Response(body, { headers: { "content-type": request.headers.get("content-type") ?? "" } }).formData();
+}
+
+/** Room for one image at the size limit plus the text fields around it. */
+const MAX_UPLOAD_FORM_BYTES = MAX_IMAGE_BYTES + 256 * 1024;
+
+/** Reads a form that may carry an image; an oversized body is reported, not thrown. */
+export async function readUploadForm(request: Request): Promise<{ form: FormData; tooLarge: false } | { form: null; tooLarge: true }> {
+  try {
+    return { form: await readFormData(request, MAX_UPLOAD_FORM_BYTES), tooLarge: false };
+  } catch (error) {
+    if (error instanceof BodyTooLargeError) return { form: null, tooLarge: true };
+    throw error;
+  }
 }
 
 /** The text fields of a form (files left out), as a plain object for a schema. */

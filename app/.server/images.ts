@@ -1,12 +1,11 @@
 import { createHash } from "node:crypto";
 import { eq, or } from "drizzle-orm";
 import sharp from "sharp";
+import { IMAGE_TOO_LARGE, MAX_IMAGE_BYTES } from "~/lib/validation";
 import { db } from "./db/client";
 import { brands, profiles } from "./db/schema";
 import { getStorage } from "./storage";
 
-/** Spec §2: "JPG, PNG or WebP up to 5MB" — enforced here, not only stated. */
-export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
 /** Refuses decompression bombs: a small file that would decode to a huge bitmap. */
 const MAX_INPUT_PIXELS = 40_000_000;
 const PROFILE_PHOTO_SIZE = 512;
@@ -19,7 +18,7 @@ const ACCEPTED_FORMATS = new Set(["jpeg", "png", "webp", "heif", "avif", "gif", 
 
 async function decode(bytes: Uint8Array) {
   if (bytes.byteLength === 0) throw new ImageError("The file is empty.");
-  if (bytes.byteLength > MAX_IMAGE_BYTES) throw new ImageError("The image is larger than 5MB. Choose a smaller one.");
+  if (bytes.byteLength > MAX_IMAGE_BYTES) throw new ImageError(IMAGE_TOO_LARGE);
   let metadata: Awaited<ReturnType<ReturnType<typeof sharp>["metadata"]>>;
   try {
     metadata = await sharp(bytes, { limitInputPixels: MAX_INPUT_PIXELS }).metadata();

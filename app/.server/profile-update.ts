@@ -1,11 +1,10 @@
-import { and, eq, ne, or, sql } from "drizzle-orm";
+import { and, eq, ne, sql } from "drizzle-orm";
 import { EMAIL_TAKEN, type ProfileFields, USERNAME_TAKEN } from "~/lib/profile-schema";
 import type { FieldErrors } from "~/lib/validation";
 import { db } from "./db/client";
 import { brands, profiles } from "./db/schema";
-import { isUniqueViolation } from "./profiles";
+import { RESERVED_USERNAMES, isUniqueViolation } from "./profiles";
 
-const RESERVED = new Set(["edit"]);
 
 /**
  * Checks what only the database knows: the username and email are free
@@ -18,7 +17,7 @@ export async function checkProfileFields(
   const profileId = current?.id ?? null;
   const errors: FieldErrors = {};
   const others = profileId ? ne(profiles.id, profileId) : sql`true`;
-  if (RESERVED.has(fields.username)) errors.username = [USERNAME_TAKEN];
+  if (RESERVED_USERNAMES.includes(fields.username)) errors.username = [USERNAME_TAKEN];
   const [username] = await db
     .select({ id: profiles.id })
     .from(profiles)
@@ -49,13 +48,4 @@ export function uniqueViolationErrors(error: unknown): FieldErrors | null {
   const text = JSON.stringify(error, Object.getOwnPropertyNames(error as object)) + String((error as { cause?: unknown }).cause ?? "");
   if (text.includes("profiles_email_lower_key")) return { email: [EMAIL_TAKEN] };
   return { username: [USERNAME_TAKEN] };
-}
-
-/** Active brands for a picker, plus the card's current brand if it was deactivated since. */
-export async function activeBrandOptions(currentBrandId: number | null = null) {
-  return db
-    .select({ id: brands.id, name: brands.name })
-    .from(brands)
-    .where(currentBrandId ? or(eq(brands.active, true), eq(brands.id, currentBrandId)) : eq(brands.active, true))
-    .orderBy(brands.name);
 }

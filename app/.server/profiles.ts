@@ -21,7 +21,7 @@ export function usernameBase(firstName: string, lastName: string): string {
 }
 
 /** Names that would collide with a route under /profile. */
-const RESERVED_USERNAMES = ["edit"];
+export const RESERVED_USERNAMES: readonly string[] = ["edit"];
 
 /** `base`, or `base2`, `base3`… — the first one no profile uses (case-insensitive). */
 export async function uniqueUsername(tx: Queryable, base: string): Promise<string> {
@@ -146,9 +146,4 @@ export function isUniqueViolation(error: unknown): boolean {
     current = (current as { cause?: unknown }).cause;
   }
   return false;
-}
-
-export async function getProfileByUserId(userId: string) {
-  const [profile] = await db.select().from(profiles).where(eq(profiles.userId, userId)).limit(1);
-  return profile ?? null;
 }

@@ -1,7 +1,6 @@
 import { desc, eq, sql } from "drizzle-orm";
-import { db } from "./db/client";
+import { db, rowsOf } from "./db/client";
 import { brands, profileViews, profiles } from "./db/schema";
-import { rowsOf } from "./views";
 
 /**
  * Spec §9: rank is the 1-based position of the profile among profiles with

@@ -2,7 +2,7 @@ import { createHmac } from "node:crypto";
 import { sql } from "drizzle-orm";
 import { isbot } from "isbot";
 import { CLIENT_IP_HEADER } from "./auth";
-import { db } from "./db/client";
+import { db, rowsOf } from "./db/client";
 import { profileViews, profiles } from "./db/schema";
 import { publish } from "./realtime";
 import { env } from "./env";
@@ -89,10 +89,4 @@ export async function recordView(options: {
     await publish({ kind: "view", id: profileId }, tx);
     return true;
   });
-}
-
-/** node-postgres and PGlite shape `execute` results differently. */
-export function rowsOf(result: unknown): unknown[] {
-  if (Array.isArray(result)) return result;
-  return (result as { rows?: unknown[] }).rows ?? [];
 }

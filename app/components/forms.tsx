@@ -25,35 +25,40 @@ type FieldProps = {
   className?: string;
 };
 
-/** A labelled input whose hint and errors are linked with aria-describedby. */
-export function Field({
+type ControlProps = { id: string; "aria-invalid"?: true; "aria-describedby"?: string };
+
+/**
+ * The frame every field shares: a label (with a mark when required), the
+ * control, a hint and the errors, linked to the control with aria-describedby.
+ */
+function FieldFrame({
   label,
   hint,
   errors,
   className,
-  ...input
-}: FieldProps & InputHTMLAttributes<HTMLInputElement>) {
+  id: givenId,
+  required,
+  children,
+}: FieldProps & { id?: string; required?: boolean; children: (control: ControlProps) => React.ReactNode }) {
   const fallbackId = useId();
-  const id = input.id ?? fallbackId;
+  const id = givenId ?? fallbackId;
   const hintId = hint ? `${id}-hint` : undefined;
   const errorId = errors?.length ? `${id}-error` : undefined;
   return (
     <div className={className}>
       <div className="mb-1.5 flex gap-1 text-sm font-medium text-slate-700 dark:text-slate-300">
         <label htmlFor={id}>{label}</label>
-        {input.required ? (
+        {required ? (
           <span aria-hidden className="text-red-600 dark:text-red-400">
             *
           </span>
         ) : null}
       </div>
-      <input
-        id={id}
-        aria-invalid={errorId ? true : undefined}
-        aria-describedby={[hintId, errorId].filter(Boolean).join(" ") || undefined}
-        className={CONTROL}
-        {...input}
-      />
+      {children({
+        id,
+        "aria-invalid": errorId ? true : undefined,
+        "aria-describedby": [hintId, errorId].filter(Boolean).join(" ") || undefined,
+      })}
       {hint ? (
         <p id={hintId} className="mt-1.5 text-xs text-slate-500 dark:text-slate-400">
           {hint}
@@ -61,6 +66,15 @@ export function Field({
       ) : null}
       <ErrorList id={errorId} errors={errors} />
     </div>
+  );
+}
+
+/** A labelled input whose hint and errors are linked with aria-describedby. */
+export function Field({ label, hint, errors, className, ...input }: FieldProps & InputHTMLAttributes<HTMLInputElement>) {
+  return (
+    <FieldFrame label={label} hint={hint} errors={errors} className={className} id={input.id} required={input.required}>
+      {(control) => <input {...control} className={CONTROL} {...input} id={control.id} />}
+    </FieldFrame>
   );
 }
 
@@ -71,41 +85,10 @@ export function TextareaField({
   className,
   ...textarea
 }: FieldProps & TextareaHTMLAttributes<HTMLTextAreaElement>) {
-  const fallbackId = useId();
-  const id = textarea.id ?? fallbackId;
-  const hintId = hint ? `${id}-hint` : undefined;
-  const errorId = errors?.length ? `${id}-error` : undefined;
   return (
-    <div className={className}>
-      <label htmlFor={id} className="mb-1.5 block text-sm font-medium text-slate-700 dark:text-slate-300">
-        {label}
-      </label>
-      <textarea
-        id={id}
-        aria-invalid={errorId ? true : undefined}
-        aria-describedby={[hintId, errorId].filter(Boolean).join(" ") || undefined}
-        className={cn(CONTROL, "resize-y")}
-        {...textarea}
-      />
-      {hint ? (
-        <p id={hintId} className="mt-1.5 text-xs text-slate-500 dark:text-slate-400">
-          {hint}
-        </p>
-      ) : null}
-      <ErrorList id={errorId} errors={errors} />
-    </div>
-  );
-}
-
-/** Hidden from people, tempting to bots: a filled one rejects the form. */
-export function Honeypot() {
-  return (
-    <div aria-hidden className="absolute -left-[9999px] h-px w-px overflow-hidden">
-      <label>
-        Leave this empty
-        <input type="text" name="website_url" tabIndex={-1} autoComplete="off" defaultValue="" />
-      </label>
-    </div>
+    <FieldFrame label={label} hint={hint} errors={errors} className={className} id={textarea.id} required={textarea.required}>
+      {(control) => <textarea {...control} className={cn(CONTROL, "resize-y")} {...textarea} id={control.id} />}
+    </FieldFrame>
   );
 }
 
@@ -118,29 +101,29 @@ export function SelectField({
   options,
   ...select
 }: FieldProps & SelectHTMLAttributes<HTMLSelectElement> & { options: { value: string; label: string }[] }) {
-  const fallbackId = useId();
-  const id = select.id ?? fallbackId;
-  const errorId = errors?.length ? `${id}-error` : undefined;
   return (
-    <div className={className}>
-      <label htmlFor={id} className="mb-1.5 block text-sm font-medium text-slate-700 dark:text-slate-300">
-        {label}
+    <FieldFrame label={label} hint={hint} errors={errors} className={className} id={select.id} required={select.required}>
+      {(control) => (
+        <select {...control} className={cn(CONTROL, "pr-8")} {...select} id={control.id}>
+          {options.map((option) => (
+            <option key={option.value} value={option.value}>
+              {option.label}
+            </option>
+          ))}
+        </select>
+      )}
+    </FieldFrame>
+  );
+}
+
+/** Hidden from people, tempting to bots: a filled one rejects the form. */
+export function Honeypot() {
+  return (
+    <div aria-hidden className="absolute -left-[9999px] h-px w-px overflow-hidden">
+      <label>
+        Leave this empty
+        <input type="text" name="website_url" tabIndex={-1} autoComplete="off" defaultValue="" />
       </label>
-      <select
-        id={id}
-        aria-invalid={errorId ? true : undefined}
-        aria-describedby={errorId}
-        className={cn(CONTROL, "pr-8")}
-        {...select}
-      >
-        {options.map((option) => (
-          <option key={option.value} value={option.value}>
-            {option.label}
-          </option>
-        ))}
-      </select>
-      {hint ? <p className="mt-1.5 text-xs text-slate-500 dark:text-slate-400">{hint}</p> : null}
-      <ErrorList id={errorId} errors={errors} />
     </div>
   );
 }

@@ -2,8 +2,8 @@ import { ImagePlus, Trash2 } from "lucide-react";
 import { useEffect, useId, useRef, useState } from "react";
 import { ErrorList } from "~/components/forms";
 import { cn } from "~/lib/cn";
+import { IMAGE_TOO_LARGE, MAX_IMAGE_BYTES } from "~/lib/validation";
 
-export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
 
 /**
  * Spec §2 "Image picker": drag and drop or click, a preview and a remove
@@ -44,7 +44,7 @@ export function ImagePicker({
       return;
     }
     if (file.size > MAX_IMAGE_BYTES) {
-      setClientError("The image is larger than 5MB. Choose a smaller one.");
+      setClientError(IMAGE_TOO_LARGE);
       input.current.value = "";
       return;
     }

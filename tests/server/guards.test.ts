@@ -6,7 +6,7 @@ import { profiles } from "~/.server/db/schema";
 import { action as authAction } from "~/routes/auth/auth";
 import { loader as authLoader } from "~/routes/auth/auth";
 import { RouterContextProvider } from "react-router";
-import { rowsOf } from "~/.server/views";
+import { rowsOf } from "~/.server/db/client";
 import { requireViewerMiddleware } from "~/middleware/viewer.server";
 import { formRequest, getRequest, latestMail, openAuthLink, run, uniqueEmail } from "./helpers";
 

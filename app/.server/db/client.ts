@@ -116,3 +116,9 @@ export async function ping(): Promise<boolean> {
     return false;
   }
 }
+
+/** node-postgres and PGlite shape `execute` results differently. */
+export function rowsOf(result: unknown): unknown[] {
+  if (Array.isArray(result)) return result;
+  return (result as { rows?: unknown[] }).rows ?? [];
+}

@@ -46,14 +46,14 @@ export function AdminDashboard({ data }: { data: DashboardData }) {
             Overview
           </Tabs.Trigger>
           <Tabs.Trigger value="profiles" className={TAB_CLASSES}>
-            Manage Profiles ({data.management.total.toLocaleString("en")})
+            Manage Profiles ({data.stats.totalProfiles.toLocaleString("en")})
           </Tabs.Trigger>
         </Tabs.List>
         <Tabs.Content value="overview" className="focus:outline-none">
           <Overview data={data} />
         </Tabs.Content>
         <Tabs.Content value="profiles" className="focus:outline-none">
-          <ProfileManagement data={data} />
+          {data.management ? <ProfileManagement management={data.management} brands={data.brands} /> : null}
         </Tabs.Content>
       </Tabs.Root>
     </div>

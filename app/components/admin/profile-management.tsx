@@ -1,12 +1,13 @@
-import { Eye, Pencil, Plus, Search, Trash2, Users } from "lucide-react";
-import { useEffect, useRef, useState } from "react";
-import { Form, Link, useFetcher, useSearchParams, useSubmit } from "react-router";
+import { Eye, Pencil, Plus, Trash2, Users } from "lucide-react";
+import { useEffect, useState } from "react";
+import { Form, Link, useFetcher, useSearchParams } from "react-router";
 import type { AdminActionResult } from "~/.server/admin-profile-actions";
 import type { DashboardData } from "~/.server/dashboard";
 import { Avatar } from "~/components/avatar";
 import { BrandBadge } from "~/components/brand-badge";
 import { ImagePicker } from "~/components/image-picker";
 import { Pagination } from "~/components/pagination";
+import { BRAND_OPTIONS, FilterSelect, STATUS_OPTIONS, SearchBox, useLiveSearch } from "~/components/search-form";
 import { ProfileFormFields, profileFormValues } from "~/components/profile-form-fields";
 import { type BannerMessage, TimedBanner } from "~/components/timed-banner";
 import { Alert } from "~/components/ui/alert";
@@ -14,18 +15,18 @@ import { Button, buttonClasses } from "~/components/ui/button";
 import { Confirm, Modal } from "~/components/ui/dialog";
 import { fullName } from "~/lib/names";
 
-type Row = DashboardData["management"]["rows"][number];
-
-const SELECT =
-  "h-10 rounded-lg border border-slate-300 bg-white px-3 text-sm dark:border-slate-700 dark:bg-slate-950";
+type Management = NonNullable<DashboardData["management"]>;
+type Row = Management["rows"][number];
 
 /** Spec §2 "Manage Profiles": search, filters, the table, edit and delete. */
-export function ProfileManagement({ data }: { data: DashboardData }) {
-  const { management, brands } = data;
+export function ProfileManagement({ management, brands }: { management: Management; brands: DashboardData["brands"] }) {
   const { rows, shown, total, page, pageCount, query } = management;
   const [params] = useSearchParams();
-  const submit = useSubmit();
-  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  const search = useLiveSearch("/admin/profiles", {
+    q: query.q,
+    brand: query.brand ? String(query.brand) : "",
+    status: query.status,
+  });
   const [editing, setEditing] = useState<Row | null>(null);
   const [deleting, setDeleting] = useState<Row | null>(null);
   const created = params.get("created");
@@ -40,7 +41,6 @@ export function ProfileManagement({ data }: { data: DashboardData }) {
   );
   const deleter = useFetcher<AdminActionResult>();
 
-  useEffect(() => () => clearTimeout(timer.current), []);
   useEffect(() => {
     if (deleter.state !== "idle" || !deleter.data) return;
     const result = deleter.data;
@@ -73,49 +73,13 @@ export function ProfileManagement({ data }: { data: DashboardData }) {
         role="search"
         aria-label="Search profiles"
         className="mb-4 grid gap-3 sm:grid-cols-[minmax(0,1fr)_auto_auto_auto]"
-        onChange={(event) => {
-          clearTimeout(timer.current);
-          const formElement = event.currentTarget;
-          const immediate = (event.target as HTMLElement).tagName === "SELECT";
-          timer.current = setTimeout(
-            () => submit(formElement, { method: "get", action: "/admin/profiles", replace: !immediate, preventScrollReset: true }),
-            immediate ? 0 : 250,
-          );
-        }}
+        ref={search.ref}
+        onChange={search.onChange}
+        onSubmit={search.onSubmit}
       >
-        <div className="relative">
-          <label htmlFor="admin-q" className="sr-only">
-            Search profiles
-          </label>
-          <Search aria-hidden className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-slate-400" />
-          <input
-            id="admin-q"
-            type="search"
-            name="q"
-            defaultValue={query.q}
-            placeholder="Search by name, email or username..."
-            className="block h-10 w-full rounded-lg border border-slate-300 bg-white pr-3 pl-9 text-sm placeholder:text-slate-500 dark:border-slate-700 dark:bg-slate-950 dark:placeholder:text-slate-400"
-          />
-        </div>
-        <label htmlFor="admin-brand" className="sr-only">
-          Brand
-        </label>
-        <select id="admin-brand" name="brand" defaultValue={query.brand ? String(query.brand) : ""} className={SELECT}>
-          <option value="">All Brands</option>
-          {brands.map((brand) => (
-            <option key={brand.id} value={brand.id}>
-              {brand.name}
-            </option>
-          ))}
-        </select>
-        <label htmlFor="admin-status" className="sr-only">
-          Status
-        </label>
-        <select id="admin-status" name="status" defaultValue={query.status} className={SELECT}>
-          <option value="all">All Status</option>
-          <option value="claimed">Claimed</option>
-          <option value="unclaimed">Unclaimed</option>
-        </select>
+        <SearchBox id="admin-q" label="Search profiles" placeholder="Search by name, email or username..." defaultValue={query.q} />
+        <FilterSelect id="admin-brand" label="Brand" name="brand" defaultValue={query.brand ? String(query.brand) : ""} options={BRAND_OPTIONS(brands)} />
+        <FilterSelect id="admin-status" label="Status" name="status" defaultValue={query.status} options={STATUS_OPTIONS} />
         <Button type="submit" variant="secondary">
           Search
         </Button>

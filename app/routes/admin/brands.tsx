@@ -3,7 +3,7 @@ import { useEffect, useState } from "react";
 import { data, useFetcher } from "react-router";
 import type { BrandActionResult } from "~/.server/brands";
 import { deleteBrand, listBrandsWithUsage, saveBrand } from "~/.server/brands";
-import { readAdminForm } from "~/.server/admin-profile-actions";
+import { readUploadForm } from "~/.server/form-data";
 import { brandGradientStyle } from "~/components/brand-badge";
 import { ErrorList, Field } from "~/components/forms";
 import { ImagePicker } from "~/components/image-picker";
@@ -31,7 +31,7 @@ export async function loader() {
 
 export async function action({ request, context }: Route.ActionArgs) {
   const viewer = context.get(viewerContext);
-  const { form, tooLarge } = await readAdminForm(request);
+  const { form, tooLarge } = await readUploadForm(request);
   if (tooLarge || !form) {
     return data<BrandActionResult>({ ok: false, intent: "save", message: "The images are larger than 5MB. Choose smaller ones." }, 413);
   }

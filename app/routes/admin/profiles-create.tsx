@@ -1,13 +1,14 @@
 import { ArrowLeft, Info } from "lucide-react";
 import { Form, Link, data, redirect, useNavigation } from "react-router";
-import { createUnclaimedProfile, readAdminForm } from "~/.server/admin-profile-actions";
-import { activeBrandOptions } from "~/.server/profile-update";
+import { createUnclaimedProfile } from "~/.server/admin-profile-actions";
+import { readUploadForm } from "~/.server/form-data";
+import { activeBrandOptions } from "~/.server/brands";
 import { ImagePicker } from "~/components/image-picker";
 import { PageHeader } from "~/components/page-header";
 import { ProfileFormFields, profileFormValues } from "~/components/profile-form-fields";
 import { Alert } from "~/components/ui/alert";
 import { Button, ButtonLink } from "~/components/ui/button";
-import type { FieldErrors } from "~/lib/validation";
+import { type FieldErrors, IMAGE_TOO_LARGE } from "~/lib/validation";
 import { viewerContext } from "~/middleware/viewer.server";
 import type { Route } from "./+types/profiles-create";
 
@@ -21,9 +22,9 @@ export async function loader() {
 
 export async function action({ request, context }: Route.ActionArgs) {
   const viewer = context.get(viewerContext);
-  const { form, tooLarge } = await readAdminForm(request);
+  const { form, tooLarge } = await readUploadForm(request);
   if (tooLarge || !form) {
-    return data<ActionData>({ errors: { photo: ["The image is larger than 5MB. Choose a smaller one."] } }, 413);
+    return data<ActionData>({ errors: { photo: [IMAGE_TOO_LARGE] } }, 413);
   }
   const result = await createUnclaimedProfile(viewer, form);
   if (!result.ok) return data<ActionData>({ errors: result.errors, values: result.values }, 400);

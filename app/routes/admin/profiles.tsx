@@ -1,7 +1,9 @@
 import { data } from "react-router";
-import { deleteProfileAsAdmin, readAdminForm, updateProfileAsAdmin } from "~/.server/admin-profile-actions";
+import { deleteProfileAsAdmin, updateProfileAsAdmin } from "~/.server/admin-profile-actions";
+import { readUploadForm } from "~/.server/form-data";
 import { loadDashboard } from "~/.server/dashboard";
 import { AdminDashboard } from "~/components/admin/dashboard";
+import { IMAGE_TOO_LARGE } from "~/lib/validation";
 import { viewerContext } from "~/middleware/viewer.server";
 import type { Route } from "./+types/profiles";
 
@@ -14,10 +16,10 @@ export async function loader({ request }: Route.LoaderArgs) {
 /** Edit and delete from the dashboard; each intent checks its own permission. */
 export async function action({ request, context }: Route.ActionArgs) {
   const viewer = context.get(viewerContext);
-  const { form, tooLarge } = await readAdminForm(request);
+  const { form, tooLarge } = await readUploadForm(request);
   if (tooLarge || !form) {
     return data(
-      { ok: false as const, intent: "update", errors: { photo: ["The image is larger than 5MB. Choose a smaller one."] } },
+      { ok: false as const, intent: "update", errors: { photo: [IMAGE_TOO_LARGE] } },
       413,
     );
   }

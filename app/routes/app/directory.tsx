@@ -1,9 +1,10 @@
-import { LayoutGrid, List, Search, SearchX } from "lucide-react";
-import { useEffect, useRef, useState } from "react";
-import { Form, useNavigation, useSubmit } from "react-router";
-import { activeBrandOptions } from "~/.server/profile-update";
+import { LayoutGrid, List, SearchX } from "lucide-react";
+import { useState } from "react";
+import { Form, useNavigation } from "react-router";
+import { activeBrandOptions } from "~/.server/brands";
 import { parseDirectoryQuery, searchDirectory } from "~/.server/directory";
 import { PageHeader } from "~/components/page-header";
+import { BRAND_OPTIONS, FilterSelect, STATUS_OPTIONS, SearchBox, useLiveSearch } from "~/components/search-form";
 import { Pagination } from "~/components/pagination";
 import { ProfileGridCard, ProfileListRow } from "~/components/profile-card";
 import { Spinner } from "~/components/ui/spinner";
@@ -12,8 +13,6 @@ import { can } from "~/lib/permissions";
 import { viewerContext } from "~/middleware/viewer.server";
 import type { Route } from "./+types/directory";
 
-/** Typing settles for this long before the search runs. */
-const SEARCH_DEBOUNCE_MS = 250;
 const VIEW_COOKIE = "directory_view";
 
 export const meta: Route.MetaFunction = () => [{ title: "Directory" }];
@@ -37,41 +36,15 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 export default function Directory({ loaderData }: Route.ComponentProps) {
   const { entries, total, page, pageCount, query, brands, canSeeClaims } = loaderData;
   const navigation = useNavigation();
-  const submit = useSubmit();
-  const form = useRef<HTMLFormElement>(null);
-  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   const [view, setView] = useState(loaderData.view);
   const searching =
     navigation.state === "loading" && navigation.location.pathname === "/directory";
 
-  useEffect(() => () => clearTimeout(timer.current), []);
-
-  // Back and Forward change the URL under a mounted page: show what it says.
-  useEffect(() => {
-    const elements = form.current?.elements;
-    if (!elements) return;
-    const set = (name: string, value: string) => {
-      const field = elements.namedItem(name) as HTMLInputElement | HTMLSelectElement | null;
-      if (field && field !== document.activeElement) field.value = value;
-    };
-    set("q", query.q);
-    set("brand", query.brand ? String(query.brand) : "");
-    set("status", query.status);
-  }, [query.q, query.brand, query.status]);
-
-  // Typing searches as you go, replacing the history entry so Back leaves the
-  // directory; stale answers are dropped because only the latest navigation wins.
-  function searchSoon(immediate = false) {
-    clearTimeout(timer.current);
-    const run = () => {
-      if (!form.current) return;
-      const data = new FormData(form.current);
-      for (const [key, value] of [...data.entries()]) if (value === "" || value === "all") data.delete(key);
-      submit(data, { method: "get", replace: !immediate, preventScrollReset: true });
-    };
-    if (immediate) run();
-    else timer.current = setTimeout(run, SEARCH_DEBOUNCE_MS);
-  }
+  const search = useLiveSearch("/directory", {
+    q: query.q,
+    brand: query.brand ? String(query.brand) : "",
+    status: query.status,
+  });
 
   function chooseView(next: "grid" | "list") {
     setView(next);
@@ -84,64 +57,18 @@ export default function Directory({ loaderData }: Route.ComponentProps) {
       <PageHeader title="Directory" description="Find and connect with your colleagues across all brands." />
 
       <Form
-        ref={form}
+        ref={search.ref}
         method="get"
         role="search"
         aria-label="Search the directory"
         className="mb-6 grid gap-3 rounded-2xl border border-slate-200 bg-white p-4 shadow-sm sm:grid-cols-[minmax(0,1fr)_auto_auto_auto] dark:border-slate-800 dark:bg-slate-900"
-        onChange={(event) => {
-          const target = event.target as HTMLElement;
-          searchSoon(target.tagName === "SELECT");
-        }}
-        onSubmit={() => clearTimeout(timer.current)}
+        onChange={search.onChange}
+        onSubmit={search.onSubmit}
       >
-        <div className="relative">
-          <label htmlFor="directory-q" className="sr-only">
-            Search
-          </label>
-          <Search aria-hidden className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-slate-400" />
-          <input
-            id="directory-q"
-            type="search"
-            name="q"
-            defaultValue={query.q}
-            placeholder="Search by name, email, username, or bio..."
-            autoComplete="off"
-            className="block h-10 w-full rounded-lg border border-slate-300 bg-white pr-3 pl-9 text-sm placeholder:text-slate-500 focus:border-brand focus:ring-2 focus:ring-brand/30 focus:outline-none dark:border-slate-700 dark:bg-slate-950 dark:placeholder:text-slate-400"
-          />
-        </div>
-        <label className="sr-only" htmlFor="directory-brand">
-          Brand
-        </label>
-        <select
-          id="directory-brand"
-          name="brand"
-          defaultValue={query.brand ? String(query.brand) : ""}
-          className="h-10 rounded-lg border border-slate-300 bg-white px-3 text-sm dark:border-slate-700 dark:bg-slate-950"
-        >
-          <option value="">All Brands</option>
-          {brands.map((brand) => (
-            <option key={brand.id} value={brand.id}>
-              {brand.name}
-            </option>
-          ))}
-        </select>
+        <SearchBox id="directory-q" label="Search" placeholder="Search by name, email, username, or bio..." defaultValue={query.q} />
+        <FilterSelect id="directory-brand" label="Brand" name="brand" defaultValue={query.brand ? String(query.brand) : ""} options={BRAND_OPTIONS(brands)} />
         {canSeeClaims ? (
-          <>
-            <label className="sr-only" htmlFor="directory-status">
-              Status
-            </label>
-            <select
-              id="directory-status"
-              name="status"
-              defaultValue={query.status}
-              className="h-10 rounded-lg border border-slate-300 bg-white px-3 text-sm dark:border-slate-700 dark:bg-slate-950"
-            >
-              <option value="all">All Status</option>
-              <option value="claimed">Claimed</option>
-              <option value="unclaimed">Unclaimed</option>
-            </select>
-          </>
+          <FilterSelect id="directory-status" label="Status" name="status" defaultValue={query.status} options={STATUS_OPTIONS} />
         ) : null}
         <button
           type="submit"

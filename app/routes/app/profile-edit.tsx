@@ -3,9 +3,10 @@ import { eq } from "drizzle-orm";
 import { Form, Link, data, redirect, useNavigation } from "react-router";
 import { db } from "~/.server/db/client";
 import { profiles } from "~/.server/db/schema";
-import { BodyTooLargeError, formText, readFormData } from "~/.server/form-data";
-import { ImageError, MAX_IMAGE_BYTES, deleteImageIfUnused, storeProfilePhoto } from "~/.server/images";
-import { activeBrandOptions, checkProfileFields, uniqueViolationErrors } from "~/.server/profile-update";
+import { formText, readUploadForm } from "~/.server/form-data";
+import { ImageError, deleteImageIfUnused, storeProfilePhoto } from "~/.server/images";
+import { activeBrandOptions } from "~/.server/brands";
+import { checkProfileFields, uniqueViolationErrors } from "~/.server/profile-update";
 import { publish } from "~/.server/realtime";
 import { ImagePicker } from "~/components/image-picker";
 import { PageHeader } from "~/components/page-header";
@@ -14,13 +15,10 @@ import { Alert } from "~/components/ui/alert";
 import { Button, ButtonLink } from "~/components/ui/button";
 import { mediaUrl } from "~/lib/media";
 import { ProfileFieldsSchema } from "~/lib/profile-schema";
-import { type FieldErrors, fieldErrors } from "~/lib/validation";
+import { type FieldErrors, IMAGE_TOO_LARGE, fieldErrors } from "~/lib/validation";
 import { viewerContext } from "~/middleware/viewer.server";
 import type { Route } from "./+types/profile-edit";
 
-/** Room for a 5MB image plus the text fields of the form. */
-const MAX_FORM_BYTES = MAX_IMAGE_BYTES + 256 * 1024;
-const TOO_LARGE = "The image is larger than 5MB. Choose a smaller one.";
 
 type ActionData = { errors?: FieldErrors; formError?: string; values?: Record<string, string> };
 
@@ -57,13 +55,8 @@ export async function action({ request, context }: Route.ActionArgs) {
     .where(eq(profiles.userId, viewer.user.id));
   if (!current) throw redirect("/");
 
-  let form: FormData;
-  try {
-    form = await readFormData(request, MAX_FORM_BYTES);
-  } catch (error) {
-    if (error instanceof BodyTooLargeError) return data<ActionData>({ errors: { photo: [TOO_LARGE] } }, 413);
-    throw error;
-  }
+  const { form } = await readUploadForm(request);
+  if (!form) return data<ActionData>({ errors: { photo: [IMAGE_TOO_LARGE] } }, 413);
   const values = formText(form);
   const parsed = ProfileFieldsSchema.safeParse(values);
   if (!parsed.success) return data<ActionData>({ errors: fieldErrors(parsed.error), values }, 400);
