@@ -5,6 +5,7 @@ import type { AdminActionResult } from "~/.server/admin-profile-actions";
 import type { DashboardData } from "~/.server/dashboard";
 import { Avatar } from "~/components/avatar";
 import { BrandBadge } from "~/components/brand-badge";
+import { EmptyState } from "~/components/empty-state";
 import { ImagePicker } from "~/components/image-picker";
 import { Pagination } from "~/components/pagination";
 import { BRAND_OPTIONS, FilterSelect, STATUS_OPTIONS, SearchBox, useLiveSearch } from "~/components/search-form";
@@ -86,13 +87,11 @@ export function ProfileManagement({ management, brands }: { management: Manageme
       </Form>
 
       {rows.length === 0 ? (
-        <div className="flex flex-col items-center gap-2 rounded-2xl border border-dashed border-slate-300 bg-white px-6 py-16 text-center dark:border-slate-700 dark:bg-slate-900">
-          <Users aria-hidden className="size-8 text-slate-400" />
-          <p className="font-semibold">No profiles found</p>
-          <p className="text-sm text-slate-500 dark:text-slate-400">
-            {filtered ? "Try adjusting your search or filter criteria." : "Get started by creating your first profile."}
-          </p>
-        </div>
+        <EmptyState
+          Icon={Users}
+          title="No profiles found"
+          text={filtered ? "Try adjusting your search or filter criteria." : "Get started by creating your first profile."}
+        />
       ) : (
         <>
         {/* Phones get one card per profile; wider screens the table. */}

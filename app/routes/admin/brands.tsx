@@ -8,6 +8,7 @@ import { brandGradientStyle } from "~/components/brand-badge";
 import { ErrorList, Field } from "~/components/forms";
 import { ImagePicker } from "~/components/image-picker";
 import { PageHeader } from "~/components/page-header";
+import { EmptyState } from "~/components/empty-state";
 import { type BannerMessage, TimedBanner } from "~/components/timed-banner";
 import { Alert } from "~/components/ui/alert";
 import { Button } from "~/components/ui/button";
@@ -72,11 +73,7 @@ export default function Brands({ loaderData }: Route.ComponentProps) {
       <TimedBanner message={banner} duration={banner?.tone === "success" ? BRAND_SUCCESS_MS : Number.POSITIVE_INFINITY} />
 
       {brands.length === 0 ? (
-        <div className="flex flex-col items-center gap-2 rounded-2xl border border-dashed border-slate-300 bg-white px-6 py-16 text-center dark:border-slate-700 dark:bg-slate-900">
-          <Palette aria-hidden className="size-8 text-slate-400" />
-          <p className="font-semibold">No brands found</p>
-          <p className="text-sm text-slate-500 dark:text-slate-400">Get started by creating your first brand.</p>
-        </div>
+        <EmptyState Icon={Palette} title="No brands found" text="Get started by creating your first brand." />
       ) : (
         <ul className="grid gap-5 sm:grid-cols-2 xl:grid-cols-3">
           {brands.map((brand) => (

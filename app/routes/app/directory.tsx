@@ -4,6 +4,7 @@ import { Form, useNavigation } from "react-router";
 import { activeBrandOptions } from "~/.server/brands";
 import { parseDirectoryQuery, searchDirectory } from "~/.server/directory";
 import { PageHeader } from "~/components/page-header";
+import { EmptyState } from "~/components/empty-state";
 import { BRAND_OPTIONS, FilterSelect, STATUS_OPTIONS, SearchBox, useLiveSearch } from "~/components/search-form";
 import { Pagination } from "~/components/pagination";
 import { ProfileGridCard, ProfileListRow } from "~/components/profile-card";
@@ -121,11 +122,7 @@ export default function Directory({ loaderData }: Route.ComponentProps) {
 
       <div className={cn("transition-opacity", searching && "opacity-60")}>
         {entries.length === 0 ? (
-          <div className="flex flex-col items-center gap-2 rounded-2xl border border-dashed border-slate-300 bg-white px-6 py-16 text-center dark:border-slate-700 dark:bg-slate-900">
-            <SearchX aria-hidden className="size-8 text-slate-400" />
-            <p className="font-semibold">No profiles found</p>
-            <p className="text-sm text-slate-500 dark:text-slate-400">Try adjusting your search or filter criteria.</p>
-          </div>
+          <EmptyState Icon={SearchX} title="No profiles found" text="Try adjusting your search or filter criteria." />
         ) : view === "grid" ? (
           <ul className="grid grid-cols-1 gap-4 sm:grid-cols-2 lg:grid-cols-3 2xl:grid-cols-4">
             {entries.map((person) => (
