@@ -229,11 +229,11 @@ function RowActions({ row, onEdit, onDelete }: { row: Row; onEdit: (row: Row) =>
     <div className="mt-3 flex justify-end gap-1 md:mt-0">
       <Link to={`/profile/${encodeURIComponent(row.username)}`} className={buttonClasses("ghost", "sm")} aria-label={`View ${fullName(row)}`}>
         <Eye aria-hidden className="size-4" />
-        <span className="md:hidden xl:inline">View</span>
+        <span className="md:hidden 2xl:inline">View</span>
       </Link>
       <Button variant="ghost" size="sm" onClick={() => onEdit(row)} aria-label={`Edit ${fullName(row)}`}>
         <Pencil aria-hidden className="size-4" />
-        <span className="md:hidden xl:inline">Edit</span>
+        <span className="md:hidden 2xl:inline">Edit</span>
       </Button>
       <Button
         variant="ghost"
@@ -243,7 +243,7 @@ function RowActions({ row, onEdit, onDelete }: { row: Row; onEdit: (row: Row) =>
         aria-label={`Delete ${fullName(row)}`}
       >
         <Trash2 aria-hidden className="size-4" />
-        <span className="md:hidden xl:inline">Delete</span>
+        <span className="md:hidden 2xl:inline">Delete</span>
       </Button>
     </div>
   );
