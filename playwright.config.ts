@@ -35,7 +35,12 @@ export default defineConfig({
   projects: [
     { name: "chromium", use: { ...devices["Desktop Chrome"], channel: undefined }, testIgnore: /\.last\.spec\.ts$/ },
     // Changes the site's settings, which every page shows: runs after the rest.
-    { name: "settings", use: { ...devices["Desktop Chrome"], channel: undefined }, testMatch: /\.last\.spec\.ts$/, dependencies: ["chromium"] },
+    {
+      name: "settings",
+      use: { ...devices["Desktop Chrome"], channel: undefined },
+      testMatch: /\.last\.spec\.ts$/,
+      dependencies: ["chromium"],
+    },
   ],
   webServer: {
     command: "node tests/e2e/serve.js",

@@ -1,17 +1,9 @@
 import type { CSSProperties, ReactNode } from "react";
-import {
-  Links,
-  Meta,
-  Outlet,
-  Scripts,
-  ScrollRestoration,
-  isRouteErrorResponse,
-  useNavigation,
-} from "react-router";
+import { isRouteErrorResponse, Links, Meta, Outlet, Scripts, ScrollRestoration, useNavigation } from "react-router";
 import { getSiteSettings } from "~/.server/settings";
-import { THEME_BOOT_SCRIPT, useTheme } from "~/lib/theme";
 import { DEFAULT_SETTINGS, FONT_STACKS } from "~/lib/settings";
 import { pickSiteSummary, useSite } from "~/lib/site";
+import { THEME_BOOT_SCRIPT, useTheme } from "~/lib/theme";
 import type { Route } from "./+types/root";
 import "./app.css";
 
@@ -35,7 +27,11 @@ export function Layout({ children }: { children: ReactNode }) {
         <meta name="color-scheme" content="light dark" />
         {/* Before any paint: no flash of the wrong theme (spec §4). */}
         <script dangerouslySetInnerHTML={{ __html: THEME_BOOT_SCRIPT }} />
-        {site.favicon ? <link rel="icon" href={site.favicon} /> : <link rel="icon" href="/favicon.svg" type="image/svg+xml" />}
+        {site.favicon ? (
+          <link rel="icon" href={site.favicon} />
+        ) : (
+          <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
+        )}
         <Meta />
         <Links />
       </head>
@@ -50,10 +46,7 @@ export function Layout({ children }: { children: ReactNode }) {
 
 export function meta({ data }: Route.MetaArgs) {
   const name = data?.site.companyName ?? DEFAULT_SETTINGS.companyName;
-  return [
-    { title: name },
-    { name: "description", content: data?.site.description ?? DEFAULT_SETTINGS.description },
-  ];
+  return [{ title: name }, { name: "description", content: data?.site.description ?? DEFAULT_SETTINGS.description }];
 }
 
 export default function App() {

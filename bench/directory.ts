@@ -27,9 +27,60 @@ process.env.DATA_DIR = DATA_DIR;
 process.env.ADMIN_EMAILS = BENCH_EMAIL;
 process.env.PUBLIC_URL = `http://localhost:${PORT}`;
 
-const FIRST = ["Maria", "James", "Sofia", "Liam", "Aisha", "Noah", "Chen", "Olivia", "Mateo", "Zoë", "Lucas", "Emma", "Arjun", "Ingrid", "Omar", "Léa", "Kenji", "Hannah", "Diego", "Freya"];
-const LAST = ["Garcia", "Smith", "Müller", "Rossi", "Nguyen", "Kowalski", "Silva", "Dubois", "Haddad", "Olsen", "Brown", "Tanaka", "Novak", "Costa", "Weber", "Moreno", "Bello", "Fischer", "Lindqvist", "Yılmaz"];
-const TITLES = ["Engineer", "Designer", "Account Executive", "Analyst", "Manager", "Director", "Consultant", "Coordinator"];
+const FIRST = [
+  "Maria",
+  "James",
+  "Sofia",
+  "Liam",
+  "Aisha",
+  "Noah",
+  "Chen",
+  "Olivia",
+  "Mateo",
+  "Zoë",
+  "Lucas",
+  "Emma",
+  "Arjun",
+  "Ingrid",
+  "Omar",
+  "Léa",
+  "Kenji",
+  "Hannah",
+  "Diego",
+  "Freya",
+];
+const LAST = [
+  "Garcia",
+  "Smith",
+  "Müller",
+  "Rossi",
+  "Nguyen",
+  "Kowalski",
+  "Silva",
+  "Dubois",
+  "Haddad",
+  "Olsen",
+  "Brown",
+  "Tanaka",
+  "Novak",
+  "Costa",
+  "Weber",
+  "Moreno",
+  "Bello",
+  "Fischer",
+  "Lindqvist",
+  "Yılmaz",
+];
+const TITLES = [
+  "Engineer",
+  "Designer",
+  "Account Executive",
+  "Analyst",
+  "Manager",
+  "Director",
+  "Consultant",
+  "Coordinator",
+];
 
 /** A small deterministic generator, so every run fills the same data. */
 function random(seed: number) {
@@ -69,7 +120,9 @@ async function main() {
 
   const handle = await connectDatabase();
   const engine = handle.kind === "pglite" ? "PGlite (embedded)" : "PostgreSQL";
-  console.info(`\nNamecard directory benchmark — ${engine}, ${PROFILES.toLocaleString("en")} profiles, ${BRANDS} brands\n`);
+  console.info(
+    `\nNamecard directory benchmark — ${engine}, ${PROFILES.toLocaleString("en")} profiles, ${BRANDS} brands\n`,
+  );
 
   const [{ count } = { count: 0 }] = await db.select({ count: sql<number>`count(*)::int` }).from(profiles);
   if (count !== PROFILES) {
@@ -77,7 +130,13 @@ async function main() {
     await db.execute(sql`truncate profiles, profile_views, brands, users, sessions, accounts restart identity cascade`);
     const brandRows = await db
       .insert(brands)
-      .values(Array.from({ length: BRANDS }, (_, i) => ({ name: `Brand ${String(i + 1).padStart(2, "0")}`, primaryColor: "#2563eb", secondaryColor: "#7c3aed" })))
+      .values(
+        Array.from({ length: BRANDS }, (_, i) => ({
+          name: `Brand ${String(i + 1).padStart(2, "0")}`,
+          primaryColor: "#2563eb",
+          secondaryColor: "#7c3aed",
+        })),
+      )
       .returning({ id: brands.id });
     const next = random(42);
     for (let offset = 0; offset < PROFILES; offset += BATCH) {
@@ -85,15 +144,24 @@ async function main() {
         const n = offset + i;
         const first = FIRST[Math.floor(next() * FIRST.length)]!;
         const last = LAST[Math.floor(next() * LAST.length)]!;
-        const tag = Math.floor(next() * 36 ** 6).toString(36).padStart(6, "0");
+        const tag = Math.floor(next() * 36 ** 6)
+          .toString(36)
+          .padStart(6, "0");
         return {
           firstName: first,
           lastName: last,
           // Unique by construction; one person carries the rare fragment searched below.
-          email: `${first}.${last}.${n === 77_777 ? "x7k2q" : tag}${n.toString(36)}@group${n % 7}.example`.toLowerCase(),
-          username: `${first}.${last}.${n}`.toLowerCase().normalize("NFKD").replace(/[^a-z0-9.]/g, ""),
+          email:
+            `${first}.${last}.${n === 77_777 ? "x7k2q" : tag}${n.toString(36)}@group${n % 7}.example`.toLowerCase(),
+          username: `${first}.${last}.${n}`
+            .toLowerCase()
+            .normalize("NFKD")
+            .replace(/[^a-z0-9.]/g, ""),
           title: TITLES[n % TITLES.length],
-          bio: n % 3 === 0 ? `Works with teams across the group on ${TITLES[(n + 3) % TITLES.length]!.toLowerCase()} topics.` : null,
+          bio:
+            n % 3 === 0
+              ? `Works with teams across the group on ${TITLES[(n + 3) % TITLES.length]!.toLowerCase()} topics.`
+              : null,
           companyBrandId: brandRows[n % BRANDS]!.id,
           viewCount: Math.floor(next() * 50),
         };
@@ -103,8 +171,21 @@ async function main() {
     }
     // One account to sign in with for the HTTP part.
     const id = generateRandomString(32);
-    await db.insert(users).values({ id, name: "Bench Admin", email: BENCH_EMAIL, emailVerified: true, firstName: "Bench", lastName: "Admin" });
-    await db.insert(accounts).values({ id: generateRandomString(32), accountId: id, providerId: "credential", userId: id, password: await hashPassword(BENCH_PASSWORD) });
+    await db.insert(users).values({
+      id,
+      name: "Bench Admin",
+      email: BENCH_EMAIL,
+      emailVerified: true,
+      firstName: "Bench",
+      lastName: "Admin",
+    });
+    await db.insert(accounts).values({
+      id: generateRandomString(32),
+      accountId: id,
+      providerId: "credential",
+      userId: id,
+      password: await hashPassword(BENCH_PASSWORD),
+    });
     await db.execute(sql`analyze`);
     console.info(`\r  filled in ${((performance.now() - started) / 1000).toFixed(1)} s${" ".repeat(20)}\n`);
   }
@@ -117,7 +198,15 @@ async function main() {
     return `/directory${params.size ? `?${params}` : ""}`;
   };
 
-  const results: Record<string, { search: ReturnType<typeof summarize>; total: number; http?: ReturnType<typeof summarize>; data?: ReturnType<typeof summarize> }> = {};
+  const results: Record<
+    string,
+    {
+      search: ReturnType<typeof summarize>;
+      total: number;
+      http?: ReturnType<typeof summarize>;
+      data?: ReturnType<typeof summarize>;
+    }
+  > = {};
   for (const shape of SHAPES) {
     const query = parseDirectoryQuery(new URL(`http://bench${urlFor(shape)}`), { canFilterStatus: true });
     let total = 0;
@@ -154,7 +243,10 @@ async function main() {
         headers: { "content-type": "application/json", origin: `http://localhost:${PORT}` },
         body: JSON.stringify({ email: BENCH_EMAIL, password: BENCH_PASSWORD }),
       });
-      const cookie = signIn.headers.getSetCookie().map((value) => value.split(";")[0]).join("; ");
+      const cookie = signIn.headers
+        .getSetCookie()
+        .map((value) => value.split(";")[0])
+        .join("; ");
       for (const shape of SHAPES) {
         const url = urlFor(shape);
         const timed = async (target: string) => {
@@ -180,7 +272,9 @@ async function main() {
   }
 
   const ms = (value: number | undefined) => (value === undefined ? "—" : value.toFixed(1).padStart(6));
-  console.info("  shape                     matches |  search p50   p95   p99 |  page p50   p95   p99 |  data p50   p95   p99  (ms)");
+  console.info(
+    "  shape                     matches |  search p50   p95   p99 |  page p50   p95   p99 |  data p50   p95   p99  (ms)",
+  );
   for (const [name, result] of Object.entries(results)) {
     console.info(
       `  ${name.padEnd(24)} ${String(result.total).padStart(8)} | ${ms(result.search.p50)} ${ms(result.search.p95)} ${ms(result.search.p99)} | ${ms(result.http?.p50)} ${ms(result.http?.p95)} ${ms(result.http?.p99)} | ${ms(result.data?.p50)} ${ms(result.data?.p95)} ${ms(result.data?.p99)}`,

@@ -11,7 +11,12 @@ import { claimOrCreateProfile, uniqueUsername, usernameBase } from "~/.server/pr
 export const DEMO_PASSWORD = "namecard-demo";
 
 const BRANDS = [
-  { name: "Northwind Traders", primaryColor: "#2563eb", secondaryColor: "#0ea5e9", website: "https://northwind.example" },
+  {
+    name: "Northwind Traders",
+    primaryColor: "#2563eb",
+    secondaryColor: "#0ea5e9",
+    website: "https://northwind.example",
+  },
   { name: "Lumen Studio", primaryColor: "#9333ea", secondaryColor: "#ec4899", website: "https://lumen.example" },
   { name: "Evergreen Foods", primaryColor: "#16a34a", secondaryColor: "#84cc16", website: "https://evergreen.example" },
   { name: "Harbor Logistics", primaryColor: "#0f766e", secondaryColor: "#14b8a6", website: "https://harbor.example" },
@@ -32,12 +37,36 @@ const TITLES = [
 ];
 
 const PEOPLE: [string, string][] = [
-  ["Amelia", "Hart"], ["Noah", "Fischer"], ["Zoë", "Laurent"], ["Mateo", "García"], ["Priya", "Raman"],
-  ["Liam", "O'Connor"], ["Sofia", "Rossi"], ["Kenji", "Watanabe"], ["Chloé", "Dubois"], ["Ethan", "Brooks"],
-  ["Aisha", "Bello"], ["Lucas", "Silva"], ["Ingrid", "Johansson"], ["Omar", "Haddad"], ["Mei", "Chen"],
-  ["Jonas", "Becker"], ["Isabella", "Moreno"], ["Daniel", "Kowalski"], ["Nora", "Lindqvist"], ["Samuel", "Adeyemi"],
-  ["Léa", "Martin"], ["Arjun", "Mehta"], ["Hannah", "Weber"], ["Diego", "Fernández"], ["Yara", "Costa"],
-  ["Oliver", "Nguyen"], ["Freya", "Olsen"], ["Rafael", "Santos"], ["Elif", "Yılmaz"], ["Tomás", "Novak"],
+  ["Amelia", "Hart"],
+  ["Noah", "Fischer"],
+  ["Zoë", "Laurent"],
+  ["Mateo", "García"],
+  ["Priya", "Raman"],
+  ["Liam", "O'Connor"],
+  ["Sofia", "Rossi"],
+  ["Kenji", "Watanabe"],
+  ["Chloé", "Dubois"],
+  ["Ethan", "Brooks"],
+  ["Aisha", "Bello"],
+  ["Lucas", "Silva"],
+  ["Ingrid", "Johansson"],
+  ["Omar", "Haddad"],
+  ["Mei", "Chen"],
+  ["Jonas", "Becker"],
+  ["Isabella", "Moreno"],
+  ["Daniel", "Kowalski"],
+  ["Nora", "Lindqvist"],
+  ["Samuel", "Adeyemi"],
+  ["Léa", "Martin"],
+  ["Arjun", "Mehta"],
+  ["Hannah", "Weber"],
+  ["Diego", "Fernández"],
+  ["Yara", "Costa"],
+  ["Oliver", "Nguyen"],
+  ["Freya", "Olsen"],
+  ["Rafael", "Santos"],
+  ["Elif", "Yılmaz"],
+  ["Tomás", "Novak"],
 ];
 
 /** The first few people get an account (and so a claimed card); the rest stay unclaimed. */
@@ -82,7 +111,8 @@ async function seedProfiles(brandIds: number[]) {
         index % 3 === 0
           ? `${firstName} has been with the group for ${2 + (index % 7)} years and loves connecting people across brands.`
           : null,
-      linkedinUrl: index % 2 === 0 ? `https://www.linkedin.com/in/${usernameBase(firstName, lastName).replace(/\./g, "-")}` : null,
+      linkedinUrl:
+        index % 2 === 0 ? `https://www.linkedin.com/in/${usernameBase(firstName, lastName).replace(/\./g, "-")}` : null,
       companyBrandId: index % 6 === 5 ? null : brandIds[index % brandIds.length],
       viewCount: 0,
     });

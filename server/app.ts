@@ -49,7 +49,10 @@ export function install(app: Express) {
   });
   app.get("/healthz", async (_req: Request, res: Response) => {
     const ok = await ping();
-    res.status(ok ? 200 : 503).set("Cache-Control", "no-store").json({ ok });
+    res
+      .status(ok ? 200 : 503)
+      .set("Cache-Control", "no-store")
+      .json({ ok });
   });
   app.use(
     createRequestHandler({

@@ -1,7 +1,7 @@
-import { type SQL, and, desc, eq, isNotNull, isNull, or, sql } from "drizzle-orm";
-import type { ClaimFilter } from "./directory";
+import { and, desc, eq, isNotNull, isNull, or, type SQL, sql } from "drizzle-orm";
 import { db } from "./db/client";
 import { brands, profiles } from "./db/schema";
+import type { ClaimFilter } from "./directory";
 
 export const ADMIN_PAGE_SIZE = 20;
 

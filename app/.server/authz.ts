@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { data, redirect } from "react-router";
-import { type Permission, type Role, can } from "~/lib/permissions";
+import { can, type Permission, type Role } from "~/lib/permissions";
 import { isAdminEmail } from "./admins";
 import { getAuth } from "./auth";
 import { db } from "./db/client";

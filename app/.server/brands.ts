@@ -4,11 +4,11 @@ import { z } from "zod";
 import { HEX_COLOR } from "~/lib/color";
 import { OptionalUrlSchema } from "~/lib/profile-schema";
 import { type FieldErrors, fieldErrors } from "~/lib/validation";
-import { type Viewer, requirePermission } from "./authz";
+import { requirePermission, type Viewer } from "./authz";
 import { db } from "./db/client";
 import { brands, profiles } from "./db/schema";
 import { formText } from "./form-data";
-import { ImageError, deleteImageIfUnused, storeBrandImage } from "./images";
+import { deleteImageIfUnused, ImageError, storeBrandImage } from "./images";
 import { publish } from "./realtime";
 
 const Color = (label: string) =>
@@ -52,7 +52,6 @@ export type BrandActionResult =
   | { ok: true; intent: string; message: string }
   | { ok: false; intent: string; message?: string; errors?: FieldErrors; values?: Record<string, string> };
 
-
 async function upload(form: FormData, field: "logo" | "cover") {
   const file = form.get(field);
   if (!(file instanceof File) || file.size === 0) return {};
@@ -62,7 +61,10 @@ async function upload(form: FormData, field: "logo" | "cover") {
     if (error instanceof ImageError) return { error: error.message };
     console.error(`[brands] ${field} upload failed:`, error);
     return {
-      error: field === "logo" ? "Failed to upload logo. Please try again." : "Failed to upload cover image. Please try again.",
+      error:
+        field === "logo"
+          ? "Failed to upload logo. Please try again."
+          : "Failed to upload cover image. Please try again.",
     };
   }
 }
@@ -132,12 +134,14 @@ export async function deleteBrand(viewer: Viewer, form: FormData) {
   requirePermission(viewer, "manage:brand:any");
   const intent = "delete";
   const id = IdSchema.safeParse(formText(form));
-  if (!id.success) return data<BrandActionResult>({ ok: false, intent, message: "Failed to delete brand. Please try again." }, 400);
+  if (!id.success)
+    return data<BrandActionResult>({ ok: false, intent, message: "Failed to delete brand. Please try again." }, 400);
   const [deleted] = await db
     .delete(brands)
     .where(eq(brands.id, id.data.id))
     .returning({ id: brands.id, logo: brands.logo, coverImage: brands.coverImage });
-  if (!deleted) return data<BrandActionResult>({ ok: false, intent, message: "Failed to delete brand: it no longer exists." }, 404);
+  if (!deleted)
+    return data<BrandActionResult>({ ok: false, intent, message: "Failed to delete brand: it no longer exists." }, 404);
   await Promise.all([deleteImageIfUnused(deleted.logo), deleteImageIfUnused(deleted.coverImage)]);
   await publish({ kind: "brand", id: String(deleted.id) });
   return data<BrandActionResult>({ ok: true, intent, message: "Brand deleted successfully!" });

@@ -13,7 +13,13 @@ export function neutralise(value: unknown): string {
 }
 
 export function toCsv(rows: unknown[][]): string {
-  return BOM + stringify(rows.map((row) => row.map(neutralise)), { record_delimiter: "\r\n" });
+  return (
+    BOM +
+    stringify(
+      rows.map((row) => row.map(neutralise)),
+      { record_delimiter: "\r\n" },
+    )
+  );
 }
 
 export function csvResponse(body: string, fileName: string): Response {

@@ -1,4 +1,4 @@
-import { type SQL, and, asc, eq, inArray, isNotNull, isNull, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, isNotNull, isNull, type SQL, sql } from "drizzle-orm";
 import { db, rowsOf } from "./db/client";
 import { brands, profiles } from "./db/schema";
 

@@ -28,9 +28,7 @@ const EnvSchema = z.object({
       .optional(),
   ),
   PUBLIC_URL: optionalString.pipe(
-    z
-      .url({ protocol: /^https?$/, message: "must be an absolute http(s) URL" })
-      .optional(),
+    z.url({ protocol: /^https?$/, message: "must be an absolute http(s) URL" }).optional(),
   ),
   ADMIN_EMAILS: z
     .string()
@@ -42,11 +40,12 @@ const EnvSchema = z.object({
         .filter(Boolean),
     )
     .pipe(z.array(z.email({ message: "must be a comma-separated list of email addresses" }))),
-  AUTH_SECRET: optionalString.pipe(
-    z.string().min(32, "must be at least 32 characters").optional(),
-  ),
+  AUTH_SECRET: optionalString.pipe(z.string().min(32, "must be at least 32 characters").optional()),
   SMTP_URL: optionalString.pipe(
-    z.string().regex(/^smtps?:\/\//, "must start with smtp:// or smtps://").optional(),
+    z
+      .string()
+      .regex(/^smtps?:\/\//, "must start with smtp:// or smtps://")
+      .optional(),
   ),
   MAIL_FROM: z.string().trim().default("Namecard <no-reply@localhost>"),
   S3_ENDPOINT: optionalString.pipe(z.url().optional()),
@@ -73,18 +72,11 @@ export class EnvError extends Error {
 export function parseEnv(source: NodeJS.ProcessEnv): Env {
   const result = EnvSchema.safeParse(source);
   if (!result.success) {
-    const lines = result.error.issues.map(
-      (issue) => `  ${String(issue.path[0] ?? "(environment)")}: ${issue.message}`,
-    );
+    const lines = result.error.issues.map((issue) => `  ${String(issue.path[0] ?? "(environment)")}: ${issue.message}`);
     throw new EnvError(`Invalid configuration:\n${lines.join("\n")}`);
   }
   const parsed = result.data;
-  const s3Keys = [
-    "S3_ENDPOINT",
-    "S3_BUCKET",
-    "S3_ACCESS_KEY_ID",
-    "S3_SECRET_ACCESS_KEY",
-  ] as const;
+  const s3Keys = ["S3_ENDPOINT", "S3_BUCKET", "S3_ACCESS_KEY_ID", "S3_SECRET_ACCESS_KEY"] as const;
   const s3Set = s3Keys.filter((key) => parsed[key] !== undefined);
   if (s3Set.length > 0 && s3Set.length < s3Keys.length) {
     const missing = s3Keys.filter((key) => parsed[key] === undefined);

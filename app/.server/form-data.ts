@@ -35,7 +35,9 @@ export async function readFormData(request: Request, maxBytes: number): Promise<
 const MAX_UPLOAD_FORM_BYTES = MAX_IMAGE_BYTES + 256 * 1024;
 
 /** Reads a form that may carry an image; an oversized body is reported, not thrown. */
-export async function readUploadForm(request: Request): Promise<{ form: FormData; tooLarge: false } | { form: null; tooLarge: true }> {
+export async function readUploadForm(
+  request: Request,
+): Promise<{ form: FormData; tooLarge: false } | { form: null; tooLarge: true }> {
   try {
     return { form: await readFormData(request, MAX_UPLOAD_FORM_BYTES), tooLarge: false };
   } catch (error) {

@@ -102,7 +102,11 @@ async function deleteImage(key: string | null | undefined) {
  */
 export async function deleteImageIfUnused(key: string | null | undefined) {
   if (!key) return;
-  const [profileUse] = await db.select({ id: profiles.id }).from(profiles).where(eq(profiles.profilePhoto, key)).limit(1);
+  const [profileUse] = await db
+    .select({ id: profiles.id })
+    .from(profiles)
+    .where(eq(profiles.profilePhoto, key))
+    .limit(1);
   const [brandUse] = await db
     .select({ id: brands.id })
     .from(brands)

@@ -53,11 +53,7 @@ export async function sendMail(message: MailMessage): Promise<void> {
 }
 
 function escapeHtml(value: string): string {
-  return value
-    .replace(/&/g, "&amp;")
-    .replace(/</g, "&lt;")
-    .replace(/>/g, "&gt;")
-    .replace(/"/g, "&quot;");
+  return value.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
 }
 
 /** A plain message with one call to action, as text and as simple HTML. */
@@ -70,15 +66,9 @@ export function actionMail(options: {
   link: string;
   footer: string;
 }): MailMessage {
-  const text = [
-    options.greeting,
-    "",
-    options.body,
-    "",
-    `${options.action}: ${options.link}`,
-    "",
-    options.footer,
-  ].join("\n");
+  const text = [options.greeting, "", options.body, "", `${options.action}: ${options.link}`, "", options.footer].join(
+    "\n",
+  );
   const html = `<!doctype html><html><body style="font-family:system-ui,sans-serif;color:#111827;line-height:1.5">
 <p>${escapeHtml(options.greeting)}</p>
 <p>${escapeHtml(options.body)}</p>

@@ -35,7 +35,15 @@ function clip(value: string, max: number) {
 export function ogVersion(card: OgCard): string {
   return createHash("sha256")
     .update(
-      JSON.stringify([DESIGN_REVISION, card.firstName, card.lastName, card.title, card.profilePhoto, card.brand, card.updatedAt.toISOString()]),
+      JSON.stringify([
+        DESIGN_REVISION,
+        card.firstName,
+        card.lastName,
+        card.title,
+        card.profilePhoto,
+        card.brand,
+        card.updatedAt.toISOString(),
+      ]),
     )
     .digest("hex")
     .slice(0, 16);

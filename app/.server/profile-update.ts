@@ -3,8 +3,7 @@ import { EMAIL_TAKEN, type ProfileFields, USERNAME_TAKEN } from "~/lib/profile-s
 import type { FieldErrors } from "~/lib/validation";
 import { db } from "./db/client";
 import { brands, profiles } from "./db/schema";
-import { RESERVED_USERNAMES, isUniqueViolation } from "./profiles";
-
+import { isUniqueViolation, RESERVED_USERNAMES } from "./profiles";
 
 /**
  * Checks what only the database knows: the username and email are free
@@ -45,7 +44,9 @@ export async function checkProfileFields(
 /** Turns a unique-index race into the same field message the check gives. */
 export function uniqueViolationErrors(error: unknown): FieldErrors | null {
   if (!isUniqueViolation(error)) return null;
-  const text = JSON.stringify(error, Object.getOwnPropertyNames(error as object)) + String((error as { cause?: unknown }).cause ?? "");
+  const text =
+    JSON.stringify(error, Object.getOwnPropertyNames(error as object)) +
+    String((error as { cause?: unknown }).cause ?? "");
   if (text.includes("profiles_email_lower_key")) return { email: [EMAIL_TAKEN] };
   return { username: [USERNAME_TAKEN] };
 }

@@ -1,7 +1,7 @@
 import { and, eq, isNull, sql } from "drizzle-orm";
-import { type Queryable, db } from "./db/client";
-import { type Profile, profiles } from "./db/schema";
 import { isAdminEmail } from "./admins";
+import { db, type Queryable } from "./db/client";
+import { type Profile, profiles } from "./db/schema";
 import { publish } from "./realtime";
 
 /**

@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import pg from "pg";
-import { type DatabaseHandle, type Queryable, db } from "./db/client";
+import { type DatabaseHandle, db, type Queryable } from "./db/client";
 
 /**
  * Changes that others should see travel through PostgreSQL (DESIGN.md

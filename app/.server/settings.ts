@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { z } from "zod";
 import { HEX_COLOR } from "~/lib/color";
-import { OptionalUrlSchema, isHttpUrl } from "~/lib/profile-schema";
+import { isHttpUrl, OptionalUrlSchema } from "~/lib/profile-schema";
 import { DEFAULT_SETTINGS, type SiteSettings } from "~/lib/settings";
 import { db } from "./db/client";
 import { FONT_FAMILIES, siteSettings } from "./db/schema";
@@ -52,7 +52,9 @@ export const SettingsSchema = z.object({
     .trim()
     .optional()
     .transform((value) => (value ? value.toLowerCase() : null))
-    .refine((value) => value === null || z.email().safeParse(value).success, { message: "Enter a valid email address" }),
+    .refine((value) => value === null || z.email().safeParse(value).success, {
+      message: "Enter a valid email address",
+    }),
   phone: optional(40, "Phone"),
   description: optional(500, "Description"),
   address: optional(300, "Address"),

@@ -4,7 +4,7 @@ import path from "node:path";
 // @ts-expect-error s3rver ships no type declarations
 import S3rver from "s3rver";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Storage, createDiskStorage, createS3Storage } from "./storage";
+import { createDiskStorage, createS3Storage, type Storage } from "./storage";
 
 const KEY = "profiles/0123456789abcdef0123456789abcdef.webp";
 const BYTES = new Uint8Array([82, 73, 70, 70, 1, 2, 3, 4]);
@@ -31,7 +31,9 @@ function behavesLikeStorage(name: string, make: () => Storage) {
   });
 }
 
-behavesLikeStorage("local disk storage", () => createDiskStorage(fs.mkdtempSync(path.join(os.tmpdir(), "namecard-disk-"))));
+behavesLikeStorage("local disk storage", () =>
+  createDiskStorage(fs.mkdtempSync(path.join(os.tmpdir(), "namecard-disk-"))),
+);
 
 /** A real S3-compatible server on 127.0.0.1, spoken to with signed requests as in production. */
 let server: { close(): Promise<void> };
@@ -58,7 +60,13 @@ behavesLikeStorage("S3-compatible storage", () =>
 
 describe("S3-compatible storage with wrong credentials", () => {
   it("fails loudly instead of pretending to store", async () => {
-    const storage = createS3Storage({ endpoint, bucket: "cards", region: "us-east-1", accessKeyId: "UNKNOWN", secretAccessKey: "wrong" });
+    const storage = createS3Storage({
+      endpoint,
+      bucket: "cards",
+      region: "us-east-1",
+      accessKeyId: "UNKNOWN",
+      secretAccessKey: "wrong",
+    });
     await expect(storage.put(KEY, BYTES, "image/webp")).rejects.toThrow(/S3 put .* failed: 403/);
   });
 });

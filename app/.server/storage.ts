@@ -90,7 +90,8 @@ export function createS3Storage(options: {
       if (!response.ok) throw new Error(`S3 get ${key} failed: ${response.status}`);
       return {
         body: new Uint8Array(await response.arrayBuffer()),
-        contentType: response.headers.get("content-type") ?? CONTENT_TYPES[path.extname(key)] ?? "application/octet-stream",
+        contentType:
+          response.headers.get("content-type") ?? CONTENT_TYPES[path.extname(key)] ?? "application/octet-stream",
       };
     },
     async delete(key) {

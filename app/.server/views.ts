@@ -3,9 +3,9 @@ import { sql } from "drizzle-orm";
 import { isbot } from "isbot";
 import { CLIENT_IP_HEADER } from "./auth";
 import { db, rowsOf } from "./db/client";
-import { profileViews, profiles } from "./db/schema";
-import { publish } from "./realtime";
+import { profiles, profileViews } from "./db/schema";
 import { env } from "./env";
+import { publish } from "./realtime";
 
 /** DESIGN.md: a view counts once per viewer per profile per 30 minutes. */
 export const VIEW_WINDOW_MINUTES = 30;

@@ -42,7 +42,11 @@ export function Logo({ className = "size-9" }: { className?: string }) {
     const dark = site.darkModeLogo;
     return (
       <>
-        <img src={site.primaryLogo} alt="" className={`${className} rounded-lg object-contain ${dark ? "dark:hidden" : ""}`} />
+        <img
+          src={site.primaryLogo}
+          alt=""
+          className={`${className} rounded-lg object-contain ${dark ? "dark:hidden" : ""}`}
+        />
         {dark ? <img src={dark} alt="" className={`${className} hidden rounded-lg object-contain dark:block`} /> : null}
       </>
     );
@@ -54,10 +58,11 @@ export function Logo({ className = "size-9" }: { className?: string }) {
 export function SiteFooter({ className = "" }: { className?: string }) {
   const site = useSite();
   return (
-    <footer className={`flex flex-wrap items-center justify-center gap-x-4 gap-y-2 text-xs text-slate-500 dark:text-slate-400 ${className}`}>
+    <footer
+      className={`flex flex-wrap items-center justify-center gap-x-4 gap-y-2 text-xs text-slate-500 dark:text-slate-400 ${className}`}
+    >
       <span className="inline-flex items-center gap-2">
-        {site.footerLogo ? <img src={site.footerLogo} alt="" className="h-5 w-auto" /> : null}
-        © {site.companyName}
+        {site.footerLogo ? <img src={site.footerLogo} alt="" className="h-5 w-auto" /> : null}© {site.companyName}
       </span>
       {site.hasTerms ? (
         <a href="/terms" className="hover:underline">

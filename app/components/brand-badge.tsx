@@ -5,7 +5,11 @@ export function BrandBadge({ brand }: { brand: { name: string; primaryColor: str
   if (!brand) return null;
   return (
     <span className="inline-flex items-center gap-1.5 rounded-full border border-slate-200 bg-white px-2.5 py-0.5 text-xs font-medium text-slate-700 dark:border-slate-700 dark:bg-slate-800 dark:text-slate-200">
-      <span aria-hidden className="size-2 rounded-full" style={{ backgroundColor: brand.primaryColor || NO_BRAND_COLOR }} />
+      <span
+        aria-hidden
+        className="size-2 rounded-full"
+        style={{ backgroundColor: brand.primaryColor || NO_BRAND_COLOR }}
+      />
       {brand.name}
     </span>
   );

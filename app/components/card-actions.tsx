@@ -53,7 +53,15 @@ export function BackButton() {
  * 'Save Contact': a plain download link without JavaScript; with it, the file
  * is fetched, saved, and the spec's confirmation is shown.
  */
-export function SaveContactButton({ href, fileName, firstName }: { href: string; fileName: string; firstName: string }) {
+export function SaveContactButton({
+  href,
+  fileName,
+  firstName,
+}: {
+  href: string;
+  fileName: string;
+  firstName: string;
+}) {
   const [saving, setSaving] = useState(false);
   return (
     <a

@@ -70,7 +70,13 @@ function FieldFrame({
 }
 
 /** A labelled input whose hint and errors are linked with aria-describedby. */
-export function Field({ label, hint, errors, className, ...input }: FieldProps & InputHTMLAttributes<HTMLInputElement>) {
+export function Field({
+  label,
+  hint,
+  errors,
+  className,
+  ...input
+}: FieldProps & InputHTMLAttributes<HTMLInputElement>) {
   return (
     <FieldFrame label={label} hint={hint} errors={errors} className={className} id={input.id} required={input.required}>
       {(control) => <input {...control} className={CONTROL} {...input} id={control.id} />}
@@ -86,7 +92,14 @@ export function TextareaField({
   ...textarea
 }: FieldProps & TextareaHTMLAttributes<HTMLTextAreaElement>) {
   return (
-    <FieldFrame label={label} hint={hint} errors={errors} className={className} id={textarea.id} required={textarea.required}>
+    <FieldFrame
+      label={label}
+      hint={hint}
+      errors={errors}
+      className={className}
+      id={textarea.id}
+      required={textarea.required}
+    >
       {(control) => <textarea {...control} className={cn(CONTROL, "resize-y")} {...textarea} id={control.id} />}
     </FieldFrame>
   );
@@ -102,7 +115,14 @@ export function SelectField({
   ...select
 }: FieldProps & SelectHTMLAttributes<HTMLSelectElement> & { options: { value: string; label: string }[] }) {
   return (
-    <FieldFrame label={label} hint={hint} errors={errors} className={className} id={select.id} required={select.required}>
+    <FieldFrame
+      label={label}
+      hint={hint}
+      errors={errors}
+      className={className}
+      id={select.id}
+      required={select.required}
+    >
       {(control) => (
         <select {...control} className={cn(CONTROL, "pr-8")} {...select} id={control.id}>
           {options.map((option) => (

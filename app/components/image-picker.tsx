@@ -4,7 +4,6 @@ import { ErrorList } from "~/components/forms";
 import { cn } from "~/lib/cn";
 import { IMAGE_TOO_LARGE, MAX_IMAGE_BYTES } from "~/lib/validation";
 
-
 /**
  * Spec §2 "Image picker": drag and drop or click, a preview and a remove
  * button. The file travels with the form; the server decides what is accepted.
@@ -31,9 +30,12 @@ export function ImagePicker({
   const [clientError, setClientError] = useState<string | null>(null);
   const objectUrl = useRef<string | null>(null);
 
-  useEffect(() => () => {
-    if (objectUrl.current) URL.revokeObjectURL(objectUrl.current);
-  }, []);
+  useEffect(
+    () => () => {
+      if (objectUrl.current) URL.revokeObjectURL(objectUrl.current);
+    },
+    [],
+  );
 
   function choose(files: FileList | null) {
     const file = files?.[0];
@@ -99,7 +101,9 @@ export function ImagePicker({
           )}
         >
           <span className="font-medium text-brand-ink">Drag and drop or click to browse</span>
-          <span className="mt-1 text-xs text-slate-500 dark:text-slate-400">JPG, PNG or WebP up to 5MB. Square images work best.</span>
+          <span className="mt-1 text-xs text-slate-500 dark:text-slate-400">
+            JPG, PNG or WebP up to 5MB. Square images work best.
+          </span>
           <input
             ref={input}
             id={id}

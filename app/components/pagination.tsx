@@ -3,7 +3,17 @@ import { Link, useSearchParams } from "react-router";
 import { cn } from "~/lib/cn";
 
 /** Previous / Page n of m / Next, keeping every other search parameter. */
-export function Pagination({ page, pageCount, path = "", className }: { page: number; pageCount: number; path?: string; className?: string }) {
+export function Pagination({
+  page,
+  pageCount,
+  path = "",
+  className,
+}: {
+  page: number;
+  pageCount: number;
+  path?: string;
+  className?: string;
+}) {
   const [params] = useSearchParams();
   if (pageCount <= 1) return null;
   const link = (target: number) => {

@@ -34,7 +34,11 @@ export function ClaimDot({ claimed, className }: { claimed: boolean | undefined;
   return (
     <span
       title={claimed ? "Claimed" : "Unclaimed"}
-      className={cn("inline-block size-3 rounded-full ring-2 ring-white dark:ring-slate-900", claimed ? "bg-emerald-500" : "bg-orange-500", className)}
+      className={cn(
+        "inline-block size-3 rounded-full ring-2 ring-white dark:ring-slate-900",
+        claimed ? "bg-emerald-500" : "bg-orange-500",
+        className,
+      )}
     >
       <span className="sr-only">{claimed ? "Claimed" : "Unclaimed"}</span>
     </span>
@@ -53,7 +57,12 @@ export function ProfileGridCard({ person }: { person: DirectoryPerson }) {
       <div className="flex flex-1 flex-col px-5 pb-5">
         <div className="-mt-8 flex items-end justify-between">
           <div className="relative">
-            <Avatar person={person} photoUrl={mediaUrl(person.profilePhoto)} size="lg" className="ring-4 ring-white dark:ring-slate-900" />
+            <Avatar
+              person={person}
+              photoUrl={mediaUrl(person.profilePhoto)}
+              size="lg"
+              className="ring-4 ring-white dark:ring-slate-900"
+            />
             <ClaimDot claimed={person.claimed} className="absolute right-1 bottom-1" />
           </div>
           <span className="inline-flex items-center gap-1 text-xs text-slate-500 dark:text-slate-400">
@@ -67,7 +76,9 @@ export function ProfileGridCard({ person }: { person: DirectoryPerson }) {
           <span className="truncate">@{person.username}</span>
           <BrandBadge brand={person.brand} />
         </div>
-        {person.bio ? <p className="mt-3 line-clamp-2 text-sm text-slate-600 dark:text-slate-300">{person.bio}</p> : null}
+        {person.bio ? (
+          <p className="mt-3 line-clamp-2 text-sm text-slate-600 dark:text-slate-300">{person.bio}</p>
+        ) : null}
         <ul className="mt-3 space-y-1 text-sm">
           <li className="flex min-w-0 items-center gap-2">
             <Mail aria-hidden className="size-4 shrink-0 text-slate-400" />
@@ -78,7 +89,10 @@ export function ProfileGridCard({ person }: { person: DirectoryPerson }) {
           {person.phone ? (
             <li className="flex items-center gap-2">
               <Phone aria-hidden className="size-4 shrink-0 text-slate-400" />
-              <a href={`tel:${person.phone.replace(/[^+\d]/g, "")}`} className="text-slate-700 hover:underline dark:text-slate-300">
+              <a
+                href={`tel:${person.phone.replace(/[^+\d]/g, "")}`}
+                className="text-slate-700 hover:underline dark:text-slate-300"
+              >
                 {person.phone}
               </a>
             </li>
@@ -86,7 +100,12 @@ export function ProfileGridCard({ person }: { person: DirectoryPerson }) {
           {person.linkedinUrl ? (
             <li className="flex items-center gap-2">
               <BriefcaseBusiness aria-hidden className="size-4 shrink-0 text-slate-400" />
-              <a href={person.linkedinUrl} target="_blank" rel="noopener noreferrer" className="text-slate-700 hover:underline dark:text-slate-300">
+              <a
+                href={person.linkedinUrl}
+                target="_blank"
+                rel="noopener noreferrer"
+                className="text-slate-700 hover:underline dark:text-slate-300"
+              >
                 LinkedIn<span className="sr-only"> profile of {name}</span>
               </a>
             </li>
@@ -120,7 +139,9 @@ export function ProfileListRow({ person }: { person: DirectoryPerson }) {
             @{person.username}
             {person.title ? ` · ${person.title}` : ""}
           </p>
-          {person.bio ? <p className="mt-1 line-clamp-1 text-sm text-slate-600 dark:text-slate-300">{person.bio}</p> : null}
+          {person.bio ? (
+            <p className="mt-1 line-clamp-1 text-sm text-slate-600 dark:text-slate-300">{person.bio}</p>
+          ) : null}
         </div>
       </div>
       <div className="flex min-w-0 flex-col text-sm sm:w-64">
@@ -129,7 +150,12 @@ export function ProfileListRow({ person }: { person: DirectoryPerson }) {
         </a>
         {person.phone ? <span className="text-slate-500 dark:text-slate-400">{person.phone}</span> : null}
         {person.linkedinUrl ? (
-          <a href={person.linkedinUrl} target="_blank" rel="noopener noreferrer" className="text-slate-500 hover:underline dark:text-slate-400">
+          <a
+            href={person.linkedinUrl}
+            target="_blank"
+            rel="noopener noreferrer"
+            className="text-slate-500 hover:underline dark:text-slate-400"
+          >
             LinkedIn<span className="sr-only"> profile of {name}</span>
           </a>
         ) : null}

@@ -13,10 +13,13 @@ export type ProfileFormValues = {
   companyBrandId: string;
 };
 
-export function profileFormValues(profile: {
-  [K in keyof ProfileFormValues]?: string | number | null;
-}): ProfileFormValues {
-  const text = (value: string | number | null | undefined) => (value === null || value === undefined ? "" : String(value));
+export function profileFormValues(
+  profile: {
+    [K in keyof ProfileFormValues]?: string | number | null;
+  },
+): ProfileFormValues {
+  const text = (value: string | number | null | undefined) =>
+    value === null || value === undefined ? "" : String(value);
   return {
     firstName: text(profile.firstName),
     lastName: text(profile.lastName),
@@ -51,8 +54,22 @@ export function ProfileFormFields({
   return (
     <fieldset disabled={disabled} className="space-y-4">
       <div className="grid gap-4 sm:grid-cols-2">
-        <Field label="First name" name="firstName" required autoComplete="off" defaultValue={values.firstName} errors={errors?.firstName} />
-        <Field label="Last name" name="lastName" required autoComplete="off" defaultValue={values.lastName} errors={errors?.lastName} />
+        <Field
+          label="First name"
+          name="firstName"
+          required
+          autoComplete="off"
+          defaultValue={values.firstName}
+          errors={errors?.firstName}
+        />
+        <Field
+          label="Last name"
+          name="lastName"
+          required
+          autoComplete="off"
+          defaultValue={values.lastName}
+          errors={errors?.lastName}
+        />
         <Field
           label="Username"
           name="username"
@@ -63,7 +80,15 @@ export function ProfileFormFields({
           hint={usernameHint}
           errors={errors?.username}
         />
-        <Field label="Email" name="email" type="email" required autoComplete="off" defaultValue={values.email} errors={errors?.email} />
+        <Field
+          label="Email"
+          name="email"
+          type="email"
+          required
+          autoComplete="off"
+          defaultValue={values.email}
+          errors={errors?.email}
+        />
         <Field label="Job title" name="title" defaultValue={values.title} errors={errors?.title} />
         <Field label="Phone" name="phone" type="tel" defaultValue={values.phone} errors={errors?.phone} />
         <SelectField
@@ -71,7 +96,10 @@ export function ProfileFormFields({
           name="companyBrandId"
           defaultValue={values.companyBrandId}
           errors={errors?.companyBrandId}
-          options={[{ value: "", label: "No brand" }, ...brands.map((brand) => ({ value: String(brand.id), label: brand.name }))]}
+          options={[
+            { value: "", label: "No brand" },
+            ...brands.map((brand) => ({ value: String(brand.id), label: brand.name })),
+          ]}
         />
         <Field
           label="LinkedIn URL"

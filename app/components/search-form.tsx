@@ -5,8 +5,7 @@ import { useSubmit } from "react-router";
 /** Typing settles for this long before the search runs. */
 const SEARCH_DEBOUNCE_MS = 250;
 
-const SELECT =
-  "h-10 rounded-lg border border-slate-300 bg-white px-3 text-sm dark:border-slate-700 dark:bg-slate-950";
+const SELECT = "h-10 rounded-lg border border-slate-300 bg-white px-3 text-sm dark:border-slate-700 dark:bg-slate-950";
 
 /**
  * A GET search form that searches as you go: typing waits a moment and replaces
@@ -51,13 +50,26 @@ export function useLiveSearch(action: string, values: Record<string, string>) {
   };
 }
 
-export function SearchBox({ id, label, placeholder, defaultValue }: { id: string; label: string; placeholder: string; defaultValue: string }) {
+export function SearchBox({
+  id,
+  label,
+  placeholder,
+  defaultValue,
+}: {
+  id: string;
+  label: string;
+  placeholder: string;
+  defaultValue: string;
+}) {
   return (
     <div className="relative">
       <label htmlFor={id} className="sr-only">
         {label}
       </label>
-      <Search aria-hidden className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-slate-400" />
+      <Search
+        aria-hidden
+        className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-slate-400"
+      />
       <input
         id={id}
         type="search"

@@ -11,7 +11,10 @@ export const UsernameSchema = z
   .toLowerCase()
   .min(1, "Username is required")
   .max(40, "Username is too long")
-  .regex(/^[a-z0-9][a-z0-9._-]*$/, "Use letters, numbers, dots, dashes or underscores, starting with a letter or number");
+  .regex(
+    /^[a-z0-9][a-z0-9._-]*$/,
+    "Use letters, numbers, dots, dashes or underscores, starting with a letter or number",
+  );
 
 /** An optional web address; only http(s), so a card never carries a script link. */
 export const OptionalUrlSchema = (label: string) =>
@@ -36,7 +39,9 @@ export const BrandIdSchema = z
   .string()
   .optional()
   .transform((value) => (value ? Number(value) : null))
-  .pipe(z.number({ message: "Choose a brand from the list" }).int("Choose a brand from the list").positive().nullable());
+  .pipe(
+    z.number({ message: "Choose a brand from the list" }).int("Choose a brand from the list").positive().nullable(),
+  );
 
 /** The fields of a card (spec §5 plus job title), as every profile form sends them. */
 export const ProfileFieldsSchema = z.object({

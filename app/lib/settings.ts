@@ -6,8 +6,7 @@ export const DEFAULT_SETTINGS = {
   website: null as string | null,
   email: null as string | null,
   phone: null as string | null,
-  description:
-    "Digital business card platform for internal networking and professional connections.",
+  description: "Digital business card platform for internal networking and professional connections.",
   address: null as string | null,
   primaryColor: "#3b82f6",
   secondaryColor: "#8b5cf6",

@@ -17,8 +17,18 @@ export type SiteSummary = Pick<
 > & { hasTerms: boolean; hasPrivacy: boolean };
 
 export function pickSiteSummary(settings: SiteSettings): SiteSummary {
-  const { companyName, description, primaryColor, secondaryColor, accentColor, fontFamily, favicon, primaryLogo, darkModeLogo, footerLogo } =
-    settings;
+  const {
+    companyName,
+    description,
+    primaryColor,
+    secondaryColor,
+    accentColor,
+    fontFamily,
+    favicon,
+    primaryLogo,
+    darkModeLogo,
+    footerLogo,
+  } = settings;
   return {
     companyName,
     description,

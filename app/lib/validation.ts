@@ -22,8 +22,7 @@ export const PasswordSchema = z
   .min(PASSWORD_MIN_LENGTH, `Password must be at least ${PASSWORD_MIN_LENGTH} characters`)
   .max(PASSWORD_MAX_LENGTH, `Password must be at most ${PASSWORD_MAX_LENGTH} characters`);
 
-export const NameSchema = (label: string) =>
-  trimmed().min(1, `${label} is required`).max(80, `${label} is too long`);
+export const NameSchema = (label: string) => trimmed().min(1, `${label} is required`).max(80, `${label} is too long`);
 
 /** An optional text field: empty means null. */
 export const OptionalTextSchema = (max: number, label: string) =>

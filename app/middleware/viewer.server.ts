@@ -1,5 +1,5 @@
-import { type MiddlewareFunction, createContext } from "react-router";
-import { type Viewer, requireAdmin, requireViewer, sessionCookieUpdates } from "~/.server/authz";
+import { createContext, type MiddlewareFunction } from "react-router";
+import { requireAdmin, requireViewer, sessionCookieUpdates, type Viewer } from "~/.server/authz";
 
 /** The signed-in viewer, set for every route under the signed-in layout. */
 export const viewerContext = createContext<Viewer>();

@@ -1,4 +1,14 @@
-import { PASSWORD, expect, expectAccessible, mailLink, screenshot, signIn, signUpAndVerify, test, uniqueEmail } from "./fixtures";
+import {
+  expect,
+  expectAccessible,
+  mailLink,
+  PASSWORD,
+  screenshot,
+  signIn,
+  signUpAndVerify,
+  test,
+  uniqueEmail,
+} from "./fixtures";
 
 test("a newcomer signs up, confirms through the emailed link and lands on their home", async ({ page }) => {
   const email = uniqueEmail("newcomer");

@@ -4,7 +4,9 @@ import { expect, expectAccessible, screenshot, signUpAndVerify, test } from "./f
 
 test.describe.configure({ mode: "serial" });
 
-test("the administrator manages profiles from the dashboard: create, search, edit, delete, export", async ({ page }, testInfo) => {
+test("the administrator manages profiles from the dashboard: create, search, edit, delete, export", async ({
+  page,
+}, testInfo) => {
   await signUpAndVerify(page, { email: "admin.ui@example.com", firstName: "Uma", lastName: "Admin" });
   await expect(page.getByRole("tab", { name: "Overview" })).toHaveAttribute("aria-selected", "true");
   await expect(page.getByText("Across all profiles")).toBeVisible();
@@ -41,7 +43,9 @@ test("the administrator manages profiles from the dashboard: create, search, edi
   await expect(dialog.getByLabel("Bio")).toHaveAttribute("rows", "3");
   await expectAccessible(page);
   const photo = testInfo.outputPath("petra.png");
-  await sharp({ create: { width: 300, height: 300, channels: 3, background: "#f97316" } }).png().toFile(photo);
+  await sharp({ create: { width: 300, height: 300, channels: 3, background: "#f97316" } })
+    .png()
+    .toFile(photo);
   await dialog.getByLabel("Drag and drop or click to browse").setInputFiles(photo);
   await dialog.getByLabel("Job title").fill("Buyer");
   await dialog.getByLabel("Company / brand").selectOption({ label: "Harbor Logistics" });
@@ -93,7 +97,9 @@ test("the administrator adds, edits and deletes a brand", async ({ page }) => {
   await screenshot(page, "admin-brands-desktop-light");
 
   await card.getByRole("button", { name: "Delete Zephyr Studio" }).click();
-  await expect(page.getByText("Are you sure you want to delete this brand? This action cannot be undone.")).toBeVisible();
+  await expect(
+    page.getByText("Are you sure you want to delete this brand? This action cannot be undone."),
+  ).toBeVisible();
   await page.getByRole("alertdialog").getByRole("button", { name: "Delete Brand" }).click();
   await expect(page.getByText("Brand deleted successfully!")).toBeVisible();
   await expect(page.getByRole("article").filter({ hasText: "Zephyr Studio" })).toHaveCount(0);
@@ -125,7 +131,10 @@ test("the administrator reads analytics and exports them", async ({ page }) => {
   await expect(page.getByRole("button", { name: "Refresh" })).toBeEnabled();
 });
 
-test("a member whose card an administrator deleted sees 'Profile Setup in Progress' and what to do", async ({ page, browser }) => {
+test("a member whose card an administrator deleted sees 'Profile Setup in Progress' and what to do", async ({
+  page,
+  browser,
+}) => {
   const email = `orphan.${Date.now()}@example.org`;
   await signUpAndVerify(page, { email, firstName: "Orla", lastName: "Orphan" });
   await expect(page.getByRole("heading", { name: "Welcome back, Orla!" })).toBeVisible();
@@ -145,8 +154,12 @@ test("a member whose card an administrator deleted sees 'Profile Setup in Progre
 
   await page.reload();
   await expect(page.getByRole("heading", { name: "Profile Setup in Progress" })).toBeVisible();
-  await expect(page.getByText("We're setting up your profile. This usually happens automatically when you sign up.")).toBeVisible();
-  await expect(page.getByText("If this persists, your profile may need to be created by an administrator.")).toBeVisible();
+  await expect(
+    page.getByText("We're setting up your profile. This usually happens automatically when you sign up."),
+  ).toBeVisible();
+  await expect(
+    page.getByText("If this persists, your profile may need to be created by an administrator."),
+  ).toBeVisible();
   await expect(page.getByRole("button", { name: "Refresh Page" })).toBeVisible();
   await expect(page.getByText(email)).toBeVisible();
   await expect(page.getByText("Profile found:")).toBeVisible();

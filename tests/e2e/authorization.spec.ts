@@ -1,6 +1,6 @@
 import { type APIRequestContext, request as playwrightRequest } from "@playwright/test";
 import { E2E_URL } from "../../playwright.config";
-import { PASSWORD, expect, mailLink, test, uniqueEmail } from "./fixtures";
+import { expect, mailLink, PASSWORD, test, uniqueEmail } from "./fixtures";
 
 /**
  * Every administrator page and action, requested directly over HTTP (not
@@ -19,7 +19,10 @@ const PAGES = [
 ];
 
 async function client(ip: string) {
-  return playwrightRequest.newContext({ baseURL: E2E_URL, extraHTTPHeaders: { "x-forwarded-for": ip, origin: E2E_URL } });
+  return playwrightRequest.newContext({
+    baseURL: E2E_URL,
+    extraHTTPHeaders: { "x-forwarded-for": ip, origin: E2E_URL },
+  });
 }
 
 async function signedIn(api: APIRequestContext, email: string) {
@@ -52,8 +55,16 @@ test("visitors and members can neither see nor change anything an administrator 
   }
 
   // The data requests client-side navigation makes: no administrator data either.
-  for (const path of ["/admin/brands.data", "/admin/analytics.data", "/admin/profiles.data", "/_root.data?_routes=routes/app/home"]) {
-    for (const [who, api] of [["visitor", visitor], ["member", member]] as const) {
+  for (const path of [
+    "/admin/brands.data",
+    "/admin/analytics.data",
+    "/admin/profiles.data",
+    "/_root.data?_routes=routes/app/home",
+  ]) {
+    for (const [who, api] of [
+      ["visitor", visitor],
+      ["member", member],
+    ] as const) {
       const response = await api.get(path, { maxRedirects: 0 });
       const body = await response.text();
       expect(body, `${who} ${path}`).not.toMatch(/Northwind Traders|adoptionRate|claimedProfiles|profileCount/);
@@ -71,12 +82,25 @@ test("visitors and members can neither see nor change anything an administrator 
   const attempts: [string, Record<string, string>][] = [
     ["/admin/brands", { intent: "create", name: "Hacked Brand", primaryColor: "#000000", secondaryColor: "#000000" }],
     ["/admin/profiles", { intent: "delete", id: ameliaId! }],
-    ["/admin/profiles", { intent: "update", id: ameliaId!, firstName: "Hacked", lastName: "Hart", username: "amelia.hart", email: "amelia.hart@demo.namecard.test" }],
+    [
+      "/admin/profiles",
+      {
+        intent: "update",
+        id: ameliaId!,
+        firstName: "Hacked",
+        lastName: "Hart",
+        username: "amelia.hart",
+        email: "amelia.hart@demo.namecard.test",
+      },
+    ],
     ["/admin/profiles/create", { firstName: "Hacked", lastName: "Profile", email: "hacked@example.org" }],
     ["/admin/settings", { companyName: "Hacked Company" }],
   ];
   for (const [path, fields] of attempts) {
-    for (const [who, api] of [["visitor", visitor], ["member", member]] as const) {
+    for (const [who, api] of [
+      ["visitor", visitor],
+      ["member", member],
+    ] as const) {
       const response = await api.post(path, { multipart: fields, maxRedirects: 0 });
       expect([302, 403], `${who} POST ${path} ${JSON.stringify(fields)}`).toContain(response.status());
     }

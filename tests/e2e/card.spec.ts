@@ -24,8 +24,14 @@ test.describe("a visitor without JavaScript", () => {
     await expect(page.getByRole("link", { name: "Edit Profile" })).toHaveCount(0);
     await expect(page.getByText("Unclaimed Profile")).toHaveCount(0);
     await expect(page.getByText("Status")).toHaveCount(0);
-    await expect(page.getByRole("link", { name: /amelia\.hart@demo/ })).toHaveAttribute("href", "mailto:amelia.hart@demo.namecard.test");
-    await expect(page.getByRole("link", { name: "northwind.example" })).toHaveAttribute("href", "https://northwind.example");
+    await expect(page.getByRole("link", { name: /amelia\.hart@demo/ })).toHaveAttribute(
+      "href",
+      "mailto:amelia.hart@demo.namecard.test",
+    );
+    await expect(page.getByRole("link", { name: "northwind.example" })).toHaveAttribute(
+      "href",
+      "https://northwind.example",
+    );
     await expect(page.getByRole("img", { name: "QR code for Amelia Hart's card" }).locator("svg")).toBeVisible();
     await expect(page.getByText("Scan with your phone camera to instantly save contact")).toBeVisible();
     await expect(page.getByText("Works with iPhone Camera & Android Scanner apps")).toBeVisible();
@@ -52,8 +58,12 @@ test.describe("a visitor without JavaScript", () => {
     await page.goto("/profile/amelia.hart");
     const image = await page.locator('meta[property="og:image"]').getAttribute("content");
     expect(await page.locator('meta[name="twitter:card"]').getAttribute("content")).toBe("summary_large_image");
-    expect(await page.locator('meta[property="og:url"]').getAttribute("content")).toBe("http://localhost:3100/profile/amelia.hart");
-    expect(await page.locator('meta[property="og:description"]').getAttribute("content")).toContain("Account Executive · Northwind Traders");
+    expect(await page.locator('meta[property="og:url"]').getAttribute("content")).toBe(
+      "http://localhost:3100/profile/amelia.hart",
+    );
+    expect(await page.locator('meta[property="og:description"]').getAttribute("content")).toContain(
+      "Account Executive · Northwind Traders",
+    );
     const png = await request.get(image!);
     expect(png.headers()["cache-control"]).toContain("immutable");
     const metadata = await sharp(await png.body()).metadata();
@@ -98,7 +108,9 @@ test.describe("members and administrators", () => {
     await expectAccessible(page);
 
     const photo = testInfo.outputPath("photo.png");
-    await sharp({ create: { width: 600, height: 400, channels: 3, background: "#0ea5e9" } }).png().toFile(photo);
+    await sharp({ create: { width: 600, height: 400, channels: 3, background: "#0ea5e9" } })
+      .png()
+      .toFile(photo);
     await page.getByLabel("Drag and drop or click to browse").setInputFiles(photo);
     await expect(page.getByAltText("Preview of the chosen image")).toBeVisible();
     await page.getByLabel("Job title").fill("Chief Cartographer");
@@ -130,7 +142,10 @@ test.describe("members and administrators", () => {
     await expect(page.getByTestId("view-count")).toHaveText(String(first));
   });
 
-  test("sharing copies the link when there is no share sheet, then says so for 2 seconds", async ({ page, context }) => {
+  test("sharing copies the link when there is no share sheet, then says so for 2 seconds", async ({
+    page,
+    context,
+  }) => {
     await context.grantPermissions(["clipboard-read", "clipboard-write"]);
     await page.addInitScript(() => {
       // Desktop Chromium has no share sheet here; make sure of it.

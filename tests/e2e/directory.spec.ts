@@ -80,7 +80,10 @@ test("a change made in one browser reaches another without a reload", async ({ b
   const before = Number((await views.textContent())!.split(" ")[0]);
 
   // Someone else, elsewhere, opens Ethan's card.
-  const stranger = await browser.newContext({ userAgent: PERSON_AGENT, extraHTTPHeaders: { "x-forwarded-for": "198.51.100.200" } });
+  const stranger = await browser.newContext({
+    userAgent: PERSON_AGENT,
+    extraHTTPHeaders: { "x-forwarded-for": "198.51.100.200" },
+  });
   const other = await stranger.newPage();
   await other.goto("/profile/ethan.brooks");
   await expect(other.getByRole("heading", { name: "Ethan Brooks", level: 1 })).toBeVisible();

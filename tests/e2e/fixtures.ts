@@ -1,5 +1,5 @@
 import AxeBuilder from "@axe-core/playwright";
-import { type Page, test as base, expect } from "@playwright/test";
+import { test as base, expect, type Page } from "@playwright/test";
 import { latestMail } from "../support/outbox";
 
 export { expect };
@@ -19,7 +19,7 @@ export function uniqueEmail(prefix = "member") {
  */
 export const test = base.extend<{ clientIp: string }>({
   clientIp: async ({}, use, testInfo) => {
-    await use(`10.20.${testInfo.workerIndex % 250}.${(testInfo.testId.charCodeAt(0) + counter++) % 250 + 1}`);
+    await use(`10.20.${testInfo.workerIndex % 250}.${((testInfo.testId.charCodeAt(0) + counter++) % 250) + 1}`);
   },
   extraHTTPHeaders: async ({ clientIp }, use) => {
     await use({ "x-forwarded-for": clientIp });
@@ -68,9 +68,7 @@ export async function signIn(page: Page, email: string, password = PASSWORD) {
 export async function expectAccessible(page: Page) {
   const results = await new AxeBuilder({ page }).analyze();
   const serious = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
-  expect(
-    serious.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).join(", ")})`),
-  ).toEqual([]);
+  expect(serious.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).join(", ")})`)).toEqual([]);
 }
 
 export async function screenshot(page: Page, name: string) {

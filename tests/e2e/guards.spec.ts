@@ -1,10 +1,12 @@
-import { PASSWORD, expect, expectAccessible, screenshot, signIn, signUpAndVerify, test, uniqueEmail } from "./fixtures";
+import { expect, expectAccessible, PASSWORD, screenshot, signIn, signUpAndVerify, test, uniqueEmail } from "./fixtures";
 
 test.describe("a visitor", () => {
   for (const path of ["/", "/directory", "/profile/edit", "/help", "/admin/brands", "/admin/settings"]) {
     test(`is sent to sign in from ${path}`, async ({ page }) => {
       await page.goto(path);
-      await expect(page).toHaveURL(path === "/" ? /\/auth$/ : new RegExp(`/auth\\?redirectTo=${encodeURIComponent(path)}$`));
+      await expect(page).toHaveURL(
+        path === "/" ? /\/auth$/ : new RegExp(`/auth\\?redirectTo=${encodeURIComponent(path)}$`),
+      );
       await expect(page.getByRole("heading", { name: "Welcome Back" })).toBeVisible();
     });
   }
@@ -39,7 +41,13 @@ test.describe("a member", () => {
     await expect(page.getByText("(Admin)")).toHaveCount(0);
     await expect(page.getByText("@mia.member")).toBeVisible();
 
-    for (const path of ["/admin/brands", "/admin/dashboard", "/admin/analytics", "/admin/settings", "/admin/profiles/create"]) {
+    for (const path of [
+      "/admin/brands",
+      "/admin/dashboard",
+      "/admin/analytics",
+      "/admin/settings",
+      "/admin/profiles/create",
+    ]) {
       await page.goto(path);
       await expect(page).toHaveURL(/\/directory$/);
     }
@@ -60,7 +68,14 @@ test.describe("an administrator", () => {
   test("sees the administrator's navigation and reaches administrator pages", async ({ page }) => {
     await signUpAndVerify(page, { email: "admin@example.com", firstName: "Ada", lastName: "Admin" });
     const nav = page.getByRole("navigation", { name: "Main" }).first();
-    await expect(nav.getByRole("link")).toHaveText(["Dashboard", "Directory", "Brands", "Analytics", "Settings", "Help"]);
+    await expect(nav.getByRole("link")).toHaveText([
+      "Dashboard",
+      "Directory",
+      "Brands",
+      "Analytics",
+      "Settings",
+      "Help",
+    ]);
     await expect(page.getByText("(Admin)").first()).toBeVisible();
     await expect(page.getByText("Total Profiles")).toBeVisible();
     await expectAccessible(page);

@@ -7,20 +7,17 @@ import { action as authAction } from "~/routes/auth/auth";
 import { action as forgotAction } from "~/routes/auth/forgot-password";
 import { action as resetAction } from "~/routes/auth/reset-password";
 import { action as signOutAction } from "~/routes/auth/sign-out";
-import {
-  cookieFrom,
-  formRequest,
-  getRequest,
-  latestMail,
-  nextIp,
-  openAuthLink,
-  run,
-  uniqueEmail,
-} from "./helpers";
+import { cookieFrom, formRequest, getRequest, latestMail, nextIp, openAuthLink, run, uniqueEmail } from "./helpers";
 
 const PASSWORD = "correct horse battery";
 
-async function signUp(fields: { email: string; firstName?: string; lastName?: string; phone?: string; password?: string }) {
+async function signUp(fields: {
+  email: string;
+  firstName?: string;
+  lastName?: string;
+  phone?: string;
+  password?: string;
+}) {
   return run(
     authAction,
     formRequest("/auth", {
@@ -98,7 +95,13 @@ describe("signing up", () => {
   it("shows each missing field and a short password on the form, creating nothing", async () => {
     const result = await run(
       authAction,
-      formRequest("/auth", { intent: "signup", firstName: " ", lastName: "", email: "not-an-email", password: "short" }),
+      formRequest("/auth", {
+        intent: "signup",
+        firstName: " ",
+        lastName: "",
+        email: "not-an-email",
+        password: "short",
+      }),
     );
     expect(result.status).toBe(400);
     expect(result.data).toMatchObject({
@@ -247,7 +250,11 @@ describe("resetting a forgotten password", () => {
 
     const reset = await run(
       resetAction,
-      formRequest("/auth/reset-password", { token: token!, password: "a brand new secret", confirmPassword: "a brand new secret" }),
+      formRequest("/auth/reset-password", {
+        token: token!,
+        password: "a brand new secret",
+        confirmPassword: "a brand new secret",
+      }),
     );
     expect(reset).toMatchObject({ status: 302, location: "/auth?reset=1" });
     expect((await signIn(email, PASSWORD)).status).toBe(400);

@@ -5,7 +5,7 @@ import { eq, sql } from "drizzle-orm";
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
 import { db } from "~/.server/db/client";
-import { brands, profileViews, profiles, siteSettings, users } from "~/.server/db/schema";
+import { brands, profiles, profileViews, siteSettings, users } from "~/.server/db/schema";
 import { env } from "~/.server/env";
 import { getSiteSettings } from "~/.server/settings";
 import {
@@ -167,32 +167,45 @@ const HAS_PYTHON = (() => {
 
 function parseCsv(text: string): string[][] {
   return JSON.parse(
-    execFileSync("/usr/bin/python3", ["-c", "import sys, csv, json; print(json.dumps(list(csv.reader(sys.stdin.read().lstrip('\\ufeff').splitlines(True)))))"], {
-      input: text,
-    }).toString(),
+    execFileSync(
+      "/usr/bin/python3",
+      [
+        "-c",
+        "import sys, csv, json; print(json.dumps(list(csv.reader(sys.stdin.read().lstrip('\\ufeff').splitlines(True)))))",
+      ],
+      {
+        input: text,
+      },
+    ).toString(),
   );
 }
 
 describe.skipIf(!HAS_PYTHON)("exports", () => {
   it("writes the dashboard CSV that an independent parser reads back, accents, commas, quotes and formulas safe", async () => {
     const admin = await createMember({ email: "admin@example.com", firstName: "Ada", lastName: "Admin" });
-    await db.insert(brands).values({ name: "Café, \"Crème\"" });
+    await db.insert(brands).values({ name: 'Café, "Crème"' });
     const [brand] = await db.select().from(brands);
     await db.insert(profiles).values({
-      firstName: "=HYPERLINK(\"http://evil\")",
-      lastName: "Zoë, \"the\" Great",
+      firstName: '=HYPERLINK("http://evil")',
+      lastName: 'Zoë, "the" Great',
       email: "zoe@example.org",
       username: "zoe.great",
       companyBrandId: brand!.id,
       viewCount: 4,
     });
-    const response = (await run(dashboardCsv, getRequest("/admin/export/dashboard.csv", admin.cookie))) as { headers: Headers };
+    const response = (await run(dashboardCsv, getRequest("/admin/export/dashboard.csv", admin.cookie))) as {
+      headers: Headers;
+    };
     const bytes = new Uint8Array(
-      await ((await dashboardCsv({ request: getRequest("/admin/export/dashboard.csv", admin.cookie) } as never)) as Response).arrayBuffer(),
+      await (
+        (await dashboardCsv({ request: getRequest("/admin/export/dashboard.csv", admin.cookie) } as never)) as Response
+      ).arrayBuffer(),
     );
     expect(Array.from(bytes.slice(0, 3))).toEqual([0xef, 0xbb, 0xbf]);
     const raw = new TextDecoder("utf-8", { ignoreBOM: true }).decode(bytes);
-    expect(response.headers.get("content-disposition")).toMatch(/^attachment; filename="namecard-dashboard-\d{4}-\d{2}-\d{2}\.csv"$/);
+    expect(response.headers.get("content-disposition")).toMatch(
+      /^attachment; filename="namecard-dashboard-\d{4}-\d{2}-\d{2}\.csv"$/,
+    );
     expect(raw.charCodeAt(0)).toBe(0xfeff);
     const rows = parseCsv(raw);
     expect(rows.slice(0, 8)).toEqual([
@@ -208,7 +221,14 @@ describe.skipIf(!HAS_PYTHON)("exports", () => {
     const header = rows.findIndex((row) => row[0] === "Name");
     expect(rows[header]).toEqual(["Name", "Email", "Username", "Brand", "Status", "Views", "Created"]);
     const zoe = rows.slice(header + 1).find((row) => row[2] === "zoe.great")!;
-    expect(zoe.slice(0, 6)).toEqual([`'=HYPERLINK("http://evil") Zoë, "the" Great`, "zoe@example.org", "zoe.great", 'Café, "Crème"', "Unclaimed", "4"]);
+    expect(zoe.slice(0, 6)).toEqual([
+      `'=HYPERLINK("http://evil") Zoë, "the" Great`,
+      "zoe@example.org",
+      "zoe.great",
+      'Café, "Crème"',
+      "Unclaimed",
+      "4",
+    ]);
   });
 
   it("writes the analytics CSV with the metrics and the ten most viewed", async () => {
@@ -222,13 +242,26 @@ describe.skipIf(!HAS_PYTHON)("exports", () => {
         viewCount: index + 1,
       })),
     );
-    const raw = await ((await analyticsCsv({ request: getRequest("/admin/export/analytics.csv", admin.cookie) } as never)) as Response).text();
+    const raw = await (
+      (await analyticsCsv({ request: getRequest("/admin/export/analytics.csv", admin.cookie) } as never)) as Response
+    ).text();
     const rows = parseCsv(raw);
     expect(rows[0]).toEqual(["Metric", "Value"]);
     expect(rows).toContainEqual(["Total Views", String((12 * 13) / 2)]);
     const header = rows.findIndex((row) => row[0] === "Name");
     expect(rows[header]).toEqual(["Name", "Username", "Views", "Brand"]);
-    expect(rows.slice(header + 1).map((row) => row[1])).toEqual(["p11", "p10", "p9", "p8", "p7", "p6", "p5", "p4", "p3", "p2"]);
+    expect(rows.slice(header + 1).map((row) => row[1])).toEqual([
+      "p11",
+      "p10",
+      "p9",
+      "p8",
+      "p7",
+      "p6",
+      "p5",
+      "p4",
+      "p3",
+      "p2",
+    ]);
   });
 });
 
@@ -237,16 +270,40 @@ describe("administrator actions", () => {
     const admin = await createMember({ email: "admin@example.com" });
     const form = (fields: Record<string, string>) => {
       const data = new FormData();
-      for (const [key, value] of Object.entries({ firstName: "", lastName: "", username: "", email: "", ...fields })) data.set(key, value);
+      for (const [key, value] of Object.entries({ firstName: "", lastName: "", username: "", email: "", ...fields }))
+        data.set(key, value);
       return data;
     };
-    const created = await run(createAction, multipartRequest("/admin/profiles/create", form({ firstName: "Mary Ann", lastName: "Smith", email: "MARY@example.org" })), {}, admin.viewer);
+    const created = await run(
+      createAction,
+      multipartRequest(
+        "/admin/profiles/create",
+        form({ firstName: "Mary Ann", lastName: "Smith", email: "MARY@example.org" }),
+      ),
+      {},
+      admin.viewer,
+    );
     expect(created.status).toBe(302);
     expect(created.location).toContain("/admin/profiles?created=");
     const [row] = await db.select().from(profiles).where(eq(profiles.email, "mary@example.org"));
-    expect(row).toMatchObject({ username: "maryann.smith", userId: null, viewCount: 0, phone: null, bio: null, title: null });
+    expect(row).toMatchObject({
+      username: "maryann.smith",
+      userId: null,
+      viewCount: 0,
+      phone: null,
+      bio: null,
+      title: null,
+    });
 
-    const taken = await run(createAction, multipartRequest("/admin/profiles/create", form({ firstName: "X", lastName: "Y", username: "maryann.smith", email: "mary@example.org" })), {}, admin.viewer);
+    const taken = await run(
+      createAction,
+      multipartRequest(
+        "/admin/profiles/create",
+        form({ firstName: "X", lastName: "Y", username: "maryann.smith", email: "mary@example.org" }),
+      ),
+      {},
+      admin.viewer,
+    );
     expect(taken.status).toBe(400);
     expect((taken.data as { errors: unknown }).errors).toEqual({
       username: ["Username already exists. Please choose a different one."],
@@ -260,14 +317,30 @@ describe("administrator actions", () => {
     const admin = await createMember({ email: "admin@example.com" });
     const member = await createMember({ firstName: "Edit", lastName: "Me" });
     const id = member.viewer.profile!.id;
-    const photo = await sharp({ create: { width: 200, height: 200, channels: 3, background: "#abcdef" } }).png().toBuffer();
+    const photo = await sharp({ create: { width: 200, height: 200, channels: 3, background: "#abcdef" } })
+      .png()
+      .toBuffer();
     const edit = new FormData();
-    for (const [key, value] of Object.entries({ intent: "update", id, firstName: "Edited", lastName: "Member", username: "edited.member", email: member.email, title: "Lead" })) edit.set(key, value);
+    for (const [key, value] of Object.entries({
+      intent: "update",
+      id,
+      firstName: "Edited",
+      lastName: "Member",
+      username: "edited.member",
+      email: member.email,
+      title: "Lead",
+    }))
+      edit.set(key, value);
     edit.set("photo", new File([new Uint8Array(photo)], "p.png", { type: "image/png" }));
     const updated = await run(profilesAction, multipartRequest("/admin/profiles", edit), {}, admin.viewer);
     expect(updated.data).toMatchObject({ ok: true, message: "Profile updated successfully for Edited Member!" });
     const [row] = await db.select().from(profiles).where(eq(profiles.id, id));
-    expect(row).toMatchObject({ firstName: "Edited", username: "edited.member", title: "Lead", userId: member.viewer.user.id });
+    expect(row).toMatchObject({
+      firstName: "Edited",
+      username: "edited.member",
+      title: "Lead",
+      userId: member.viewer.user.id,
+    });
     const file = path.join(env.DATA_DIR, "uploads", row!.profilePhoto!);
     expect(fs.existsSync(file)).toBe(true);
     await db.insert(profileViews).values({ profileId: id, source: "link" });
@@ -289,7 +362,13 @@ describe("administrator actions", () => {
       for (const [key, value] of Object.entries(fields)) data.set(key, value);
       return run(brandsAction, multipartRequest("/admin/brands", data), {}, admin.viewer);
     };
-    const bad = await send({ intent: "create", name: "   ", primaryColor: "blue", secondaryColor: "#8b5cf6", website: "ftp://x.example" });
+    const bad = await send({
+      intent: "create",
+      name: "   ",
+      primaryColor: "blue",
+      secondaryColor: "#8b5cf6",
+      website: "ftp://x.example",
+    });
     expect((bad.data as { errors: unknown }).errors).toEqual({
       name: ["Brand name is required"],
       primaryColor: ["Primary colour must be a colour like #3b82f6"],
@@ -297,26 +376,59 @@ describe("administrator actions", () => {
     });
     expect(await db.select().from(brands)).toEqual([]);
 
-    const created = await send({ intent: "create", name: "  Acme  ", primaryColor: "#3B82F6", secondaryColor: "#8b5cf6", website: "", active: "on" });
+    const created = await send({
+      intent: "create",
+      name: "  Acme  ",
+      primaryColor: "#3B82F6",
+      secondaryColor: "#8b5cf6",
+      website: "",
+      active: "on",
+    });
     expect(created.data).toMatchObject({ ok: true, message: "Brand created successfully!" });
     const [acme] = await db.select().from(brands);
     expect(acme).toMatchObject({ name: "Acme", primaryColor: "#3b82f6", website: null, active: true });
 
-    const updated = await send({ intent: "update", id: String(acme!.id), name: "Acme Corp", primaryColor: "#000000", secondaryColor: "#ffffff", website: "https://acme.example" });
+    const updated = await send({
+      intent: "update",
+      id: String(acme!.id),
+      name: "Acme Corp",
+      primaryColor: "#000000",
+      secondaryColor: "#ffffff",
+      website: "https://acme.example",
+    });
     expect(updated.data).toMatchObject({ ok: true, message: "Brand updated successfully!" });
-    expect((await db.select().from(brands))[0]).toMatchObject({ name: "Acme Corp", active: false, website: "https://acme.example" });
+    expect((await db.select().from(brands))[0]).toMatchObject({
+      name: "Acme Corp",
+      active: false,
+      website: "https://acme.example",
+    });
 
     // A logo goes through the image pipeline: re-encoded, stored, and removed with the brand.
     const logo = new FormData();
-    for (const [key, value] of Object.entries({ intent: "update", id: String(acme!.id), name: "Acme Corp", primaryColor: "#000000", secondaryColor: "#ffffff", active: "on" })) logo.set(key, value);
-    const logoBytes = await sharp({ create: { width: 900, height: 300, channels: 4, background: "#ff000080" } }).png().withMetadata().toBuffer();
+    for (const [key, value] of Object.entries({
+      intent: "update",
+      id: String(acme!.id),
+      name: "Acme Corp",
+      primaryColor: "#000000",
+      secondaryColor: "#ffffff",
+      active: "on",
+    }))
+      logo.set(key, value);
+    const logoBytes = await sharp({ create: { width: 900, height: 300, channels: 4, background: "#ff000080" } })
+      .png()
+      .withMetadata()
+      .toBuffer();
     logo.set("logo", new File([new Uint8Array(logoBytes)], "logo.png", { type: "image/png" }));
     logo.set("cover", new File([new TextEncoder().encode("not an image")], "cover.jpg", { type: "image/jpeg" }));
     const refused = await run(brandsAction, multipartRequest("/admin/brands", logo), {}, admin.viewer);
-    expect((refused.data as { errors: unknown }).errors).toEqual({ cover: ["This file is not an image we can read. Use a JPG, PNG or WebP file."] });
+    expect((refused.data as { errors: unknown }).errors).toEqual({
+      cover: ["This file is not an image we can read. Use a JPG, PNG or WebP file."],
+    });
     expect((await db.select().from(brands))[0]!.logo).toBeNull();
     logo.delete("cover");
-    expect((await run(brandsAction, multipartRequest("/admin/brands", logo), {}, admin.viewer)).data).toMatchObject({ ok: true });
+    expect((await run(brandsAction, multipartRequest("/admin/brands", logo), {}, admin.viewer)).data).toMatchObject({
+      ok: true,
+    });
     const [withLogo] = await db.select().from(brands);
     expect(withLogo!.logo).toMatch(/^brands\/[0-9a-f]{32}-logo\.webp$/);
     const logoFile = path.join(env.DATA_DIR, "uploads", withLogo!.logo!);
@@ -335,16 +447,39 @@ describe("administrator actions", () => {
     const admin = await createMember({ email: "admin@example.com" });
     const save = (fields: Record<string, string>) =>
       run(settingsAction, formRequest("/admin/settings", fields, { cookie: admin.cookie }), {}, admin.viewer);
-    const bad = await save({ companyName: "X", primaryColor: "red", fontFamily: "Comic Sans", website: "javascript:1" });
+    const bad = await save({
+      companyName: "X",
+      primaryColor: "red",
+      fontFamily: "Comic Sans",
+      website: "javascript:1",
+    });
     expect(bad.status).toBe(400);
-    expect(Object.keys((bad.data as { errors: object }).errors).sort()).toEqual(["fontFamily", "primaryColor", "website"]);
+    expect(Object.keys((bad.data as { errors: object }).errors).sort()).toEqual([
+      "fontFamily",
+      "primaryColor",
+      "website",
+    ]);
     expect(await db.select().from(siteSettings)).toEqual([]);
 
-    const ok = await save({ companyName: "Acme Cards", primaryColor: "#112233", fontFamily: "Poppins", termsOfService: "Be kind." });
+    const ok = await save({
+      companyName: "Acme Cards",
+      primaryColor: "#112233",
+      fontFamily: "Poppins",
+      termsOfService: "Be kind.",
+    });
     expect(ok.data).toEqual({ ok: true, message: "Settings saved successfully!" });
-    expect(await getSiteSettings()).toMatchObject({ companyName: "Acme Cards", primaryColor: "#112233", fontFamily: "Poppins", termsOfService: "Be kind." });
+    expect(await getSiteSettings()).toMatchObject({
+      companyName: "Acme Cards",
+      primaryColor: "#112233",
+      fontFamily: "Poppins",
+      termsOfService: "Be kind.",
+    });
 
     await save({ companyName: "", primaryColor: "", fontFamily: "Poppins", termsOfService: "" });
-    expect(await getSiteSettings()).toMatchObject({ companyName: "Namecard", primaryColor: "#3b82f6", termsOfService: null });
+    expect(await getSiteSettings()).toMatchObject({
+      companyName: "Namecard",
+      primaryColor: "#3b82f6",
+      termsOfService: null,
+    });
   });
 });

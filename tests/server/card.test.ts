@@ -7,13 +7,13 @@ import sharp from "sharp";
 import { describe, expect, it } from "vitest";
 import { CLIENT_IP_HEADER } from "~/.server/auth";
 import { db } from "~/.server/db/client";
-import { brands, profileViews, profiles } from "~/.server/db/schema";
+import { brands, profiles, profileViews } from "~/.server/db/schema";
 import { env } from "~/.server/env";
 import { jpegKeyOf } from "~/.server/images";
+import { action as editAction } from "~/routes/app/profile-edit";
+import { loader as cardLoader } from "~/routes/profile/$username";
 import { loader as vcardLoader } from "~/routes/profile/contact.vcf";
 import { loader as qrPngLoader } from "~/routes/profile/qr.png";
-import { loader as cardLoader } from "~/routes/profile/$username";
-import { action as editAction } from "~/routes/app/profile-edit";
 import { loader as uploadsLoader } from "~/routes/uploads.$";
 import { BASE, createMember, getRequest, multipartRequest, run } from "./helpers";
 
@@ -31,12 +31,26 @@ if (!HAS_ZBAR) console.warn("SKIPPED: the QR decoding check needs Debian's zbar-
 async function insertCard(values: Partial<typeof profiles.$inferInsert> = {}) {
   const [card] = await db
     .insert(profiles)
-    .values({ email: `${Math.random().toString(36).slice(2)}@example.org`, firstName: "Zoë", lastName: "Laurent", username: `zoe${Math.random().toString(36).slice(2, 8)}`, ...values })
+    .values({
+      email: `${Math.random().toString(36).slice(2)}@example.org`,
+      firstName: "Zoë",
+      lastName: "Laurent",
+      username: `zoe${Math.random().toString(36).slice(2, 8)}`,
+      ...values,
+    })
     .returning();
   return card!;
 }
 
-function visit(username: string, { ip = "198.51.100.7", agent = BROWSER, cookie, query = "" }: { ip?: string; agent?: string; cookie?: string; query?: string } = {}) {
+function visit(
+  username: string,
+  {
+    ip = "198.51.100.7",
+    agent = BROWSER,
+    cookie,
+    query = "",
+  }: { ip?: string; agent?: string; cookie?: string; query?: string } = {},
+) {
   const headers = new Headers({ [CLIENT_IP_HEADER]: ip, "user-agent": agent });
   if (cookie) headers.set("cookie", cookie);
   return run(cardLoader, new Request(`${BASE}/profile/${username}${query}`, { headers }), { username });
@@ -49,7 +63,10 @@ async function viewCount(id: string) {
 
 function uploadedFiles() {
   if (!fs.existsSync(UPLOADS)) return [];
-  return fs.readdirSync(UPLOADS, { recursive: true }).map(String).filter((name) => /\.(webp|jpg)$/.test(name));
+  return fs
+    .readdirSync(UPLOADS, { recursive: true })
+    .map(String)
+    .filter((name) => /\.(webp|jpg)$/.test(name));
 }
 
 function editForm(fields: Record<string, string>, photo?: { bytes: Uint8Array; name: string; type: string }) {
@@ -59,7 +76,17 @@ function editForm(fields: Record<string, string>, photo?: { bytes: Uint8Array; n
   return form;
 }
 
-const BASE_FIELDS = { firstName: "Mem", lastName: "Ber", email: "", username: "", title: "", phone: "", bio: "", linkedinUrl: "", companyBrandId: "" };
+const BASE_FIELDS = {
+  firstName: "Mem",
+  lastName: "Ber",
+  email: "",
+  username: "",
+  title: "",
+  phone: "",
+  bio: "",
+  linkedinUrl: "",
+  companyBrandId: "",
+};
 
 describe("the public card", () => {
   it("gives a visitor the card without the owner's account or claim status", async () => {
@@ -133,7 +160,9 @@ describe("view counting", () => {
   it("loses no increment when 200 different visitors open a card at once", async () => {
     const card = await insertCard();
     await Promise.all(
-      Array.from({ length: 200 }, (_, index) => visit(card.username, { ip: `203.0.${Math.floor(index / 250)}.${index % 250}` })),
+      Array.from({ length: 200 }, (_, index) =>
+        visit(card.username, { ip: `203.0.${Math.floor(index / 250)}.${index % 250}` }),
+      ),
     );
     expect(await viewCount(card.id)).toBe(200);
     const [count] = await db.select({ n: sql<number>`count(*)::int` }).from(profileViews);
@@ -154,7 +183,9 @@ describe("the contact file", () => {
       linkedinUrl: "https://www.linkedin.com/in/zoe",
       companyBrandId: brand!.id,
     });
-    const response = await run(vcardLoader, getRequest(`/profile/${card.username}/contact.vcf`), { username: card.username });
+    const response = await run(vcardLoader, getRequest(`/profile/${card.username}/contact.vcf`), {
+      username: card.username,
+    });
     expect(response.headers.get("content-type")).toBe("text/vcard; charset=utf-8");
     expect(response.headers.get("content-disposition")).toContain("filename*=UTF-8''Zo%C3%AB_Laurent-%C3%89luard.vcf");
     const raw = await (await vcardLoader({ params: { username: card.username } } as never)).text();
@@ -195,12 +226,23 @@ print(json.dumps({
 
   it.skipIf(!HAS_VOBJECT)("embeds the photo as a base64 JPEG that the parser decodes", async () => {
     const member = await createMember({ firstName: "Pic", lastName: "Ture" });
-    const bytes = await sharp({ create: { width: 640, height: 480, channels: 3, background: "#22aa66" } }).jpeg().toBuffer();
+    const bytes = await sharp({ create: { width: 640, height: 480, channels: 3, background: "#22aa66" } })
+      .jpeg()
+      .toBuffer();
     await run(
       editAction,
       multipartRequest(
         "/profile/edit",
-        editForm({ ...BASE_FIELDS, firstName: "Pic", lastName: "Ture", email: member.email, username: member.viewer.profile!.username }, { bytes, name: "p.jpg", type: "image/jpeg" }),
+        editForm(
+          {
+            ...BASE_FIELDS,
+            firstName: "Pic",
+            lastName: "Ture",
+            email: member.email,
+            username: member.viewer.profile!.username,
+          },
+          { bytes, name: "p.jpg", type: "image/jpeg" },
+        ),
         member,
       ),
       {},
@@ -211,12 +253,20 @@ print(json.dumps({
     const photo = JSON.parse(
       execFileSync(
         "/usr/bin/python3",
-        ["-c", "import sys, json, vobject\ncard = vobject.readOne(sys.stdin.read())\ndata = card.photo.value\nprint(json.dumps([data[:3].hex(), len(data)]))"],
+        [
+          "-c",
+          "import sys, json, vobject\ncard = vobject.readOne(sys.stdin.read())\ndata = card.photo.value\nprint(json.dumps([data[:3].hex(), len(data)]))",
+        ],
         { input: raw },
       ).toString(),
     ) as [string, number];
     expect(photo[0]).toBe("ffd8ff");
-    const decoded = await sharp(Buffer.from(raw.split("PHOTO;ENCODING=b;TYPE=JPEG:")[1]!.split("\r\nEND:VCARD")[0]!.replace(/\r\n /g, ""), "base64")).metadata();
+    const decoded = await sharp(
+      Buffer.from(
+        raw.split("PHOTO;ENCODING=b;TYPE=JPEG:")[1]!.split("\r\nEND:VCARD")[0]!.replace(/\r\n /g, ""),
+        "base64",
+      ),
+    ).metadata();
     expect([decoded.format, decoded.width, decoded.height]).toEqual(["jpeg", 512, 512]);
   });
 
@@ -228,15 +278,20 @@ print(json.dumps({
 });
 
 describe("the QR code", () => {
-  it.skipIf(!HAS_ZBAR)("decodes with an independent scanner into the card's address, marked as a QR visit", async () => {
-    const card = await insertCard({ firstName: "Noah", lastName: "Fischer" });
-    const response = (await qrPngLoader({ params: { username: card.username } } as never)) as Response;
-    expect(response.headers.get("content-disposition")).toContain('filename="Noah_Fischer_QR.png"');
-    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "namecard-qr-")), "qr.png");
-    fs.writeFileSync(file, Buffer.from(await response.arrayBuffer()));
-    const decoded = execFileSync("zbarimg", ["--raw", "-q", file], { stdio: ["ignore", "pipe", "ignore"] }).toString().trim();
-    expect(decoded).toBe(`${env.PUBLIC_URL}/profile/${card.username}?src=qr`);
-  });
+  it.skipIf(!HAS_ZBAR)(
+    "decodes with an independent scanner into the card's address, marked as a QR visit",
+    async () => {
+      const card = await insertCard({ firstName: "Noah", lastName: "Fischer" });
+      const response = (await qrPngLoader({ params: { username: card.username } } as never)) as Response;
+      expect(response.headers.get("content-disposition")).toContain('filename="Noah_Fischer_QR.png"');
+      const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "namecard-qr-")), "qr.png");
+      fs.writeFileSync(file, Buffer.from(await response.arrayBuffer()));
+      const decoded = execFileSync("zbarimg", ["--raw", "-q", file], { stdio: ["ignore", "pipe", "ignore"] })
+        .toString()
+        .trim();
+      expect(decoded).toBe(`${env.PUBLIC_URL}/profile/${card.username}?src=qr`);
+    },
+  );
 });
 
 describe("editing your own card", () => {
@@ -255,7 +310,15 @@ describe("editing your own card", () => {
     const result = await run(editAction, multipartRequest("/profile/edit", form, member), {}, member.viewer);
     expect(result).toMatchObject({ status: 302, location: "/profile/new.name" });
     const [mine] = await db.select().from(profiles).where(eq(profiles.id, member.viewer.profile!.id));
-    expect(mine).toMatchObject({ username: "new.name", title: "Head of Sales", phone: null, bio: null, linkedinUrl: null, companyBrandId: null, userId: member.viewer.user.id });
+    expect(mine).toMatchObject({
+      username: "new.name",
+      title: "Head of Sales",
+      phone: null,
+      bio: null,
+      linkedinUrl: null,
+      companyBrandId: null,
+      userId: member.viewer.user.id,
+    });
     const [theirs] = await db.select().from(profiles).where(eq(profiles.id, other.id));
     expect(theirs).toMatchObject({ title: "Untouched", userId: null });
   });
@@ -269,7 +332,14 @@ describe("editing your own card", () => {
       editAction,
       multipartRequest(
         "/profile/edit",
-        editForm({ ...BASE_FIELDS, firstName: "", email: taken.email.toUpperCase(), username: taken.username, linkedinUrl: "javascript:alert(1)", companyBrandId: String(inactive!.id) }),
+        editForm({
+          ...BASE_FIELDS,
+          firstName: "",
+          email: taken.email.toUpperCase(),
+          username: taken.username,
+          linkedinUrl: "javascript:alert(1)",
+          companyBrandId: String(inactive!.id),
+        }),
         member,
       ),
       {},
@@ -282,7 +352,16 @@ describe("editing your own card", () => {
 
     const second = await run(
       editAction,
-      multipartRequest("/profile/edit", editForm({ ...BASE_FIELDS, email: taken.email.toUpperCase(), username: taken.username, companyBrandId: String(inactive!.id) }), member),
+      multipartRequest(
+        "/profile/edit",
+        editForm({
+          ...BASE_FIELDS,
+          email: taken.email.toUpperCase(),
+          username: taken.username,
+          companyBrandId: String(inactive!.id),
+        }),
+        member,
+      ),
       {},
       member.viewer,
     );
@@ -301,7 +380,12 @@ describe("photo uploads", () => {
       .jpeg()
       .withExif({
         IFD0: { Make: "PhoneMaker", Model: "Phone 9" },
-        IFD3: { GPSLatitudeRef: "N", GPSLatitude: "48/1 51/1 2400/100", GPSLongitudeRef: "E", GPSLongitude: "2/1 21/1 300/100" },
+        IFD3: {
+          GPSLatitudeRef: "N",
+          GPSLatitude: "48/1 51/1 2400/100",
+          GPSLongitudeRef: "E",
+          GPSLongitude: "2/1 21/1 300/100",
+        },
       })
       .toBuffer();
   }
@@ -313,12 +397,22 @@ describe("photo uploads", () => {
 
     const result = await run(
       editAction,
-      multipartRequest("/profile/edit", editForm({ ...BASE_FIELDS, email: member.email, username: member.viewer.profile!.username }, { bytes: original, name: "me.jpg", type: "image/jpeg" }), member),
+      multipartRequest(
+        "/profile/edit",
+        editForm(
+          { ...BASE_FIELDS, email: member.email, username: member.viewer.profile!.username },
+          { bytes: original, name: "me.jpg", type: "image/jpeg" },
+        ),
+        member,
+      ),
       {},
       member.viewer,
     );
     expect(result.status).toBe(302);
-    const [row] = await db.select({ key: profiles.profilePhoto }).from(profiles).where(eq(profiles.id, member.viewer.profile!.id));
+    const [row] = await db
+      .select({ key: profiles.profilePhoto })
+      .from(profiles)
+      .where(eq(profiles.id, member.viewer.profile!.id));
     expect(row!.key).toMatch(/^profiles\/[0-9a-f]{32}\.webp$/);
     for (const key of [row!.key!, jpegKeyOf(row!.key!)]) {
       const stored = fs.readFileSync(path.join(UPLOADS, key));
@@ -337,14 +431,26 @@ describe("photo uploads", () => {
   it("removes the old file when the photo is replaced", async () => {
     const member = await createMember();
     const upload = async (color: string) => {
-      const bytes = await sharp({ create: { width: 300, height: 300, channels: 3, background: color } }).png().toBuffer();
+      const bytes = await sharp({ create: { width: 300, height: 300, channels: 3, background: color } })
+        .png()
+        .toBuffer();
       await run(
         editAction,
-        multipartRequest("/profile/edit", editForm({ ...BASE_FIELDS, email: member.email, username: member.viewer.profile!.username }, { bytes, name: "p.png", type: "image/png" }), member),
+        multipartRequest(
+          "/profile/edit",
+          editForm(
+            { ...BASE_FIELDS, email: member.email, username: member.viewer.profile!.username },
+            { bytes, name: "p.png", type: "image/png" },
+          ),
+          member,
+        ),
         {},
         member.viewer,
       );
-      const [row] = await db.select({ key: profiles.profilePhoto }).from(profiles).where(eq(profiles.id, member.viewer.profile!.id));
+      const [row] = await db
+        .select({ key: profiles.profilePhoto })
+        .from(profiles)
+        .where(eq(profiles.id, member.viewer.profile!.id));
       return row!.key!;
     };
     const first = await upload("#ff0000");
@@ -361,7 +467,14 @@ describe("photo uploads", () => {
     const before = uploadedFiles().length;
     const result = await run(
       editAction,
-      multipartRequest("/profile/edit", editForm({ ...BASE_FIELDS, email: member.email, username: member.viewer.profile!.username }, { bytes: Buffer.from("just some text, not a picture"), name: "photo.png", type: "image/png" }), member),
+      multipartRequest(
+        "/profile/edit",
+        editForm(
+          { ...BASE_FIELDS, email: member.email, username: member.viewer.profile!.username },
+          { bytes: Buffer.from("just some text, not a picture"), name: "photo.png", type: "image/png" },
+        ),
+        member,
+      ),
       {},
       member.viewer,
     );
@@ -370,7 +483,10 @@ describe("photo uploads", () => {
       photo: ["This file is not an image we can read. Use a JPG, PNG or WebP file."],
     });
     expect(uploadedFiles().length).toBe(before);
-    const [row] = await db.select({ key: profiles.profilePhoto }).from(profiles).where(eq(profiles.id, member.viewer.profile!.id));
+    const [row] = await db
+      .select({ key: profiles.profilePhoto })
+      .from(profiles)
+      .where(eq(profiles.id, member.viewer.profile!.id));
     expect(row!.key).toBeNull();
   });
 
@@ -379,16 +495,27 @@ describe("photo uploads", () => {
     const before = uploadedFiles().length;
     const noise = Buffer.alloc(1500 * 1400 * 3);
     for (let index = 0; index < noise.length; index++) noise[index] = (index * 2654435761) >>> 24;
-    const big = await sharp(noise, { raw: { width: 1500, height: 1400, channels: 3 } }).png({ compressionLevel: 0 }).toBuffer();
+    const big = await sharp(noise, { raw: { width: 1500, height: 1400, channels: 3 } })
+      .png({ compressionLevel: 0 })
+      .toBuffer();
     expect(big.byteLength).toBeGreaterThan(6 * 1024 * 1024 - 200_000);
     const result = await run(
       editAction,
-      multipartRequest("/profile/edit", editForm({ ...BASE_FIELDS, email: member.email, username: member.viewer.profile!.username }, { bytes: big, name: "huge.png", type: "image/png" }), member),
+      multipartRequest(
+        "/profile/edit",
+        editForm(
+          { ...BASE_FIELDS, email: member.email, username: member.viewer.profile!.username },
+          { bytes: big, name: "huge.png", type: "image/png" },
+        ),
+        member,
+      ),
       {},
       member.viewer,
     );
     expect(result.status).toBe(413);
-    expect((result.data as { errors: unknown }).errors).toEqual({ photo: ["The image is larger than 5MB. Choose a smaller one."] });
+    expect((result.data as { errors: unknown }).errors).toEqual({
+      photo: ["The image is larger than 5MB. Choose a smaller one."],
+    });
     expect(uploadedFiles().length).toBe(before);
   });
 });

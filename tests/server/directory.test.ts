@@ -20,14 +20,18 @@ async function people(list: Person[]) {
     .returning();
 }
 
-async function search(q: string, extra: Partial<{ brand: number; status: "claimed" | "unclaimed"; page: number }> = {}) {
+async function search(
+  q: string,
+  extra: Partial<{ brand: number; status: "claimed" | "unclaimed"; page: number }> = {},
+) {
   const url = new URL("http://localhost/directory");
   url.searchParams.set("q", q);
   for (const [key, value] of Object.entries(extra)) url.searchParams.set(key, String(value));
   return searchDirectory(parseDirectoryQuery(url, { canFilterStatus: true }), { includeClaimStatus: true });
 }
 
-const names = (result: Awaited<ReturnType<typeof search>>) => result.entries.map((entry) => `${entry.firstName} ${entry.lastName}`);
+const names = (result: Awaited<ReturnType<typeof search>>) =>
+  result.entries.map((entry) => `${entry.firstName} ${entry.lastName}`);
 
 describe("directory search", () => {
   it("finds people by any part of first name, last name, full name, email, username, job title or bio, in any case", async () => {
@@ -47,14 +51,20 @@ describe("directory search", () => {
   });
 
   it("ignores accents both ways", async () => {
-    await people([{ firstName: "Zoë", lastName: "Laurent" }, { firstName: "Jose", lastName: "Garcia" }]);
+    await people([
+      { firstName: "Zoë", lastName: "Laurent" },
+      { firstName: "Jose", lastName: "Garcia" },
+    ]);
     expect(names(await search("zoe"))).toEqual(["Zoë Laurent"]);
     expect(names(await search("ZOË"))).toEqual(["Zoë Laurent"]);
     expect(names(await search("garcía"))).toEqual(["Jose Garcia"]);
   });
 
   it("treats % and _ as the characters they are, not wildcards", async () => {
-    await people([{ firstName: "Percy", lastName: "Cent", bio: "Grew sales 100% in a year" }, { firstName: "Una", lastName: "Derscore" }]);
+    await people([
+      { firstName: "Percy", lastName: "Cent", bio: "Grew sales 100% in a year" },
+      { firstName: "Una", lastName: "Derscore" },
+    ]);
     expect(names(await search("%"))).toEqual(["Percy Cent"]);
     expect(names(await search("_"))).toEqual([]);
   });
@@ -73,7 +83,10 @@ describe("directory search", () => {
     expect(names(await search("smith"))).toEqual(["Abe Smith", "Sam Smith", "Sara Smith", "Sue Smith"]);
     expect(names(await search("smith", { brand: north!.id }))).toEqual(["Abe Smith", "Sam Smith", "Sara Smith"]);
     expect(names(await search("smith", { brand: north!.id, status: "claimed" }))).toEqual(["Sam Smith"]);
-    expect(names(await search("smith", { brand: north!.id, status: "unclaimed" }))).toEqual(["Abe Smith", "Sara Smith"]);
+    expect(names(await search("smith", { brand: north!.id, status: "unclaimed" }))).toEqual([
+      "Abe Smith",
+      "Sara Smith",
+    ]);
     expect((await search("", { brand: south!.id })).total).toBe(1);
     expect(member.viewer.profile).not.toBeNull();
   });
@@ -101,7 +114,12 @@ describe("who sees claim status", () => {
   it("never sends a member claim status, even when they ask for the status filter", async () => {
     await people([{ firstName: "Una", lastName: "Prepared" }]);
     const member = await createMember();
-    const result = await run(directoryLoader, getRequest("/directory?status=unclaimed", member.cookie), {}, member.viewer);
+    const result = await run(
+      directoryLoader,
+      getRequest("/directory?status=unclaimed", member.cookie),
+      {},
+      member.viewer,
+    );
     const data = result.data as { entries: Record<string, unknown>[]; canSeeClaims: boolean; total: number };
     expect(data.canSeeClaims).toBe(false);
     expect(data.total).toBe(2); // the filter was ignored
@@ -112,7 +130,12 @@ describe("who sees claim status", () => {
   it("sends the administrator each card's status and honours the filter", async () => {
     await people([{ firstName: "Una", lastName: "Prepared" }]);
     const admin = await createMember({ email: "admin@example.com" });
-    const result = await run(directoryLoader, getRequest("/directory?status=unclaimed", admin.cookie), {}, admin.viewer);
+    const result = await run(
+      directoryLoader,
+      getRequest("/directory?status=unclaimed", admin.cookie),
+      {},
+      admin.viewer,
+    );
     const data = result.data as { entries: { firstName: string; claimed: boolean }[] };
     expect(data.entries).toEqual([expect.objectContaining({ firstName: "Una", claimed: false })]);
   });

@@ -1,13 +1,11 @@
 import { sql } from "drizzle-orm";
+import { RouterContextProvider } from "react-router";
 import { describe, expect, it } from "vitest";
 import { requireAdmin, requireAnonymous, requirePermission, requireViewer } from "~/.server/authz";
-import { db } from "~/.server/db/client";
+import { db, rowsOf } from "~/.server/db/client";
 import { profiles } from "~/.server/db/schema";
-import { action as authAction } from "~/routes/auth/auth";
-import { loader as authLoader } from "~/routes/auth/auth";
-import { RouterContextProvider } from "react-router";
-import { rowsOf } from "~/.server/db/client";
 import { requireViewerMiddleware } from "~/middleware/viewer.server";
+import { action as authAction, loader as authLoader } from "~/routes/auth/auth";
 import { formRequest, getRequest, latestMail, openAuthLink, run, uniqueEmail } from "./helpers";
 
 async function member(email = uniqueEmail()) {
@@ -82,7 +80,9 @@ describe("guards on the server (spec §2)", () => {
   it("slides an active member's session forward with a refreshed cookie", async () => {
     const cookie = await member();
     // The session was last refreshed two days ago (better-auth refreshes after a day).
-    await db.execute(sql`update sessions set expires_at = now() + interval '28 days', updated_at = now() - interval '2 days'`);
+    await db.execute(
+      sql`update sessions set expires_at = now() + interval '28 days', updated_at = now() - interval '2 days'`,
+    );
     const request = getRequest("/directory", cookie);
     const context = new RouterContextProvider();
     const response = (await requireViewerMiddleware(
@@ -90,7 +90,9 @@ describe("guards on the server (spec §2)", () => {
       async () => new Response("ok"),
     )) as Response;
     expect(response.headers.getSetCookie().join()).toContain("namecard.session_token=");
-    const [row] = rowsOf(await db.execute(sql`select expires_at > now() + interval '29 days' as extended from sessions`)) as {
+    const [row] = rowsOf(
+      await db.execute(sql`select expires_at > now() + interval '29 days' as extended from sessions`),
+    ) as {
       extended: boolean;
     }[];
     expect(row?.extended).toBe(true);

@@ -1,6 +1,6 @@
 import { RouterContextProvider } from "react-router";
 import { CLIENT_IP_HEADER, getAuth } from "~/.server/auth";
-import { type Viewer, requireViewer } from "~/.server/authz";
+import { requireViewer, type Viewer } from "~/.server/authz";
 import { OUTBOX_DIR } from "~/.server/mail";
 import { viewerContext } from "~/middleware/viewer.server";
 import { latestMail as readOutbox } from "../support/outbox";
@@ -44,7 +44,12 @@ export async function run(fn: RouteFn, request: Request, params: Record<string, 
     result = thrown;
   }
   if (result instanceof Response) {
-    return { status: result.status, data: null as unknown, headers: result.headers, location: result.headers.get("location") };
+    return {
+      status: result.status,
+      data: null as unknown,
+      headers: result.headers,
+      location: result.headers.get("location"),
+    };
   }
   if (result && typeof result === "object" && (result as { type?: string }).type === "DataWithResponseInit") {
     const { data, init } = result as { data: unknown; init: ResponseInit | null };
@@ -81,7 +86,11 @@ export function latestMail(to: string) {
 /** Opens a link from a message through better-auth, as a click would. */
 export async function openAuthLink(link: string, cookie = "") {
   const response = await getAuth().handler(new Request(link, { headers: cookie ? { cookie } : {} }));
-  return { status: response.status, location: response.headers.get("location"), cookie: cookieFrom(response.headers, cookie) };
+  return {
+    status: response.status,
+    location: response.headers.get("location"),
+    cookie: cookieFrom(response.headers, cookie),
+  };
 }
 
 let emailCounter = 0;

@@ -3,9 +3,9 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { getDatabaseHandle, db } from "~/.server/db/client";
+import { db, getDatabaseHandle } from "~/.server/db/client";
 import { profiles } from "~/.server/db/schema";
-import { type RealtimeEvent, publish, startRealtime, subscribe } from "~/.server/realtime";
+import { publish, type RealtimeEvent, startRealtime, subscribe } from "~/.server/realtime";
 import { latestMail } from "../support/outbox";
 
 const BROWSER = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Safari/537.36";
@@ -98,11 +98,19 @@ describe.skipIf(!ON_POSTGRES || !BUILT)("two app instances on one PostgreSQL", (
     const signup = await fetch(`http://localhost:${on.port}/api/auth/sign-up/email`, {
       method: "POST",
       headers: { "content-type": "application/json", origin: `http://localhost:${on.port}` },
-      body: JSON.stringify({ name: "Ina Stance", firstName: "Ina", lastName: "Stance", email, password: "instance password" }),
+      body: JSON.stringify({
+        name: "Ina Stance",
+        firstName: "Ina",
+        lastName: "Stance",
+        email,
+        password: "instance password",
+      }),
     });
     expect(signup.ok).toBe(true);
     const link = new URL(latestMail(path.join(on.dataDir, "mail"), email)!.link!);
-    const verified = await fetch(`http://localhost:${verifyOn.port}${link.pathname}${link.search}`, { redirect: "manual" });
+    const verified = await fetch(`http://localhost:${verifyOn.port}${link.pathname}${link.search}`, {
+      redirect: "manual",
+    });
     return verified.headers
       .getSetCookie()
       .map((cookie) => cookie.split(";")[0])
@@ -122,7 +130,9 @@ describe.skipIf(!ON_POSTGRES || !BUILT)("two app instances on one PostgreSQL", (
           if (Date.now() > deadline) throw new Error(`no "${needle}" in: ${text}`);
           const chunk = await Promise.race([
             reader.read(),
-            new Promise<{ done: true; value: undefined }>((resolve) => setTimeout(() => resolve({ done: true, value: undefined }), 500)),
+            new Promise<{ done: true; value: undefined }>((resolve) =>
+              setTimeout(() => resolve({ done: true, value: undefined }), 500),
+            ),
           ]);
           if (chunk.value) text += new TextDecoder().decode(chunk.value);
         }
@@ -145,7 +155,10 @@ describe.skipIf(!ON_POSTGRES || !BUILT)("two app instances on one PostgreSQL", (
 
   it("delivers each instance's events to browsers connected to the other", async () => {
     const [a, b] = servers as [(typeof servers)[0], (typeof servers)[0]];
-    const [card] = await db.insert(profiles).values({ email: "shown@example.org", firstName: "Shown", lastName: "Card", username: "shown.card" }).returning();
+    const [card] = await db
+      .insert(profiles)
+      .values({ email: "shown@example.org", firstName: "Shown", lastName: "Card", username: "shown.card" })
+      .returning();
 
     const cookie = await signedInCookie(a, b, "ina@example.org");
     expect(cookie).toContain("namecard.session_token=");
@@ -155,12 +168,16 @@ describe.skipIf(!ON_POSTGRES || !BUILT)("two app instances on one PostgreSQL", (
     await onA.waitFor(": connected");
 
     // A visitor opens the card through instance A; B's subscribers hear of it.
-    await fetch(`http://localhost:${a.port}/profile/shown.card`, { headers: { "user-agent": BROWSER, "x-forwarded-for": "203.0.113.1" } });
+    await fetch(`http://localhost:${a.port}/profile/shown.card`, {
+      headers: { "user-agent": BROWSER, "x-forwarded-for": "203.0.113.1" },
+    });
     await onB.waitFor(`"id":"${card!.id}"`);
 
     // And the other way round, from a second visitor on B.
     await db.update(profiles).set({ viewCount: 0 });
-    await fetch(`http://localhost:${b.port}/profile/shown.card?src=qr`, { headers: { "user-agent": `${BROWSER} Second` } });
+    await fetch(`http://localhost:${b.port}/profile/shown.card?src=qr`, {
+      headers: { "user-agent": `${BROWSER} Second` },
+    });
     await onA.waitFor(`{"kind":"view","id":"${card!.id}"}`);
     onA.close();
     onB.close();

@@ -21,7 +21,12 @@ export function latestMail(dir: string, to: string): OutboxMail | null {
   for (const name of files) {
     const raw = fs.readFileSync(path.join(dir, name), "utf8");
     if (!toLine.test(raw)) continue;
-    const body = decodeQuotedPrintable(raw.split(/\r?\n\r?\n/).slice(1).join("\n"));
+    const body = decodeQuotedPrintable(
+      raw
+        .split(/\r?\n\r?\n/)
+        .slice(1)
+        .join("\n"),
+    );
     return {
       file: name,
       raw,

@@ -185,14 +185,7 @@ export const profileViews = pgTable(
   ],
 );
 
-export const FONT_FAMILIES = [
-  "Inter",
-  "Roboto",
-  "Open Sans",
-  "Lato",
-  "Montserrat",
-  "Poppins",
-] as const;
+export const FONT_FAMILIES = ["Inter", "Roboto", "Open Sans", "Lato", "Montserrat", "Poppins"] as const;
 
 export const siteSettings = pgTable(
   "site_settings",

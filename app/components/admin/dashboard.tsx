@@ -64,7 +64,11 @@ function Overview({ data }: { data: DashboardData }) {
   const { stats } = data;
   const rate = Math.round(stats.adoptionRate);
   const tiles = [
-    { label: "Total Profiles", value: stats.totalProfiles.toLocaleString("en"), note: `${stats.claimedProfiles} claimed • ${stats.unclaimedProfiles} pending` },
+    {
+      label: "Total Profiles",
+      value: stats.totalProfiles.toLocaleString("en"),
+      note: `${stats.claimedProfiles} claimed • ${stats.unclaimedProfiles} pending`,
+    },
     { label: "Adoption Rate", value: `${rate}%`, progress: Math.min(100, Math.max(0, rate)) },
     { label: "Total Views", value: stats.totalViews.toLocaleString("en"), note: "Across all profiles" },
     { label: "Active Brands", value: stats.activeBrands.toLocaleString("en"), note: "Companies represented" },
@@ -73,7 +77,10 @@ function Overview({ data }: { data: DashboardData }) {
     <div className="space-y-8">
       <dl className="grid gap-4 sm:grid-cols-2 xl:grid-cols-4">
         {tiles.map((tile) => (
-          <div key={tile.label} className="rounded-2xl border border-slate-200 bg-white p-6 shadow-sm dark:border-slate-800 dark:bg-slate-900">
+          <div
+            key={tile.label}
+            className="rounded-2xl border border-slate-200 bg-white p-6 shadow-sm dark:border-slate-800 dark:bg-slate-900"
+          >
             <dt className="text-sm font-medium text-slate-500 dark:text-slate-400">{tile.label}</dt>
             <dd className="mt-2 text-3xl font-semibold tracking-tight">{tile.value}</dd>
             {tile.note ? <dd className="mt-1 text-sm text-slate-500 dark:text-slate-400">{tile.note}</dd> : null}
@@ -95,8 +102,14 @@ function Overview({ data }: { data: DashboardData }) {
         ))}
       </dl>
 
-      <section aria-labelledby="recent-title" className="rounded-2xl border border-slate-200 bg-white shadow-sm dark:border-slate-800 dark:bg-slate-900">
-        <h2 id="recent-title" className="border-b border-slate-200 px-6 py-4 text-lg font-semibold dark:border-slate-800">
+      <section
+        aria-labelledby="recent-title"
+        className="rounded-2xl border border-slate-200 bg-white shadow-sm dark:border-slate-800 dark:bg-slate-900"
+      >
+        <h2
+          id="recent-title"
+          className="border-b border-slate-200 px-6 py-4 text-lg font-semibold dark:border-slate-800"
+        >
           Recent Members
         </h2>
         {data.recent.length === 0 ? (
@@ -108,7 +121,10 @@ function Overview({ data }: { data: DashboardData }) {
                 <div className="relative">
                   <Avatar person={member} photoUrl={member.photoUrl} size="sm" />
                   {!member.claimed ? (
-                    <span title="Unclaimed" className="absolute -top-0.5 -right-0.5 size-3 rounded-full bg-orange-500 ring-2 ring-white dark:ring-slate-900">
+                    <span
+                      title="Unclaimed"
+                      className="absolute -top-0.5 -right-0.5 size-3 rounded-full bg-orange-500 ring-2 ring-white dark:ring-slate-900"
+                    >
                       <span className="sr-only">Unclaimed</span>
                     </span>
                   ) : null}

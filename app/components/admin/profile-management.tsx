@@ -8,8 +8,8 @@ import { BrandBadge } from "~/components/brand-badge";
 import { EmptyState } from "~/components/empty-state";
 import { ImagePicker } from "~/components/image-picker";
 import { Pagination } from "~/components/pagination";
-import { BRAND_OPTIONS, FilterSelect, STATUS_OPTIONS, SearchBox, useLiveSearch } from "~/components/search-form";
 import { ProfileFormFields, profileFormValues } from "~/components/profile-form-fields";
+import { BRAND_OPTIONS, FilterSelect, SearchBox, STATUS_OPTIONS, useLiveSearch } from "~/components/search-form";
 import { type BannerMessage, TimedBanner } from "~/components/timed-banner";
 import { Alert } from "~/components/ui/alert";
 import { Button, buttonClasses } from "~/components/ui/button";
@@ -47,7 +47,7 @@ export function ProfileManagement({ management, brands }: { management: Manageme
     const result = deleter.data;
     setBanner({
       tone: result.ok ? "success" : "error",
-      text: result.ok ? result.message : result.message ?? "Failed to delete profile. Please try again.",
+      text: result.ok ? result.message : (result.message ?? "Failed to delete profile. Please try again."),
       id: Date.now(),
     });
     setDeleting(null);
@@ -78,9 +78,26 @@ export function ProfileManagement({ management, brands }: { management: Manageme
         onChange={search.onChange}
         onSubmit={search.onSubmit}
       >
-        <SearchBox id="admin-q" label="Search profiles" placeholder="Search by name, email or username..." defaultValue={query.q} />
-        <FilterSelect id="admin-brand" label="Brand" name="brand" defaultValue={query.brand ? String(query.brand) : ""} options={BRAND_OPTIONS(brands)} />
-        <FilterSelect id="admin-status" label="Status" name="status" defaultValue={query.status} options={STATUS_OPTIONS} />
+        <SearchBox
+          id="admin-q"
+          label="Search profiles"
+          placeholder="Search by name, email or username..."
+          defaultValue={query.q}
+        />
+        <FilterSelect
+          id="admin-brand"
+          label="Brand"
+          name="brand"
+          defaultValue={query.brand ? String(query.brand) : ""}
+          options={BRAND_OPTIONS(brands)}
+        />
+        <FilterSelect
+          id="admin-status"
+          label="Status"
+          name="status"
+          defaultValue={query.status}
+          options={STATUS_OPTIONS}
+        />
         <Button type="submit" variant="secondary">
           Search
         </Button>
@@ -90,82 +107,91 @@ export function ProfileManagement({ management, brands }: { management: Manageme
         <EmptyState
           Icon={Users}
           title="No profiles found"
-          text={filtered ? "Try adjusting your search or filter criteria." : "Get started by creating your first profile."}
+          text={
+            filtered ? "Try adjusting your search or filter criteria." : "Get started by creating your first profile."
+          }
         />
       ) : (
         <>
-        {/* Phones get one card per profile; wider screens the table. */}
-        <ul className="space-y-3 md:hidden">
-          {rows.map((row) => (
-            <li key={row.id} className="rounded-2xl border border-slate-200 bg-white p-4 shadow-sm dark:border-slate-800 dark:bg-slate-900">
-              <div className="flex items-center gap-3">
-                <Avatar person={row} photoUrl={row.photoUrl} size="sm" />
-                <div className="min-w-0 flex-1">
-                  <p className="truncate font-medium">{fullName(row)}</p>
-                  <p className="truncate text-sm text-slate-500 dark:text-slate-400">{row.email}</p>
+          {/* Phones get one card per profile; wider screens the table. */}
+          <ul className="space-y-3 md:hidden">
+            {rows.map((row) => (
+              <li
+                key={row.id}
+                className="rounded-2xl border border-slate-200 bg-white p-4 shadow-sm dark:border-slate-800 dark:bg-slate-900"
+              >
+                <div className="flex items-center gap-3">
+                  <Avatar person={row} photoUrl={row.photoUrl} size="sm" />
+                  <div className="min-w-0 flex-1">
+                    <p className="truncate font-medium">{fullName(row)}</p>
+                    <p className="truncate text-sm text-slate-500 dark:text-slate-400">{row.email}</p>
+                  </div>
+                  <StatusBadge claimed={row.claimed} />
                 </div>
-                <StatusBadge claimed={row.claimed} />
-              </div>
-              <div className="mt-3 flex items-center justify-between gap-2 text-sm">
-                {row.brandName ? (
-                  <BrandBadge brand={{ name: row.brandName, primaryColor: row.brandColor ?? "" }} />
-                ) : (
-                  <span className="text-slate-500 dark:text-slate-400">No brand</span>
-                )}
-                <span className="text-slate-500 tabular-nums dark:text-slate-400">
-                  {row.viewCount.toLocaleString("en")} {row.viewCount === 1 ? "view" : "views"}
-                </span>
-              </div>
-              <RowActions row={row} onEdit={setEditing} onDelete={setDeleting} />
-            </li>
-          ))}
-        </ul>
-        <div className="hidden overflow-x-auto rounded-2xl border border-slate-200 bg-white shadow-sm md:block dark:border-slate-800 dark:bg-slate-900">
-          <table className="w-full min-w-[760px] text-left text-sm">
-            <thead className="border-b border-slate-200 bg-slate-50 text-xs tracking-wide text-slate-500 uppercase dark:border-slate-800 dark:bg-slate-950/40 dark:text-slate-400">
-              <tr>
-                {["Profile", "Contact", "Brand", "Status", "Views", "Actions"].map((heading) => (
-                  <th key={heading} scope="col" className={heading === "Actions" || heading === "Views" ? "px-4 py-3 text-right" : "px-4 py-3"}>
-                    {heading}
-                  </th>
-                ))}
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-slate-100 dark:divide-slate-800">
-              {rows.map((row) => (
-                <tr key={row.id}>
-                  <td className="px-4 py-3">
-                    <div className="flex items-center gap-3">
-                      <Avatar person={row} photoUrl={row.photoUrl} size="sm" />
-                      <div className="min-w-0">
-                        <p className="font-medium">{fullName(row)}</p>
-                        <p className="text-slate-500 dark:text-slate-400">@{row.username}</p>
-                      </div>
-                    </div>
-                  </td>
-                  <td className="px-4 py-3">
-                    <p className="max-w-56 truncate">{row.email}</p>
-                    {row.phone ? <p className="text-slate-500 dark:text-slate-400">{row.phone}</p> : null}
-                  </td>
-                  <td className="px-4 py-3">
-                    {row.brandName ? (
-                      <BrandBadge brand={{ name: row.brandName, primaryColor: row.brandColor ?? "" }} />
-                    ) : (
-                      <span className="text-slate-500 dark:text-slate-400">No brand</span>
-                    )}
-                  </td>
-                  <td className="px-4 py-3">
-                    <StatusBadge claimed={row.claimed} />
-                  </td>
-                  <td className="px-4 py-3 text-right tabular-nums">{row.viewCount.toLocaleString("en")}</td>
-                  <td className="px-4 py-3">
-                    <RowActions row={row} onEdit={setEditing} onDelete={setDeleting} />
-                  </td>
+                <div className="mt-3 flex items-center justify-between gap-2 text-sm">
+                  {row.brandName ? (
+                    <BrandBadge brand={{ name: row.brandName, primaryColor: row.brandColor ?? "" }} />
+                  ) : (
+                    <span className="text-slate-500 dark:text-slate-400">No brand</span>
+                  )}
+                  <span className="text-slate-500 tabular-nums dark:text-slate-400">
+                    {row.viewCount.toLocaleString("en")} {row.viewCount === 1 ? "view" : "views"}
+                  </span>
+                </div>
+                <RowActions row={row} onEdit={setEditing} onDelete={setDeleting} />
+              </li>
+            ))}
+          </ul>
+          <div className="hidden overflow-x-auto rounded-2xl border border-slate-200 bg-white shadow-sm md:block dark:border-slate-800 dark:bg-slate-900">
+            <table className="w-full min-w-[760px] text-left text-sm">
+              <thead className="border-b border-slate-200 bg-slate-50 text-xs tracking-wide text-slate-500 uppercase dark:border-slate-800 dark:bg-slate-950/40 dark:text-slate-400">
+                <tr>
+                  {["Profile", "Contact", "Brand", "Status", "Views", "Actions"].map((heading) => (
+                    <th
+                      key={heading}
+                      scope="col"
+                      className={heading === "Actions" || heading === "Views" ? "px-4 py-3 text-right" : "px-4 py-3"}
+                    >
+                      {heading}
+                    </th>
+                  ))}
                 </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+              </thead>
+              <tbody className="divide-y divide-slate-100 dark:divide-slate-800">
+                {rows.map((row) => (
+                  <tr key={row.id}>
+                    <td className="px-4 py-3">
+                      <div className="flex items-center gap-3">
+                        <Avatar person={row} photoUrl={row.photoUrl} size="sm" />
+                        <div className="min-w-0">
+                          <p className="font-medium">{fullName(row)}</p>
+                          <p className="text-slate-500 dark:text-slate-400">@{row.username}</p>
+                        </div>
+                      </div>
+                    </td>
+                    <td className="px-4 py-3">
+                      <p className="max-w-56 truncate">{row.email}</p>
+                      {row.phone ? <p className="text-slate-500 dark:text-slate-400">{row.phone}</p> : null}
+                    </td>
+                    <td className="px-4 py-3">
+                      {row.brandName ? (
+                        <BrandBadge brand={{ name: row.brandName, primaryColor: row.brandColor ?? "" }} />
+                      ) : (
+                        <span className="text-slate-500 dark:text-slate-400">No brand</span>
+                      )}
+                    </td>
+                    <td className="px-4 py-3">
+                      <StatusBadge claimed={row.claimed} />
+                    </td>
+                    <td className="px-4 py-3 text-right tabular-nums">{row.viewCount.toLocaleString("en")}</td>
+                    <td className="px-4 py-3">
+                      <RowActions row={row} onEdit={setEditing} onDelete={setDeleting} />
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
         </>
       )}
 
@@ -197,10 +223,12 @@ export function ProfileManagement({ management, brands }: { management: Manageme
       >
         {deleting ? (
           <>
-            <p className="font-medium text-slate-900 dark:text-white">Are you sure you want to delete {fullName(deleting)}'s profile?</p>
+            <p className="font-medium text-slate-900 dark:text-white">
+              Are you sure you want to delete {fullName(deleting)}'s profile?
+            </p>
             <p>
-              This will permanently remove all profile information, the photo, and the view count and statistics. This action
-              cannot be undone.
+              This will permanently remove all profile information, the photo, and the view count and statistics. This
+              action cannot be undone.
             </p>
           </>
         ) : null}
@@ -227,7 +255,11 @@ function StatusBadge({ claimed }: { claimed: boolean }) {
 function RowActions({ row, onEdit, onDelete }: { row: Row; onEdit: (row: Row) => void; onDelete: (row: Row) => void }) {
   return (
     <div className="mt-3 flex justify-end gap-1 md:mt-0">
-      <Link to={`/profile/${encodeURIComponent(row.username)}`} className={buttonClasses("ghost", "sm")} aria-label={`View ${fullName(row)}`}>
+      <Link
+        to={`/profile/${encodeURIComponent(row.username)}`}
+        className={buttonClasses("ghost", "sm")}
+        aria-label={`View ${fullName(row)}`}
+      >
         <Eye aria-hidden className="size-4" />
         <span className="md:hidden 2xl:inline">View</span>
       </Link>
@@ -265,18 +297,35 @@ function EditProfileDialog({
   const result = fetcher.data;
   useEffect(() => {
     if (fetcher.state === "idle" && result?.ok) {
-      onSaved({ tone: "success", text: result.warning ? `${result.message} ${result.warning}` : result.message, id: Date.now() });
+      onSaved({
+        tone: "success",
+        text: result.warning ? `${result.message} ${result.warning}` : result.message,
+        id: Date.now(),
+      });
     }
   }, [fetcher.state, result, onSaved]);
   const failed = result && !result.ok ? result : null;
   const pickable = brands.filter((brand) => brand.active || brand.id === row.companyBrandId);
   return (
-    <Modal open onOpenChange={(open) => !open && onClose()} title={`Edit Profile: ${row.firstName} ${row.lastName}`} wide>
-      <fetcher.Form method="post" action="/admin/profiles" encType="multipart/form-data" noValidate className="space-y-5">
+    <Modal
+      open
+      onOpenChange={(open) => !open && onClose()}
+      title={`Edit Profile: ${row.firstName} ${row.lastName}`}
+      wide
+    >
+      <fetcher.Form
+        method="post"
+        action="/admin/profiles"
+        encType="multipart/form-data"
+        noValidate
+        className="space-y-5"
+      >
         <input type="hidden" name="intent" value="update" />
         <input type="hidden" name="id" value={row.id} />
         {failed?.message ? <Alert tone="error">{failed.message}</Alert> : null}
-        {failed?.errors && !failed.message ? <Alert tone="error">Some fields need your attention. Nothing was saved.</Alert> : null}
+        {failed?.errors && !failed.message ? (
+          <Alert tone="error">Some fields need your attention. Nothing was saved.</Alert>
+        ) : null}
         <ImagePicker name="photo" label="Profile photo" currentUrl={row.photoUrl} errors={failed?.errors?.photo} />
         <ProfileFormFields
           values={failed?.values ? profileFormValues(failed.values) : profileFormValues(row)}

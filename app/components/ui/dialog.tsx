@@ -27,15 +27,23 @@ export function Modal({
     <Dialog.Root open={open} onOpenChange={onOpenChange}>
       <Dialog.Portal>
         <Dialog.Overlay className={OVERLAY} />
-        <Dialog.Content className={`${PANEL} ${wide ? "max-w-2xl" : "max-w-lg"}`} aria-describedby={description ? undefined : undefined}>
+        <Dialog.Content
+          className={`${PANEL} ${wide ? "max-w-2xl" : "max-w-lg"}`}
+          aria-describedby={description ? undefined : undefined}
+        >
           <div className="mb-5 flex items-start justify-between gap-4">
             <div>
               <Dialog.Title className="text-lg font-semibold">{title}</Dialog.Title>
               {description ? (
-                <Dialog.Description className="mt-1 text-sm text-slate-600 dark:text-slate-400">{description}</Dialog.Description>
+                <Dialog.Description className="mt-1 text-sm text-slate-600 dark:text-slate-400">
+                  {description}
+                </Dialog.Description>
               ) : null}
             </div>
-            <Dialog.Close className="rounded-lg p-1.5 text-slate-500 hover:bg-slate-100 dark:hover:bg-slate-800" aria-label="Close">
+            <Dialog.Close
+              className="rounded-lg p-1.5 text-slate-500 hover:bg-slate-100 dark:hover:bg-slate-800"
+              aria-label="Close"
+            >
               <X aria-hidden className="size-5" />
             </Dialog.Close>
           </div>

@@ -65,7 +65,10 @@ export default function Analytics({ loaderData }: Route.ComponentProps) {
 
       <dl className="grid gap-4 sm:grid-cols-2 xl:grid-cols-4">
         {tiles.map(({ label, value, Icon }) => (
-          <div key={label} className="rounded-2xl border border-slate-200 bg-white p-6 shadow-sm dark:border-slate-800 dark:bg-slate-900">
+          <div
+            key={label}
+            className="rounded-2xl border border-slate-200 bg-white p-6 shadow-sm dark:border-slate-800 dark:bg-slate-900"
+          >
             <dt className="flex items-center gap-2 text-sm font-medium text-slate-500 dark:text-slate-400">
               <Icon aria-hidden className="size-4" />
               {label}
@@ -85,13 +88,23 @@ export default function Analytics({ loaderData }: Route.ComponentProps) {
                 <li key={brand.id}>
                   <div className="mb-1 flex justify-between text-sm">
                     <span className="flex items-center gap-2">
-                      <span aria-hidden className="size-2.5 rounded-full" style={{ backgroundColor: brand.color || NO_BRAND_COLOR }} />
+                      <span
+                        aria-hidden
+                        className="size-2.5 rounded-full"
+                        style={{ backgroundColor: brand.color || NO_BRAND_COLOR }}
+                      />
                       {brand.name}
                     </span>
                     <span className="tabular-nums text-slate-600 dark:text-slate-400">{brand.count}</span>
                   </div>
                   <div className="h-2 overflow-hidden rounded-full bg-slate-100 dark:bg-slate-800" aria-hidden>
-                    <div className="h-full rounded-full" style={{ width: `${(brand.count / maxBrand) * 100}%`, backgroundColor: brand.color || NO_BRAND_COLOR }} />
+                    <div
+                      className="h-full rounded-full"
+                      style={{
+                        width: `${(brand.count / maxBrand) * 100}%`,
+                        backgroundColor: brand.color || NO_BRAND_COLOR,
+                      }}
+                    />
                   </div>
                 </li>
               ))}
@@ -106,7 +119,9 @@ export default function Analytics({ loaderData }: Route.ComponentProps) {
             <ol className="divide-y divide-slate-100 dark:divide-slate-800">
               {top.map((person, index) => (
                 <li key={person.id} className="flex items-center gap-3 py-2.5 text-sm">
-                  <span className="w-5 text-right font-semibold text-slate-500 tabular-nums dark:text-slate-400">{index + 1}</span>
+                  <span className="w-5 text-right font-semibold text-slate-500 tabular-nums dark:text-slate-400">
+                    {index + 1}
+                  </span>
                   <span className="min-w-0 flex-1">
                     <span className="block truncate font-medium">
                       {person.firstName} {person.lastName}
@@ -130,7 +145,12 @@ export default function Analytics({ loaderData }: Route.ComponentProps) {
         <Panel title="New User Registrations (Last 30 Days)">
           <BarChart
             label="New registrations per week, weeks starting on Sunday"
-            bars={registrations.map((week) => ({ key: week.week, label: `Week of ${day(week.week)}`, short: day(week.week), value: week.count }))}
+            bars={registrations.map((week) => ({
+              key: week.week,
+              label: `Week of ${day(week.week)}`,
+              short: day(week.week),
+              value: week.count,
+            }))}
           />
         </Panel>
       ) : null}
@@ -168,7 +188,10 @@ export default function Analytics({ loaderData }: Route.ComponentProps) {
                     </span>
                   </div>
                   <div className="h-2 overflow-hidden rounded-full bg-slate-100 dark:bg-slate-800" aria-hidden>
-                    <div className="h-full rounded-full bg-brand-solid" style={{ width: `${(count / totalSourceViews) * 100}%` }} />
+                    <div
+                      className="h-full rounded-full bg-brand-solid"
+                      style={{ width: `${(count / totalSourceViews) * 100}%` }}
+                    />
                   </div>
                 </li>
               ))}
@@ -182,7 +205,12 @@ export default function Analytics({ loaderData }: Route.ComponentProps) {
 
 function Panel({ title, children, className }: { title: string; children: React.ReactNode; className?: string }) {
   return (
-    <section className={cn("rounded-2xl border border-slate-200 bg-white p-6 shadow-sm dark:border-slate-800 dark:bg-slate-900", className)}>
+    <section
+      className={cn(
+        "rounded-2xl border border-slate-200 bg-white p-6 shadow-sm dark:border-slate-800 dark:bg-slate-900",
+        className,
+      )}
+    >
       <h2 className="mb-4 text-lg font-semibold">{title}</h2>
       {children}
     </section>
@@ -194,15 +222,32 @@ function Empty({ text }: { text: string }) {
 }
 
 /** A plain bar chart: bars for sighted people, a table for screen readers. */
-function BarChart({ bars, label, thin }: { bars: { key: string; label: string; short: string; value: number }[]; label: string; thin?: boolean }) {
+function BarChart({
+  bars,
+  label,
+  thin,
+}: {
+  bars: { key: string; label: string; short: string; value: number }[];
+  label: string;
+  thin?: boolean;
+}) {
   const max = Math.max(1, ...bars.map((bar) => bar.value));
   return (
     <figure>
       <div aria-hidden className="flex h-44 items-end gap-1.5">
         {bars.map((bar) => (
-          <div key={bar.key} className="flex h-full flex-1 flex-col items-center justify-end gap-1" title={`${bar.label}: ${bar.value}`}>
-            {!thin ? <span className="text-xs tabular-nums text-slate-600 dark:text-slate-400">{bar.value}</span> : null}
-            <div className="w-full rounded-t-md bg-brand-solid/85" style={{ height: `${(bar.value / max) * 100}%`, minHeight: bar.value ? 3 : 1 }} />
+          <div
+            key={bar.key}
+            className="flex h-full flex-1 flex-col items-center justify-end gap-1"
+            title={`${bar.label}: ${bar.value}`}
+          >
+            {!thin ? (
+              <span className="text-xs tabular-nums text-slate-600 dark:text-slate-400">{bar.value}</span>
+            ) : null}
+            <div
+              className="w-full rounded-t-md bg-brand-solid/85"
+              style={{ height: `${(bar.value / max) * 100}%`, minHeight: bar.value ? 3 : 1 }}
+            />
           </div>
         ))}
       </div>

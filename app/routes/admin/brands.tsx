@@ -5,10 +5,10 @@ import type { BrandActionResult } from "~/.server/brands";
 import { deleteBrand, listBrandsWithUsage, saveBrand } from "~/.server/brands";
 import { readUploadForm } from "~/.server/form-data";
 import { brandGradientStyle } from "~/components/brand-badge";
+import { EmptyState } from "~/components/empty-state";
 import { ErrorList, Field } from "~/components/forms";
 import { ImagePicker } from "~/components/image-picker";
 import { PageHeader } from "~/components/page-header";
-import { EmptyState } from "~/components/empty-state";
 import { type BannerMessage, TimedBanner } from "~/components/timed-banner";
 import { Alert } from "~/components/ui/alert";
 import { Button } from "~/components/ui/button";
@@ -34,7 +34,10 @@ export async function action({ request, context }: Route.ActionArgs) {
   const viewer = context.get(viewerContext);
   const { form, tooLarge } = await readUploadForm(request);
   if (tooLarge || !form) {
-    return data<BrandActionResult>({ ok: false, intent: "save", message: "The images are larger than 5MB. Choose smaller ones." }, 413);
+    return data<BrandActionResult>(
+      { ok: false, intent: "save", message: "The images are larger than 5MB. Choose smaller ones." },
+      413,
+    );
   }
   const intent = form.get("intent");
   if (intent === "create" || intent === "update") return saveBrand(viewer, form, intent);
@@ -54,7 +57,11 @@ export default function Brands({ loaderData }: Route.ComponentProps) {
   useEffect(() => {
     if (deleter.state !== "idle" || !deleter.data) return;
     const result = deleter.data;
-    setBanner({ tone: result.ok ? "success" : "error", text: result.ok ? result.message : (result.message ?? "Failed to delete brand. Please try again."), id: Date.now() });
+    setBanner({
+      tone: result.ok ? "success" : "error",
+      text: result.ok ? result.message : (result.message ?? "Failed to delete brand. Please try again."),
+      id: Date.now(),
+    });
     setDeleting(null);
   }, [deleter.state, deleter.data]);
 
@@ -70,7 +77,10 @@ export default function Brands({ loaderData }: Route.ComponentProps) {
           </Button>
         }
       />
-      <TimedBanner message={banner} duration={banner?.tone === "success" ? BRAND_SUCCESS_MS : Number.POSITIVE_INFINITY} />
+      <TimedBanner
+        message={banner}
+        duration={banner?.tone === "success" ? BRAND_SUCCESS_MS : Number.POSITIVE_INFINITY}
+      />
 
       {brands.length === 0 ? (
         <EmptyState Icon={Palette} title="No brands found" text="Get started by creating your first brand." />
@@ -80,7 +90,9 @@ export default function Brands({ loaderData }: Route.ComponentProps) {
             <li key={brand.id}>
               <article className="flex h-full flex-col overflow-hidden rounded-2xl border border-slate-200 bg-white shadow-sm dark:border-slate-800 dark:bg-slate-900">
                 <div className="brand-gradient relative h-28" style={brandGradientStyle(brand)}>
-                  {brand.coverUrl ? <img src={brand.coverUrl} alt="" className="absolute inset-0 size-full object-cover" /> : null}
+                  {brand.coverUrl ? (
+                    <img src={brand.coverUrl} alt="" className="absolute inset-0 size-full object-cover" />
+                  ) : null}
                   <span
                     className={`absolute top-3 right-3 rounded-full px-2.5 py-0.5 text-xs font-semibold ${brand.active ? "bg-emerald-100 text-emerald-800" : "bg-slate-200 text-slate-700"}`}
                   >
@@ -104,7 +116,11 @@ export default function Brands({ loaderData }: Route.ComponentProps) {
                   <div className="mt-3 flex items-center gap-3 text-xs text-slate-600 dark:text-slate-400">
                     {[brand.primaryColor, brand.secondaryColor].map((color, index) => (
                       <span key={index} className="inline-flex items-center gap-1.5 font-mono">
-                        <span aria-hidden className="size-5 rounded-md border border-slate-200 dark:border-slate-700" style={{ backgroundColor: color }} />
+                        <span
+                          aria-hidden
+                          className="size-5 rounded-md border border-slate-200 dark:border-slate-700"
+                          style={{ backgroundColor: color }}
+                        />
                         {color}
                       </span>
                     ))}
@@ -121,7 +137,13 @@ export default function Brands({ loaderData }: Route.ComponentProps) {
                     </a>
                   ) : null}
                   <div className="mt-auto flex gap-2 pt-5">
-                    <Button variant="secondary" size="sm" className="flex-1" onClick={() => setEditing(brand)} aria-label={`Edit ${brand.name}`}>
+                    <Button
+                      variant="secondary"
+                      size="sm"
+                      className="flex-1"
+                      onClick={() => setEditing(brand)}
+                      aria-label={`Edit ${brand.name}`}
+                    >
                       <Pencil aria-hidden className="size-4" /> Edit
                     </Button>
                     <Button
@@ -159,13 +181,17 @@ export default function Brands({ loaderData }: Route.ComponentProps) {
         title="Delete brand"
         confirmLabel={deleter.state !== "idle" ? "Deleting..." : "Delete Brand"}
         busy={deleter.state !== "idle"}
-        onConfirm={() => deleting && void deleter.submit({ intent: "delete", id: String(deleting.id) }, { method: "post" })}
+        onConfirm={() =>
+          deleting && void deleter.submit({ intent: "delete", id: String(deleting.id) }, { method: "post" })
+        }
       >
-        <p className="font-medium text-slate-900 dark:text-white">Are you sure you want to delete this brand? This action cannot be undone.</p>
+        <p className="font-medium text-slate-900 dark:text-white">
+          Are you sure you want to delete this brand? This action cannot be undone.
+        </p>
         {deleting && deleting.profileCount > 0 ? (
           <p>
-            {deleting.profileCount} {deleting.profileCount === 1 ? "profile uses" : "profiles use"} {deleting.name} and will be
-            left without a brand.
+            {deleting.profileCount} {deleting.profileCount === 1 ? "profile uses" : "profiles use"} {deleting.name} and
+            will be left without a brand.
           </p>
         ) : null}
       </Confirm>
@@ -173,7 +199,15 @@ export default function Brands({ loaderData }: Route.ComponentProps) {
   );
 }
 
-function BrandDialog({ brand, onClose, onSaved }: { brand: Brand | null; onClose: () => void; onSaved: (message: string) => void }) {
+function BrandDialog({
+  brand,
+  onClose,
+  onSaved,
+}: {
+  brand: Brand | null;
+  onClose: () => void;
+  onSaved: (message: string) => void;
+}) {
   const fetcher = useFetcher<BrandActionResult>();
   const saving = fetcher.state !== "idle";
   const result = fetcher.data;
@@ -183,9 +217,16 @@ function BrandDialog({ brand, onClose, onSaved }: { brand: Brand | null; onClose
   const failed = result && !result.ok ? result : null;
   const values = failed?.values;
   const [primary, setPrimary] = useState(values?.primaryColor ?? brand?.primaryColor ?? DEFAULT_BRAND_PRIMARY);
-  const [secondary, setSecondary] = useState(values?.secondaryColor ?? brand?.secondaryColor ?? DEFAULT_BRAND_SECONDARY);
+  const [secondary, setSecondary] = useState(
+    values?.secondaryColor ?? brand?.secondaryColor ?? DEFAULT_BRAND_SECONDARY,
+  );
   return (
-    <Modal open onOpenChange={(open) => !open && !saving && onClose()} title={brand ? "Edit Brand" : "Add New Brand"} wide>
+    <Modal
+      open
+      onOpenChange={(open) => !open && !saving && onClose()}
+      title={brand ? "Edit Brand" : "Add New Brand"}
+      wide
+    >
       <fetcher.Form
         method="post"
         encType="multipart/form-data"
@@ -200,7 +241,13 @@ function BrandDialog({ brand, onClose, onSaved }: { brand: Brand | null; onClose
         {brand ? <input type="hidden" name="id" value={brand.id} /> : null}
         {failed?.message ? <Alert tone="error">{failed.message}</Alert> : null}
         <fieldset disabled={saving} className="space-y-5">
-          <Field label="Brand name" name="name" required defaultValue={values?.name ?? brand?.name ?? ""} errors={failed?.errors?.name} />
+          <Field
+            label="Brand name"
+            name="name"
+            required
+            defaultValue={values?.name ?? brand?.name ?? ""}
+            errors={failed?.errors?.name}
+          />
           <div className="grid gap-4 sm:grid-cols-2">
             {(
               [
@@ -209,7 +256,10 @@ function BrandDialog({ brand, onClose, onSaved }: { brand: Brand | null; onClose
               ] as const
             ).map(([name, label, value, setValue]) => (
               <div key={name}>
-                <label htmlFor={`brand-${name}`} className="mb-1.5 block text-sm font-medium text-slate-700 dark:text-slate-300">
+                <label
+                  htmlFor={`brand-${name}`}
+                  className="mb-1.5 block text-sm font-medium text-slate-700 dark:text-slate-300"
+                >
                   {label}
                 </label>
                 <div className="flex items-center gap-3">
@@ -227,7 +277,11 @@ function BrandDialog({ brand, onClose, onSaved }: { brand: Brand | null; onClose
               </div>
             ))}
           </div>
-          <div className="brand-gradient h-10 rounded-lg" style={{ "--from": primary, "--to": secondary } as React.CSSProperties} aria-hidden />
+          <div
+            className="brand-gradient h-10 rounded-lg"
+            style={{ "--from": primary, "--to": secondary } as React.CSSProperties}
+            aria-hidden
+          />
           <Field
             label="Website"
             name="website"
@@ -237,8 +291,20 @@ function BrandDialog({ brand, onClose, onSaved }: { brand: Brand | null; onClose
             errors={failed?.errors?.website}
           />
           <div className="space-y-4">
-            <ImagePicker name="logo" label="Logo" currentUrl={brand?.logoUrl ?? null} errors={failed?.errors?.logo} shape="wide" />
-            <ImagePicker name="cover" label="Cover image" currentUrl={brand?.coverUrl ?? null} errors={failed?.errors?.cover} shape="wide" />
+            <ImagePicker
+              name="logo"
+              label="Logo"
+              currentUrl={brand?.logoUrl ?? null}
+              errors={failed?.errors?.logo}
+              shape="wide"
+            />
+            <ImagePicker
+              name="cover"
+              label="Cover image"
+              currentUrl={brand?.coverUrl ?? null}
+              errors={failed?.errors?.cover}
+              shape="wide"
+            />
           </div>
           <label className="flex items-center gap-3 text-sm font-medium">
             <input

@@ -1,8 +1,8 @@
 import { ArrowLeft, Info } from "lucide-react";
-import { Form, Link, data, redirect, useNavigation } from "react-router";
+import { data, Form, Link, redirect, useNavigation } from "react-router";
 import { createUnclaimedProfile } from "~/.server/admin-profile-actions";
-import { readUploadForm } from "~/.server/form-data";
 import { activeBrandOptions } from "~/.server/brands";
+import { readUploadForm } from "~/.server/form-data";
 import { ImagePicker } from "~/components/image-picker";
 import { PageHeader } from "~/components/page-header";
 import { ProfileFormFields, profileFormValues } from "~/components/profile-form-fields";
@@ -28,7 +28,10 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
   const result = await createUnclaimedProfile(viewer, form);
   if (!result.ok) return data<ActionData>({ errors: result.errors, values: result.values }, 400);
-  const created = new URLSearchParams({ created: `${result.profile.firstName} ${result.profile.lastName}`, email: result.profile.email });
+  const created = new URLSearchParams({
+    created: `${result.profile.firstName} ${result.profile.lastName}`,
+    email: result.profile.email,
+  });
   throw redirect(`/admin/profiles?${created}`);
 }
 
@@ -37,7 +40,10 @@ export default function CreateProfile({ loaderData, actionData }: Route.Componen
   const creating = navigation.state === "submitting";
   return (
     <div className="max-w-3xl">
-      <Link to="/admin/profiles" className="mb-4 inline-flex items-center gap-1.5 text-sm font-medium text-brand-ink hover:underline">
+      <Link
+        to="/admin/profiles"
+        className="mb-4 inline-flex items-center gap-1.5 text-sm font-medium text-brand-ink hover:underline"
+      >
         <ArrowLeft aria-hidden className="size-4" />
         Back to Profiles
       </Link>
@@ -45,8 +51,9 @@ export default function CreateProfile({ loaderData, actionData }: Route.Componen
       <div className="mb-6 flex gap-3 rounded-2xl border border-blue-100 bg-blue-50 p-4 text-sm text-blue-900 dark:border-blue-900/50 dark:bg-blue-950/40 dark:text-blue-100">
         <Info aria-hidden className="mt-0.5 size-5 shrink-0" />
         <p>
-          This creates an <strong>unclaimed profile</strong>. No password is needed: the person claims it later by signing up
-          with this email address and confirming it. Until then the card is public and can be shared like any other.
+          This creates an <strong>unclaimed profile</strong>. No password is needed: the person claims it later by
+          signing up with this email address and confirming it. Until then the card is public and can be shared like any
+          other.
         </p>
       </div>
       <Form

@@ -1,7 +1,7 @@
 import { data } from "react-router";
 import { deleteProfileAsAdmin, updateProfileAsAdmin } from "~/.server/admin-profile-actions";
-import { readUploadForm } from "~/.server/form-data";
 import { loadDashboard } from "~/.server/dashboard";
+import { readUploadForm } from "~/.server/form-data";
 import { AdminDashboard } from "~/components/admin/dashboard";
 import { IMAGE_TOO_LARGE } from "~/lib/validation";
 import { viewerContext } from "~/middleware/viewer.server";
@@ -18,10 +18,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const viewer = context.get(viewerContext);
   const { form, tooLarge } = await readUploadForm(request);
   if (tooLarge || !form) {
-    return data(
-      { ok: false as const, intent: "update", errors: { photo: [IMAGE_TOO_LARGE] } },
-      413,
-    );
+    return data({ ok: false as const, intent: "update", errors: { photo: [IMAGE_TOO_LARGE] } }, 413);
   }
   switch (form.get("intent")) {
     case "update":

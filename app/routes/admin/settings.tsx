@@ -2,10 +2,10 @@ import { ShieldCheck } from "lucide-react";
 import { Tabs } from "radix-ui";
 import { useEffect, useState } from "react";
 import { data, useFetcher } from "react-router";
-import { env } from "~/.server/env";
 import { requirePermission } from "~/.server/authz";
+import { env } from "~/.server/env";
 import { publish } from "~/.server/realtime";
-import { SettingsSchema, getStoredSettings, saveSiteSettings } from "~/.server/settings";
+import { getStoredSettings, SettingsSchema, saveSiteSettings } from "~/.server/settings";
 import { ErrorList, Field, SelectField, TextareaField } from "~/components/forms";
 import { PageHeader } from "~/components/page-header";
 import { type BannerMessage, TimedBanner } from "~/components/timed-banner";
@@ -38,7 +38,10 @@ export async function action({ request, context }: Route.ActionArgs) {
   requirePermission(context.get(viewerContext), "update:settings:any");
   const parsed = SettingsSchema.safeParse(Object.fromEntries(await request.formData()));
   if (!parsed.success) {
-    return data<ActionData>({ ok: false, message: "Some fields need your attention. Nothing was saved.", errors: fieldErrors(parsed.error) }, 400);
+    return data<ActionData>(
+      { ok: false, message: "Some fields need your attention. Nothing was saved.", errors: fieldErrors(parsed.error) },
+      400,
+    );
   }
   try {
     await saveSiteSettings(parsed.data);
@@ -87,7 +90,10 @@ export default function Settings({ loaderData }: Route.ComponentProps) {
       />
       <TimedBanner message={banner} />
       <Tabs.Root value={tab} onValueChange={setTab}>
-        <Tabs.List aria-label="Settings" className="mb-6 inline-flex flex-wrap rounded-lg bg-slate-100 p-1 dark:bg-slate-900">
+        <Tabs.List
+          aria-label="Settings"
+          className="mb-6 inline-flex flex-wrap rounded-lg bg-slate-100 p-1 dark:bg-slate-900"
+        >
           {[
             ["general", "General"],
             ["branding", "Branding"],
@@ -108,8 +114,21 @@ export default function Settings({ loaderData }: Route.ComponentProps) {
             {text("email", "Email", { type: "email", placeholder: "hello@example.com" })}
             {text("phone", "Phone", { type: "tel", placeholder: "" })}
           </div>
-          <TextareaField label="Description" name="description" rows={3} defaultValue={values.description} placeholder={DEFAULT_SETTINGS.description} errors={errors?.description} />
-          <TextareaField label="Address" name="address" rows={3} defaultValue={values.address} errors={errors?.address} />
+          <TextareaField
+            label="Description"
+            name="description"
+            rows={3}
+            defaultValue={values.description}
+            placeholder={DEFAULT_SETTINGS.description}
+            errors={errors?.description}
+          />
+          <TextareaField
+            label="Address"
+            name="address"
+            rows={3}
+            defaultValue={values.address}
+            errors={errors?.address}
+          />
           <p className="text-sm text-slate-500 dark:text-slate-400">Empty fields use the default shown in grey.</p>
         </Tabs.Content>
 
@@ -122,7 +141,14 @@ export default function Settings({ loaderData }: Route.ComponentProps) {
                 ["accentColor", "Accent colour"],
               ] as const
             ).map(([name, label]) => (
-              <ColorField key={name} name={name} label={label} stored={values[name]} fallback={DEFAULT_SETTINGS[name]} errors={errors?.[name]} />
+              <ColorField
+                key={name}
+                name={name}
+                label={label}
+                stored={values[name]}
+                fallback={DEFAULT_SETTINGS[name]}
+                errors={errors?.[name]}
+              />
             ))}
           </div>
           <SelectField
@@ -172,10 +198,13 @@ export default function Settings({ loaderData }: Route.ComponentProps) {
                 You are signed in as <strong>{adminEmail}</strong>.
               </p>
               <p>
-                <strong>Authorization is enforced on the server</strong> for every page and every action, whatever the browser
-                shows or sends. Members can change only their own card; claim status is never sent to them.
+                <strong>Authorization is enforced on the server</strong> for every page and every action, whatever the
+                browser shows or sends. Members can change only their own card; claim status is never sent to them.
               </p>
-              <p>Accounts need a confirmed email address, sign-in attempts are rate-limited, and sessions are kept in httpOnly cookies.</p>
+              <p>
+                Accounts need a confirmed email address, sign-in attempts are rate-limited, and sessions are kept in
+                httpOnly cookies.
+              </p>
             </div>
           </div>
         </Tabs.Content>
@@ -184,11 +213,26 @@ export default function Settings({ loaderData }: Route.ComponentProps) {
   );
 }
 
-function ColorField({ name, label, stored, fallback, errors }: { name: string; label: string; stored: string; fallback: string; errors?: string[] }) {
+function ColorField({
+  name,
+  label,
+  stored,
+  fallback,
+  errors,
+}: {
+  name: string;
+  label: string;
+  stored: string;
+  fallback: string;
+  errors?: string[];
+}) {
   const [value, setValue] = useState(stored);
   return (
     <div>
-      <label htmlFor={`setting-${name}`} className="mb-1.5 block text-sm font-medium text-slate-700 dark:text-slate-300">
+      <label
+        htmlFor={`setting-${name}`}
+        className="mb-1.5 block text-sm font-medium text-slate-700 dark:text-slate-300"
+      >
         {label}
       </label>
       <div className="flex items-center gap-2">

@@ -3,11 +3,11 @@ import { useState } from "react";
 import { Form, useNavigation } from "react-router";
 import { activeBrandOptions } from "~/.server/brands";
 import { parseDirectoryQuery, searchDirectory } from "~/.server/directory";
-import { PageHeader } from "~/components/page-header";
 import { EmptyState } from "~/components/empty-state";
-import { BRAND_OPTIONS, FilterSelect, STATUS_OPTIONS, SearchBox, useLiveSearch } from "~/components/search-form";
+import { PageHeader } from "~/components/page-header";
 import { Pagination } from "~/components/pagination";
 import { ProfileGridCard, ProfileListRow } from "~/components/profile-card";
+import { BRAND_OPTIONS, FilterSelect, SearchBox, STATUS_OPTIONS, useLiveSearch } from "~/components/search-form";
 import { Spinner } from "~/components/ui/spinner";
 import { cn } from "~/lib/cn";
 import { can } from "~/lib/permissions";
@@ -38,8 +38,7 @@ export default function Directory({ loaderData }: Route.ComponentProps) {
   const { entries, total, page, pageCount, query, brands, canSeeClaims } = loaderData;
   const navigation = useNavigation();
   const [view, setView] = useState(loaderData.view);
-  const searching =
-    navigation.state === "loading" && navigation.location.pathname === "/directory";
+  const searching = navigation.state === "loading" && navigation.location.pathname === "/directory";
 
   const search = useLiveSearch("/directory", {
     q: query.q,
@@ -51,7 +50,6 @@ export default function Directory({ loaderData }: Route.ComponentProps) {
     setView(next);
     document.cookie = `${VIEW_COOKIE}=${next}; Path=/; Max-Age=31536000; SameSite=Lax`;
   }
-
 
   return (
     <div>
@@ -66,10 +64,27 @@ export default function Directory({ loaderData }: Route.ComponentProps) {
         onChange={search.onChange}
         onSubmit={search.onSubmit}
       >
-        <SearchBox id="directory-q" label="Search" placeholder="Search by name, email, username, or bio..." defaultValue={query.q} />
-        <FilterSelect id="directory-brand" label="Brand" name="brand" defaultValue={query.brand ? String(query.brand) : ""} options={BRAND_OPTIONS(brands)} />
+        <SearchBox
+          id="directory-q"
+          label="Search"
+          placeholder="Search by name, email, username, or bio..."
+          defaultValue={query.q}
+        />
+        <FilterSelect
+          id="directory-brand"
+          label="Brand"
+          name="brand"
+          defaultValue={query.brand ? String(query.brand) : ""}
+          options={BRAND_OPTIONS(brands)}
+        />
         {canSeeClaims ? (
-          <FilterSelect id="directory-status" label="Status" name="status" defaultValue={query.status} options={STATUS_OPTIONS} />
+          <FilterSelect
+            id="directory-status"
+            label="Status"
+            name="status"
+            defaultValue={query.status}
+            options={STATUS_OPTIONS}
+          />
         ) : null}
         <button
           type="submit"
@@ -96,7 +111,11 @@ export default function Directory({ loaderData }: Route.ComponentProps) {
             </ul>
           ) : null}
         </div>
-        <div role="group" aria-label="Layout" className="inline-flex rounded-lg border border-slate-200 bg-white p-0.5 dark:border-slate-700 dark:bg-slate-900">
+        <div
+          role="group"
+          aria-label="Layout"
+          className="inline-flex rounded-lg border border-slate-200 bg-white p-0.5 dark:border-slate-700 dark:bg-slate-900"
+        >
           {(
             [
               ["grid", "Grid view", LayoutGrid],
@@ -111,7 +130,9 @@ export default function Directory({ loaderData }: Route.ComponentProps) {
               onClick={() => chooseView(value)}
               className={cn(
                 "inline-flex size-8 items-center justify-center rounded-md",
-                view === value ? "bg-brand/10 text-brand-ink" : "text-slate-500 hover:text-slate-800 dark:hover:text-white",
+                view === value
+                  ? "bg-brand/10 text-brand-ink"
+                  : "text-slate-500 hover:text-slate-800 dark:hover:text-white",
               )}
             >
               <Icon aria-hidden className="size-4" />

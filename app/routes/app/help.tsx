@@ -15,12 +15,12 @@ const TOPICS = [
       <>
         <p>
           Open <Link to="/profile/edit">My Profile</Link> to change your name, job title, email, phone, bio, LinkedIn
-          address and brand. Add a photo by dragging it onto the picture area or by clicking it: JPG, PNG or WebP up
-          to 5MB, and square images work best.
+          address and brand. Add a photo by dragging it onto the picture area or by clicking it: JPG, PNG or WebP up to
+          5MB, and square images work best.
         </p>
         <p>
-          Your username is the last part of your card's address. Choose it with care: if you change it, links and
-          QR codes printed with the old one stop working.
+          Your username is the last part of your card's address. Choose it with care: if you change it, links and QR
+          codes printed with the old one stop working.
         </p>
       </>
     ),
@@ -32,9 +32,9 @@ const TOPICS = [
     body: (
       <>
         <p>
-          Your card has a public address, <code>/profile/your-username</code>, that anyone can open without an
-          account. On your card, <strong>Share Profile</strong> opens your phone's share sheet, or copies the link
-          when the browser has none.
+          Your card has a public address, <code>/profile/your-username</code>, that anyone can open without an account.
+          On your card, <strong>Share Profile</strong> opens your phone's share sheet, or copies the link when the
+          browser has none.
         </p>
         <p>
           <strong>Mobile QR</strong> shows a large QR code to hold up to someone's camera at a stand or a meeting;
@@ -65,13 +65,13 @@ const TOPICS = [
     body: (
       <>
         <p>
-          An administrator may have prepared your card before you joined. To make it yours, sign up with the same
-          email address the administrator used, then open the confirmation link we email you. Once your address is
-          confirmed, the card, its views and its address become yours.
+          An administrator may have prepared your card before you joined. To make it yours, sign up with the same email
+          address the administrator used, then open the confirmation link we email you. Once your address is confirmed,
+          the card, its views and its address become yours.
         </p>
         <p>
-          If you signed up and see <em>Profile Setup in Progress</em>, ask an administrator to check which address
-          your card was prepared under.
+          If you signed up and see <em>Profile Setup in Progress</em>, ask an administrator to check which address your
+          card was prepared under.
         </p>
       </>
     ),

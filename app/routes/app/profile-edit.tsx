@@ -1,11 +1,11 @@
-import { ArrowLeft } from "lucide-react";
 import { eq } from "drizzle-orm";
-import { Form, Link, data, redirect, useNavigation } from "react-router";
+import { ArrowLeft } from "lucide-react";
+import { data, Form, Link, redirect, useNavigation } from "react-router";
+import { activeBrandOptions } from "~/.server/brands";
 import { db } from "~/.server/db/client";
 import { profiles } from "~/.server/db/schema";
 import { formText, readUploadForm } from "~/.server/form-data";
-import { ImageError, deleteImageIfUnused, storeProfilePhoto } from "~/.server/images";
-import { activeBrandOptions } from "~/.server/brands";
+import { deleteImageIfUnused, ImageError, storeProfilePhoto } from "~/.server/images";
 import { checkProfileFields, uniqueViolationErrors } from "~/.server/profile-update";
 import { publish } from "~/.server/realtime";
 import { ImagePicker } from "~/components/image-picker";
@@ -15,10 +15,9 @@ import { Alert } from "~/components/ui/alert";
 import { Button, ButtonLink } from "~/components/ui/button";
 import { mediaUrl } from "~/lib/media";
 import { ProfileFieldsSchema } from "~/lib/profile-schema";
-import { type FieldErrors, IMAGE_TOO_LARGE, fieldErrors } from "~/lib/validation";
+import { type FieldErrors, fieldErrors, IMAGE_TOO_LARGE } from "~/lib/validation";
 import { viewerContext } from "~/middleware/viewer.server";
 import type { Route } from "./+types/profile-edit";
-
 
 type ActionData = { errors?: FieldErrors; formError?: string; values?: Record<string, string> };
 
@@ -44,7 +43,10 @@ export async function loader({ context }: Route.LoaderArgs) {
     .from(profiles)
     .where(eq(profiles.userId, viewer.user.id));
   if (!profile) throw redirect("/");
-  return { profile: { ...profile, photoUrl: mediaUrl(profile.profilePhoto) }, brands: await activeBrandOptions(profile.companyBrandId) };
+  return {
+    profile: { ...profile, photoUrl: mediaUrl(profile.profilePhoto) },
+    brands: await activeBrandOptions(profile.companyBrandId),
+  };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -100,7 +102,10 @@ export default function EditProfile({ loaderData, actionData }: Route.ComponentP
   const cardHref = `/profile/${encodeURIComponent(profile.username)}`;
   return (
     <div className="max-w-3xl">
-      <Link to={cardHref} className="mb-4 inline-flex items-center gap-1.5 text-sm font-medium text-brand-ink hover:underline">
+      <Link
+        to={cardHref}
+        className="mb-4 inline-flex items-center gap-1.5 text-sm font-medium text-brand-ink hover:underline"
+      >
         <ArrowLeft aria-hidden className="size-4" />
         Back to Profile
       </Link>

@@ -1,5 +1,5 @@
 import { MailCheck } from "lucide-react";
-import { Form, Link, data, redirect, useNavigation, useSearchParams } from "react-router";
+import { data, Form, Link, redirect, useNavigation, useSearchParams } from "react-router";
 import { z } from "zod";
 import { callAuth, cookieHeaders } from "~/.server/auth";
 import { requireAnonymous } from "~/.server/authz";
@@ -7,17 +7,17 @@ import { AuthShell } from "~/components/auth-shell";
 import { Field, Honeypot } from "~/components/forms";
 import { Alert } from "~/components/ui/alert";
 import { Button } from "~/components/ui/button";
+import { useSite } from "~/lib/site";
 import {
   EmailSchema,
   type FieldErrors,
+  fieldErrors,
   NameSchema,
   PASSWORD_MIN_LENGTH,
   PasswordSchema,
   PhoneSchema,
-  fieldErrors,
   safeRedirect,
 } from "~/lib/validation";
-import { useSite } from "~/lib/site";
 import type { Route } from "./+types/auth";
 
 const SignInSchema = z.object({
@@ -159,7 +159,13 @@ export default function AuthRoute({ actionData }: Route.ComponentProps) {
           <>
             <Honeypot />
             <div className="grid grid-cols-2 gap-3">
-              <Field label="First name" name="firstName" autoComplete="given-name" required errors={errors?.firstName} />
+              <Field
+                label="First name"
+                name="firstName"
+                autoComplete="given-name"
+                required
+                errors={errors?.firstName}
+              />
               <Field label="Last name" name="lastName" autoComplete="family-name" required errors={errors?.lastName} />
             </div>
           </>
@@ -202,7 +208,13 @@ export default function AuthRoute({ actionData }: Route.ComponentProps) {
           </p>
         ) : null}
         <Button type="submit" size="lg" className="w-full" disabled={busy}>
-          {busy ? (mode === "signup" ? "Creating account..." : "Signing in...") : mode === "signup" ? "Create account" : "Sign In"}
+          {busy
+            ? mode === "signup"
+              ? "Creating account..."
+              : "Signing in..."
+            : mode === "signup"
+              ? "Create account"
+              : "Sign In"}
         </Button>
       </Form>
       <p className="mt-6 text-center text-sm text-slate-600 dark:text-slate-400">

@@ -1,5 +1,5 @@
 import { MailCheck } from "lucide-react";
-import { Form, Link, data, useNavigation } from "react-router";
+import { data, Form, Link, useNavigation } from "react-router";
 import { z } from "zod";
 import { callAuth } from "~/.server/auth";
 import { requireAnonymous } from "~/.server/authz";
@@ -66,7 +66,14 @@ export default function ForgotPassword({ actionData }: Route.ComponentProps) {
       </div>
       <Form method="post" className="space-y-4" noValidate>
         {actionData?.formError ? <Alert tone="error">{actionData.formError}</Alert> : null}
-        <Field label="Email" name="email" type="email" autoComplete="email" required errors={actionData?.errors?.email} />
+        <Field
+          label="Email"
+          name="email"
+          type="email"
+          autoComplete="email"
+          required
+          errors={actionData?.errors?.email}
+        />
         <Button type="submit" size="lg" className="w-full" disabled={busy}>
           {busy ? "Sending..." : "Send reset link"}
         </Button>

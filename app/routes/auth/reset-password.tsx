@@ -1,4 +1,4 @@
-import { Form, Link, data, redirect, useNavigation } from "react-router";
+import { data, Form, Link, redirect, useNavigation } from "react-router";
 import { z } from "zod";
 import { callAuth } from "~/.server/auth";
 import { requireAnonymous } from "~/.server/authz";
@@ -6,7 +6,7 @@ import { AuthShell } from "~/components/auth-shell";
 import { Field } from "~/components/forms";
 import { Alert } from "~/components/ui/alert";
 import { Button } from "~/components/ui/button";
-import { type FieldErrors, PASSWORD_MIN_LENGTH, PasswordSchema, fieldErrors } from "~/lib/validation";
+import { type FieldErrors, fieldErrors, PASSWORD_MIN_LENGTH, PasswordSchema } from "~/lib/validation";
 import type { Route } from "./+types/reset-password";
 
 const ResetPasswordSchema = z

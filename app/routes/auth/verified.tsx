@@ -23,9 +23,7 @@ export default function Verified() {
     <AuthShell>
       <div className="space-y-4">
         <h1 className="text-2xl font-semibold tracking-tight">This link did not work</h1>
-        <Alert tone="error">
-          The confirmation link is invalid, was already used, or has expired.
-        </Alert>
+        <Alert tone="error">The confirmation link is invalid, was already used, or has expired.</Alert>
         <p className="text-slate-600 dark:text-slate-400">
           Sign in with your email and password: if your address is not confirmed yet, we'll send you a fresh link.
         </p>

@@ -1,5 +1,5 @@
 import { ArrowLeft } from "lucide-react";
-import { Link, data } from "react-router";
+import { data, Link } from "react-router";
 import { getSiteSettings } from "~/.server/settings";
 import { ThemeSwitch } from "~/components/theme-switch";
 import type { Route } from "./+types/document";

@@ -1,6 +1,17 @@
-import { BriefcaseBusiness, Building2, CalendarDays, Eye, Globe, Mail, Pencil, Phone, QrCode, ShieldCheck } from "lucide-react";
+import {
+  BriefcaseBusiness,
+  Building2,
+  CalendarDays,
+  Eye,
+  Globe,
+  Mail,
+  Pencil,
+  Phone,
+  QrCode,
+  ShieldCheck,
+} from "lucide-react";
 import type { ReactNode } from "react";
-import { Link, data } from "react-router";
+import { data, Link } from "react-router";
 import { getOptionalViewer } from "~/.server/authz";
 import { getCardByUsername } from "~/.server/cards";
 import { ogVersion } from "~/.server/og-image";
@@ -14,8 +25,8 @@ import { NotFoundCard } from "~/components/not-found-card";
 import { ThemeSwitch } from "~/components/theme-switch";
 import { buttonClasses } from "~/components/ui/button";
 import { mediaUrl } from "~/lib/media";
-import { useLiveData } from "~/lib/realtime";
 import { fullName } from "~/lib/names";
+import { useLiveData } from "~/lib/realtime";
 import type { Route } from "./+types/$username";
 
 export function meta({ data: loaderData }: Route.MetaArgs) {
@@ -23,7 +34,8 @@ export function meta({ data: loaderData }: Route.MetaArgs) {
   if (!card) return [{ title: "Profile not found" }, { name: "robots", content: "noindex" }];
   const name = fullName(card);
   const headline = [card.title, card.brand?.name].filter(Boolean).join(" · ");
-  const description = [headline, card.bio].filter(Boolean).join(" — ").slice(0, 200) || `${name}'s digital business card`;
+  const description =
+    [headline, card.bio].filter(Boolean).join(" — ").slice(0, 200) || `${name}'s digital business card`;
   const title = headline ? `${name} · ${headline}` : name;
   return [
     { title },
@@ -153,7 +165,12 @@ export default function PublicCard({ loaderData }: Route.ComponentProps) {
           <div className="px-6 pb-8 sm:px-8">
             <div className="-mt-14 flex items-end gap-4">
               <div className="relative">
-                <Avatar person={card} photoUrl={card.photoUrl} size="xl" className="ring-4 ring-white dark:ring-slate-900" />
+                <Avatar
+                  person={card}
+                  photoUrl={card.photoUrl}
+                  size="xl"
+                  className="ring-4 ring-white dark:ring-slate-900"
+                />
                 {admin ? (
                   <span
                     title={admin.claimed ? "Claimed" : "Unclaimed"}
@@ -188,13 +205,26 @@ export default function PublicCard({ loaderData }: Route.ComponentProps) {
             </div>
 
             <section aria-labelledby="contact-title" className="mt-8">
-              <h2 id="contact-title" className="mb-3 text-sm font-semibold tracking-wide text-slate-500 uppercase dark:text-slate-400">
+              <h2
+                id="contact-title"
+                className="mb-3 text-sm font-semibold tracking-wide text-slate-500 uppercase dark:text-slate-400"
+              >
                 Contact information
               </h2>
               <ul className="divide-y divide-slate-100 rounded-2xl border border-slate-200 dark:divide-slate-800 dark:border-slate-800">
-                <ContactRow icon={<Mail aria-hidden className="size-5" />} label="Email" href={`mailto:${card.email}`} text={card.email} />
+                <ContactRow
+                  icon={<Mail aria-hidden className="size-5" />}
+                  label="Email"
+                  href={`mailto:${card.email}`}
+                  text={card.email}
+                />
                 {card.phone ? (
-                  <ContactRow icon={<Phone aria-hidden className="size-5" />} label="Phone" href={`tel:${card.phone.replace(/[^+\d]/g, "")}`} text={card.phone} />
+                  <ContactRow
+                    icon={<Phone aria-hidden className="size-5" />}
+                    label="Phone"
+                    href={`tel:${card.phone.replace(/[^+\d]/g, "")}`}
+                    text={card.phone}
+                  />
                 ) : null}
                 {card.linkedinUrl ? (
                   <ContactRow
@@ -237,12 +267,16 @@ export default function PublicCard({ loaderData }: Route.ComponentProps) {
             ) : (
               <p className="mt-4 text-sm text-slate-500">Generating QR code...</p>
             )}
-            <p className="mt-3 text-sm text-slate-600 dark:text-slate-400">Scan with your phone camera to instantly save contact</p>
+            <p className="mt-3 text-sm text-slate-600 dark:text-slate-400">
+              Scan with your phone camera to instantly save contact
+            </p>
             <div className="mt-4 flex gap-2">
               <DownloadQrLink href={links.qrPng} fileName={links.qrPngName} />
               <CopyLinkButton url={links.card} />
             </div>
-            <p className="mt-3 text-xs text-slate-500 dark:text-slate-400">Works with iPhone Camera &amp; Android Scanner apps</p>
+            <p className="mt-3 text-xs text-slate-500 dark:text-slate-400">
+              Works with iPhone Camera &amp; Android Scanner apps
+            </p>
           </section>
 
           <section
@@ -253,14 +287,22 @@ export default function PublicCard({ loaderData }: Route.ComponentProps) {
               Profile Stats
             </h2>
             <dl className="space-y-3 text-sm">
-              <Stat icon={<Eye aria-hidden className="size-4" />} label="Total Views" value={card.viewCount.toLocaleString("en")} />
+              <Stat
+                icon={<Eye aria-hidden className="size-4" />}
+                label="Total Views"
+                value={card.viewCount.toLocaleString("en")}
+              />
               <Stat
                 icon={<CalendarDays aria-hidden className="size-4" />}
                 label="Member Since"
                 value={MONTH_YEAR.format(new Date(card.memberSince))}
               />
               {admin ? (
-                <Stat icon={<ShieldCheck aria-hidden className="size-4" />} label="Status" value={admin.claimed ? "Active" : "Unclaimed"} />
+                <Stat
+                  icon={<ShieldCheck aria-hidden className="size-4" />}
+                  label="Status"
+                  value={admin.claimed ? "Active" : "Unclaimed"}
+                />
               ) : null}
             </dl>
           </section>
@@ -269,13 +311,20 @@ export default function PublicCard({ loaderData }: Route.ComponentProps) {
             aria-labelledby="howto-title"
             className="rounded-3xl border border-blue-100 bg-blue-50/70 p-6 text-sm text-slate-700 dark:border-blue-900/50 dark:bg-blue-950/30 dark:text-slate-300"
           >
-            <h2 id="howto-title" className="mb-3 flex items-center gap-2 text-base font-semibold text-slate-900 dark:text-white">
+            <h2
+              id="howto-title"
+              className="mb-3 flex items-center gap-2 text-base font-semibold text-slate-900 dark:text-white"
+            >
               <Building2 aria-hidden className="size-4" />
               How to save this contact
             </h2>
             <ol className="list-decimal space-y-1.5 pl-5">
-              <li>Tap <strong>Save Contact</strong> to download the contact file.</li>
-              <li>On iPhone, open it and tap <strong>Add to Contacts</strong>.</li>
+              <li>
+                Tap <strong>Save Contact</strong> to download the contact file.
+              </li>
+              <li>
+                On iPhone, open it and tap <strong>Add to Contacts</strong>.
+              </li>
               <li>On Android, open it from your downloads and choose your contacts app.</li>
               <li>Or scan the QR code with another phone's camera.</li>
             </ol>
@@ -286,7 +335,19 @@ export default function PublicCard({ loaderData }: Route.ComponentProps) {
   );
 }
 
-function ContactRow({ icon, label, href, text, external }: { icon: ReactNode; label: string; href: string; text: string; external?: boolean }) {
+function ContactRow({
+  icon,
+  label,
+  href,
+  text,
+  external,
+}: {
+  icon: ReactNode;
+  label: string;
+  href: string;
+  text: string;
+  external?: boolean;
+}) {
   return (
     <li>
       <a
@@ -294,7 +355,9 @@ function ContactRow({ icon, label, href, text, external }: { icon: ReactNode; la
         {...(external ? { target: "_blank", rel: "noopener noreferrer" } : {})}
         className="flex items-center gap-4 px-4 py-3 transition hover:bg-slate-50 dark:hover:bg-slate-800/60"
       >
-        <span className="flex size-10 shrink-0 items-center justify-center rounded-xl bg-brand/10 text-brand-ink">{icon}</span>
+        <span className="flex size-10 shrink-0 items-center justify-center rounded-xl bg-brand/10 text-brand-ink">
+          {icon}
+        </span>
         <span className="min-w-0">
           <span className="block text-xs text-slate-500 dark:text-slate-400">{label}</span>
           <span className="block truncate font-medium">{text}</span>

@@ -1,5 +1,5 @@
 import { ArrowUpRight, Eye } from "lucide-react";
-import { Link, data } from "react-router";
+import { data, Link } from "react-router";
 import { getCardByUsername } from "~/.server/cards";
 import { MOBILE_QR, qrSvg, qrTargetUrl } from "~/.server/qr";
 import { brandGradientStyle } from "~/components/brand-badge";
@@ -84,7 +84,9 @@ export default function MobileQr({ loaderData }: Route.ComponentProps) {
             />
             <div>
               <p className="font-semibold">Digital Business Card</p>
-              <p className="text-sm text-slate-600 dark:text-slate-400">Point your camera at this QR code to view contact details</p>
+              <p className="text-sm text-slate-600 dark:text-slate-400">
+                Point your camera at this QR code to view contact details
+              </p>
             </div>
           </div>
         </div>
