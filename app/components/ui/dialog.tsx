@@ -85,7 +85,7 @@ export function Confirm({
             <AlertDialog.Cancel asChild>
               <Button variant="secondary">Cancel</Button>
             </AlertDialog.Cancel>
-            <Button variant="danger" disabled={busy} onClick={onConfirm}>
+            <Button variant="destructive" disabled={busy} onClick={onConfirm}>
               {confirmLabel}
             </Button>
           </div>
