@@ -1,14 +1,21 @@
 import type { CSSProperties, ReactNode } from "react";
-import { isRouteErrorResponse, Links, Meta, Outlet, Scripts, ScrollRestoration, useNavigation } from "react-router";
-import { getSiteSettings } from "~/.server/settings";
-import { DEFAULT_SETTINGS, FONT_STACKS } from "~/lib/settings";
+import { Links, Meta, Outlet, Scripts, ScrollRestoration, useNavigation } from "react-router";
+import { getSiteSettings } from "~/.server/settings/settings";
+import { takeToast, toastMiddleware } from "~/.server/toast";
+import { RouteErrorBoundary } from "~/components/error-boundary";
+import { Toaster } from "~/components/toaster";
+import { fontStylesheet } from "~/lib/fonts";
+import { DEFAULT_SETTINGS, FONT_STACKS, type FontFamily } from "~/lib/settings";
 import { pickSiteSummary, useSite } from "~/lib/site";
 import { THEME_BOOT_SCRIPT, useTheme } from "~/lib/theme";
 import type { Route } from "./+types/root";
 import "./app.css";
 
-export async function loader() {
-  return { site: pickSiteSummary(await getSiteSettings()) };
+/** Reads the toast a redirect left, and clears it once this page has shown it. */
+export const middleware: Route.MiddlewareFunction[] = [toastMiddleware];
+
+export async function loader({ context }: Route.LoaderArgs) {
+  return { site: pickSiteSummary(await getSiteSettings()), toast: takeToast(context) };
 }
 
 export function Layout({ children }: { children: ReactNode }) {
@@ -17,7 +24,7 @@ export function Layout({ children }: { children: ReactNode }) {
     "--brand-primary": site.primaryColor,
     "--brand-secondary": site.secondaryColor,
     "--brand-accent": site.accentColor,
-    "--brand-font": FONT_STACKS[site.fontFamily] ?? FONT_STACKS.Inter,
+    "--brand-font": FONT_STACKS[site.fontFamily as FontFamily] ?? FONT_STACKS.Inter,
   } as CSSProperties;
   return (
     <html lang="en" style={style} suppressHydrationWarning>
@@ -25,13 +32,15 @@ export function Layout({ children }: { children: ReactNode }) {
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1, viewport-fit=cover" />
         <meta name="color-scheme" content="light dark" />
-        {/* Before any paint: no flash of the wrong theme (spec §4). */}
+        {/* Before any paint: no flash of the wrong theme. */}
         <script dangerouslySetInnerHTML={{ __html: THEME_BOOT_SCRIPT }} />
         {site.favicon ? (
           <link rel="icon" href={site.favicon} />
         ) : (
           <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
         )}
+        {/* Only the chosen font family's faces reach the browser. */}
+        <link rel="stylesheet" href={fontStylesheet(site.fontFamily)} />
         <Meta />
         <Links />
       </head>
@@ -49,8 +58,8 @@ export function meta({ data }: Route.MetaArgs) {
   return [{ title: name }, { name: "description", content: data?.site.description ?? DEFAULT_SETTINGS.description }];
 }
 
-export default function App() {
-  // Applies the chosen theme and, for 'system', follows the device live (spec §4).
+export default function App({ loaderData }: Route.ComponentProps) {
+  // Applies the chosen theme and, for 'system', follows the device live.
   useTheme();
   const navigation = useNavigation();
   return (
@@ -61,34 +70,12 @@ export default function App() {
           <span className="sr-only">Loading...</span>
         </div>
       ) : null}
+      <Toaster toast={loaderData.toast} />
       <Outlet />
     </>
   );
 }
 
-export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
-  let title = "Something went wrong";
-  let detail = "An unexpected error occurred. Please try again in a moment.";
-  if (isRouteErrorResponse(error)) {
-    if (error.status === 404) {
-      title = "Page not found";
-      detail = "The page you're looking for doesn't exist or has been moved.";
-    } else if (error.status === 403) {
-      title = "Not allowed";
-      detail = "You do not have permission to see this page.";
-    } else {
-      title = `${error.status} ${error.statusText}`;
-    }
-  } else if (import.meta.env.DEV && error instanceof Error) {
-    detail = error.message;
-  }
-  return (
-    <main className="mx-auto flex min-h-dvh max-w-md flex-col items-center justify-center gap-4 p-6 text-center">
-      <h1 className="text-2xl font-semibold">{title}</h1>
-      <p className="text-slate-600 dark:text-slate-400">{detail}</p>
-      <a href="/" className="rounded-lg bg-brand-solid px-4 py-2 text-sm font-medium text-white">
-        Go to the home page
-      </a>
-    </main>
-  );
+export function ErrorBoundary() {
+  return <RouteErrorBoundary />;
 }

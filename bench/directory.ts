@@ -116,7 +116,7 @@ async function main() {
   const { connectDatabase } = await import("../app/.server/db/connect");
   const { db } = await import("../app/.server/db/client");
   const { accounts, brands, profiles, users } = await import("../app/.server/db/schema");
-  const { parseDirectoryQuery, searchDirectory } = await import("../app/.server/directory");
+  const { parseDirectoryQuery, searchDirectory } = await import("../app/.server/profiles/directory");
 
   const handle = await connectDatabase();
   const engine = handle.kind === "pglite" ? "PGlite (embedded)" : "PostgreSQL";

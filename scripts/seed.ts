@@ -6,7 +6,8 @@ import { eq, sql } from "drizzle-orm";
 import { db } from "~/.server/db/client";
 import { connectDatabase } from "~/.server/db/connect";
 import { accounts, brands, profiles, users } from "~/.server/db/schema";
-import { claimOrCreateProfile, uniqueUsername, usernameBase } from "~/.server/profiles";
+import { claimOrCreateProfile } from "~/.server/profiles/claim-profile";
+import { uniqueUsername, usernameBase } from "~/.server/profiles/usernames";
 
 export const DEMO_PASSWORD = "namecard-demo";
 

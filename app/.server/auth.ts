@@ -1,12 +1,12 @@
 import { betterAuth } from "better-auth";
 import { drizzleAdapter } from "better-auth/adapters/drizzle";
-import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "~/lib/validation";
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "~/lib/limits";
 import { type Database, getDatabaseHandle } from "./db/client";
 import { authSchema } from "./db/schema";
 import { env } from "./env";
 import { actionMail, sendMail } from "./mail";
-import { claimOrCreateProfile } from "./profiles";
-import { getSiteSettings } from "./settings";
+import { claimOrCreateProfile } from "./profiles/claim-profile";
+import { getSiteSettings } from "./settings/settings";
 
 /**
  * The header our server sets to the client's address (from the socket, or from
@@ -18,7 +18,10 @@ const THIRTY_DAYS_S = 60 * 60 * 24 * 30;
 const ONE_DAY_S = 60 * 60 * 24;
 const ONE_HOUR_S = 60 * 60;
 
-/** Both spellings of a local address are the same site to a person (TOOLCHAIN.md). */
+/**
+ * Both spellings of a local address are the same site to a person, while to
+ * better-auth's origin check they are two origins: both are trusted.
+ */
 function trustedOrigins(): string[] {
   const origin = new URL(env.PUBLIC_URL).origin;
   const origins = new Set([origin]);

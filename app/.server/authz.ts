@@ -5,7 +5,7 @@ import { isAdminEmail } from "./admins";
 import { getAuth } from "./auth";
 import { db } from "./db/client";
 import { brands, profiles } from "./db/schema";
-import { claimOrCreateProfile } from "./profiles";
+import { claimOrCreateProfile } from "./profiles/claim-profile";
 
 export type ViewerProfile = {
   id: string;
@@ -25,6 +25,9 @@ export type Viewer = {
   isAdmin: boolean;
   profile: ViewerProfile | null;
 };
+
+/** Who does something, as domain functions see them: the account and its role. */
+export type Actor = Pick<Viewer, "user" | "role">;
 
 const viewerCache = new WeakMap<Request, Promise<Viewer | null>>();
 /** Cookies better-auth wants to refresh (a session nearing its update age), per request. */
@@ -62,13 +65,13 @@ async function loadViewer(request: Request): Promise<Viewer | null> {
   });
   const cookies = headers.getSetCookie();
   if (cookies.length) refreshedCookies.set(request, cookies);
-  // An unverified account owns nothing and cannot hold a session (DESIGN.md).
+  // An unverified account owns nothing and cannot hold a session (docs/decisions/004-verified-claims.md).
   if (!session || !session.user.emailVerified) return null;
   const { user } = session;
   const isAdmin = isAdminEmail(user.email);
   let profile = await loadProfile(user.id);
   if (!profile && isAdmin) {
-    // Spec §4: the administrator's profile is created when missing.
+    // The administrator's profile is created when missing.
     await claimOrCreateProfile({ ...user, emailVerified: true });
     profile = await loadProfile(user.id);
   }
@@ -95,7 +98,7 @@ function currentPath(request: Request) {
   return `${url.pathname}${url.search}`;
 }
 
-/** Spec §2 guards: a visitor goes to /auth and comes back after signing in. */
+/** A visitor goes to /auth and comes back after signing in. */
 export async function requireViewer(request: Request): Promise<Viewer> {
   const viewer = await getOptionalViewer(request);
   if (!viewer) {
@@ -106,12 +109,12 @@ export async function requireViewer(request: Request): Promise<Viewer> {
   return viewer;
 }
 
-/** Spec §2: a signed-in user on /auth goes to /. */
+/** A signed-in user on /auth goes to /. */
 export async function requireAnonymous(request: Request): Promise<void> {
   if (await getOptionalViewer(request)) throw redirect("/");
 }
 
-/** Spec §2: every non-admin on an admin page goes to /directory. */
+/** Every non-admin on an admin page goes to /directory. */
 export async function requireAdmin(request: Request): Promise<Viewer> {
   const viewer = await requireViewer(request);
   if (!viewer.isAdmin) throw redirect("/directory");

@@ -1,4 +1,5 @@
-import { MAX_IMAGE_BYTES } from "~/lib/validation";
+import { MAX_IMAGE_BYTES } from "~/lib/limits";
+import type { ImageChange } from "./images";
 
 /** A request body over the limit is refused while it is read, not after. */
 export class BodyTooLargeError extends Error {
@@ -51,4 +52,12 @@ export function formText(form: FormData): Record<string, string> {
   return Object.fromEntries(
     [...form.entries()].filter((entry): entry is [string, string] => typeof entry[1] === "string"),
   );
+}
+
+/** What an image field asks for: a new file, removal (its `{name}Remove` box), or nothing. */
+export async function imageChange(form: FormData, name: string): Promise<ImageChange> {
+  const file = form.get(name);
+  if (file instanceof File && file.size > 0)
+    return { kind: "replace", bytes: new Uint8Array(await file.arrayBuffer()) };
+  return form.get(`${name}Remove`) === "1" ? { kind: "remove" } : { kind: "keep" };
 }

@@ -1,17 +1,31 @@
 import { createHash } from "node:crypto";
 import { eq, or } from "drizzle-orm";
 import sharp from "sharp";
-import { IMAGE_TOO_LARGE, MAX_IMAGE_BYTES } from "~/lib/validation";
+import { IMAGE_TOO_LARGE, MAX_IMAGE_BYTES } from "~/lib/limits";
 import { db } from "./db/client";
 import { brands, profiles } from "./db/schema";
+import { StorageError } from "./errors";
 import { getStorage } from "./storage";
 
 /** Refuses decompression bombs: a small file that would decode to a huge bitmap. */
 const MAX_INPUT_PIXELS = 40_000_000;
 const PROFILE_PHOTO_SIZE = 512;
 
+/** What a form asks for an image: keep the stored one, remove it, or replace it with these bytes. */
+export type ImageChange = { kind: "keep" } | { kind: "remove" } | { kind: "replace"; bytes: Uint8Array };
+
+/** The file is not an image we accept: the person can fix it by choosing another file. */
 export class ImageError extends Error {
   override name = "ImageError";
+}
+
+/** Writes to the file store; a failure there is ours, never the person's, so it is told apart. */
+async function put(key: string, body: Uint8Array, contentType: string) {
+  try {
+    await getStorage().put(key, body, contentType);
+  } catch (error) {
+    throw new StorageError(`Storing ${key} failed`, { cause: error });
+  }
 }
 
 const ACCEPTED_FORMATS = new Set(["jpeg", "png", "webp", "heif", "avif", "gif", "tiff"]);
@@ -58,9 +72,8 @@ export async function storeProfilePhoto(bytes: Uint8Array): Promise<string> {
     throw new ImageError("This image could not be processed. Try another file.");
   }
   const key = `profiles/${digest(webp)}`;
-  const storage = getStorage();
-  await storage.put(`${key}.webp`, webp, "image/webp");
-  await storage.put(`${key}.jpg`, jpeg, "image/jpeg");
+  await put(`${key}.webp`, webp, "image/webp");
+  await put(`${key}.jpg`, jpeg, "image/jpeg");
   return `${key}.webp`;
 }
 
@@ -79,7 +92,7 @@ export async function storeBrandImage(bytes: Uint8Array, kind: "logo" | "cover")
     throw new ImageError("This image could not be processed. Try another file.");
   }
   const key = `brands/${digest(webp)}-${kind}.webp`;
-  await getStorage().put(key, webp, "image/webp");
+  await put(key, webp, "image/webp");
   return key;
 }
 

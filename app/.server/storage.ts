@@ -4,7 +4,7 @@ import { AwsClient } from "aws4fetch";
 import { env } from "./env";
 
 /**
- * Where uploaded bytes live (DESIGN.md "Files"): local disk under
+ * Where uploaded bytes live: local disk under
  * DATA_DIR/uploads by default, any S3-compatible bucket when S3_* is set.
  * Keys are content-addressed, so an object never changes once written.
  */
@@ -103,6 +103,11 @@ export function createS3Storage(options: {
 }
 
 let storage: Storage | undefined;
+
+/** Uses another store from now on (tests point it at one that is down). */
+export function setStorage(next: Storage | undefined) {
+  storage = next;
+}
 
 export function getStorage(): Storage {
   storage ??=

@@ -1,13 +1,12 @@
 import { z } from "zod";
+import type { FieldErrors } from "~/lib/action-result";
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "~/lib/limits";
+import { ValidationError } from "./errors";
 
-/** One place for the rules every form and action shares (house style). */
-export const PASSWORD_MIN_LENGTH = 8;
-export const PASSWORD_MAX_LENGTH = 128;
-
-/** Spec §2: "JPG, PNG or WebP up to 5MB" — stated on the picker, enforced on the server. */
-export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
-export const IMAGE_TOO_LARGE = "The image is larger than 5MB. Choose a smaller one.";
-
+/**
+ * The field rules every form shares, written once. They live on the server:
+ * the browser validates nothing, so it never downloads the schema library.
+ */
 const trimmed = () => z.string().trim();
 
 export const EmailSchema = trimmed()
@@ -43,6 +42,25 @@ export const PhoneSchema = z
   .optional()
   .transform((value) => (value ? value : null));
 
+export function isHttpUrl(value: string) {
+  try {
+    const url = new URL(value);
+    return (url.protocol === "http:" || url.protocol === "https:") && !!url.hostname;
+  } catch {
+    return false;
+  }
+}
+
+/** An optional web address; only http(s), so a card never carries a script link. */
+export const OptionalUrlSchema = (label: string) =>
+  z
+    .string()
+    .trim()
+    .max(300, `${label} is too long`)
+    .optional()
+    .transform((value) => (value ? value : null))
+    .refine((value) => value === null || isHttpUrl(value), { message: `${label} must start with http:// or https://` });
+
 /** A same-site path to return to after signing in; anything else becomes "/". */
 export function safeRedirect(target: FormDataEntryValue | string | null | undefined, fallback = "/") {
   if (typeof target !== "string" || !target.startsWith("/") || target.startsWith("//") || target.startsWith("/\\")) {
@@ -50,8 +68,6 @@ export function safeRedirect(target: FormDataEntryValue | string | null | undefi
   }
   return target;
 }
-
-export type FieldErrors = Record<string, string[] | undefined>;
 
 /** Flattens a zod error to `{ field: [messages] }` for the form. */
 export function fieldErrors(error: z.ZodError): FieldErrors {
@@ -61,4 +77,11 @@ export function fieldErrors(error: z.ZodError): FieldErrors {
     (result[key] ??= []).push(issue.message);
   }
   return result;
+}
+
+/** Parses a form's values with a shared schema, or throws the field errors as a ValidationError. */
+export function parseForm<Schema extends z.ZodType>(schema: Schema, values: unknown): z.infer<Schema> {
+  const parsed = schema.safeParse(values);
+  if (!parsed.success) throw new ValidationError(fieldErrors(parsed.error));
+  return parsed.data;
 }

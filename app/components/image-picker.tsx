@@ -2,7 +2,7 @@ import { ImagePlus, Trash2 } from "lucide-react";
 import { useEffect, useId, useRef, useState } from "react";
 import { ErrorList } from "~/components/forms";
 import { cn } from "~/lib/cn";
-import { IMAGE_TOO_LARGE, MAX_IMAGE_BYTES } from "~/lib/validation";
+import { IMAGE_TOO_LARGE, MAX_IMAGE_BYTES } from "~/lib/limits";
 
 /**
  * Spec §2 "Image picker": drag and drop or click, a preview and a remove

@@ -1,5 +1,5 @@
 import { Field, SelectField, TextareaField } from "~/components/forms";
-import type { FieldErrors } from "~/lib/validation";
+import type { FieldErrors } from "~/lib/action-result";
 
 export type ProfileFormValues = {
   firstName: string;

@@ -1,24 +1,33 @@
 import { useEffect, useState } from "react";
 import { Alert } from "~/components/ui/alert";
+import type { Toast } from "~/lib/toast";
 
-/** Spec §9: dashboard banners clear after 5 seconds (brand success after 3). */
-export const BANNER_MS = 5_000;
-
-export type BannerMessage = { tone: "success" | "error"; text: string; id: number };
-
-/** A success or error banner that clears itself, or on 'Dismiss'. */
-export function TimedBanner({ message, duration = BANNER_MS }: { message: BannerMessage | null; duration?: number }) {
-  const [shown, setShown] = useState<BannerMessage | null>(message);
+/**
+ * Shows the toast the root loader handed over: announced to screen readers,
+ * dismissible, and gone by itself after its time. A new toast replaces it;
+ * moving on to another page does not cut it short.
+ */
+export function Toaster({ toast }: { toast: Toast | null }) {
+  const [shown, setShown] = useState<Toast | null>(toast);
   useEffect(() => {
-    setShown(message);
-    if (!message || !Number.isFinite(duration)) return;
-    const timer = setTimeout(() => setShown(null), duration);
+    if (toast) setShown(toast);
+  }, [toast]);
+  useEffect(() => {
+    if (!shown) return;
+    const timer = setTimeout(() => setShown(null), shown.durationMs);
     return () => clearTimeout(timer);
-  }, [message, duration]);
+  }, [shown]);
   if (!shown) return null;
   return (
-    <Alert tone={shown.tone} onDismiss={() => setShown(null)} className="mb-6">
-      {shown.text}
-    </Alert>
+    <div className="pointer-events-none fixed inset-x-0 top-3 z-50 flex justify-center px-4 sm:top-5">
+      <Alert
+        key={shown.id}
+        tone={shown.tone}
+        onDismiss={() => setShown(null)}
+        className="pointer-events-auto w-full max-w-lg shadow-lg"
+      >
+        {shown.text}
+      </Alert>
+    </div>
   );
 }

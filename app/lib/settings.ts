@@ -1,4 +1,4 @@
-/** Site settings as every screen sees them: stored values over the spec's defaults (§3). */
+/** Site settings as every screen sees them: stored values over these defaults. */
 export const PRODUCT_NAME = "Namecard";
 
 export const DEFAULT_SETTINGS = {
@@ -25,8 +25,12 @@ export type SiteSettings = typeof DEFAULT_SETTINGS;
 export const NO_BRAND_COLOR = "#6b7280";
 export const FALLBACK_BORDER_COLOR = "#3b82f6";
 
-/** The CSS family of each font the settings offer (all self-hosted). */
-export const FONT_STACKS: Record<string, string> = {
+/** The fonts the settings offer, all self-hosted. */
+export const FONT_FAMILIES = ["Inter", "Roboto", "Open Sans", "Lato", "Montserrat", "Poppins"] as const;
+export type FontFamily = (typeof FONT_FAMILIES)[number];
+
+/** The CSS family of each font. */
+export const FONT_STACKS: Record<FontFamily, string> = {
   Inter: '"Inter Variable"',
   Roboto: '"Roboto Variable"',
   "Open Sans": '"Open Sans Variable"',
@@ -35,6 +39,6 @@ export const FONT_STACKS: Record<string, string> = {
   Poppins: '"Poppins"',
 };
 
-/** Spec §5: a new brand's colours unless chosen. */
+/** A new brand's colours unless chosen. */
 export const DEFAULT_BRAND_PRIMARY = "#3b82f6";
 export const DEFAULT_BRAND_SECONDARY = "#8b5cf6";

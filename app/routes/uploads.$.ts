@@ -1,10 +1,11 @@
+import { notFound } from "~/.server/responses";
 import { getStorage } from "~/.server/storage";
 import type { Route } from "./+types/uploads.$";
 
-/** Uploaded images; keys are content-addressed, so they never change (DESIGN.md). */
+/** Uploaded images; keys are content-addressed, so they never change. */
 export async function loader({ params }: Route.LoaderArgs) {
   const object = await getStorage().get(params["*"] ?? "");
-  if (!object) throw new Response("Not found", { status: 404 });
+  if (!object) notFound();
   return new Response(new Uint8Array(object.body), {
     headers: {
       "Content-Type": object.contentType,

@@ -28,7 +28,8 @@ test("the administrator manages profiles from the dashboard: create, search, edi
   await page.getByLabel("Last name").fill("Prepared");
   await page.getByLabel("Email").fill("petra.prepared@example.org");
   await page.getByRole("button", { name: "Create Profile" }).click();
-  await expect(page).toHaveURL(/\/admin\/profiles\?created=/);
+  // The confirmation comes as a toast; the address carries nothing personal.
+  await expect(page).toHaveURL(/\/admin\/profiles$/);
   await expect(page.getByText("Profile created for Petra Prepared.")).toBeVisible();
 
   // Search (no bio), then edit in the modal.
@@ -85,7 +86,7 @@ test("the administrator adds, edits and deletes a brand", async ({ page }) => {
   await expect(card.getByText("Active")).toBeVisible();
   await expect(card.getByText("#3b82f6")).toBeVisible();
   await expect(card.getByRole("link", { name: "zephyr.example" })).toBeVisible();
-  // The success banner goes after 3 seconds.
+  // The brand's success toast goes after 3 seconds.
   await expect(page.getByText("Brand created successfully!")).toBeHidden({ timeout: 5_000 });
 
   await card.getByRole("button", { name: "Edit Zephyr Studio" }).click();

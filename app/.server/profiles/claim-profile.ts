@@ -1,41 +1,10 @@
 import { and, eq, isNull, sql } from "drizzle-orm";
-import { isAdminEmail } from "./admins";
-import { db, type Queryable } from "./db/client";
-import { type Profile, profiles } from "./db/schema";
-import { publish } from "./realtime";
-
-/**
- * Spec §5: lowercase first name, a dot, lowercase last name, spaces removed.
- * We also fold accents and drop characters that do not belong in a URL.
- */
-export function usernameBase(firstName: string, lastName: string): string {
-  const clean = (value: string) =>
-    value
-      .normalize("NFKD")
-      .replace(/\p{M}/gu, "")
-      .toLowerCase()
-      .replace(/\s+/g, "")
-      .replace(/[^a-z0-9._-]/g, "");
-  const base = [clean(firstName), clean(lastName)].filter(Boolean).join(".");
-  return base || "member";
-}
-
-/** Names that would collide with a route under /profile. */
-export const RESERVED_USERNAMES: readonly string[] = ["edit"];
-
-/** `base`, or `base2`, `base3`… — the first one no profile uses (case-insensitive). */
-export async function uniqueUsername(tx: Queryable, base: string): Promise<string> {
-  const taken = await tx
-    .select({ username: sql<string>`lower(${profiles.username})` })
-    .from(profiles)
-    .where(sql`lower(${profiles.username}) like ${`${base.replace(/[\\%_]/g, "\\$&")}%`}`);
-  const used = new Set([...RESERVED_USERNAMES, ...taken.map((row) => row.username)]);
-  if (!used.has(base)) return base;
-  for (let suffix = 2; ; suffix++) {
-    const candidate = `${base}${suffix}`;
-    if (!used.has(candidate)) return candidate;
-  }
-}
+import { isAdminEmail } from "../admins";
+import { db, type Queryable } from "../db/client";
+import { isUniqueViolation } from "../db/errors";
+import { type Profile, profiles } from "../db/schema";
+import { publish } from "../realtime";
+import { uniqueUsername, usernameBase } from "./usernames";
 
 export type ClaimUser = {
   id: string;
@@ -60,10 +29,9 @@ function namesOf(user: ClaimUser) {
 }
 
 /**
- * Gives a verified user their card (spec §4, DESIGN.md "Claiming needs a
- * verified email"): the unclaimed profile with their address is linked to them,
- * else a new profile is made. A claim never goes back, and an unverified
- * account owns nothing.
+ * Gives a verified user their card: the unclaimed profile with their address
+ * is linked to them, else a new profile is made. A claim never goes back, and
+ * an unverified account owns nothing (docs/decisions/004-verified-claims.md).
  */
 export async function claimOrCreateProfile(user: ClaimUser): Promise<ClaimResult> {
   if (!user.emailVerified) return { outcome: "unverified", profile: null };
@@ -111,7 +79,7 @@ async function claimOrCreateIn(tx: Queryable, user: ClaimUser): Promise<ClaimRes
 
   const admin = isAdminEmail(user.email);
   const values = admin
-    ? // Spec §4: the administrator's profile.
+    ? // An administrator signing in for the first time gets a card of their own.
       {
         firstName: firstName || "Admin",
         lastName: lastName || "User",
@@ -137,13 +105,4 @@ async function claimOrCreateIn(tx: Queryable, user: ClaimUser): Promise<ClaimRes
     .returning();
   if (!created) throw new Error("Inserting the profile returned no row");
   return { outcome: "created", profile: created };
-}
-
-export function isUniqueViolation(error: unknown): boolean {
-  let current: unknown = error;
-  for (let depth = 0; current && depth < 4; depth++) {
-    if ((current as { code?: string }).code === "23505") return true;
-    current = (current as { cause?: unknown }).cause;
-  }
-  return false;
 }

@@ -1,12 +1,11 @@
 import { and, asc, eq, inArray, isNotNull, isNull, type SQL, sql } from "drizzle-orm";
-import { db, rowsOf } from "./db/client";
-import { brands, profiles } from "./db/schema";
+import type { ClaimFilter } from "~/lib/dashboard";
+import { db, rowsOf } from "../db/client";
+import { brands, profiles } from "../db/schema";
 
 /** One page of the directory: four rows of the widest grid, six of the narrowest. */
 export const DIRECTORY_PAGE_SIZE = 24;
 const MAX_QUERY_LENGTH = 100;
-
-export type ClaimFilter = "all" | "claimed" | "unclaimed";
 
 export type DirectoryQuery = {
   q: string;

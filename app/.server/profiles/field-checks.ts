@@ -1,21 +1,23 @@
 import { and, eq, ne, sql } from "drizzle-orm";
-import { EMAIL_TAKEN, type ProfileFields, USERNAME_TAKEN } from "~/lib/profile-schema";
-import type { FieldErrors } from "~/lib/validation";
-import { db } from "./db/client";
-import { brands, profiles } from "./db/schema";
-import { isUniqueViolation, RESERVED_USERNAMES } from "./profiles";
+import type { FieldErrors } from "~/lib/action-result";
+import { db } from "../db/client";
+import { isUniqueViolation } from "../db/errors";
+import { brands, profiles } from "../db/schema";
+import { ConflictError, ValidationError } from "../errors";
+import { EMAIL_TAKEN, type ProfileFields, USERNAME_TAKEN } from "./schemas";
+import { RESERVED_USERNAMES } from "./usernames";
 
 /**
  * Checks what only the database knows: the username and email are free
  * (case-insensitively, ignoring the profile itself) and the brand is active.
+ * Throws a ConflictError (taken) or ValidationError (brand) with field messages.
  */
-export async function checkProfileFields(
+export async function assertProfileFieldsAvailable(
   fields: ProfileFields,
   current: { id: string; companyBrandId: number | null } | null,
-): Promise<FieldErrors> {
-  const profileId = current?.id ?? null;
+): Promise<void> {
   const errors: FieldErrors = {};
-  const others = profileId ? ne(profiles.id, profileId) : sql`true`;
+  const others = current ? ne(profiles.id, current.id) : sql`true`;
   if (RESERVED_USERNAMES.includes(fields.username)) errors.username = [USERNAME_TAKEN];
   const [username] = await db
     .select({ id: profiles.id })
@@ -38,15 +40,16 @@ export async function checkProfileFields(
       .limit(1);
     if (!brand) errors.companyBrandId = ["Choose a brand from the list"];
   }
-  return errors;
+  if (errors.companyBrandId) throw new ValidationError(errors);
+  if (Object.keys(errors).length) throw new ConflictError(errors);
 }
 
-/** Turns a unique-index race into the same field message the check gives. */
-export function uniqueViolationErrors(error: unknown): FieldErrors | null {
-  if (!isUniqueViolation(error)) return null;
+/** Turns a unique-index race into the same field message the check gives; other errors pass through. */
+export function conflictFromUniqueViolation(error: unknown): unknown {
+  if (!isUniqueViolation(error)) return error;
   const text =
     JSON.stringify(error, Object.getOwnPropertyNames(error as object)) +
     String((error as { cause?: unknown }).cause ?? "");
-  if (text.includes("profiles_email_lower_key")) return { email: [EMAIL_TAKEN] };
-  return { username: [USERNAME_TAKEN] };
+  if (text.includes("profiles_email_lower_key")) return new ConflictError({ email: [EMAIL_TAKEN] });
+  return new ConflictError({ username: [USERNAME_TAKEN] });
 }

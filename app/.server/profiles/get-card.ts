@@ -1,8 +1,8 @@
 import { eq, sql } from "drizzle-orm";
-import { db } from "./db/client";
-import { brands, profiles } from "./db/schema";
+import { db } from "../db/client";
+import { brands, profiles } from "../db/schema";
 
-/** Spec §7 "Read a card": the public fields of one profile and its brand, by username. */
+/** The public fields of one profile and its brand, by username (any case). */
 export async function getCardByUsername(username: string) {
   const [row] = await db
     .select({

@@ -3,9 +3,9 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import sharp from "sharp";
 import { FALLBACK_BORDER_COLOR } from "~/lib/settings";
-import { env } from "./env";
-import { jpegKeyOf } from "./images";
-import { getStorage } from "./storage";
+import { env } from "../env";
+import { jpegKeyOf } from "../images";
+import { getStorage } from "../storage";
 
 type OgCard = {
   id: string;

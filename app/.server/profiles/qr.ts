@@ -1,5 +1,5 @@
 import QRCode from "qrcode";
-import { env } from "./env";
+import { env } from "../env";
 
 /** The absolute address of a card (from PUBLIC_URL). */
 export function cardUrl(username: string): string {

@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { EmailSchema, NameSchema, OptionalTextSchema, PhoneSchema } from "./validation";
+import { EmailSchema, NameSchema, OptionalTextSchema, OptionalUrlSchema, PhoneSchema } from "../validation";
 
-/** Spec §5 messages, quoted exactly. */
+/** The messages a taken username or address gets, quoted exactly wherever they appear. */
 export const USERNAME_TAKEN = "Username already exists. Please choose a different one.";
 export const EMAIL_TAKEN = "Email already exists. Please use a different email address.";
 
@@ -16,26 +16,7 @@ export const UsernameSchema = z
     "Use letters, numbers, dots, dashes or underscores, starting with a letter or number",
   );
 
-/** An optional web address; only http(s), so a card never carries a script link. */
-export const OptionalUrlSchema = (label: string) =>
-  z
-    .string()
-    .trim()
-    .max(300, `${label} is too long`)
-    .optional()
-    .transform((value) => (value ? value : null))
-    .refine((value) => value === null || isHttpUrl(value), { message: `${label} must start with http:// or https://` });
-
-export function isHttpUrl(value: string) {
-  try {
-    const url = new URL(value);
-    return (url.protocol === "http:" || url.protocol === "https:") && !!url.hostname;
-  } catch {
-    return false;
-  }
-}
-
-export const BrandIdSchema = z
+const BrandIdSchema = z
   .string()
   .optional()
   .transform((value) => (value ? Number(value) : null))
@@ -43,7 +24,7 @@ export const BrandIdSchema = z
     z.number({ message: "Choose a brand from the list" }).int("Choose a brand from the list").positive().nullable(),
   );
 
-/** The fields of a card (spec §5 plus job title), as every profile form sends them. */
+/** The fields of a card, as every profile form sends them. */
 export const ProfileFieldsSchema = z.object({
   firstName: NameSchema("First name"),
   lastName: NameSchema("Last name"),
@@ -57,3 +38,16 @@ export const ProfileFieldsSchema = z.object({
 });
 
 export type ProfileFields = z.infer<typeof ProfileFieldsSchema>;
+
+/** The create form: the username may be left blank, and then follows the first.last rule. */
+export const CreateProfileSchema = ProfileFieldsSchema.extend({
+  username: z
+    .union([z.literal("").transform(() => null), UsernameSchema])
+    .optional()
+    .transform((value) => value ?? null),
+});
+
+export type NewProfileFields = z.infer<typeof CreateProfileSchema>;
+
+/** The id a dashboard form names its profile by. */
+export const ProfileIdSchema = z.object({ id: z.uuid() });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { usernameBase } from "./profiles";
+import { usernameBase } from "./usernames";
 
-describe("usernames made from a name (spec §5)", () => {
+describe("usernames made from a name", () => {
   it.each([
     ["Ada", "Lovelace", "ada.lovelace"],
     ["Mary Ann", "Van Der Berg", "maryann.vanderberg"],

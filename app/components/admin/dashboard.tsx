@@ -1,20 +1,20 @@
 import { Download, Eye, RefreshCw } from "lucide-react";
 import { Tabs } from "radix-ui";
 import { Link, useNavigate, useRevalidator } from "react-router";
-import type { DashboardData } from "~/.server/dashboard";
 import { ProfileManagement } from "~/components/admin/profile-management";
 import { Avatar } from "~/components/avatar";
 import { PageHeader } from "~/components/page-header";
 import { Button, buttonClasses } from "~/components/ui/button";
 import { cn } from "~/lib/cn";
 import { readableTextOn } from "~/lib/color";
+import type { DashboardData } from "~/lib/dashboard";
 import { fullName } from "~/lib/names";
 import { NO_BRAND_COLOR } from "~/lib/settings";
 
 const TAB_CLASSES =
   "rounded-md px-4 py-2 text-sm font-medium text-slate-600 data-[state=active]:bg-white data-[state=active]:text-slate-900 data-[state=active]:shadow-sm dark:text-slate-400 dark:data-[state=active]:bg-slate-800 dark:data-[state=active]:text-white";
 
-/** Spec §2 "Admin dashboard": Overview and Manage Profiles. */
+/** The administrator's dashboard: Overview and Manage Profiles. */
 export function AdminDashboard({ data }: { data: DashboardData }) {
   const navigate = useNavigate();
   const revalidator = useRevalidator();

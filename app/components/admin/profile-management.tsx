@@ -1,28 +1,32 @@
 import { Eye, Pencil, Plus, Trash2, Users } from "lucide-react";
-import { useEffect, useState } from "react";
-import { Form, Link, useFetcher, useSearchParams } from "react-router";
-import type { AdminActionResult } from "~/.server/admin-profile-actions";
-import type { DashboardData } from "~/.server/dashboard";
+import { useState } from "react";
+import { Form, Link, useLocation } from "react-router";
 import { Avatar } from "~/components/avatar";
 import { BrandBadge } from "~/components/brand-badge";
 import { EmptyState } from "~/components/empty-state";
+import { FormAlert } from "~/components/form-alert";
 import { ImagePicker } from "~/components/image-picker";
 import { Pagination } from "~/components/pagination";
 import { ProfileFormFields, profileFormValues } from "~/components/profile-form-fields";
 import { BRAND_OPTIONS, FilterSelect, SearchBox, STATUS_OPTIONS, useLiveSearch } from "~/components/search-form";
-import { type BannerMessage, TimedBanner } from "~/components/timed-banner";
 import { Alert } from "~/components/ui/alert";
 import { Button, buttonClasses } from "~/components/ui/button";
 import { Confirm, Modal } from "~/components/ui/dialog";
+import { useDialogFetcher } from "~/components/use-dialog-fetcher";
+import type { DashboardData, ManagedProfile, ProfileManagementData } from "~/lib/dashboard";
 import { fullName } from "~/lib/names";
 
-type Management = NonNullable<DashboardData["management"]>;
-type Row = Management["rows"][number];
+type Row = ManagedProfile;
 
-/** Spec §2 "Manage Profiles": search, filters, the table, edit and delete. */
-export function ProfileManagement({ management, brands }: { management: Management; brands: DashboardData["brands"] }) {
+/** "Manage Profiles": search, filters, the table, edit and delete. */
+export function ProfileManagement({
+  management,
+  brands,
+}: {
+  management: ProfileManagementData;
+  brands: DashboardData["brands"];
+}) {
   const { rows, shown, total, page, pageCount, query } = management;
-  const [params] = useSearchParams();
   const search = useLiveSearch("/admin/profiles", {
     q: query.q,
     brand: query.brand ? String(query.brand) : "",
@@ -30,34 +34,15 @@ export function ProfileManagement({ management, brands }: { management: Manageme
   });
   const [editing, setEditing] = useState<Row | null>(null);
   const [deleting, setDeleting] = useState<Row | null>(null);
-  const created = params.get("created");
-  const [banner, setBanner] = useState<BannerMessage | null>(
-    created
-      ? {
-          tone: "success",
-          text: `Profile created for ${created}. They can claim it by signing up with ${params.get("email") ?? "their email"}.`,
-          id: 0,
-        }
-      : null,
-  );
-  const deleter = useFetcher<AdminActionResult>();
-
-  useEffect(() => {
-    if (deleter.state !== "idle" || !deleter.data) return;
-    const result = deleter.data;
-    setBanner({
-      tone: result.ok ? "success" : "error",
-      text: result.ok ? result.message : (result.message ?? "Failed to delete profile. Please try again."),
-      id: Date.now(),
-    });
-    setDeleting(null);
-  }, [deleter.state, deleter.data]);
+  const deleter = useDialogFetcher(() => setDeleting(null));
+  // After a save or a delete the list comes back as it was: same search, same page.
+  const location = useLocation();
+  const here = `${location.pathname}${location.search}`;
 
   const filtered = query.q !== "" || query.brand !== null || query.status !== "all";
 
   return (
     <section aria-labelledby="management-title">
-      <TimedBanner message={banner} />
       <div className="mb-4 flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
         <h2 id="management-title" className="text-lg font-semibold">
           Profile Management ({shown.toLocaleString("en")} of {total.toLocaleString("en")})
@@ -202,25 +187,30 @@ export function ProfileManagement({ management, brands }: { management: Manageme
           key={editing.id}
           row={editing}
           brands={brands}
+          returnTo={here}
           onClose={() => setEditing(null)}
-          onSaved={(message) => {
-            setEditing(null);
-            setBanner(message);
-          }}
         />
       ) : null}
 
       <Confirm
         open={deleting !== null}
-        onOpenChange={(open) => !open && setDeleting(null)}
+        onOpenChange={(open) => {
+          if (open) return;
+          setDeleting(null);
+          deleter.fetcher.reset();
+        }}
         title="Delete profile"
-        confirmLabel={deleter.state !== "idle" ? "Deleting..." : "Delete Profile"}
-        busy={deleter.state !== "idle"}
+        confirmLabel={deleter.busy ? "Deleting..." : "Delete Profile"}
+        busy={deleter.busy}
         onConfirm={() => {
           if (!deleting) return;
-          void deleter.submit({ intent: "delete", id: deleting.id }, { method: "post", action: "/admin/profiles" });
+          void deleter.fetcher.submit(
+            { intent: "delete", id: deleting.id, redirectTo: here },
+            { method: "post", action: "/admin/profiles" },
+          );
         }}
       >
+        {deleter.failure?.formError ? <Alert tone="error">{deleter.failure.formError}</Alert> : null}
         {deleting ? (
           <>
             <p className="font-medium text-slate-900 dark:text-white">
@@ -268,9 +258,8 @@ function RowActions({ row, onEdit, onDelete }: { row: Row; onEdit: (row: Row) =>
         <span className="md:hidden 2xl:inline">Edit</span>
       </Button>
       <Button
-        variant="ghost"
+        variant="destructive-ghost"
         size="sm"
-        className="text-red-700 hover:bg-red-50 dark:text-red-400 dark:hover:bg-red-950"
         onClick={() => onDelete(row)}
         aria-label={`Delete ${fullName(row)}`}
       >
@@ -284,27 +273,15 @@ function RowActions({ row, onEdit, onDelete }: { row: Row; onEdit: (row: Row) =>
 function EditProfileDialog({
   row,
   brands,
+  returnTo,
   onClose,
-  onSaved,
 }: {
   row: Row;
   brands: { id: number; name: string; active: boolean }[];
+  returnTo: string;
   onClose: () => void;
-  onSaved: (message: BannerMessage) => void;
 }) {
-  const fetcher = useFetcher<AdminActionResult>();
-  const saving = fetcher.state !== "idle";
-  const result = fetcher.data;
-  useEffect(() => {
-    if (fetcher.state === "idle" && result?.ok) {
-      onSaved({
-        tone: "success",
-        text: result.warning ? `${result.message} ${result.warning}` : result.message,
-        id: Date.now(),
-      });
-    }
-  }, [fetcher.state, result, onSaved]);
-  const failed = result && !result.ok ? result : null;
+  const { fetcher, busy: saving, failure: failed } = useDialogFetcher(onClose);
   const pickable = brands.filter((brand) => brand.active || brand.id === row.companyBrandId);
   return (
     <Modal
@@ -322,14 +299,12 @@ function EditProfileDialog({
       >
         <input type="hidden" name="intent" value="update" />
         <input type="hidden" name="id" value={row.id} />
-        {failed?.message ? <Alert tone="error">{failed.message}</Alert> : null}
-        {failed?.errors && !failed.message ? (
-          <Alert tone="error">Some fields need your attention. Nothing was saved.</Alert>
-        ) : null}
-        <ImagePicker name="photo" label="Profile photo" currentUrl={row.photoUrl} errors={failed?.errors?.photo} />
+        <input type="hidden" name="redirectTo" value={returnTo} />
+        <FormAlert failure={failed} nothingDone="Nothing was saved." />
+        <ImagePicker name="photo" label="Profile photo" currentUrl={row.photoUrl} errors={failed?.fieldErrors?.photo} />
         <ProfileFormFields
           values={failed?.values ? profileFormValues(failed.values) : profileFormValues(row)}
-          errors={failed?.errors}
+          errors={failed?.fieldErrors}
           brands={pickable}
           bioRows={3}
           disabled={saving}

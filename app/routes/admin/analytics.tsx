@@ -7,7 +7,7 @@ import {
   getTopProfiles,
   getViewsByDay,
   getViewsBySource,
-} from "~/.server/stats";
+} from "~/.server/analytics/stats";
 import { PageHeader } from "~/components/page-header";
 import { Button, buttonClasses } from "~/components/ui/button";
 import { cn } from "~/lib/cn";

@@ -1,25 +1,28 @@
 import { Globe, Palette, Pencil, Plus, Trash2 } from "lucide-react";
-import { useEffect, useState } from "react";
-import { data, useFetcher } from "react-router";
-import type { BrandActionResult } from "~/.server/brands";
-import { deleteBrand, listBrandsWithUsage, saveBrand } from "~/.server/brands";
-import { readUploadForm } from "~/.server/form-data";
+import { useState } from "react";
+import { requirePermission } from "~/.server/authz";
+import { deleteBrand } from "~/.server/brands/delete-brand";
+import { listBrandsWithUsage } from "~/.server/brands/list-brands";
+import { saveBrand } from "~/.server/brands/save-brand";
+import { BrandIdSchema, BrandSchema } from "~/.server/brands/schemas";
+import { formText, imageChange, readUploadForm } from "~/.server/form-data";
+import { failure, failureFrom } from "~/.server/responses";
+import { redirectWithToast } from "~/.server/toast";
+import { parseForm } from "~/.server/validation";
 import { brandGradientStyle } from "~/components/brand-badge";
 import { EmptyState } from "~/components/empty-state";
 import { ErrorList, Field } from "~/components/forms";
 import { ImagePicker } from "~/components/image-picker";
 import { PageHeader } from "~/components/page-header";
-import { type BannerMessage, TimedBanner } from "~/components/timed-banner";
 import { Alert } from "~/components/ui/alert";
 import { Button } from "~/components/ui/button";
 import { Confirm, Modal } from "~/components/ui/dialog";
+import { useDialogFetcher } from "~/components/use-dialog-fetcher";
 import { mediaUrl } from "~/lib/media";
 import { DEFAULT_BRAND_PRIMARY, DEFAULT_BRAND_SECONDARY } from "~/lib/settings";
+import { BRAND_TOAST_MS } from "~/lib/toast";
 import { viewerContext } from "~/middleware/viewer.server";
 import type { Route } from "./+types/brands";
-
-/** Spec §9: the brand success banner lasts 3 seconds. */
-const BRAND_SUCCESS_MS = 3_000;
 
 export const meta: Route.MetaFunction = () => [{ title: "Brand Management" }];
 
@@ -31,18 +34,41 @@ export async function loader() {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const viewer = context.get(viewerContext);
-  const { form, tooLarge } = await readUploadForm(request);
-  if (tooLarge || !form) {
-    return data<BrandActionResult>(
-      { ok: false, intent: "save", message: "The images are larger than 5MB. Choose smaller ones." },
-      413,
-    );
+  const viewer = requirePermission(context.get(viewerContext), "manage:brand:any");
+  const { form } = await readUploadForm(request);
+  if (!form) return failure(413, { formError: "The images are larger than 5MB. Choose smaller ones." });
+  const values = formText(form);
+  const intent = values.intent;
+  if (intent === "create" || intent === "update") {
+    try {
+      const brandId = intent === "update" ? parseForm(BrandIdSchema, values).id : undefined;
+      const fields = parseForm(BrandSchema, values);
+      const [logo, cover] = await Promise.all([imageChange(form, "logo"), imageChange(form, "cover")]);
+      await saveBrand({ actor: viewer, brandId, fields, logo, cover });
+      return redirectWithToast("/admin/brands", {
+        text: intent === "create" ? "Brand created successfully!" : "Brand updated successfully!",
+        durationMs: BRAND_TOAST_MS,
+      });
+    } catch (error) {
+      return failureFrom(error, {
+        values,
+        notFound: "Failed to update brand: it no longer exists.",
+        unexpected: "Failed to save brand. Please try again.",
+      });
+    }
   }
-  const intent = form.get("intent");
-  if (intent === "create" || intent === "update") return saveBrand(viewer, form, intent);
-  if (intent === "delete") return deleteBrand(viewer, form);
-  return data<BrandActionResult>({ ok: false, intent: String(intent), message: "Unknown action." }, 400);
+  if (intent === "delete") {
+    try {
+      await deleteBrand({ actor: viewer, brandId: parseForm(BrandIdSchema, values).id });
+      return redirectWithToast("/admin/brands", { text: "Brand deleted successfully!", durationMs: BRAND_TOAST_MS });
+    } catch (error) {
+      return failureFrom(error, {
+        notFound: "Failed to delete brand: it no longer exists.",
+        unexpected: "Failed to delete brand. Please try again.",
+      });
+    }
+  }
+  return failure(400, { formError: "Unknown action." });
 }
 
 type Brand = Route.ComponentProps["loaderData"]["brands"][number];
@@ -51,19 +77,7 @@ export default function Brands({ loaderData }: Route.ComponentProps) {
   const { brands } = loaderData;
   const [editing, setEditing] = useState<Brand | "new" | null>(null);
   const [deleting, setDeleting] = useState<Brand | null>(null);
-  const [banner, setBanner] = useState<BannerMessage | null>(null);
-  const deleter = useFetcher<BrandActionResult>();
-
-  useEffect(() => {
-    if (deleter.state !== "idle" || !deleter.data) return;
-    const result = deleter.data;
-    setBanner({
-      tone: result.ok ? "success" : "error",
-      text: result.ok ? result.message : (result.message ?? "Failed to delete brand. Please try again."),
-      id: Date.now(),
-    });
-    setDeleting(null);
-  }, [deleter.state, deleter.data]);
+  const deleter = useDialogFetcher(() => setDeleting(null));
 
   return (
     <div>
@@ -76,10 +90,6 @@ export default function Brands({ loaderData }: Route.ComponentProps) {
             Add Brand
           </Button>
         }
-      />
-      <TimedBanner
-        message={banner}
-        duration={banner?.tone === "success" ? BRAND_SUCCESS_MS : Number.POSITIVE_INFINITY}
       />
 
       {brands.length === 0 ? (
@@ -147,9 +157,9 @@ export default function Brands({ loaderData }: Route.ComponentProps) {
                       <Pencil aria-hidden className="size-4" /> Edit
                     </Button>
                     <Button
-                      variant="secondary"
+                      variant="destructive-outline"
                       size="sm"
-                      className="flex-1 text-red-700 dark:text-red-400"
+                      className="flex-1"
                       onClick={() => setDeleting(brand)}
                       aria-label={`Delete ${brand.name}`}
                     >
@@ -168,23 +178,24 @@ export default function Brands({ loaderData }: Route.ComponentProps) {
           key={editing === "new" ? "new" : editing.id}
           brand={editing === "new" ? null : editing}
           onClose={() => setEditing(null)}
-          onSaved={(message) => {
-            setEditing(null);
-            setBanner({ tone: "success", text: message, id: Date.now() });
-          }}
         />
       ) : null}
 
       <Confirm
         open={deleting !== null}
-        onOpenChange={(open) => !open && setDeleting(null)}
+        onOpenChange={(open) => {
+          if (open) return;
+          setDeleting(null);
+          deleter.fetcher.reset();
+        }}
         title="Delete brand"
-        confirmLabel={deleter.state !== "idle" ? "Deleting..." : "Delete Brand"}
-        busy={deleter.state !== "idle"}
+        confirmLabel={deleter.busy ? "Deleting..." : "Delete Brand"}
+        busy={deleter.busy}
         onConfirm={() =>
-          deleting && void deleter.submit({ intent: "delete", id: String(deleting.id) }, { method: "post" })
+          deleting && void deleter.fetcher.submit({ intent: "delete", id: String(deleting.id) }, { method: "post" })
         }
       >
+        {deleter.failure?.formError ? <Alert tone="error">{deleter.failure.formError}</Alert> : null}
         <p className="font-medium text-slate-900 dark:text-white">
           Are you sure you want to delete this brand? This action cannot be undone.
         </p>
@@ -199,23 +210,10 @@ export default function Brands({ loaderData }: Route.ComponentProps) {
   );
 }
 
-function BrandDialog({
-  brand,
-  onClose,
-  onSaved,
-}: {
-  brand: Brand | null;
-  onClose: () => void;
-  onSaved: (message: string) => void;
-}) {
-  const fetcher = useFetcher<BrandActionResult>();
-  const saving = fetcher.state !== "idle";
-  const result = fetcher.data;
-  useEffect(() => {
-    if (fetcher.state === "idle" && result?.ok) onSaved(result.message);
-  }, [fetcher.state, result, onSaved]);
-  const failed = result && !result.ok ? result : null;
+function BrandDialog({ brand, onClose }: { brand: Brand | null; onClose: () => void }) {
+  const { fetcher, busy: saving, failure: failed } = useDialogFetcher(onClose);
   const values = failed?.values;
+  const errors = failed?.fieldErrors;
   const [primary, setPrimary] = useState(values?.primaryColor ?? brand?.primaryColor ?? DEFAULT_BRAND_PRIMARY);
   const [secondary, setSecondary] = useState(
     values?.secondaryColor ?? brand?.secondaryColor ?? DEFAULT_BRAND_SECONDARY,
@@ -233,20 +231,20 @@ function BrandDialog({
         noValidate
         className="space-y-5"
         onSubmit={(event) => {
-          // Repeat submits are ignored while one is on its way (spec §4).
+          // Repeat submits are ignored while one is on its way.
           if (saving) event.preventDefault();
         }}
       >
         <input type="hidden" name="intent" value={brand ? "update" : "create"} />
         {brand ? <input type="hidden" name="id" value={brand.id} /> : null}
-        {failed?.message ? <Alert tone="error">{failed.message}</Alert> : null}
+        {failed?.formError ? <Alert tone="error">{failed.formError}</Alert> : null}
         <fieldset disabled={saving} className="space-y-5">
           <Field
             label="Brand name"
             name="name"
             required
             defaultValue={values?.name ?? brand?.name ?? ""}
-            errors={failed?.errors?.name}
+            errors={errors?.name}
           />
           <div className="grid gap-4 sm:grid-cols-2">
             {(
@@ -273,7 +271,7 @@ function BrandDialog({
                   />
                   <span className="font-mono text-sm text-slate-600 dark:text-slate-400">{value}</span>
                 </div>
-                <ErrorList errors={failed?.errors?.[name]} />
+                <ErrorList errors={errors?.[name]} />
               </div>
             ))}
           </div>
@@ -288,21 +286,21 @@ function BrandDialog({
             type="url"
             placeholder="https://example.com"
             defaultValue={values?.website ?? brand?.website ?? ""}
-            errors={failed?.errors?.website}
+            errors={errors?.website}
           />
           <div className="space-y-4">
             <ImagePicker
               name="logo"
               label="Logo"
               currentUrl={brand?.logoUrl ?? null}
-              errors={failed?.errors?.logo}
+              errors={errors?.logo}
               shape="wide"
             />
             <ImagePicker
               name="cover"
               label="Cover image"
               currentUrl={brand?.coverUrl ?? null}
-              errors={failed?.errors?.cover}
+              errors={errors?.cover}
               shape="wide"
             />
           </div>

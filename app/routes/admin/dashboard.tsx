@@ -1,11 +1,11 @@
-import { loadDashboard } from "~/.server/dashboard";
+import { loadDashboard } from "~/.server/analytics/dashboard";
 import { AdminDashboard } from "~/components/admin/dashboard";
 import type { Route } from "./+types/dashboard";
 
 export const meta: Route.MetaFunction = () => [{ title: "Dashboard" }];
 
 export async function loader({ request }: Route.LoaderArgs) {
-  return loadDashboard(request);
+  return loadDashboard(new URL(request.url));
 }
 
 export default function Dashboard({ loaderData }: Route.ComponentProps) {

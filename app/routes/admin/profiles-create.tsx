@@ -1,18 +1,22 @@
 import { ArrowLeft, Info } from "lucide-react";
-import { data, Form, Link, redirect, useNavigation } from "react-router";
-import { createUnclaimedProfile } from "~/.server/admin-profile-actions";
-import { activeBrandOptions } from "~/.server/brands";
-import { readUploadForm } from "~/.server/form-data";
+import { Form, Link, useNavigation } from "react-router";
+import { requirePermission } from "~/.server/authz";
+import { activeBrandOptions } from "~/.server/brands/list-brands";
+import { formText, imageChange, readUploadForm } from "~/.server/form-data";
+import { createProfile } from "~/.server/profiles/create-profile";
+import { profileCreatedMessage } from "~/.server/profiles/messages";
+import { CreateProfileSchema } from "~/.server/profiles/schemas";
+import { failure, failureFrom } from "~/.server/responses";
+import { redirectWithToast } from "~/.server/toast";
+import { parseForm } from "~/.server/validation";
+import { FormAlert } from "~/components/form-alert";
 import { ImagePicker } from "~/components/image-picker";
 import { PageHeader } from "~/components/page-header";
 import { ProfileFormFields, profileFormValues } from "~/components/profile-form-fields";
-import { Alert } from "~/components/ui/alert";
 import { Button, ButtonLink } from "~/components/ui/button";
-import { type FieldErrors, IMAGE_TOO_LARGE } from "~/lib/validation";
+import { IMAGE_TOO_LARGE } from "~/lib/limits";
 import { viewerContext } from "~/middleware/viewer.server";
 import type { Route } from "./+types/profiles-create";
-
-type ActionData = { errors?: FieldErrors; values?: Record<string, string>; formError?: string };
 
 export const meta: Route.MetaFunction = () => [{ title: "Create Profile" }];
 
@@ -21,18 +25,18 @@ export async function loader() {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const viewer = context.get(viewerContext);
-  const { form, tooLarge } = await readUploadForm(request);
-  if (tooLarge || !form) {
-    return data<ActionData>({ errors: { photo: [IMAGE_TOO_LARGE] } }, 413);
+  const viewer = requirePermission(context.get(viewerContext), "create:profile:any");
+  const { form } = await readUploadForm(request);
+  if (!form) return failure(413, { fieldErrors: { photo: [IMAGE_TOO_LARGE] } });
+  const values = formText(form);
+  try {
+    const fields = parseForm(CreateProfileSchema, values);
+    const created = await createProfile({ actor: viewer, fields, photo: await imageChange(form, "photo") });
+    // The address goes in the toast, never in the URL (which access logs keep).
+    return redirectWithToast("/admin/profiles", { text: profileCreatedMessage(created.profile, created.photoSkipped) });
+  } catch (error) {
+    return failureFrom(error, { values, unexpected: "Failed to create profile. Please try again." });
   }
-  const result = await createUnclaimedProfile(viewer, form);
-  if (!result.ok) return data<ActionData>({ errors: result.errors, values: result.values }, 400);
-  const created = new URLSearchParams({
-    created: `${result.profile.firstName} ${result.profile.lastName}`,
-    email: result.profile.email,
-  });
-  throw redirect(`/admin/profiles?${created}`);
 }
 
 export default function CreateProfile({ loaderData, actionData }: Route.ComponentProps) {
@@ -62,11 +66,11 @@ export default function CreateProfile({ loaderData, actionData }: Route.Componen
         noValidate
         className="space-y-6 rounded-2xl border border-slate-200 bg-white p-6 shadow-sm sm:p-8 dark:border-slate-800 dark:bg-slate-900"
       >
-        {actionData?.errors ? <Alert tone="error">Some fields need your attention. Nothing was created.</Alert> : null}
-        <ImagePicker name="photo" label="Profile photo" currentUrl={null} errors={actionData?.errors?.photo} />
+        <FormAlert failure={actionData} nothingDone="Nothing was created." />
+        <ImagePicker name="photo" label="Profile photo" currentUrl={null} errors={actionData?.fieldErrors?.photo} />
         <ProfileFormFields
           values={profileFormValues(actionData?.values ?? {})}
-          errors={actionData?.errors}
+          errors={actionData?.fieldErrors}
           brands={loaderData.brands}
           bioRows={4}
           usernameRequired={false}

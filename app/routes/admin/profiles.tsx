@@ -1,32 +1,67 @@
-import { data } from "react-router";
-import { deleteProfileAsAdmin, updateProfileAsAdmin } from "~/.server/admin-profile-actions";
-import { loadDashboard } from "~/.server/dashboard";
-import { readUploadForm } from "~/.server/form-data";
+import { loadDashboard } from "~/.server/analytics/dashboard";
+import { requirePermission } from "~/.server/authz";
+import { formText, imageChange, readUploadForm } from "~/.server/form-data";
+import { deleteProfile } from "~/.server/profiles/delete-profile";
+import { profileDeletedMessage, profileSavedMessage } from "~/.server/profiles/messages";
+import { ProfileFieldsSchema, ProfileIdSchema } from "~/.server/profiles/schemas";
+import { updateProfile } from "~/.server/profiles/update-profile";
+import { failure, failureFrom } from "~/.server/responses";
+import { redirectWithToast } from "~/.server/toast";
+import { parseForm, safeRedirect } from "~/.server/validation";
 import { AdminDashboard } from "~/components/admin/dashboard";
-import { IMAGE_TOO_LARGE } from "~/lib/validation";
+import { IMAGE_TOO_LARGE } from "~/lib/limits";
 import { viewerContext } from "~/middleware/viewer.server";
 import type { Route } from "./+types/profiles";
 
 export const meta: Route.MetaFunction = () => [{ title: "Manage Profiles" }];
 
 export async function loader({ request }: Route.LoaderArgs) {
-  return loadDashboard(request, "profiles");
+  return loadDashboard(new URL(request.url), "profiles");
 }
 
-/** Edit and delete from the dashboard; each intent checks its own permission. */
+/** Edit and delete from the dashboard; each intent checks its own permission, then goes back to the list. */
 export async function action({ request, context }: Route.ActionArgs) {
   const viewer = context.get(viewerContext);
-  const { form, tooLarge } = await readUploadForm(request);
-  if (tooLarge || !form) {
-    return data({ ok: false as const, intent: "update", errors: { photo: [IMAGE_TOO_LARGE] } }, 413);
-  }
-  switch (form.get("intent")) {
-    case "update":
-      return updateProfileAsAdmin(viewer, form);
-    case "delete":
-      return deleteProfileAsAdmin(viewer, form);
+  const { form } = await readUploadForm(request);
+  if (!form) return failure(413, { fieldErrors: { photo: [IMAGE_TOO_LARGE] } });
+  const values = formText(form);
+  const back = safeRedirect(values.redirectTo, "/admin/profiles");
+  switch (values.intent) {
+    case "update": {
+      requirePermission(viewer, "update:profile:any");
+      try {
+        const { id } = parseForm(ProfileIdSchema, values);
+        const fields = parseForm(ProfileFieldsSchema, values);
+        const saved = await updateProfile({
+          actor: viewer,
+          profileId: id,
+          fields,
+          photo: await imageChange(form, "photo"),
+        });
+        return redirectWithToast(back, { text: profileSavedMessage(saved.profile, saved.photoSkipped) });
+      } catch (error) {
+        return failureFrom(error, {
+          values,
+          notFound: "Failed to update profile: it no longer exists.",
+          unexpected: "Failed to update profile. Please try again.",
+        });
+      }
+    }
+    case "delete": {
+      requirePermission(viewer, "delete:profile:any");
+      try {
+        const { id } = parseForm(ProfileIdSchema, values);
+        const deleted = await deleteProfile({ actor: viewer, profileId: id });
+        return redirectWithToast(back, { text: profileDeletedMessage(deleted) });
+      } catch (error) {
+        return failureFrom(error, {
+          notFound: "Failed to delete profile: it no longer exists.",
+          unexpected: "Failed to delete profile. Please try again.",
+        });
+      }
+    }
     default:
-      return data({ ok: false as const, intent: "unknown", message: "Unknown action." }, 400);
+      return failure(400, { formError: "Unknown action." });
   }
 }
 

@@ -1,27 +1,27 @@
 import { ShieldCheck } from "lucide-react";
 import { Tabs } from "radix-ui";
-import { useEffect, useState } from "react";
-import { data, useFetcher } from "react-router";
+import { useState } from "react";
+import { Form, useNavigation } from "react-router";
 import { requirePermission } from "~/.server/authz";
 import { env } from "~/.server/env";
-import { publish } from "~/.server/realtime";
-import { getStoredSettings, SettingsSchema, saveSiteSettings } from "~/.server/settings";
+import { failureFrom } from "~/.server/responses";
+import { saveSiteSettings } from "~/.server/settings/save-settings";
+import { SettingsSchema } from "~/.server/settings/schemas";
+import { getStoredSettings } from "~/.server/settings/settings";
+import { redirectWithToast } from "~/.server/toast";
+import { parseForm } from "~/.server/validation";
+import { FormAlert } from "~/components/form-alert";
 import { ErrorList, Field, SelectField, TextareaField } from "~/components/forms";
 import { PageHeader } from "~/components/page-header";
-import { type BannerMessage, TimedBanner } from "~/components/timed-banner";
 import { Button } from "~/components/ui/button";
-import { DEFAULT_SETTINGS } from "~/lib/settings";
-import { type FieldErrors, fieldErrors } from "~/lib/validation";
+import { DEFAULT_SETTINGS, FONT_FAMILIES } from "~/lib/settings";
 import { viewerContext } from "~/middleware/viewer.server";
 import type { Route } from "./+types/settings";
 
-const FONTS = ["Inter", "Roboto", "Open Sans", "Lato", "Montserrat", "Poppins"];
 const TAB =
   "rounded-md px-4 py-2 text-sm font-medium text-slate-600 data-[state=active]:bg-white data-[state=active]:text-slate-900 data-[state=active]:shadow-sm dark:text-slate-400 dark:data-[state=active]:bg-slate-800 dark:data-[state=active]:text-white";
 const PANEL =
   "space-y-5 rounded-2xl border border-slate-200 bg-white p-6 shadow-sm data-[state=inactive]:hidden sm:p-8 dark:border-slate-800 dark:bg-slate-900";
-
-type ActionData = { ok: boolean; message: string; errors?: FieldErrors };
 
 export const meta: Route.MetaFunction = () => [{ title: "System Settings" }];
 
@@ -35,36 +35,28 @@ export async function loader({ context }: Route.LoaderArgs) {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  requirePermission(context.get(viewerContext), "update:settings:any");
-  const parsed = SettingsSchema.safeParse(Object.fromEntries(await request.formData()));
-  if (!parsed.success) {
-    return data<ActionData>(
-      { ok: false, message: "Some fields need your attention. Nothing was saved.", errors: fieldErrors(parsed.error) },
-      400,
-    );
-  }
+  const viewer = requirePermission(context.get(viewerContext), "update:settings:any");
+  const values = Object.fromEntries(
+    [...(await request.formData()).entries()].filter(
+      (entry): entry is [string, string] => typeof entry[1] === "string",
+    ),
+  );
   try {
-    await saveSiteSettings(parsed.data);
+    await saveSiteSettings({ actor: viewer, values: parseForm(SettingsSchema, values) });
+    return redirectWithToast("/admin/settings", { text: "Settings saved successfully!" });
   } catch (error) {
-    console.error("[settings] save failed:", error);
-    return data<ActionData>({ ok: false, message: "Failed to save settings. Please try again." }, 500);
+    return failureFrom(error, { values, unexpected: "Failed to save settings. Please try again." });
   }
-  await publish({ kind: "settings", id: "1" });
-  return data<ActionData>({ ok: true, message: "Settings saved successfully!" });
 }
 
-export default function Settings({ loaderData }: Route.ComponentProps) {
-  const { values, adminEmail, adminCount } = loaderData;
-  const fetcher = useFetcher<ActionData>();
-  const saving = fetcher.state !== "idle";
-  const errors = fetcher.data?.errors;
-  const [banner, setBanner] = useState<BannerMessage | null>(null);
+export default function Settings({ loaderData, actionData }: Route.ComponentProps) {
+  const { adminEmail, adminCount } = loaderData;
+  // After a failed save the form shows what was typed, with or without JavaScript.
+  const values = { ...loaderData.values, ...actionData?.values };
+  const navigation = useNavigation();
+  const saving = navigation.state === "submitting";
+  const errors = actionData?.fieldErrors;
   const [tab, setTab] = useState("general");
-  useEffect(() => {
-    if (fetcher.state === "idle" && fetcher.data) {
-      setBanner({ tone: fetcher.data.ok ? "success" : "error", text: fetcher.data.message, id: Date.now() });
-    }
-  }, [fetcher.state, fetcher.data]);
 
   const text = (name: keyof typeof values, label: string, extra: Partial<React.ComponentProps<typeof Field>> = {}) => (
     <Field
@@ -78,7 +70,7 @@ export default function Settings({ loaderData }: Route.ComponentProps) {
   );
 
   return (
-    <fetcher.Form method="post" noValidate className="max-w-4xl">
+    <Form method="post" noValidate className="max-w-4xl">
       <PageHeader
         title="System Settings"
         description="Company details, branding and legal texts for the whole site."
@@ -88,7 +80,9 @@ export default function Settings({ loaderData }: Route.ComponentProps) {
           </Button>
         }
       />
-      <TimedBanner message={banner} />
+      <div className="mb-6 empty:hidden">
+        <FormAlert failure={actionData} nothingDone="Nothing was saved." />
+      </div>
       <Tabs.Root value={tab} onValueChange={setTab}>
         <Tabs.List
           aria-label="Settings"
@@ -156,7 +150,7 @@ export default function Settings({ loaderData }: Route.ComponentProps) {
             name="fontFamily"
             defaultValue={values.fontFamily || "Inter"}
             errors={errors?.fontFamily}
-            options={FONTS.map((font) => ({ value: font, label: font }))}
+            options={FONT_FAMILIES.map((font) => ({ value: font, label: font }))}
           />
           <div className="grid gap-4 sm:grid-cols-2">
             {text("primaryLogo", "Primary logo URL", { placeholder: "https://… or /logo.svg" })}
@@ -209,7 +203,7 @@ export default function Settings({ loaderData }: Route.ComponentProps) {
           </div>
         </Tabs.Content>
       </Tabs.Root>
-    </fetcher.Form>
+    </Form>
   );
 }
 

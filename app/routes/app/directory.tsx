@@ -1,8 +1,8 @@
 import { LayoutGrid, List, SearchX } from "lucide-react";
 import { useState } from "react";
 import { Form, useNavigation } from "react-router";
-import { activeBrandOptions } from "~/.server/brands";
-import { parseDirectoryQuery, searchDirectory } from "~/.server/directory";
+import { activeBrandOptions } from "~/.server/brands/list-brands";
+import { parseDirectoryQuery, searchDirectory } from "~/.server/profiles/directory";
 import { EmptyState } from "~/components/empty-state";
 import { PageHeader } from "~/components/page-header";
 import { Pagination } from "~/components/pagination";

@@ -1,7 +1,7 @@
 import { ArrowRight, Contact, Eye, PencilLine, Trophy, Users } from "lucide-react";
 import { Link } from "react-router";
-import { loadDashboard } from "~/.server/dashboard";
-import { getProfileRank } from "~/.server/stats";
+import { loadDashboard } from "~/.server/analytics/dashboard";
+import { getProfileRank } from "~/.server/analytics/stats";
 import { AdminDashboard } from "~/components/admin/dashboard";
 import { viewerContext } from "~/middleware/viewer.server";
 import type { Route } from "./+types/home";
@@ -14,8 +14,8 @@ export const meta: Route.MetaFunction = ({ matches }) => {
 export async function loader({ request, context }: Route.LoaderArgs) {
   const viewer = context.get(viewerContext);
   if (viewer.isAdmin) {
-    // Spec §2: for the administrator, the home route is the dashboard.
-    return { kind: "admin" as const, dashboard: await loadDashboard(request) };
+    // For the administrator, the home route is the dashboard.
+    return { kind: "admin" as const, dashboard: await loadDashboard(new URL(request.url)) };
   }
   const profile = viewer.profile;
   return {

@@ -1,104 +1,70 @@
-import { eq } from "drizzle-orm";
 import { ArrowLeft } from "lucide-react";
-import { data, Form, Link, redirect, useNavigation } from "react-router";
-import { activeBrandOptions } from "~/.server/brands";
-import { db } from "~/.server/db/client";
-import { profiles } from "~/.server/db/schema";
-import { formText, readUploadForm } from "~/.server/form-data";
-import { deleteImageIfUnused, ImageError, storeProfilePhoto } from "~/.server/images";
-import { checkProfileFields, uniqueViolationErrors } from "~/.server/profile-update";
-import { publish } from "~/.server/realtime";
+import { Form, Link, redirect, useNavigation } from "react-router";
+import { activeBrandOptions } from "~/.server/brands/list-brands";
+import { NotFoundError } from "~/.server/errors";
+import { formText, imageChange, readUploadForm } from "~/.server/form-data";
+import { getEditableProfile } from "~/.server/profiles/get-editable-profile";
+import { profileSavedMessage } from "~/.server/profiles/messages";
+import { ProfileFieldsSchema } from "~/.server/profiles/schemas";
+import { updateProfile } from "~/.server/profiles/update-profile";
+import { failure, failureFrom } from "~/.server/responses";
+import { redirectWithToast } from "~/.server/toast";
+import { parseForm } from "~/.server/validation";
+import { FormAlert } from "~/components/form-alert";
 import { ImagePicker } from "~/components/image-picker";
 import { PageHeader } from "~/components/page-header";
 import { ProfileFormFields, profileFormValues } from "~/components/profile-form-fields";
-import { Alert } from "~/components/ui/alert";
 import { Button, ButtonLink } from "~/components/ui/button";
+import { IMAGE_TOO_LARGE } from "~/lib/limits";
 import { mediaUrl } from "~/lib/media";
-import { ProfileFieldsSchema } from "~/lib/profile-schema";
-import { type FieldErrors, fieldErrors, IMAGE_TOO_LARGE } from "~/lib/validation";
 import { viewerContext } from "~/middleware/viewer.server";
 import type { Route } from "./+types/profile-edit";
-
-type ActionData = { errors?: FieldErrors; formError?: string; values?: Record<string, string> };
 
 export const meta: Route.MetaFunction = () => [{ title: "Edit Profile" }];
 
 export async function loader({ context }: Route.LoaderArgs) {
   const viewer = context.get(viewerContext);
   if (!viewer.profile) throw redirect("/");
-  // Scoped by owner: a member only ever reads their own card here.
-  const [profile] = await db
-    .select({
-      firstName: profiles.firstName,
-      lastName: profiles.lastName,
-      username: profiles.username,
-      email: profiles.email,
-      title: profiles.title,
-      phone: profiles.phone,
-      bio: profiles.bio,
-      linkedinUrl: profiles.linkedinUrl,
-      companyBrandId: profiles.companyBrandId,
-      profilePhoto: profiles.profilePhoto,
-    })
-    .from(profiles)
-    .where(eq(profiles.userId, viewer.user.id));
-  if (!profile) throw redirect("/");
-  return {
-    profile: { ...profile, photoUrl: mediaUrl(profile.profilePhoto) },
-    brands: await activeBrandOptions(profile.companyBrandId),
-  };
+  try {
+    const profile = await getEditableProfile({ actor: viewer, profileId: viewer.profile.id });
+    return {
+      profile: { ...profile, photoUrl: mediaUrl(profile.profilePhoto) },
+      brands: await activeBrandOptions(profile.companyBrandId),
+    };
+  } catch (error) {
+    if (error instanceof NotFoundError) throw redirect("/");
+    throw error;
+  }
 }
 
+/** The member's own card: the same `updateProfile` the dashboard uses, scoped to what they may change. */
 export async function action({ request, context }: Route.ActionArgs) {
   const viewer = context.get(viewerContext);
-  const [current] = await db
-    .select({ id: profiles.id, profilePhoto: profiles.profilePhoto, companyBrandId: profiles.companyBrandId })
-    .from(profiles)
-    .where(eq(profiles.userId, viewer.user.id));
-  if (!current) throw redirect("/");
-
+  if (!viewer.profile) throw redirect("/");
   const { form } = await readUploadForm(request);
-  if (!form) return data<ActionData>({ errors: { photo: [IMAGE_TOO_LARGE] } }, 413);
+  if (!form) return failure(413, { fieldErrors: { photo: [IMAGE_TOO_LARGE] } });
   const values = formText(form);
-  const parsed = ProfileFieldsSchema.safeParse(values);
-  if (!parsed.success) return data<ActionData>({ errors: fieldErrors(parsed.error), values }, 400);
-  const errors = await checkProfileFields(parsed.data, current);
-  if (Object.keys(errors).length) return data<ActionData>({ errors, values }, 400);
-
-  const photo = form.get("photo");
-  let photoKey = form.get("photoRemove") === "1" ? null : current.profilePhoto;
-  if (photo instanceof File && photo.size > 0) {
-    try {
-      photoKey = await storeProfilePhoto(new Uint8Array(await photo.arrayBuffer()));
-    } catch (error) {
-      if (error instanceof ImageError) return data<ActionData>({ errors: { photo: [error.message] }, values }, 400);
-      throw error;
-    }
-  }
-
   try {
-    // Filtered by the owner, whatever the form says (spec §7 "Edit own profile").
-    await db
-      .update(profiles)
-      .set({ ...parsed.data, profilePhoto: photoKey })
-      .where(eq(profiles.userId, viewer.user.id));
+    const fields = parseForm(ProfileFieldsSchema, values);
+    const saved = await updateProfile({
+      actor: viewer,
+      profileId: viewer.profile.id,
+      fields,
+      photo: await imageChange(form, "photo"),
+    });
+    return redirectWithToast(`/profile/${encodeURIComponent(saved.profile.username)}`, {
+      text: profileSavedMessage(saved.profile, saved.photoSkipped),
+    });
   } catch (error) {
-    if (photoKey !== current.profilePhoto) await deleteImageIfUnused(photoKey);
-    const uniqueErrors = uniqueViolationErrors(error);
-    if (uniqueErrors) return data<ActionData>({ errors: uniqueErrors, values }, 400);
-    console.error("[profile] update failed:", error);
-    return data<ActionData>({ formError: "Failed to update profile. Please try again.", values }, 500);
+    return failureFrom(error, { values, unexpected: "Failed to update profile. Please try again." });
   }
-  if (photoKey !== current.profilePhoto) await deleteImageIfUnused(current.profilePhoto);
-  await publish({ kind: "profile", id: current.id });
-  throw redirect(`/profile/${encodeURIComponent(parsed.data.username)}`);
 }
 
 export default function EditProfile({ loaderData, actionData }: Route.ComponentProps) {
   const { profile, brands } = loaderData;
   const navigation = useNavigation();
   const saving = navigation.state === "submitting";
-  const errors = actionData?.errors;
+  const errors = actionData?.fieldErrors;
   const cardHref = `/profile/${encodeURIComponent(profile.username)}`;
   return (
     <div className="max-w-3xl">
@@ -116,10 +82,7 @@ export default function EditProfile({ loaderData, actionData }: Route.ComponentP
         noValidate
         className="space-y-6 rounded-2xl border border-slate-200 bg-white p-6 shadow-sm sm:p-8 dark:border-slate-800 dark:bg-slate-900"
       >
-        {actionData?.formError ? <Alert tone="error">{actionData.formError}</Alert> : null}
-        {errors && !actionData?.formError ? (
-          <Alert tone="error">Some fields need your attention. Nothing was saved.</Alert>
-        ) : null}
+        <FormAlert failure={actionData} nothingDone="Nothing was saved." />
         <ImagePicker name="photo" label="Profile photo" currentUrl={profile.photoUrl} errors={errors?.photo} />
         <ProfileFormFields
           values={actionData?.values ? profileFormValues(actionData.values) : profileFormValues(profile)}

@@ -1,46 +1,17 @@
 import { MailCheck } from "lucide-react";
 import { data, Form, Link, redirect, useNavigation, useSearchParams } from "react-router";
-import { z } from "zod";
+import { AuthSchema } from "~/.server/accounts/schemas";
 import { callAuth, cookieHeaders } from "~/.server/auth";
 import { requireAnonymous } from "~/.server/authz";
+import { failure } from "~/.server/responses";
+import { fieldErrors, safeRedirect } from "~/.server/validation";
 import { AuthShell } from "~/components/auth-shell";
 import { Field, Honeypot } from "~/components/forms";
 import { Alert } from "~/components/ui/alert";
 import { Button } from "~/components/ui/button";
+import { PASSWORD_MIN_LENGTH } from "~/lib/limits";
 import { useSite } from "~/lib/site";
-import {
-  EmailSchema,
-  type FieldErrors,
-  fieldErrors,
-  NameSchema,
-  PASSWORD_MIN_LENGTH,
-  PasswordSchema,
-  PhoneSchema,
-  safeRedirect,
-} from "~/lib/validation";
 import type { Route } from "./+types/auth";
-
-const SignInSchema = z.object({
-  intent: z.literal("signin"),
-  email: EmailSchema,
-  // Sign-in checks presence only: the stored rule decides the rest.
-  password: z.string().min(1, "Password is required"),
-});
-
-const SignUpSchema = z.object({
-  intent: z.literal("signup"),
-  firstName: NameSchema("First name"),
-  lastName: NameSchema("Last name"),
-  email: EmailSchema,
-  password: PasswordSchema,
-  phone: PhoneSchema,
-});
-
-const AuthSchema = z.discriminatedUnion("intent", [SignInSchema, SignUpSchema]);
-
-type ActionData =
-  | { status: "error"; mode: "signin" | "signup"; formError?: string; errors?: FieldErrors }
-  | { status: "sent"; email: string };
 
 export function meta({ location, matches }: Route.MetaArgs) {
   const company = (matches[0]?.data as { site?: { companyName: string } } | undefined)?.site?.companyName ?? "Namecard";
@@ -56,14 +27,15 @@ export async function loader({ request }: Route.LoaderArgs) {
 export async function action({ request }: Route.ActionArgs) {
   await requireAnonymous(request);
   const form = await request.formData();
-  const mode = form.get("intent") === "signup" ? "signup" : "signin";
-  if (form.get("website_url")) {
-    return data<ActionData>({ status: "error", mode, formError: "An error occurred" }, 400);
+  // What the form shows again after a failure: the mode and what was typed, never the password.
+  const values: Record<string, string> = { intent: form.get("intent") === "signup" ? "signup" : "signin" };
+  for (const name of ["firstName", "lastName", "email", "phone"]) {
+    const value = form.get(name);
+    if (typeof value === "string") values[name] = value;
   }
+  if (form.get("website_url")) return failure(400, { formError: "An error occurred", values });
   const parsed = AuthSchema.safeParse(Object.fromEntries(form));
-  if (!parsed.success) {
-    return data<ActionData>({ status: "error", mode, errors: fieldErrors(parsed.error) }, 400);
-  }
+  if (!parsed.success) return failure(400, { fieldErrors: fieldErrors(parsed.error), values });
   const redirectTo = safeRedirect(form.get("redirectTo"));
   const verifiedUrl = `/auth/verified?${new URLSearchParams({ redirectTo })}`;
 
@@ -79,7 +51,7 @@ export async function action({ request }: Route.ActionArgs) {
         result.code === "EMAIL_NOT_VERIFIED"
           ? "Email not verified. We've sent you a new link: open it to finish signing up."
           : result.message;
-      return data<ActionData>({ status: "error", mode, formError }, result.status === 429 ? 429 : 400);
+      return failure(result.status === 429 ? 429 : 400, { formError, values });
     }
     throw redirect(redirectTo, { headers: cookieHeaders(result.headers) });
   }
@@ -94,10 +66,9 @@ export async function action({ request }: Route.ActionArgs) {
     phone: phone ?? undefined,
     callbackURL: verifiedUrl,
   });
-  if (!result.ok) {
-    return data<ActionData>({ status: "error", mode, formError: result.message }, result.status === 429 ? 429 : 400);
-  }
-  return data<ActionData>({ status: "sent", email });
+  if (!result.ok) return failure(result.status === 429 ? 429 : 400, { formError: result.message, values });
+  // The next step is in the mailbox: the page says where the link went.
+  return data({ sent: email });
 }
 
 export default function AuthRoute({ actionData }: Route.ComponentProps) {
@@ -106,14 +77,17 @@ export default function AuthRoute({ actionData }: Route.ComponentProps) {
   const navigation = useNavigation();
   const busy = navigation.state !== "idle" && navigation.formAction?.startsWith("/auth");
   const redirectTo = params.get("redirectTo") ?? "";
-  const mode = actionData?.status === "error" ? actionData.mode : params.get("mode") === "signup" ? "signup" : "signin";
-  const errors = actionData?.status === "error" ? actionData.errors : undefined;
-  const formError = actionData?.status === "error" ? actionData.formError : undefined;
+  const failed = actionData && !("sent" in actionData) ? actionData : undefined;
+  const typedMode = failed?.values?.intent;
+  const mode = (typedMode ?? params.get("mode")) === "signup" ? "signup" : "signin";
+  const errors = failed?.fieldErrors;
+  const formError = failed?.formError;
+  const typed = failed?.values ?? {};
   const toggle = new URLSearchParams(params);
   if (mode === "signup") toggle.delete("mode");
   else toggle.set("mode", "signup");
 
-  if (actionData?.status === "sent") {
+  if (actionData && "sent" in actionData) {
     return (
       <AuthShell>
         <div className="space-y-4 text-center">
@@ -122,8 +96,8 @@ export default function AuthRoute({ actionData }: Route.ComponentProps) {
           </span>
           <h1 className="text-2xl font-semibold tracking-tight">Check your email</h1>
           <p className="text-slate-600 dark:text-slate-400">
-            We sent a link to <strong className="text-slate-900 dark:text-slate-100">{actionData.email}</strong>. Open
-            it to confirm your address and finish joining {site.companyName}.
+            We sent a link to <strong className="text-slate-900 dark:text-slate-100">{actionData.sent}</strong>. Open it
+            to confirm your address and finish joining {site.companyName}.
           </p>
           <p className="text-sm text-slate-500 dark:text-slate-400">
             Already confirmed?{" "}
@@ -152,9 +126,6 @@ export default function AuthRoute({ actionData }: Route.ComponentProps) {
         <input type="hidden" name="intent" value={mode} />
         <input type="hidden" name="redirectTo" value={redirectTo} />
         {formError ? <Alert tone="error">{formError}</Alert> : null}
-        {!formError && params.get("reset") === "1" ? (
-          <Alert tone="success">Your password was changed. Sign in with your new password.</Alert>
-        ) : null}
         {mode === "signup" ? (
           <>
             <Honeypot />
@@ -164,13 +135,29 @@ export default function AuthRoute({ actionData }: Route.ComponentProps) {
                 name="firstName"
                 autoComplete="given-name"
                 required
+                defaultValue={typed.firstName}
                 errors={errors?.firstName}
               />
-              <Field label="Last name" name="lastName" autoComplete="family-name" required errors={errors?.lastName} />
+              <Field
+                label="Last name"
+                name="lastName"
+                autoComplete="family-name"
+                required
+                defaultValue={typed.lastName}
+                errors={errors?.lastName}
+              />
             </div>
           </>
         ) : null}
-        <Field label="Email" name="email" type="email" autoComplete="email" required errors={errors?.email} />
+        <Field
+          label="Email"
+          name="email"
+          type="email"
+          autoComplete="email"
+          required
+          defaultValue={typed.email}
+          errors={errors?.email}
+        />
         <Field
           label="Password"
           name="password"
@@ -182,7 +169,14 @@ export default function AuthRoute({ actionData }: Route.ComponentProps) {
           errors={errors?.password}
         />
         {mode === "signup" ? (
-          <Field label="Phone (optional)" name="phone" type="tel" autoComplete="tel" errors={errors?.phone} />
+          <Field
+            label="Phone (optional)"
+            name="phone"
+            type="tel"
+            autoComplete="tel"
+            defaultValue={typed.phone}
+            errors={errors?.phone}
+          />
         ) : (
           <div className="flex justify-end">
             <Link to="/auth/forgot-password" className="text-sm font-medium text-brand-ink hover:underline">

@@ -1,18 +1,15 @@
 import { MailCheck } from "lucide-react";
 import { data, Form, Link, useNavigation } from "react-router";
-import { z } from "zod";
+import { ForgotPasswordSchema } from "~/.server/accounts/schemas";
 import { callAuth } from "~/.server/auth";
 import { requireAnonymous } from "~/.server/authz";
+import { failure } from "~/.server/responses";
+import { fieldErrors } from "~/.server/validation";
 import { AuthShell } from "~/components/auth-shell";
 import { Field } from "~/components/forms";
 import { Alert } from "~/components/ui/alert";
 import { Button } from "~/components/ui/button";
-import { EmailSchema, type FieldErrors, fieldErrors } from "~/lib/validation";
 import type { Route } from "./+types/forgot-password";
-
-const ForgotPasswordSchema = z.object({ email: EmailSchema });
-
-type ActionData = { sent?: string; errors?: FieldErrors; formError?: string };
 
 export const meta: Route.MetaFunction = () => [{ title: "Reset your password" }];
 
@@ -23,21 +20,23 @@ export async function loader({ request }: Route.LoaderArgs) {
 
 export async function action({ request }: Route.ActionArgs) {
   await requireAnonymous(request);
-  const parsed = ForgotPasswordSchema.safeParse(Object.fromEntries(await request.formData()));
-  if (!parsed.success) return data<ActionData>({ errors: fieldErrors(parsed.error) }, 400);
+  const values = { email: String((await request.formData()).get("email") ?? "") };
+  const parsed = ForgotPasswordSchema.safeParse(values);
+  if (!parsed.success) return failure(400, { fieldErrors: fieldErrors(parsed.error), values });
   const result = await callAuth(request, "/request-password-reset", {
     email: parsed.data.email,
     redirectTo: "/auth/reset-password",
   });
-  if (!result.ok) return data<ActionData>({ formError: result.message }, result.status === 429 ? 429 : 400);
+  if (!result.ok) return failure(result.status === 429 ? 429 : 400, { formError: result.message, values });
   // The same answer whether or not the address has an account.
-  return data<ActionData>({ sent: parsed.data.email });
+  return data({ sent: parsed.data.email });
 }
 
 export default function ForgotPassword({ actionData }: Route.ComponentProps) {
   const navigation = useNavigation();
   const busy = navigation.state === "submitting";
-  if (actionData?.sent) {
+  const failed = actionData && !("sent" in actionData) ? actionData : undefined;
+  if (actionData && "sent" in actionData) {
     return (
       <AuthShell>
         <div className="space-y-4 text-center">
@@ -65,14 +64,15 @@ export default function ForgotPassword({ actionData }: Route.ComponentProps) {
         </p>
       </div>
       <Form method="post" className="space-y-4" noValidate>
-        {actionData?.formError ? <Alert tone="error">{actionData.formError}</Alert> : null}
+        {failed?.formError ? <Alert tone="error">{failed.formError}</Alert> : null}
         <Field
           label="Email"
           name="email"
           type="email"
           autoComplete="email"
           required
-          errors={actionData?.errors?.email}
+          defaultValue={failed?.values?.email}
+          errors={failed?.fieldErrors?.email}
         />
         <Button type="submit" size="lg" className="w-full" disabled={busy}>
           {busy ? "Sending..." : "Send reset link"}

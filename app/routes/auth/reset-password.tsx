@@ -1,26 +1,16 @@
-import { data, Form, Link, redirect, useNavigation } from "react-router";
-import { z } from "zod";
+import { Form, Link, useNavigation } from "react-router";
+import { ResetPasswordSchema } from "~/.server/accounts/schemas";
 import { callAuth } from "~/.server/auth";
 import { requireAnonymous } from "~/.server/authz";
+import { failure } from "~/.server/responses";
+import { redirectWithToast } from "~/.server/toast";
+import { fieldErrors } from "~/.server/validation";
 import { AuthShell } from "~/components/auth-shell";
 import { Field } from "~/components/forms";
 import { Alert } from "~/components/ui/alert";
 import { Button } from "~/components/ui/button";
-import { type FieldErrors, fieldErrors, PASSWORD_MIN_LENGTH, PasswordSchema } from "~/lib/validation";
+import { PASSWORD_MIN_LENGTH } from "~/lib/limits";
 import type { Route } from "./+types/reset-password";
-
-const ResetPasswordSchema = z
-  .object({
-    token: z.string().min(1),
-    password: PasswordSchema,
-    confirmPassword: z.string(),
-  })
-  .refine((value) => value.password === value.confirmPassword, {
-    message: "The passwords do not match",
-    path: ["confirmPassword"],
-  });
-
-type ActionData = { errors?: FieldErrors; formError?: string };
 
 export const meta: Route.MetaFunction = () => [{ title: "Choose a new password" }];
 
@@ -34,7 +24,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 export async function action({ request }: Route.ActionArgs) {
   await requireAnonymous(request);
   const parsed = ResetPasswordSchema.safeParse(Object.fromEntries(await request.formData()));
-  if (!parsed.success) return data<ActionData>({ errors: fieldErrors(parsed.error) }, 400);
+  if (!parsed.success) return failure(400, { fieldErrors: fieldErrors(parsed.error) });
   const result = await callAuth(request, "/reset-password", {
     token: parsed.data.token,
     newPassword: parsed.data.password,
@@ -42,9 +32,9 @@ export async function action({ request }: Route.ActionArgs) {
   if (!result.ok) {
     const formError =
       result.code === "INVALID_TOKEN" ? "This link is invalid or has expired. Ask for a new one." : result.message;
-    return data<ActionData>({ formError }, 400);
+    return failure(400, { formError });
   }
-  throw redirect("/auth?reset=1");
+  return redirectWithToast("/auth", { text: "Your password was changed. Sign in with your new password." });
 }
 
 export default function ResetPassword({ loaderData, actionData }: Route.ComponentProps) {
@@ -74,7 +64,7 @@ export default function ResetPassword({ loaderData, actionData }: Route.Componen
             required
             minLength={PASSWORD_MIN_LENGTH}
             hint={`At least ${PASSWORD_MIN_LENGTH} characters.`}
-            errors={actionData?.errors?.password}
+            errors={actionData?.fieldErrors?.password}
           />
           <Field
             label="Confirm new password"
@@ -82,7 +72,7 @@ export default function ResetPassword({ loaderData, actionData }: Route.Componen
             type="password"
             autoComplete="new-password"
             required
-            errors={actionData?.errors?.confirmPassword}
+            errors={actionData?.fieldErrors?.confirmPassword}
           />
           <Button type="submit" size="lg" className="w-full" disabled={busy}>
             {busy ? "Saving..." : "Save new password"}

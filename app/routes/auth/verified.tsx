@@ -1,7 +1,7 @@
 import { Link, redirect } from "react-router";
+import { safeRedirect } from "~/.server/validation";
 import { AuthShell } from "~/components/auth-shell";
 import { Alert } from "~/components/ui/alert";
-import { safeRedirect } from "~/lib/validation";
 import type { Route } from "./+types/verified";
 
 export const meta: Route.MetaFunction = () => [{ title: "Email confirmation" }];

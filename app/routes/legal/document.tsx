@@ -1,6 +1,8 @@
 import { ArrowLeft } from "lucide-react";
-import { data, Link } from "react-router";
-import { getSiteSettings } from "~/.server/settings";
+import { Link } from "react-router";
+import { notFound } from "~/.server/responses";
+import { getSiteSettings } from "~/.server/settings/settings";
+import { RouteErrorBoundary } from "~/components/error-boundary";
 import { ThemeSwitch } from "~/components/theme-switch";
 import type { Route } from "./+types/document";
 
@@ -10,7 +12,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   const settings = await getSiteSettings();
   const text = kind === "privacy" ? settings.privacyPolicy : settings.termsOfService;
   const title = kind === "privacy" ? "Privacy Policy" : "Terms of Service";
-  if (!text) throw data({ message: `${title} has not been published.` }, 404);
+  if (!text) notFound(`${title} has not been published.`);
   return { title, text, company: settings.companyName };
 }
 
@@ -37,12 +39,16 @@ export default function LegalDocument({ loaderData }: Route.ComponentProps) {
 
 export function ErrorBoundary() {
   return (
-    <main className="mx-auto flex min-h-dvh max-w-md flex-col items-center justify-center gap-4 p-6 text-center">
-      <h1 className="text-2xl font-semibold">Not published</h1>
-      <p className="text-slate-600 dark:text-slate-400">This document has not been published yet.</p>
-      <Link to="/" className="font-medium text-brand-ink hover:underline">
-        Go to the home page
-      </Link>
-    </main>
+    <RouteErrorBoundary
+      notFound={
+        <main className="mx-auto flex min-h-dvh max-w-md flex-col items-center justify-center gap-4 p-6 text-center">
+          <h1 className="text-2xl font-semibold">Not published</h1>
+          <p className="text-slate-600 dark:text-slate-400">This document has not been published yet.</p>
+          <Link to="/" className="font-medium text-brand-ink hover:underline">
+            Go to the home page
+          </Link>
+        </main>
+      }
+    />
   );
 }

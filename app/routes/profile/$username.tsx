@@ -11,16 +11,19 @@ import {
   ShieldCheck,
 } from "lucide-react";
 import type { ReactNode } from "react";
-import { data, Link } from "react-router";
+import { Link } from "react-router";
+import { recordView, viewSourceOf } from "~/.server/analytics/views";
 import { getOptionalViewer } from "~/.server/authz";
-import { getCardByUsername } from "~/.server/cards";
-import { ogVersion } from "~/.server/og-image";
-import { CARD_QR, cardUrl, qrSvg, qrTargetUrl } from "~/.server/qr";
-import { cardFileName } from "~/.server/vcard";
-import { recordView, viewSourceOf } from "~/.server/views";
+import { visitOf } from "~/.server/http";
+import { getCardByUsername } from "~/.server/profiles/get-card";
+import { ogVersion } from "~/.server/profiles/og-image";
+import { CARD_QR, cardUrl, qrSvg, qrTargetUrl } from "~/.server/profiles/qr";
+import { cardFileName } from "~/.server/profiles/vcard";
+import { notFound } from "~/.server/responses";
 import { Avatar } from "~/components/avatar";
 import { BrandBadge, brandGradientStyle } from "~/components/brand-badge";
 import { BackButton, CopyLinkButton, DownloadQrLink, SaveContactButton, ShareButton } from "~/components/card-actions";
+import { RouteErrorBoundary } from "~/components/error-boundary";
 import { NotFoundCard } from "~/components/not-found-card";
 import { ThemeSwitch } from "~/components/theme-switch";
 import { buttonClasses } from "~/components/ui/button";
@@ -59,15 +62,18 @@ export function meta({ data: loaderData }: Route.MetaArgs) {
 
 export async function loader({ params, request }: Route.LoaderArgs) {
   const [viewer, card] = await Promise.all([getOptionalViewer(request), getCardByUsername(params.username)]);
-  if (!card) return data({ card: null, links: null, viewer: null, admin: null, qr: null }, 404);
+  if (!card) notFound("Profile not found");
 
-  const counted = await recordView({
-    request,
-    profileId: card.id,
-    ownerUserId: card.userId,
-    viewerUserId: viewer?.user.id ?? null,
-    source: viewSourceOf(new URL(request.url)),
-  });
+  // Only a page load counts as a visit (a HEAD request does not).
+  const counted =
+    request.method === "GET" &&
+    (await recordView({
+      visit: visitOf(request),
+      profileId: card.id,
+      ownerUserId: card.userId,
+      viewerUserId: viewer?.user.id ?? null,
+      source: viewSourceOf(new URL(request.url)),
+    }));
   const base = `/profile/${encodeURIComponent(card.username)}`;
   const absolute = cardUrl(card.username);
   return {
@@ -96,7 +102,7 @@ export async function loader({ params, request }: Route.LoaderArgs) {
         : null,
     },
     viewer: viewer ? { isOwner: viewer.user.id === card.userId } : null,
-    // Claim status is for administrators only (spec §6): others never receive it.
+    // Claim status is for administrators only: others never receive it.
     admin: viewer?.isAdmin ? { claimed: card.userId !== null } : null,
     qr: await qrSvg(qrTargetUrl(card.username), CARD_QR),
     links: {
@@ -119,17 +125,8 @@ function websiteLabel(url: string) {
 
 export default function PublicCard({ loaderData }: Route.ComponentProps) {
   const { card, links, viewer, admin, qr } = loaderData;
-  // Signed-in viewers see the view badge move as others look (DESIGN.md "Realtime").
+  // Signed-in viewers see the view badge move as others look (docs/decisions/006-realtime-and-views.md).
   useLiveData(["view", "profile"], viewer !== null);
-  if (!card || !links) {
-    return (
-      <NotFoundCard
-        text="The profile you're looking for doesn't exist or has been removed."
-        linkLabel="Back to Directory"
-        to="/directory"
-      />
-    );
-  }
   const name = fullName(card);
   return (
     <div className="min-h-dvh pb-16">
@@ -376,5 +373,19 @@ function Stat({ icon, label, value }: { icon: ReactNode; label: string; value: s
       </dt>
       <dd className="font-semibold">{value}</dd>
     </div>
+  );
+}
+
+export function ErrorBoundary() {
+  return (
+    <RouteErrorBoundary
+      notFound={
+        <NotFoundCard
+          text="The profile you're looking for doesn't exist or has been removed."
+          linkLabel="Back to Directory"
+          to="/directory"
+        />
+      }
+    />
   );
 }

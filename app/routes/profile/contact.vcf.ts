@@ -1,15 +1,16 @@
-import { getCardByUsername } from "~/.server/cards";
 import { attachment } from "~/.server/http";
 import { jpegKeyOf } from "~/.server/images";
-import { cardUrl } from "~/.server/qr";
+import { getCardByUsername } from "~/.server/profiles/get-card";
+import { cardUrl } from "~/.server/profiles/qr";
+import { buildVCard, cardFileName } from "~/.server/profiles/vcard";
+import { notFound } from "~/.server/responses";
 import { getStorage } from "~/.server/storage";
-import { buildVCard, cardFileName } from "~/.server/vcard";
 import type { Route } from "./+types/contact.vcf";
 
 /** The card as a vCard 3.0 file, at a stable address that works without JavaScript. */
 export async function loader({ params }: Route.LoaderArgs) {
   const card = await getCardByUsername(params.username);
-  if (!card) throw new Response("Profile not found", { status: 404 });
+  if (!card) notFound("Profile not found");
   const photo = card.profilePhoto ? await getStorage().get(jpegKeyOf(card.profilePhoto)) : null;
   const body = buildVCard({
     firstName: card.firstName,

@@ -1,11 +1,12 @@
-import { getCardByUsername } from "~/.server/cards";
-import { ogImage, ogVersion } from "~/.server/og-image";
+import { getCardByUsername } from "~/.server/profiles/get-card";
+import { ogImage, ogVersion } from "~/.server/profiles/og-image";
+import { notFound } from "~/.server/responses";
 import type { Route } from "./+types/og.png";
 
 /** The link-preview image; its URL carries the version, so each version is immutable. */
 export async function loader({ params, request }: Route.LoaderArgs) {
   const card = await getCardByUsername(params.username);
-  if (!card) throw new Response("Profile not found", { status: 404 });
+  if (!card) notFound("Profile not found");
   const version = ogVersion(card);
   const requested = new URL(request.url).searchParams.get("v");
   const png = await ogImage(card);

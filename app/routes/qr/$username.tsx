@@ -1,8 +1,10 @@
 import { ArrowUpRight, Eye } from "lucide-react";
-import { data, Link } from "react-router";
-import { getCardByUsername } from "~/.server/cards";
-import { MOBILE_QR, qrSvg, qrTargetUrl } from "~/.server/qr";
+import { Link } from "react-router";
+import { getCardByUsername } from "~/.server/profiles/get-card";
+import { MOBILE_QR, qrSvg, qrTargetUrl } from "~/.server/profiles/qr";
+import { notFound } from "~/.server/responses";
 import { brandGradientStyle } from "~/components/brand-badge";
+import { RouteErrorBoundary } from "~/components/error-boundary";
 import { NotFoundCard } from "~/components/not-found-card";
 import { buttonClasses } from "~/components/ui/button";
 import { mediaUrl } from "~/lib/media";
@@ -20,7 +22,7 @@ export function meta({ data: loaderData }: Route.MetaArgs) {
 
 export async function loader({ params }: Route.LoaderArgs) {
   const card = await getCardByUsername(params.username);
-  if (!card) return data({ card: null, qr: null }, 404);
+  if (!card) notFound("Profile not found");
   const border = card.brand?.primaryColor ?? FALLBACK_BORDER_COLOR;
   return {
     card: {
@@ -46,9 +48,6 @@ export async function loader({ params }: Route.LoaderArgs) {
 export default function MobileQr({ loaderData }: Route.ComponentProps) {
   const site = useSite();
   const { card, qr } = loaderData;
-  if (!card || !qr) {
-    return <NotFoundCard text="The profile you're looking for doesn't exist." linkLabel="Back" to="/directory" />;
-  }
   const profileHref = `/profile/${encodeURIComponent(card.username)}`;
   return (
     <div className="flex min-h-dvh flex-col bg-slate-100 dark:bg-slate-950">
@@ -98,5 +97,13 @@ export default function MobileQr({ loaderData }: Route.ComponentProps) {
         </Link>
       </footer>
     </div>
+  );
+}
+
+export function ErrorBoundary() {
+  return (
+    <RouteErrorBoundary
+      notFound={<NotFoundCard text="The profile you're looking for doesn't exist." linkLabel="Back" to="/directory" />}
+    />
   );
 }

@@ -1,9 +1,9 @@
+import { getOverviewStats, getTopProfiles, getViewsBySource } from "~/.server/analytics/stats";
 import { requireAdmin, requirePermission } from "~/.server/authz";
 import { csvResponse, isoDay, toCsv } from "~/.server/csv";
-import { getOverviewStats, getTopProfiles, getViewsBySource } from "~/.server/stats";
 import type { Route } from "./+types/analytics.csv";
 
-/** Spec §7 "Analytics CSV": the metrics and the ten most viewed profiles. */
+/** The analytics CSV: the metrics and the ten most viewed profiles. */
 export async function loader({ request }: Route.LoaderArgs) {
   requirePermission(await requireAdmin(request), "read:analytics:any");
   const [stats, top, sources] = await Promise.all([getOverviewStats(), getTopProfiles(10), getViewsBySource()]);

@@ -1,10 +1,10 @@
-import { allProfilesForExport } from "~/.server/admin-profiles";
+import { getOverviewStats } from "~/.server/analytics/stats";
 import { requireAdmin, requirePermission } from "~/.server/authz";
 import { csvResponse, isoDay, toCsv } from "~/.server/csv";
-import { getOverviewStats } from "~/.server/stats";
+import { allProfilesForExport } from "~/.server/profiles/admin-list";
 import type { Route } from "./+types/dashboard.csv";
 
-/** Spec §7 "Dashboard CSV": a metrics block, then one row per profile. */
+/** The dashboard CSV: a metrics block, then one row per profile. */
 export async function loader({ request }: Route.LoaderArgs) {
   requirePermission(await requireAdmin(request), "read:analytics:any");
   const [stats, rows] = await Promise.all([getOverviewStats(), allProfilesForExport()]);

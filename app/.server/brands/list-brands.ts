@@ -1,0 +1,30 @@
+import { asc, eq, or, sql } from "drizzle-orm";
+import { db } from "../db/client";
+import { brands, profiles } from "../db/schema";
+
+/** Every brand with how many profiles use it, by name. */
+export async function listBrandsWithUsage() {
+  return db
+    .select({
+      id: brands.id,
+      name: brands.name,
+      primaryColor: brands.primaryColor,
+      secondaryColor: brands.secondaryColor,
+      logo: brands.logo,
+      coverImage: brands.coverImage,
+      website: brands.website,
+      active: brands.active,
+      profileCount: sql<number>`(select count(*)::int from ${profiles} as p where p.company_brand_id = ${brands}.id)`,
+    })
+    .from(brands)
+    .orderBy(asc(brands.name));
+}
+
+/** Active brands for a picker, plus the card's current brand if it was deactivated since. */
+export async function activeBrandOptions(currentBrandId: number | null = null) {
+  return db
+    .select({ id: brands.id, name: brands.name })
+    .from(brands)
+    .where(currentBrandId ? or(eq(brands.active, true), eq(brands.id, currentBrandId)) : eq(brands.active, true))
+    .orderBy(brands.name);
+}

@@ -1,0 +1,45 @@
+import { can } from "~/lib/permissions";
+import type { Actor } from "../authz";
+import { db } from "../db/client";
+import { profiles } from "../db/schema";
+import { ForbiddenError } from "../errors";
+import { deleteImageIfUnused, type ImageChange } from "../images";
+import { publish } from "../realtime";
+import { assertProfileFieldsAvailable, conflictFromUniqueViolation } from "./field-checks";
+import { storeNewPhoto } from "./photo";
+import type { NewProfileFields, ProfileFields } from "./schemas";
+import { uniqueUsername, usernameBase } from "./usernames";
+
+export type CreateProfileOptions = { actor: Actor; fields: NewProfileFields; photo: ImageChange };
+
+/**
+ * An unclaimed card (no account, no password) that its owner claims later by
+ * signing up with its address and confirming it.
+ */
+export async function createProfile({ actor, fields: input, photo }: CreateProfileOptions) {
+  if (!can(actor.role, "create:profile:any")) throw new ForbiddenError();
+  // A username left blank follows the first.last rule, numbered when taken;
+  // one that was typed must be free.
+  const username = input.username ?? (await uniqueUsername(db, usernameBase(input.firstName, input.lastName)));
+  const fields: ProfileFields = { ...input, username };
+  await assertProfileFieldsAvailable(fields, null);
+
+  const stored = await storeNewPhoto(photo);
+  try {
+    const [created] = await db
+      .insert(profiles)
+      .values({ ...fields, profilePhoto: stored.key ?? null, viewCount: 0, userId: null })
+      .returning({
+        id: profiles.id,
+        email: profiles.email,
+        firstName: profiles.firstName,
+        lastName: profiles.lastName,
+      });
+    if (!created) throw new Error("Inserting the profile returned no row");
+    await publish({ kind: "profile", id: created.id });
+    return { profile: created, photoSkipped: stored.skipped };
+  } catch (error) {
+    await deleteImageIfUnused(stored.key);
+    throw conflictFromUniqueViolation(error);
+  }
+}

@@ -1,0 +1,28 @@
+import { and, eq } from "drizzle-orm";
+import type { Actor } from "../authz";
+import { db } from "../db/client";
+import { profiles } from "../db/schema";
+import { NotFoundError } from "../errors";
+import { changeableProfiles } from "./scope";
+
+/** The fields of a card as its edit form shows them, if the actor may change it. */
+export async function getEditableProfile({ actor, profileId }: { actor: Actor; profileId: string }) {
+  const [profile] = await db
+    .select({
+      id: profiles.id,
+      firstName: profiles.firstName,
+      lastName: profiles.lastName,
+      username: profiles.username,
+      email: profiles.email,
+      title: profiles.title,
+      phone: profiles.phone,
+      bio: profiles.bio,
+      linkedinUrl: profiles.linkedinUrl,
+      companyBrandId: profiles.companyBrandId,
+      profilePhoto: profiles.profilePhoto,
+    })
+    .from(profiles)
+    .where(and(eq(profiles.id, profileId), changeableProfiles(actor, "update")));
+  if (!profile) throw new NotFoundError("profile");
+  return profile;
+}

@@ -1,0 +1,18 @@
+/** What a person reads after a profile write, the same from the member's edit and the dashboard. */
+type Named = { firstName: string; lastName: string };
+
+export const PHOTO_SKIPPED = "Failed to upload profile image. Profile will be updated without new image.";
+
+export function profileSavedMessage(profile: Named, photoSkipped: boolean): string {
+  const saved = `Profile updated successfully for ${profile.firstName} ${profile.lastName}!`;
+  return photoSkipped ? `${saved} ${PHOTO_SKIPPED}` : saved;
+}
+
+export function profileDeletedMessage(profile: Named): string {
+  return `Profile deleted successfully for ${profile.firstName} ${profile.lastName}.`;
+}
+
+export function profileCreatedMessage(profile: Named & { email: string }, photoSkipped: boolean): string {
+  const created = `Profile created for ${profile.firstName} ${profile.lastName}. They can claim it by signing up with ${profile.email}.`;
+  return photoSkipped ? `${created} Failed to upload profile image: the profile was created without it.` : created;
+}

@@ -1,0 +1,37 @@
+import { sql } from "drizzle-orm";
+import type { Queryable } from "../db/client";
+import { profiles } from "../db/schema";
+
+/**
+ * A new card's username: lowercase first name, a dot, lowercase last name,
+ * spaces removed. Accents are folded and characters that do not belong in a
+ * URL are dropped.
+ */
+export function usernameBase(firstName: string, lastName: string): string {
+  const clean = (value: string) =>
+    value
+      .normalize("NFKD")
+      .replace(/\p{M}/gu, "")
+      .toLowerCase()
+      .replace(/\s+/g, "")
+      .replace(/[^a-z0-9._-]/g, "");
+  const base = [clean(firstName), clean(lastName)].filter(Boolean).join(".");
+  return base || "member";
+}
+
+/** Names that would collide with a route under /profile. */
+export const RESERVED_USERNAMES: readonly string[] = ["edit"];
+
+/** `base`, or `base2`, `base3`… — the first one no profile uses (case-insensitive). */
+export async function uniqueUsername(tx: Queryable, base: string): Promise<string> {
+  const taken = await tx
+    .select({ username: sql<string>`lower(${profiles.username})` })
+    .from(profiles)
+    .where(sql`lower(${profiles.username}) like ${`${base.replace(/[\\%_]/g, "\\$&")}%`}`);
+  const used = new Set([...RESERVED_USERNAMES, ...taken.map((row) => row.username)]);
+  if (!used.has(base)) return base;
+  for (let suffix = 2; ; suffix++) {
+    const candidate = `${base}${suffix}`;
+    if (!used.has(candidate)) return candidate;
+  }
+}

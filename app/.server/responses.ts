@@ -1,0 +1,45 @@
+import { data } from "react-router";
+import type { ActionFailure } from "~/lib/action-result";
+import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from "./errors";
+
+/**
+ * Where domain outcomes become HTTP: routes call a domain function and hand
+ * anything it throws to `failureFrom`, which picks the status and the
+ * message. Domain code never imports this module.
+ */
+export function failure(status: number, body: ActionFailure) {
+  return data<ActionFailure>(body, { status });
+}
+
+type FailureTexts = {
+  /** What the form keeps showing. */
+  values?: Record<string, string>;
+  /** The message when the record is gone (or was never the actor's). */
+  notFound?: string;
+  /** The message when something unexpected failed; the cause is logged. Without it, the error goes on to the error boundary. */
+  unexpected?: string;
+};
+
+export function failureFrom(error: unknown, texts: FailureTexts = {}) {
+  const { values } = texts;
+  if (error instanceof ValidationError || error instanceof ConflictError) {
+    return failure(400, { fieldErrors: error.fieldErrors, values });
+  }
+  if (error instanceof NotFoundError) {
+    return failure(404, { formError: texts.notFound ?? "It no longer exists.", values });
+  }
+  if (error instanceof ForbiddenError) return failure(403, { formError: error.message });
+  if (texts.unexpected && !(error instanceof Response)) {
+    console.error("[action] failed:", error);
+    return failure(500, { formError: texts.unexpected, values });
+  }
+  throw error;
+}
+
+/**
+ * "Not found" has one form everywhere: a thrown 404. A page's error boundary
+ * words it for that page; a file route answers it as it is.
+ */
+export function notFound(text = "Not found"): never {
+  throw new Response(text, { status: 404, headers: { "Content-Type": "text/plain; charset=utf-8" } });
+}

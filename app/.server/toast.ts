@@ -1,0 +1,90 @@
+import { randomUUID } from "node:crypto";
+import {
+  createContext,
+  createCookie,
+  type MiddlewareFunction,
+  type RouterContextProvider,
+  redirect,
+} from "react-router";
+import { TOAST_MS, type Toast } from "~/lib/toast";
+import { env } from "./env";
+
+/**
+ * The one way to tell someone how a write went: the action redirects and
+ * leaves a toast in a short-lived signed cookie; the root middleware reads it
+ * on the next request, the root loader hands it to the page, and the cookie is
+ * cleared on the way out. Nothing about the write travels in the URL.
+ */
+const toastCookie = createCookie("namecard_toast", {
+  path: "/",
+  httpOnly: true,
+  sameSite: "lax",
+  secure: env.PUBLIC_URL.startsWith("https://"),
+  secrets: [env.AUTH_SECRET],
+  // Long enough for the redirect to be followed; a toast is never shown late.
+  maxAge: 60,
+});
+
+export type ToastInput = { text: string; tone?: Toast["tone"]; durationMs?: number };
+
+function isToast(value: unknown): value is Toast {
+  const toast = value as Partial<Toast> | null;
+  return (
+    !!toast &&
+    typeof toast.id === "string" &&
+    typeof toast.text === "string" &&
+    (toast.tone === "success" || toast.tone === "error") &&
+    typeof toast.durationMs === "number"
+  );
+}
+
+/** The `Set-Cookie` header that carries a toast to the next page. */
+export async function toastCookieHeader(input: ToastInput): Promise<string> {
+  const toast: Toast = {
+    id: randomUUID(),
+    tone: input.tone ?? "success",
+    text: input.text,
+    durationMs: input.durationMs ?? TOAST_MS,
+  };
+  return toastCookie.serialize(toast);
+}
+
+/** A redirect that shows `toast` on the page it lands on. */
+export async function redirectWithToast(url: string, toast: ToastInput, init: ResponseInit = {}) {
+  const headers = new Headers(init.headers);
+  headers.append("Set-Cookie", await toastCookieHeader(toast));
+  return redirect(url, { ...init, headers });
+}
+
+/** The toast a request carries, if its cookie is present and correctly signed. */
+export async function readToast(cookieHeader: string | null): Promise<Toast | null> {
+  const value: unknown = await toastCookie.parse(cookieHeader);
+  return isToast(value) ? value : null;
+}
+
+type PendingToast = { toast: Toast | null; taken: boolean };
+const toastContext = createContext<PendingToast>({ toast: null, taken: false });
+
+/** Root middleware: reads the toast, and clears its cookie once a page has taken it. */
+export const toastMiddleware: MiddlewareFunction<Response> = async ({ request, context }, next) => {
+  const pending: PendingToast = { toast: await readToast(request.headers.get("cookie")), taken: false };
+  context.set(toastContext, pending);
+  const response = await next();
+  const replaced = response.headers.getSetCookie().some((cookie) => cookie.startsWith(`${toastCookie.name}=`));
+  if (pending.taken && !replaced) {
+    try {
+      response.headers.append("Set-Cookie", await toastCookie.serialize("", { maxAge: 0 }));
+    } catch {
+      // A response with immutable headers: the short max-age clears the toast anyway.
+    }
+  }
+  return response;
+};
+
+/** For the root loader: the toast to show on this page, handed out once. */
+export function takeToast(context: Readonly<RouterContextProvider>): Toast | null {
+  const pending = context.get(toastContext);
+  if (!pending.toast) return null;
+  pending.taken = true;
+  return pending.toast;
+}
