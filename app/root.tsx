@@ -70,8 +70,8 @@ export default function App({ loaderData }: Route.ComponentProps) {
           <span className="sr-only">Loading...</span>
         </div>
       ) : null}
-      <Toaster toast={loaderData.toast} />
       <Outlet />
+      <Toaster toast={loaderData.toast} />
     </>
   );
 }

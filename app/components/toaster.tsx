@@ -19,7 +19,7 @@ export function Toaster({ toast }: { toast: Toast | null }) {
   }, [shown]);
   if (!shown) return null;
   return (
-    <div className="pointer-events-none fixed inset-x-0 top-3 z-50 flex justify-center px-4 sm:top-5">
+    <div className="pointer-events-none fixed inset-x-0 top-3 z-[60] flex justify-center px-4 sm:top-5">
       <Alert
         key={shown.id}
         tone={shown.tone}

@@ -5,23 +5,28 @@ import type { ActionFailure } from "~/lib/action-result";
 /**
  * The fetcher behind a form in a dialog. A failed save answers with an
  * `ActionFailure`, which the dialog shows; a successful one redirects with a
- * toast, which leaves the fetcher without data: then `onDone` closes the
- * dialog. Every dialog that saves works this way.
+ * toast and brings no new data: then the fetcher is reset and `onDone`
+ * closes the dialog. Every dialog that saves works this way.
  */
 export function useDialogFetcher(onDone: () => void) {
   const fetcher = useFetcher<ActionFailure>();
   const busy = fetcher.state !== "idle";
-  const wasBusy = useRef(false);
+  // The data before the submission: a failure replaces it, a redirect leaves it as it was.
+  const before = useRef<{ data: ActionFailure | undefined } | null>(null);
   const done = useRef(onDone);
   done.current = onDone;
   useEffect(() => {
     if (busy) {
-      wasBusy.current = true;
+      before.current ??= { data: fetcher.data };
       return;
     }
-    if (!wasBusy.current) return;
-    wasBusy.current = false;
-    if (fetcher.data === undefined) done.current();
-  }, [busy, fetcher.data]);
+    if (!before.current) return;
+    const unchanged = before.current.data === fetcher.data;
+    before.current = null;
+    if (unchanged) {
+      fetcher.reset();
+      done.current();
+    }
+  }, [busy, fetcher]);
   return { fetcher, busy, failure: fetcher.data };
 }

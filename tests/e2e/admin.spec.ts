@@ -7,6 +7,8 @@ test.describe.configure({ mode: "serial" });
 test("the administrator manages profiles from the dashboard: create, search, edit, delete, export", async ({
   page,
 }, testInfo) => {
+  // A long journey (five writes, an upload, an accessibility scan): room for a busy machine.
+  test.slow();
   await signUpAndVerify(page, { email: "admin.ui@example.com", firstName: "Uma", lastName: "Admin" });
   await expect(page.getByRole("tab", { name: "Overview" })).toHaveAttribute("aria-selected", "true");
   await expect(page.getByText("Across all profiles")).toBeVisible();
