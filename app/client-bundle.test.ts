@@ -34,7 +34,8 @@ describe("the browser build", () => {
   it("keeps every font's @font-face rules out of the stylesheet each page loads", () => {
     const shared = assets(".css").filter(({ name }) => !FONT_FAMILIES.some((font) => name.startsWith(fileStem(font))));
     expect(shared.length).toBeGreaterThan(0);
-    for (const { name, text } of shared) expect({ name, families: fontFaceFamilies(text) }).toEqual({ name, families: [] });
+    for (const { name, text } of shared)
+      expect({ name, families: fontFaceFamilies(text) }).toEqual({ name, families: [] });
   });
 
   it("gives each font family a stylesheet with that family's faces only", () => {

@@ -3,6 +3,8 @@ import { spawnSync } from "node:child_process";
 
 // The build comes before the server tests: one of them starts real server processes.
 const steps = [
+  ["lint and format", "npx", ["biome", "check", "."]],
+  ["unused code and dependencies", "npx", ["knip"]],
   ["typecheck", "npm", ["run", "--silent", "typecheck"]],
   ["build", "npx", ["react-router", "build"]],
   ["unit and server tests", "npx", ["vitest", "run"]],

@@ -7,7 +7,7 @@ import { db } from "./db/client";
 import { brands, profiles } from "./db/schema";
 import { claimOrCreateProfile } from "./profiles/claim-profile";
 
-export type ViewerProfile = {
+type ViewerProfile = {
   id: string;
   username: string;
   firstName: string;
@@ -66,7 +66,7 @@ async function loadViewer(request: Request): Promise<Viewer | null> {
   const cookies = headers.getSetCookie();
   if (cookies.length) refreshedCookies.set(request, cookies);
   // An unverified account owns nothing and cannot hold a session (docs/decisions/004-verified-claims.md).
-  if (!session || !session.user.emailVerified) return null;
+  if (!session?.user.emailVerified) return null;
   const { user } = session;
   const isAdmin = isAdminEmail(user.email);
   let profile = await loadProfile(user.id);

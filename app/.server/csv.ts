@@ -7,7 +7,7 @@ const BOM = "\uFEFF";
  * A cell a spreadsheet would run as a formula (=, +, -, @, tab or carriage
  * return first) is prefixed with an apostrophe, so it shows as text.
  */
-export function neutralise(value: unknown): string {
+function neutralise(value: unknown): string {
   const text = value === null || value === undefined ? "" : String(value);
   return /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
 }

@@ -5,7 +5,7 @@ import type { FieldErrors } from "~/lib/action-result";
  * never builds a response: the route maps these to a status and a message
  * (see `responses.ts`).
  */
-export class DomainError extends Error {
+class DomainError extends Error {
   override name = "DomainError";
 }
 

@@ -2,11 +2,11 @@ import { MAX_IMAGE_BYTES } from "~/lib/limits";
 import type { ImageChange } from "./images";
 
 /** A request body over the limit is refused while it is read, not after. */
-export class BodyTooLargeError extends Error {
+class BodyTooLargeError extends Error {
   override name = "BodyTooLargeError";
 }
 
-export async function readFormData(request: Request, maxBytes: number): Promise<FormData> {
+async function readFormData(request: Request, maxBytes: number): Promise<FormData> {
   const declared = Number(request.headers.get("content-length") ?? "0");
   if (declared > maxBytes) throw new BodyTooLargeError();
   if (!request.body) return request.formData();

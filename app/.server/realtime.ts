@@ -8,7 +8,7 @@ import { type DatabaseHandle, db, type Queryable } from "./db/client";
  * out to its browsers over Server-Sent Events. Events carry kinds and ids only,
  * never the changed fields, so they reveal nothing a page would not.
  */
-export const EVENTS_CHANNEL = "namecard_events";
+const EVENTS_CHANNEL = "namecard_events";
 
 export type RealtimeEvent = {
   kind: "profile" | "brand" | "view" | "settings";

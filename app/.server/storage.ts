@@ -8,7 +8,7 @@ import { env } from "./env";
  * DATA_DIR/uploads by default, any S3-compatible bucket when S3_* is set.
  * Keys are content-addressed, so an object never changes once written.
  */
-export type StoredObject = { body: Uint8Array; contentType: string };
+type StoredObject = { body: Uint8Array; contentType: string };
 
 export interface Storage {
   put(key: string, body: Uint8Array, contentType: string): Promise<void>;
@@ -23,7 +23,7 @@ const CONTENT_TYPES: Record<string, string> = {
 };
 
 /** Keys are ours (hex digests and fixed folders); anything else is refused. */
-export function isValidKey(key: string): boolean {
+function isValidKey(key: string): boolean {
   return /^[a-z]+\/[a-f0-9]{16,64}(-[a-z0-9]+)?\.(webp|jpg|png)$/.test(key);
 }
 

@@ -39,7 +39,7 @@ function isToast(value: unknown): value is Toast {
 }
 
 /** The `Set-Cookie` header that carries a toast to the next page. */
-export async function toastCookieHeader(input: ToastInput): Promise<string> {
+async function toastCookieHeader(input: ToastInput): Promise<string> {
   const toast: Toast = {
     id: randomUUID(),
     tone: input.tone ?? "success",

@@ -74,7 +74,7 @@ export function fieldErrors(error: z.ZodError): FieldErrors {
   const result: FieldErrors = {};
   for (const issue of error.issues) {
     const key = issue.path.join(".") || "form";
-    (result[key] ??= []).push(issue.message);
+    result[key] = [...(result[key] ?? []), issue.message];
   }
   return result;
 }

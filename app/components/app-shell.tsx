@@ -35,7 +35,7 @@ type NavItem = { to: string; label: string; Icon: typeof Users; end?: boolean };
 const HELP: NavItem = { to: "/help", label: "Help", Icon: CircleHelp };
 
 /** Spec §2 "Layout and navigation": the items each role sees. */
-export function navigationFor(isAdmin: boolean): { sidebar: NavItem[]; bottom: NavItem[] } {
+function navigationFor(isAdmin: boolean): { sidebar: NavItem[]; bottom: NavItem[] } {
   if (isAdmin) {
     const dashboard = { to: "/", label: "Dashboard", Icon: LayoutDashboard, end: true };
     const directory = { to: "/directory", label: "Directory", Icon: Users };

@@ -3,7 +3,7 @@ import { useEffect, useRef, useState } from "react";
 import { Button, buttonClasses } from "~/components/ui/button";
 
 /** Spec §9: 'Copied' and 'Link Copied' feedback lasts 2 seconds. */
-export const COPIED_FEEDBACK_MS = 2000;
+const COPIED_FEEDBACK_MS = 2000;
 
 function useTimedFlag(): [boolean, () => void] {
   const [on, setOn] = useState(false);

@@ -75,7 +75,7 @@ export function ImagePicker({
           )}
         >
           {preview && !removed ? (
-            <img src={preview} alt="Preview of the chosen image" className="size-full object-cover" />
+            <img src={preview} alt="Preview of the chosen file" className="size-full object-cover" />
           ) : (
             <ImagePlus aria-hidden className="size-8" />
           )}

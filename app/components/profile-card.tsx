@@ -24,12 +24,12 @@ export type DirectoryPerson = {
 };
 
 /** Where 'View Card' leads: the card, marked as a directory visit (counted once, by the card). */
-export function cardHref(person: { username: string }) {
+function cardHref(person: { username: string }) {
   return `/profile/${encodeURIComponent(person.username)}?src=directory`;
 }
 
 /** The administrator's per-card indicator: green claimed, orange unclaimed (spec §2). */
-export function ClaimDot({ claimed, className }: { claimed: boolean | undefined; className?: string }) {
+function ClaimDot({ claimed, className }: { claimed: boolean | undefined; className?: string }) {
   if (claimed === undefined) return null;
   return (
     <span

@@ -9,7 +9,7 @@ export type DashboardTab = "overview" | "profiles";
 
 export type AdminProfileQuery = { q: string; brand: number | null; status: ClaimFilter; page: number };
 
-export type OverviewStats = {
+type OverviewStats = {
   totalProfiles: number;
   claimedProfiles: number;
   unclaimedProfiles: number;
@@ -25,7 +25,7 @@ export type OverviewStats = {
 
 type Person = { id: string; firstName: string; lastName: string; username: string; email: string };
 
-export type RecentMember = Person & {
+type RecentMember = Person & {
   claimed: boolean;
   brandName: string | null;
   brandColor: string | null;

@@ -36,7 +36,7 @@ function connect() {
   });
 }
 
-export function useRealtime(listener: Listener, enabled = true) {
+function useRealtime(listener: Listener, enabled = true) {
   const latest = useRef(listener);
   latest.current = listener;
   useEffect(() => {

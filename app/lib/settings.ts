@@ -1,5 +1,5 @@
 /** Site settings as every screen sees them: stored values over these defaults. */
-export const PRODUCT_NAME = "Namecard";
+const PRODUCT_NAME = "Namecard";
 
 export const DEFAULT_SETTINGS = {
   companyName: PRODUCT_NAME,

@@ -1,8 +1,8 @@
 import { useCallback, useEffect, useSyncExternalStore } from "react";
 
 /** Spec §3: kept in local browser storage under the key `theme`. */
-export const THEME_STORAGE_KEY = "theme";
-export const THEMES = ["light", "dark", "system"] as const;
+const THEME_STORAGE_KEY = "theme";
+const THEMES = ["light", "dark", "system"] as const;
 export type Theme = (typeof THEMES)[number];
 
 /**

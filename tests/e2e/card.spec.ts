@@ -112,7 +112,7 @@ test.describe("members and administrators", () => {
       .png()
       .toFile(photo);
     await page.getByLabel("Drag and drop or click to browse").setInputFiles(photo);
-    await expect(page.getByAltText("Preview of the chosen image")).toBeVisible();
+    await expect(page.getByAltText("Preview of the chosen file")).toBeVisible();
     await page.getByLabel("Job title").fill("Chief Cartographer");
     await page.getByLabel("LinkedIn URL").fill("javascript:alert(1)");
     await page.getByRole("button", { name: "Save Changes" }).click();

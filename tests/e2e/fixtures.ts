@@ -4,7 +4,7 @@ import { latestMail } from "../support/outbox";
 
 export { expect };
 
-export const OUTBOX = "tests/.tmp/e2e-data/mail";
+const OUTBOX = "tests/.tmp/e2e-data/mail";
 export const PASSWORD = "e2e password 123";
 
 let counter = 0;

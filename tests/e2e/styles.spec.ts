@@ -26,7 +26,10 @@ test("delete buttons are red, in the brand cards, the profile table and the conf
   expect(isRed(await rgbOf(deleteBrand, "color"))).toBe(true);
 
   await page.goto("/admin/profiles");
-  const deleteProfile = page.getByRole("row").getByRole("button", { name: /^Delete / }).first();
+  const deleteProfile = page
+    .getByRole("row")
+    .getByRole("button", { name: /^Delete / })
+    .first();
   await expect(deleteProfile).toBeVisible();
   expect(isRed(await rgbOf(deleteProfile, "color"))).toBe(true);
 

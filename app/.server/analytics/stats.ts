@@ -49,8 +49,6 @@ export async function getOverviewStats() {
   };
 }
 
-export type OverviewStats = Awaited<ReturnType<typeof getOverviewStats>>;
-
 /** Spec §2: the 5 newest profiles. */
 export async function getRecentMembers(limit = 5) {
   return db

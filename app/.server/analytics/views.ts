@@ -7,14 +7,14 @@ import { env } from "../env";
 import { publish } from "../realtime";
 
 /** A view counts once per viewer per profile per 30 minutes (docs/decisions/006-realtime-and-views.md). */
-export const VIEW_WINDOW_MINUTES = 30;
-export const VIEW_SOURCES = ["qr", "link", "directory"] as const;
+const VIEW_WINDOW_MINUTES = 30;
+const VIEW_SOURCES = ["qr", "link", "directory"] as const;
 /**
  * Anonymous views of one card from one network address within the window.
  * Generous for an office behind one address; it stops a script that changes
  * its browser name to inflate a count.
  */
-export const MAX_VIEWS_PER_NETWORK = 20;
+const MAX_VIEWS_PER_NETWORK = 20;
 export type ViewSource = (typeof VIEW_SOURCES)[number];
 
 export function viewSourceOf(url: URL): ViewSource {

@@ -12,7 +12,7 @@ import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import pg from "pg";
 import * as schema from "./schema";
 
-export type Schema = typeof schema;
+type Schema = typeof schema;
 export type Database = PgDatabase<PgQueryResultHKT, Schema>;
 /** A transaction or the database itself: what a query helper accepts. */
 export type Queryable = Pick<Database, "select" | "insert" | "update" | "delete" | "execute">;
@@ -27,10 +27,10 @@ export type DatabaseHandle = {
   raw: { pglite: PGlite } | { pool: pg.Pool };
 };
 
-export const MIGRATIONS_DIR = path.resolve(process.cwd(), "drizzle");
+const MIGRATIONS_DIR = path.resolve(process.cwd(), "drizzle");
 
 /** PGlite needs its extensions loaded when it is created (TOOLCHAIN.md). */
-export const PGLITE_EXTENSIONS = { pg_trgm, unaccent };
+const PGLITE_EXTENSIONS = { pg_trgm, unaccent };
 
 export async function openPglite(options: { dataDir?: string; loadDataDir?: Blob | File }): Promise<DatabaseHandle> {
   if (options.dataDir) fs.mkdirSync(path.dirname(options.dataDir), { recursive: true });

@@ -3,7 +3,7 @@ import type { AdminProfileQuery } from "~/lib/dashboard";
 import { db } from "../db/client";
 import { brands, profiles } from "../db/schema";
 
-export const ADMIN_PAGE_SIZE = 20;
+const ADMIN_PAGE_SIZE = 20;
 
 export function parseAdminProfileQuery(url: URL): AdminProfileQuery {
   const brand = Number(url.searchParams.get("brand"));

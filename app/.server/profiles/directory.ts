@@ -33,7 +33,7 @@ function likeContains(value: string) {
   return `%${value.replace(/[\\%_]/g, "\\$&")}%`;
 }
 
-export function directoryConditions(query: Pick<DirectoryQuery, "q" | "brand" | "status">): SQL | undefined {
+function directoryConditions(query: Pick<DirectoryQuery, "q" | "brand" | "status">): SQL | undefined {
   const conditions: SQL[] = [];
   if (query.q) {
     // Case- and accent-insensitive substring match over every searchable field,
@@ -45,8 +45,6 @@ export function directoryConditions(query: Pick<DirectoryQuery, "q" | "brand" | 
   if (query.status === "unclaimed") conditions.push(isNull(profiles.userId));
   return conditions.length ? and(...conditions) : undefined;
 }
-
-export type DirectoryEntry = Awaited<ReturnType<typeof searchDirectory>>["entries"][number];
 
 /**
  * Spec §7 "Directory list", on the server: filtered, ordered by first name,

@@ -1,7 +1,7 @@
 /** What a person reads after a profile write, the same from the member's edit and the dashboard. */
 type Named = { firstName: string; lastName: string };
 
-export const PHOTO_SKIPPED = "Failed to upload profile image. Profile will be updated without new image.";
+const PHOTO_SKIPPED = "Failed to upload profile image. Profile will be updated without new image.";
 
 export function profileSavedMessage(profile: Named, photoSkipped: boolean): string {
   const saved = `Profile updated successfully for ${profile.firstName} ${profile.lastName}!`;

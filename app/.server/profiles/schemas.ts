@@ -5,7 +5,7 @@ import { EmailSchema, NameSchema, OptionalTextSchema, OptionalUrlSchema, PhoneSc
 export const USERNAME_TAKEN = "Username already exists. Please choose a different one.";
 export const EMAIL_TAKEN = "Email already exists. Please use a different email address.";
 
-export const UsernameSchema = z
+const UsernameSchema = z
   .string()
   .trim()
   .toLowerCase()

@@ -19,7 +19,7 @@ export type VCardInput = {
 
 const MAX_OCTETS = 75;
 
-export function escapeText(value: string): string {
+function escapeText(value: string): string {
   return value
     .replace(/\\/g, "\\\\")
     .replace(/\r\n|\r|\n/g, "\\n")
@@ -28,7 +28,7 @@ export function escapeText(value: string): string {
 }
 
 /** Folds one logical line: continuation lines start with a space (RFC 2425 §5.8.1). */
-export function foldLine(line: string): string {
+function foldLine(line: string): string {
   const encoder = new TextEncoder();
   const parts: string[] = [];
   let current = "";

@@ -124,8 +124,13 @@ export default function Brands({ loaderData }: Route.ComponentProps) {
                     {brand.profileCount} {brand.profileCount === 1 ? "profile" : "profiles"}
                   </p>
                   <div className="mt-3 flex items-center gap-3 text-xs text-slate-600 dark:text-slate-400">
-                    {[brand.primaryColor, brand.secondaryColor].map((color, index) => (
-                      <span key={index} className="inline-flex items-center gap-1.5 font-mono">
+                    {(
+                      [
+                        ["primary", brand.primaryColor],
+                        ["secondary", brand.secondaryColor],
+                      ] as const
+                    ).map(([role, color]) => (
+                      <span key={role} className="inline-flex items-center gap-1.5 font-mono">
                         <span
                           aria-hidden
                           className="size-5 rounded-md border border-slate-200 dark:border-slate-700"

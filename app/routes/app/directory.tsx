@@ -48,6 +48,9 @@ export default function Directory({ loaderData }: Route.ComponentProps) {
 
   function chooseView(next: "grid" | "list") {
     setView(next);
+    // The loader reads this cookie to render the chosen layout on the server; the
+    // Cookie Store API that the rule prefers is not in every browser yet.
+    // biome-ignore lint/suspicious/noDocumentCookie: a plain preference cookie, set where every browser can
     document.cookie = `${VIEW_COOKIE}=${next}; Path=/; Max-Age=31536000; SameSite=Lax`;
   }
 
@@ -111,8 +114,7 @@ export default function Directory({ loaderData }: Route.ComponentProps) {
             </ul>
           ) : null}
         </div>
-        <div
-          role="group"
+        <fieldset
           aria-label="Layout"
           className="inline-flex rounded-lg border border-slate-200 bg-white p-0.5 dark:border-slate-700 dark:bg-slate-900"
         >
@@ -138,7 +140,7 @@ export default function Directory({ loaderData }: Route.ComponentProps) {
               <Icon aria-hidden className="size-4" />
             </button>
           ))}
-        </div>
+        </fieldset>
       </div>
 
       <div className={cn("transition-opacity", searching && "opacity-60")}>

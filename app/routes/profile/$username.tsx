@@ -259,6 +259,7 @@ export default function PublicCard({ loaderData }: Route.ComponentProps) {
                 role="img"
                 aria-label={`QR code for ${name}'s card`}
                 className="mx-auto mt-4 w-56 overflow-hidden rounded-xl bg-white p-1 [&>svg]:h-auto [&>svg]:w-full"
+                // biome-ignore lint/security/noDangerouslySetInnerHtml: an SVG the qrcode library drew on the server from our own card address
                 dangerouslySetInnerHTML={{ __html: qr }}
               />
             ) : (

@@ -79,6 +79,7 @@ export default function MobileQr({ loaderData }: Route.ComponentProps) {
               aria-label={`QR code for ${fullName(card)}'s card`}
               className="mx-auto w-full max-w-[400px] overflow-hidden rounded-2xl border-4 bg-white [&>svg]:h-auto [&>svg]:w-full"
               style={{ borderColor: card.border }}
+              // biome-ignore lint/security/noDangerouslySetInnerHtml: an SVG the qrcode library drew on the server from our own card address
               dangerouslySetInnerHTML={{ __html: qr }}
             />
             <div>

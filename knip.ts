@@ -1,0 +1,16 @@
+import type { KnipConfig } from "knip";
+
+/** Unused files, exports and dependencies; `npm run knip`, and the second step of `npm test`. */
+const config: KnipConfig = {
+  entry: ["server/app.ts", "scripts/*.{js,ts}", "bench/*.ts", "tests/setup/*.ts"],
+  project: ["**/*.{js,ts,tsx,css}"],
+  // Debian's QR decoder, which the card tests run as an independent checker.
+  ignoreBinaries: ["zbarimg"],
+  compilers: {
+    // Stylesheets import packages too (Tailwind, the self-hosted fonts).
+    css: (text: string) =>
+      [...text.matchAll(/@import\s+["']([^"']+)["']/g)].map((match) => `import "${match[1]}";`).join("\n"),
+  },
+};
+
+export default config;
