@@ -3,7 +3,7 @@ import { defineConfig, devices } from "@playwright/test";
 export const E2E_PORT = 3100;
 export const E2E_URL = `http://localhost:${E2E_PORT}`;
 
-/** Debian's Chromium; `npx playwright install` cannot download browsers here (TOOLCHAIN.md). */
+/** Debian's Chromium: `npx playwright install` downloads browsers from outside the package registries. */
 const executablePath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 
 export default defineConfig({

@@ -1,7 +1,7 @@
 import path from "node:path";
 import { defineConfig } from "vitest/config";
 
-// Kept apart from vite.config.ts so the React Router plugin is not loaded (TOOLCHAIN.md).
+// Kept apart from vite.config.ts so the React Router plugin is not loaded into the tests.
 const testEnv = {
   NODE_ENV: "test",
   DATA_DIR: "tests/.tmp/data",

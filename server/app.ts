@@ -29,7 +29,7 @@ export const config = { port: env.PORT, publicUrl: env.PUBLIC_URL };
 
 /** Everything that must happen once per request before the app sees it. */
 export function install(app: Express) {
-  // Only a configured proxy may tell us who the client is (DESIGN.md).
+  // Only a configured proxy may tell us who the client is (docs/decisions/003-custom-server.md).
   app.set("trust proxy", env.TRUST_PROXY);
   app.use((req: Request, _res: Response, next: NextFunction) => {
     delete req.headers[CLIENT_IP_HEADER];

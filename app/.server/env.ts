@@ -4,7 +4,7 @@ import path from "node:path";
 import { z } from "zod";
 
 /**
- * The operator's contract (DESIGN.md, "Contract with operators"). This is the
+ * The operator's contract: every setting, checked at boot (README "Configuration"). This is the
  * only module that reads `process.env`; everything else imports `env`.
  */
 const flag = z

@@ -3,8 +3,8 @@ import pg from "pg";
 import { type DatabaseHandle, db, type Queryable } from "./db/client";
 
 /**
- * Changes that others should see travel through PostgreSQL (DESIGN.md
- * "Realtime"): writers NOTIFY, every app instance LISTENs and fans the events
+ * Changes that others should see travel through PostgreSQL
+ * (docs/decisions/006-realtime-and-views.md): writers NOTIFY, every app instance LISTENs and fans the events
  * out to its browsers over Server-Sent Events. Events carry kinds and ids only,
  * never the changed fields, so they reveal nothing a page would not.
  */

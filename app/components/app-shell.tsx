@@ -34,7 +34,7 @@ type NavItem = { to: string; label: string; Icon: typeof Users; end?: boolean };
 
 const HELP: NavItem = { to: "/help", label: "Help", Icon: CircleHelp };
 
-/** Spec §2 "Layout and navigation": the items each role sees. */
+/** The navigation items each role sees. */
 function navigationFor(isAdmin: boolean): { sidebar: NavItem[]; bottom: NavItem[] } {
   if (isAdmin) {
     const dashboard = { to: "/", label: "Dashboard", Icon: LayoutDashboard, end: true };
@@ -104,7 +104,7 @@ export function AppShell({ viewer, children }: { viewer: ShellViewer; children: 
         Skip to content
       </a>
 
-      {/* Sidebar: 64 units wide on large screens (spec §2). */}
+      {/* Sidebar: 64 units wide on large screens. */}
       <aside className="fixed inset-y-0 left-0 hidden w-64 flex-col border-r border-slate-200 bg-white lg:flex dark:border-slate-800 dark:bg-slate-900">
         <Link to="/" className="flex h-16 items-center gap-2.5 px-6 text-base font-semibold">
           <Logo className="size-8" />
@@ -155,7 +155,7 @@ export function AppShell({ viewer, children }: { viewer: ShellViewer; children: 
         <SiteFooter className="mt-16" />
       </main>
 
-      {/* Mobile bottom bar: at most 4 items (spec §2, §9). */}
+      {/* Mobile bottom bar: at most 4 items, so each stays a comfortable tap target. */}
       <nav
         aria-label="Main"
         className="fixed inset-x-0 bottom-0 z-30 border-t border-slate-200 bg-white/95 pb-[env(safe-area-inset-bottom)] backdrop-blur lg:hidden dark:border-slate-800 dark:bg-slate-900/95"

@@ -2,7 +2,7 @@ import { ArrowLeft, Check, Copy, Download, Share2, UserPlus } from "lucide-react
 import { useEffect, useRef, useState } from "react";
 import { Button, buttonClasses } from "~/components/ui/button";
 
-/** Spec §9: 'Copied' and 'Link Copied' feedback lasts 2 seconds. */
+/** 'Copied' and 'Link Copied' feedback lasts 2 seconds. */
 const COPIED_FEEDBACK_MS = 2000;
 
 function useTimedFlag(): [boolean, () => void] {
@@ -19,7 +19,7 @@ function useTimedFlag(): [boolean, () => void] {
   ];
 }
 
-/** Copies text; when the clipboard refuses, shows it for manual copying (spec §8). */
+/** Copies text; when the clipboard refuses, shows it for manual copying. */
 async function copyText(text: string): Promise<boolean> {
   try {
     await navigator.clipboard.writeText(text);
@@ -51,7 +51,7 @@ export function BackButton() {
 
 /**
  * 'Save Contact': a plain download link without JavaScript; with it, the file
- * is fetched, saved, and the spec's confirmation is shown.
+ * is fetched, saved, and a confirmation is shown.
  */
 export function SaveContactButton({
   href,
@@ -98,7 +98,7 @@ export function SaveContactButton({
   );
 }
 
-/** 'Share Profile': the native share sheet where there is one, else copy (spec §7, §8). */
+/** 'Share Profile': the native share sheet where there is one, else copy. */
 export function ShareButton({ url, title }: { url: string; title: string }) {
   const [sharing, setSharing] = useState(false);
   const [copied, flagCopied] = useTimedFlag();

@@ -1,6 +1,6 @@
 import type { LucideIcon } from "lucide-react";
 
-/** "Nothing here" with what to do about it (spec §2's empty states). */
+/** "Nothing here" with what to do about it. */
 export function EmptyState({ Icon, title, text }: { Icon: LucideIcon; title: string; text: string }) {
   return (
     <div className="flex flex-col items-center gap-2 rounded-2xl border border-dashed border-slate-300 bg-white px-6 py-16 text-center dark:border-slate-700 dark:bg-slate-900">

@@ -5,7 +5,7 @@ import { cn } from "~/lib/cn";
 import { IMAGE_TOO_LARGE, MAX_IMAGE_BYTES } from "~/lib/limits";
 
 /**
- * Spec §2 "Image picker": drag and drop or click, a preview and a remove
+ * The image picker: drag and drop or click, a preview and a remove
  * button. The file travels with the form; the server decides what is accepted.
  * Without JavaScript it is a plain file input.
  */

@@ -28,7 +28,7 @@ function cardHref(person: { username: string }) {
   return `/profile/${encodeURIComponent(person.username)}?src=directory`;
 }
 
-/** The administrator's per-card indicator: green claimed, orange unclaimed (spec §2). */
+/** The administrator's per-card indicator: green claimed, orange unclaimed. */
 function ClaimDot({ claimed, className }: { claimed: boolean | undefined; className?: string }) {
   if (claimed === undefined) return null;
   return (

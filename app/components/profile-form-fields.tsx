@@ -33,7 +33,7 @@ export function profileFormValues(
   };
 }
 
-/** The fields of spec §5 (plus job title), shared by every profile form. */
+/** The fields of a card, shared by every profile form. */
 export function ProfileFormFields({
   values,
   errors,

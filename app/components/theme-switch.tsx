@@ -8,7 +8,7 @@ const OPTIONS: { value: Theme; label: string; Icon: typeof Sun }[] = [
   { value: "system", label: "System", Icon: Monitor },
 ];
 
-/** The header's theme switch: Light, Dark and System (spec §2). */
+/** The header's theme switch: Light, Dark and System. */
 export function ThemeSwitch() {
   const [theme, setTheme] = useTheme();
   const current = OPTIONS.find((option) => option.value === theme) ?? OPTIONS[2]!;

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useSyncExternalStore } from "react";
 
-/** Spec §3: kept in local browser storage under the key `theme`. */
+/** Kept in local browser storage under the key `theme`. */
 const THEME_STORAGE_KEY = "theme";
 const THEMES = ["light", "dark", "system"] as const;
 export type Theme = (typeof THEMES)[number];

@@ -40,7 +40,7 @@ test("a newcomer signs up, confirms through the emailed link and lands on their 
     await expect(page.getByRole("link", { name: new RegExp(card) })).toBeVisible();
   }
   await expect(page.getByRole("link", { name: /View My Card/ })).toHaveAttribute("href", "/profile/grace.hopper");
-  // No views yet: neither views nor rank are shown (spec §2 Home).
+  // No views yet: neither views nor rank are shown on the home page.
   await expect(page.getByText(/views?$/)).toHaveCount(0);
   await expectAccessible(page);
   await screenshot(page, "home-member-desktop-light");

@@ -273,7 +273,7 @@ describe("resetting a forgotten password", () => {
 });
 
 describe("administrators", () => {
-  it("get the spec's administrator card when they confirm their address", async () => {
+  it("get an administrator card when they confirm their address", async () => {
     const cookie = await signUpAndVerify({ email: "admin@example.com", firstName: "Ada", lastName: "Admin" });
     const viewer = await getOptionalViewer(getRequest("/", cookie));
     expect(viewer?.isAdmin).toBe(true);

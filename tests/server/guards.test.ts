@@ -25,7 +25,7 @@ async function thrownBy(promise: Promise<unknown>) {
   throw new Error("expected the guard to stop the request");
 }
 
-describe("guards on the server (spec §2)", () => {
+describe("guards on the server", () => {
   it("sends a visitor to /auth with the page to come back to", async () => {
     const response = await thrownBy(requireViewer(getRequest("/directory?q=ann")));
     expect(response.status).toBe(302);

@@ -6,7 +6,7 @@ import { openPglite, openPostgres } from "../../app/.server/db/client";
 
 /**
  * Migrates once per run: a PGlite data-dir dump that each test file loads in
- * under a second (TOOLCHAIN.md), or a PostgreSQL template database that each
+ * under a second, or a PostgreSQL template database that each
  * test file copies.
  */
 export const PG_TEMPLATE = "namecard_test_template";

@@ -3,7 +3,7 @@ import { db, rowsOf } from "../db/client";
 import { brands, profiles, profileViews } from "../db/schema";
 
 /**
- * Spec §9: rank is the 1-based position of the profile among profiles with
+ * A member's rank is the 1-based position of the profile among profiles with
  * views, by views descending; 0 when it has none. Ties share a rank.
  */
 export async function getProfileRank(profileId: string): Promise<number> {
@@ -18,7 +18,7 @@ export async function getProfileRank(profileId: string): Promise<number> {
   return row?.rank ?? 0;
 }
 
-/** Spec §9 formulas, in SQL over all profiles (DESIGN.md: statistics on the server). */
+/** The overview figures, in SQL over all profiles, so no page needs every row to count them. */
 export async function getOverviewStats() {
   const [row] = await db
     .select({
@@ -49,7 +49,7 @@ export async function getOverviewStats() {
   };
 }
 
-/** Spec §2: the 5 newest profiles. */
+/** The 5 newest profiles, for "Recent Members". */
 export async function getRecentMembers(limit = 5) {
   return db
     .select({
@@ -70,7 +70,7 @@ export async function getRecentMembers(limit = 5) {
     .limit(limit);
 }
 
-/** Active brands with how many profiles each has, largest first (spec §2 'Profiles by Brand'). */
+/** Active brands with how many profiles each has, largest first ('Profiles by Brand'). */
 export async function getProfilesByBrand() {
   return db
     .select({
@@ -106,7 +106,7 @@ export async function getTopProfiles(limit: number) {
 }
 
 /**
- * New profiles of the last 30 days, by week starting on Sunday (spec §9). Weeks
+ * New profiles of the last 30 days, by week starting on Sunday. Weeks
  * without registrations are included, so the chart has no gaps.
  */
 export async function getRegistrationsByWeek(now = new Date()) {
@@ -131,7 +131,7 @@ export async function getRegistrationsByWeek(now = new Date()) {
   return rowsOf(result) as { week: string; count: number }[];
 }
 
-/** Real views per day for the last 30 days, from profile_views (DESIGN.md). */
+/** Real views per day for the last 30 days, from profile_views (docs/decisions/006-realtime-and-views.md). */
 export async function getViewsByDay(now = new Date()) {
   const result = await db.execute(sql`
     with days as (

@@ -29,7 +29,7 @@ export type DatabaseHandle = {
 
 const MIGRATIONS_DIR = path.resolve(process.cwd(), "drizzle");
 
-/** PGlite needs its extensions loaded when it is created (TOOLCHAIN.md). */
+/** PGlite needs its extensions loaded when it is created; loading them later fails. */
 const PGLITE_EXTENSIONS = { pg_trgm, unaccent };
 
 export async function openPglite(options: { dataDir?: string; loadDataDir?: Blob | File }): Promise<DatabaseHandle> {

@@ -24,7 +24,7 @@ const timestamps = {
 };
 
 // ── better-auth ──────────────────────────────────────────────────────────────
-// Written by hand (TOOLCHAIN.md): the property names are better-auth's field
+// Written by hand (better-auth's schema generator needs a newer Node): the property names are better-auth's field
 // names, the columns are our snake_case.
 
 export const users = pgTable(

@@ -47,9 +47,9 @@ function directoryConditions(query: Pick<DirectoryQuery, "q" | "brand" | "status
 }
 
 /**
- * Spec §7 "Directory list", on the server: filtered, ordered by first name,
+ * The directory list, on the server (docs/decisions/005-server-side-search.md): filtered, ordered by first name,
  * one page at a time with the total. Claim status is selected only when the
- * caller may see it (spec §6), so it never reaches a member's page data.
+ * caller may see it (administrators only), so it never reaches a member's page data.
  */
 export async function searchDirectory(query: DirectoryQuery, options: { includeClaimStatus: boolean }) {
   const where = directoryConditions(query);

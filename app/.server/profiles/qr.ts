@@ -18,7 +18,7 @@ export type QrOptions = {
   dark?: string;
 };
 
-/** Spec §5: the card's code is M / 256 px / margin 2; the mobile page's H / 400 px / margin 3. */
+/** The card's code is M / 256 px / margin 2; the mobile page's, shown on screens across a room, H / 400 px / margin 3. */
 export const CARD_QR: QrOptions = { errorCorrectionLevel: "M", width: 256, margin: 2 };
 export const MOBILE_QR: QrOptions = { errorCorrectionLevel: "H", width: 400, margin: 3 };
 
@@ -31,7 +31,7 @@ function qrcodeOptions(options: QrOptions, withColour: boolean) {
   };
 }
 
-/** An inline SVG; if the colour options fail it is retried without them (spec §5). */
+/** An inline SVG; if the colour options fail it is retried without them, so a card always has a code. */
 export async function qrSvg(text: string, options: QrOptions): Promise<string> {
   try {
     return await QRCode.toString(text, { ...qrcodeOptions(options, true), type: "svg" });

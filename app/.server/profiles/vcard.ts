@@ -70,7 +70,7 @@ export function buildVCard(card: VCardInput): string {
   return `${lines.map(foldLine).join("\r\n")}\r\n`;
 }
 
-/** `{first}_{last}.vcf` (spec §7), safe as a file name on every system. */
+/** `{first}_{last}.vcf`, safe as a file name on every system. */
 export function cardFileName(card: { firstName: string; lastName: string }, suffix: string): string {
   const clean = (value: string) => value.trim().replace(/[\\/:*?"<>|\s]+/g, "_");
   return `${clean(card.firstName)}_${clean(card.lastName)}${suffix}`;

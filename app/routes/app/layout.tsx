@@ -31,7 +31,7 @@ export default function SignedInLayout({ loaderData }: Route.ComponentProps) {
   const { viewer } = loaderData;
   // Others' changes (profiles, brands, views, settings) refresh what is on screen.
   useLiveData(["profile", "brand", "view", "settings"]);
-  // Spec §2: a member without a profile waits here; the admin is let through.
+  // A member without a profile waits here; the admin is let through.
   if (!viewer.profile && !viewer.isAdmin) return <ProfileSetup email={viewer.email} />;
   return (
     <AppShell viewer={viewer}>
