@@ -9,12 +9,12 @@ async function toastCookie(text: string) {
 }
 
 /** Runs the root middleware for a request with `cookie`; the page takes the toast when `take` is set. */
-async function visit(cookie: string, take: boolean) {
+async function visit(cookie: string, take: boolean, headers: Record<string, string> = {}) {
   const context = new RouterContextProvider();
   let shown: unknown = null;
   const response = (await toastMiddleware(
     {
-      request: new Request("http://localhost/", { headers: { cookie } }),
+      request: new Request("http://localhost/", { headers: { cookie, ...headers } }),
       context,
       params: {},
       unstable_pattern: "/",
@@ -42,7 +42,7 @@ describe("toasts after a redirect", () => {
     expect(await readToast(forged)).toBeNull();
   });
 
-  it("shows the toast on the page that takes it, then clears it", async () => {
+  it("shows the toast on the page a full load renders, then clears it", async () => {
     const cookie = await toastCookie("Settings saved successfully!");
     const first = await visit(cookie, true);
     expect(first.shown).toMatchObject({ text: "Settings saved successfully!" });
@@ -52,5 +52,14 @@ describe("toasts after a redirect", () => {
   it("keeps the toast for the next page when a request did not show it", async () => {
     const cookie = await toastCookie("Brand created successfully!");
     expect(await visit(cookie, false)).toEqual({ shown: null, cleared: false });
+  });
+
+  it("hands a toast to in-app data requests until the page reports it seen, and never clears it there", async () => {
+    const cookie = await toastCookie("Brand updated successfully!");
+    const data = await visit(cookie, true, { "sec-fetch-dest": "empty" });
+    expect(data).toMatchObject({ shown: { text: "Brand updated successfully!" }, cleared: false });
+    const id = (data.shown as { id: string }).id;
+    const after = await visit(`${cookie}; namecard_toast_seen=${id}`, true, { "sec-fetch-dest": "empty" });
+    expect(after).toEqual({ shown: null, cleared: false });
   });
 });

@@ -6,14 +6,22 @@ import {
   type RouterContextProvider,
   redirect,
 } from "react-router";
-import { TOAST_MS, type Toast } from "~/lib/toast";
+import { TOAST_MS, TOAST_SEEN_COOKIE, type Toast } from "~/lib/toast";
 import { env } from "./env";
 
 /**
  * The one way to tell someone how a write went: the action redirects and
  * leaves a toast in a short-lived signed cookie; the root middleware reads it
- * on the next request, the root loader hands it to the page, and the cookie is
- * cleared on the way out. Nothing about the write travels in the URL.
+ * on the next request and the root loader hands it to the page. Nothing about
+ * the write travels in the URL.
+ *
+ * When the cookie is cleared: a full page load that shows the toast clears it
+ * at once (it will be rendered, with or without JavaScript). A data request of
+ * the running app does not: the app may discard its answer (a revalidation
+ * overtaken by the redirect's own navigation), and a clearing header on a late
+ * answer would wipe a newer toast. There the page reports the toast as seen
+ * (TOAST_SEEN_COOKIE), after which it is handed out no more, and the cookie
+ * runs out by itself.
  */
 const toastCookie = createCookie("namecard_toast", {
   path: "/",
@@ -65,13 +73,26 @@ export async function readToast(cookieHeader: string | null): Promise<Toast | nu
 type PendingToast = { toast: Toast | null; taken: boolean };
 const toastContext = createContext<PendingToast>({ toast: null, taken: false });
 
-/** Root middleware: reads the toast, and clears its cookie once a page has taken it. */
+function seenToastId(cookieHeader: string | null): string | null {
+  const match = new RegExp(`(?:^|;\\s*)${TOAST_SEEN_COOKIE}=([^;]*)`).exec(cookieHeader ?? "");
+  return match?.[1] ? decodeURIComponent(match[1]) : null;
+}
+
+/** A full page load, which renders what the loader hands it (fetch() requests say `empty`). */
+function isDocumentRequest(request: Request) {
+  return request.headers.get("sec-fetch-dest") !== "empty";
+}
+
+/** Root middleware: reads the toast, and clears its cookie once a full page load has shown it. */
 export const toastMiddleware: MiddlewareFunction<Response> = async ({ request, context }, next) => {
-  const pending: PendingToast = { toast: await readToast(request.headers.get("cookie")), taken: false };
+  const cookieHeader = request.headers.get("cookie");
+  const stored = await readToast(cookieHeader);
+  const seen = stored !== null && seenToastId(cookieHeader) === stored.id;
+  const pending: PendingToast = { toast: seen ? null : stored, taken: false };
   context.set(toastContext, pending);
   const response = await next();
   const replaced = response.headers.getSetCookie().some((cookie) => cookie.startsWith(`${toastCookie.name}=`));
-  if (pending.taken && !replaced) {
+  if (!replaced && pending.taken && isDocumentRequest(request)) {
     try {
       response.headers.append("Set-Cookie", await toastCookie.serialize("", { maxAge: 0 }));
     } catch {

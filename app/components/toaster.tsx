@@ -1,6 +1,6 @@
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { Alert } from "~/components/ui/alert";
-import type { Toast } from "~/lib/toast";
+import { TOAST_SEEN_COOKIE, type Toast } from "~/lib/toast";
 
 /**
  * Shows the toast the root loader handed over: announced to screen readers,
@@ -9,8 +9,14 @@ import type { Toast } from "~/lib/toast";
  */
 export function Toaster({ toast }: { toast: Toast | null }) {
   const [shown, setShown] = useState<Toast | null>(toast);
+  const lastId = useRef<string | null>(null);
   useEffect(() => {
-    if (toast) setShown(toast);
+    // The same toast can come back with a later load until the server hears it was seen.
+    if (!toast || toast.id === lastId.current) return;
+    lastId.current = toast.id;
+    setShown(toast);
+    // biome-ignore lint/suspicious/noDocumentCookie: a plain note to the server, readable by every browser
+    document.cookie = `${TOAST_SEEN_COOKIE}=${encodeURIComponent(toast.id)}; Path=/; Max-Age=60; SameSite=Lax`;
   }, [toast]);
   useEffect(() => {
     if (!shown) return;

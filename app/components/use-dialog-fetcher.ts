@@ -16,10 +16,13 @@ export function useDialogFetcher(onDone: () => void) {
   const done = useRef(onDone);
   done.current = onDone;
   useEffect(() => {
-    if (busy) {
+    // Only this form's own submission counts: a page revalidation can put the
+    // fetcher in a loading state too, and must not read as a save.
+    if (fetcher.state === "submitting") {
       before.current ??= { data: fetcher.data };
       return;
     }
+    if (busy) return;
     if (!before.current) return;
     const unchanged = before.current.data === fetcher.data;
     before.current = null;

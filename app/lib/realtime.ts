@@ -1,5 +1,5 @@
 import { useEffect, useRef } from "react";
-import { useRevalidator } from "react-router";
+import { useFetchers, useNavigation, useRevalidator } from "react-router";
 
 export type RealtimeEvent = { kind: "profile" | "brand" | "view" | "settings"; id: string };
 
@@ -60,6 +60,13 @@ const REVALIDATE_EVERY_MS = 2_000;
 
 export function useLiveData(kinds: RealtimeEvent["kind"][], enabled = true) {
   const revalidator = useRevalidator();
+  const navigation = useNavigation();
+  const fetchers = useFetchers();
+  // While this page submits or navigates, its own answer brings fresh data; a
+  // refresh started now would also make React Router drop the save's redirect
+  // (and with it the toast).
+  const busy = useRef(false);
+  busy.current = navigation.state !== "idle" || fetchers.some((fetcher) => fetcher.state !== "idle");
   const pending = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   const last = useRef(0);
   useEffect(() => () => clearTimeout(pending.current), []);
@@ -69,7 +76,7 @@ export function useLiveData(kinds: RealtimeEvent["kind"][], enabled = true) {
     pending.current = setTimeout(() => {
       pending.current = undefined;
       last.current = Date.now();
-      if (document.visibilityState !== "hidden") void revalidator.revalidate();
+      if (document.visibilityState !== "hidden" && !busy.current) void revalidator.revalidate();
     }, wait);
   }, enabled);
 }

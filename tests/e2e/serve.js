@@ -13,7 +13,7 @@ Object.assign(process.env, {
   PUBLIC_URL: "http://localhost:3100",
   DATA_DIR,
   ADMIN_EMAILS:
-    "admin@example.com,admin.mobile@example.com,admin.theme@example.com,admin.card@example.com,admin.directory@example.com,admin.authz@example.com,admin.ui@example.com,admin.settings@example.com,admin.brands@example.com",
+    "admin@example.com,admin.mobile@example.com,admin.theme@example.com,admin.card@example.com,admin.directory@example.com,admin.authz@example.com,admin.ui@example.com,admin.settings@example.com,admin.brands@example.com,admin.styles@example.com",
   TRUST_PROXY: "true",
   DATABASE_URL: "",
   SMTP_URL: "",

@@ -18,7 +18,7 @@ function isRed([r, g, b]: [number, number, number]) {
 }
 
 test("delete buttons are red, in the brand cards, the profile table and the confirmation", async ({ page }) => {
-  await signUpAndVerify(page, { email: "admin@example.com", firstName: "Style", lastName: "Admin" });
+  await signUpAndVerify(page, { email: "admin.styles@example.com", firstName: "Style", lastName: "Admin" });
 
   await page.goto("/admin/brands");
   const deleteBrand = page.getByRole("button", { name: /^Delete / }).first();
