@@ -56,6 +56,15 @@ describe("module boundaries", () => {
     expect(crossings).toEqual([]);
   });
 
+  it("domain code never speaks HTTP: no React Router, no Request or FormData in the entity folders", () => {
+    const domains = ["profiles", "brands", "settings", "analytics", "accounts"];
+    const offenders = domains
+      .flatMap((domain) => sourceFiles(path.join(".server", domain)))
+      .filter((file) => /from\s+["']react-router["']|\bRequest\b|\bFormData\b/.test(fs.readFileSync(file, "utf8")))
+      .map(relative);
+    expect(offenders).toEqual([]);
+  });
+
   it("only the env module reads process.env in the application", () => {
     const readers = [
       ...sourceFiles("routes"),
