@@ -2,7 +2,9 @@
 import { spawnSync } from "node:child_process";
 
 // The build comes before the server tests: one of them starts real server processes.
+// Route types are generated, not committed: knip and tsc both need them.
 const steps = [
+  ["route types", "npx", ["react-router", "typegen"]],
   ["lint and format", "npx", ["biome", "check", "."]],
   ["unused code and dependencies", "npx", ["knip"]],
   ["typecheck", "npm", ["run", "--silent", "typecheck"]],
