@@ -5,6 +5,7 @@ export default [
   route("auth", "routes/auth/auth.tsx"),
   route("auth/forgot-password", "routes/auth/forgot-password.tsx"),
   route("auth/reset-password", "routes/auth/reset-password.tsx"),
+  route("auth/confirm", "routes/auth/confirm.tsx"),
   route("auth/verified", "routes/auth/verified.tsx"),
   route("auth/sign-out", "routes/auth/sign-out.tsx"),
   route("api/auth/*", "routes/api/auth.$.ts"),
