@@ -27,6 +27,7 @@ export default [
     route("directory", "routes/app/directory.tsx"),
     route("profile/edit", "routes/app/profile-edit.tsx"),
     route("help", "routes/app/help.tsx"),
+    route("account/card-email", "routes/app/card-email.tsx"),
     layout("routes/admin/layout.tsx", [
       route("admin/dashboard", "routes/admin/dashboard.tsx"),
       route("admin/profiles", "routes/admin/profiles.tsx"),

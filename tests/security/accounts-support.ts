@@ -1,6 +1,8 @@
+import fs from "node:fs";
+import path from "node:path";
 import { expect } from "vitest";
 import { getOptionalViewer, requireAdmin } from "~/.server/authz";
-import { mailSettled } from "~/.server/mail";
+import { mailSettled, OUTBOX_DIR } from "~/.server/mail";
 import { action as authAction } from "~/routes/auth/auth";
 import { cookieFrom, formRequest, getRequest, latestMail, nextIp, openAuthLink, run } from "../server/helpers";
 
@@ -81,4 +83,28 @@ export async function reachesAdmin(browser: Browser): Promise<boolean> {
     if (thrown instanceof Response) return false;
     throw thrown;
   }
+}
+
+/** The newest message to `to` whose subject starts with `subject`, with its first link. */
+export function mailWithSubject(to: string, subject: string) {
+  if (!fs.existsSync(OUTBOX_DIR)) return null;
+  const toLine = new RegExp(`^To: ${to.replace(/[.+]/g, "\\$&")}\\r?$`, "mi");
+  for (const name of fs.readdirSync(OUTBOX_DIR).sort().reverse()) {
+    const raw = fs.readFileSync(path.join(OUTBOX_DIR, name), "utf8");
+    if (!toLine.test(raw) || !new RegExp(`^Subject: ${subject}`, "m").test(raw)) continue;
+    const body = raw
+      .replace(/=\r?\n/g, "")
+      .replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+    return {
+      raw,
+      link:
+        /(https?:\/\/[^\s"<>]+)/.exec(
+          body
+            .split(/\r?\n\r?\n/)
+            .slice(1)
+            .join("\n"),
+        )?.[1] ?? null,
+    };
+  }
+  return null;
 }

@@ -149,10 +149,13 @@ describe("the auth API takes only what the forms take", () => {
   });
 
   it("a valid sign-up through the API is accepted, and the stored name is the one made of first and last name", async () => {
-    const body = { ...table[0]!.valid(), name: "Someone Else" };
+    const body: Record<string, unknown> = { ...table[0]!.valid(), name: "Someone Else" };
     const result = await post("/sign-up/email", body);
     expect(result.status).toBe(200);
-    const [user] = await db.select().from(users).where(sql`${users.email} = ${body.email}`);
+    const [user] = await db
+      .select()
+      .from(users)
+      .where(sql`${users.email} = ${String(body.email)}`);
     expect(user).toMatchObject({ name: "Ada Lovelace", firstName: "Ada", image: null, emailVerified: false });
   });
 

@@ -38,7 +38,9 @@ export async function action({ request, context }: Route.ActionArgs) {
           fields,
           photo: await imageChange(form, "photo"),
         });
-        return redirectWithToast(back, { text: profileSavedMessage(saved.profile, saved.photoSkipped) });
+        return redirectWithToast(back, {
+          text: profileSavedMessage(saved.profile, saved.photoSkipped, saved.emailChange),
+        });
       } catch (error) {
         return failureFrom(error, {
           values,
