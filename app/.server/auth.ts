@@ -8,6 +8,7 @@ import { clearSignInFailures } from "./accounts/throttle";
 import { type Database, getDatabaseHandle } from "./db/client";
 import { authSchema } from "./db/schema";
 import { env } from "./env";
+import { publish } from "./realtime";
 
 /**
  * The header our server sets to the client's address (from the socket, or from
@@ -64,6 +65,8 @@ function createAuth(database: Database) {
       async onPasswordReset({ user }) {
         // Whoever reset the password proved the mailbox: the account's sign-in wait is lifted.
         await clearSignInFailures(user.email);
+        // Its sessions were revoked: their live-update streams end too.
+        await publish({ kind: "user-sessions-ended", id: user.id });
       },
     },
     // Confirmation links are ours (accounts/email-links.ts): better-auth sends none.
