@@ -122,6 +122,30 @@ export function parseId(value: string | null | undefined): number | null {
   return id >= 1 && id <= MAX_ID ? id : null;
 }
 
+/**
+ * The shared reading of list filters in a URL: `brand` (a brand id) and `page`
+ * (1 to 10,000). Absent or empty means the default; anything else that is not
+ * one throws a ValidationError, which the page answers with 400.
+ */
+export function parseListFilters(url: URL): { brand: number | null; page: number } {
+  const errors: FieldErrors = {};
+  const brandText = url.searchParams.get("brand") ?? "";
+  const brand = brandText === "" ? null : parseId(brandText);
+  if (brandText !== "" && brand === null) errors.brand = ["The brand filter must be a brand from the list."];
+  const pageText = url.searchParams.get("page") ?? "";
+  const page = pageText === "" ? 1 : /^[0-9]{1,5}$/.test(pageText) ? Number(pageText) : Number.NaN;
+  if (!(page >= 1 && page <= 10_000)) errors.page = ["The page number must be a whole number from 1 to 10,000."];
+  if (Object.keys(errors).length) throw new ValidationError(errors);
+  return { brand, page };
+}
+
+/** A search text from a URL: trimmed, cut to `max` characters, control characters refused like any field. */
+export function parseSearchText(url: URL, max = 100): string {
+  const q = (url.searchParams.get("q") ?? "").trim().slice(0, max);
+  if (hasForbiddenCharacters(q)) throw new ValidationError({ q: ["The search cannot contain control characters."] });
+  return q;
+}
+
 const REDIRECT_BASE = "http://namecard.invalid";
 
 /**
