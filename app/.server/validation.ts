@@ -24,7 +24,7 @@ const FORBIDDEN_MULTI_LINE =
 // biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is what this is for
 export const CONTROL_CHARACTERS = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u2028\u2029]/g;
 
-export function hasForbiddenCharacters(value: string, options: { multiline?: boolean } = {}) {
+function hasForbiddenCharacters(value: string, options: { multiline?: boolean } = {}) {
   return (options.multiline ? FORBIDDEN_MULTI_LINE : FORBIDDEN_SINGLE_LINE).test(value);
 }
 
@@ -82,7 +82,7 @@ export const PhoneSchema = TextSchema("Phone number")
   .transform((value) => (value ? value : null));
 
 /** The address a web link is stored as: http(s) only, with a host, normalised; otherwise null. */
-export function normalizeHttpUrl(value: string): string | null {
+function normalizeHttpUrl(value: string): string | null {
   if (hasForbiddenCharacters(value) || /\s|\\/.test(value)) return null;
   try {
     const url = new URL(value);
@@ -94,7 +94,7 @@ export function normalizeHttpUrl(value: string): string | null {
   }
 }
 
-export function isHttpUrl(value: string) {
+function isHttpUrl(value: string) {
   return normalizeHttpUrl(value) !== null;
 }
 
@@ -116,7 +116,7 @@ export const OptionalUrlSchema = (label: string) =>
 export const MAX_ID = 2_147_483_647;
 
 /** A whole number id from a form or URL, or null when it is not one (out of range included). */
-export function parseId(value: string | null | undefined): number | null {
+function parseId(value: string | null | undefined): number | null {
   if (!value || !/^[0-9]{1,10}$/.test(value)) return null;
   const id = Number(value);
   return id >= 1 && id <= MAX_ID ? id : null;

@@ -5,7 +5,7 @@
  * a route without rows fails the test. Rows name their route by its path in
  * app/routes.ts.
  */
-export type Who = "visitor" | "member" | "admin";
+type Who = "visitor" | "member" | "admin";
 
 export type Row = {
   /** The route's path as written in app/routes.ts ("" for the index). */
@@ -78,7 +78,7 @@ const usernames = ["%00", "..%2F..%2Fetc%2Fpasswd", LONG.slice(0, 3000), "%3Cscr
 
 export const HOSTILE_INPUT: Row[] = [
   // ── Visitors ──────────────────────────────────────────────────────────────
-  ...[
+  ...(<Record<string, string>[]>[
     { intent: "signup", firstName: NUL, lastName: "A", email: "a@example.org", password: "a long password phrase" },
     { intent: "signup", firstName: LONG, lastName: "A", email: "a@example.org", password: "a long password phrase" },
     { intent: "signup", firstName: "A", lastName: CONTROL, email: "a@example.org", password: "a long password phrase" },
@@ -112,7 +112,7 @@ export const HOSTILE_INPUT: Row[] = [
     { intent: "hack" },
     { intent: "resend", email: `a@example.org${NUL}` },
     {},
-  ].map((form): Row => ({ route: "auth", who: "visitor", method: "POST", url: "/auth", form, status: 400 })),
+  ]).map((form): Row => ({ route: "auth", who: "visitor", method: "POST", url: "/auth", form, status: 400 })),
   ...["", "?email=%00"].map(
     (query): Row => ({
       route: "auth/forgot-password",
@@ -282,7 +282,7 @@ export const HOSTILE_INPUT: Row[] = [
       why: "shows 'this link is invalid' and changes nothing",
     }),
   ),
-  ...[{ token: NUL }, { token: "a".repeat(43) }, {}].map(
+  ...(<Record<string, string>[]>[{ token: NUL }, { token: "a".repeat(43) }, {}]).map(
     (form): Row => ({
       route: "account/card-email",
       who: "member",
@@ -342,7 +342,7 @@ export const HOSTILE_INPUT: Row[] = [
         status: 400,
       }),
     ),
-  ...[
+  ...(<Record<string, string>[]>[
     { intent: "create", name: NUL, primaryColor: "#3b82f6", secondaryColor: "#8b5cf6" },
     { intent: "create", name: LONG, primaryColor: "#3b82f6", secondaryColor: "#8b5cf6" },
     { intent: "create", name: CONTROL, primaryColor: "#3b82f6", secondaryColor: "#8b5cf6" },
@@ -352,7 +352,7 @@ export const HOSTILE_INPUT: Row[] = [
     { intent: "update", id: "-1", name: "B", primaryColor: "#3b82f6", secondaryColor: "#8b5cf6" },
     { intent: "delete", id: NUL },
     { intent: "nope" },
-  ].map(
+  ]).map(
     (form): Row => ({ route: "admin/brands", who: "admin", method: "POST", url: "/admin/brands", form, status: 400 }),
   ),
   {
@@ -363,7 +363,7 @@ export const HOSTILE_INPUT: Row[] = [
     status: 200,
     why: "the page takes no input",
   },
-  ...[
+  ...(<Record<string, string>[]>[
     { companyName: NUL },
     { companyName: CONTROL },
     { companyName: LONG },
@@ -377,7 +377,7 @@ export const HOSTILE_INPUT: Row[] = [
     { darkModeLogo: "data:image/svg+xml,<svg onload=alert(1)>" },
     { termsOfService: `Terms${NUL}` },
     { privacyPolicy: "x".repeat(100_001) },
-  ].map(
+  ]).map(
     (form): Row => ({
       route: "admin/settings",
       who: "admin",

@@ -6,7 +6,7 @@ import { randomToken, tokenHash } from "./tokens";
 
 const ONE_DAY_MS = 24 * 60 * 60 * 1000;
 /** How long an emailed link works. */
-export const LINK_LIFETIME_MS = ONE_DAY_MS;
+const LINK_LIFETIME_MS = ONE_DAY_MS;
 
 export type LinkPurpose = (typeof emailLinks.$inferSelect)["purpose"];
 export type EmailLink = typeof emailLinks.$inferSelect;

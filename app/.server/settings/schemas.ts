@@ -11,7 +11,7 @@ const optional = (max: number, label: string, options: { multiline?: boolean } =
  * pipeline gives (content-addressed), so no visitor's browser is sent to a
  * third party. That the file exists is checked when saving.
  */
-export const UPLOADED_IMAGE_PATH = /^\/uploads\/(profiles|brands|settings)\/[0-9a-f]{32}(-[a-z]+)?\.(webp|jpg|png)$/;
+const UPLOADED_IMAGE_PATH = /^\/uploads\/(profiles|brands|settings)\/[0-9a-f]{32}(-[a-z]+)?\.(webp|jpg|png)$/;
 
 const ImageUrl = (label: string) =>
   optional(500, label).refine((value) => value === null || UPLOADED_IMAGE_PATH.test(value), {
