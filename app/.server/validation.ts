@@ -108,7 +108,7 @@ export const OptionalUrlSchema = (label: string) =>
     .optional()
     .transform((value) => (value ? value : null))
     .refine((value) => value === null || isHttpUrl(value), {
-      message: `${label} must be a web address starting with http:// or https://`,
+      message: `${label} must start with http:// or https://`,
     })
     .transform((value) => (value === null ? null : normalizeHttpUrl(value)));
 
