@@ -30,6 +30,8 @@ app.use((req, res, next) => {
   next();
 });
 
+// The client address, a well-formed URL and the security headers come first, static files included.
+server.prepare(app);
 if (DEVELOPMENT) {
   app.use(server.vite.middlewares);
 } else {
@@ -37,7 +39,7 @@ if (DEVELOPMENT) {
   app.use("/assets", express.static("build/client/assets", { immutable: true, maxAge: "1y" }));
   app.use(express.static("build/client", { maxAge: "1h" }));
 }
-server.install(app);
+server.handle(app);
 
 const listener = app.listen(server.config.port, () => {
   console.info(`Namecard is listening on ${server.config.publicUrl} (port ${server.config.port})`);

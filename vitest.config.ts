@@ -11,7 +11,7 @@ const testEnv = {
 };
 
 const alias = { "~": path.resolve(import.meta.dirname, "app") };
-const serverTests = ["app/**/*.server.test.ts", "tests/server/**/*.test.ts"];
+const serverTests = ["app/**/*.server.test.ts", "tests/server/**/*.test.ts", "tests/security/**/*.test.ts"];
 
 if (!process.env.TEST_DATABASE_URL) {
   console.warn(

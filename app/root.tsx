@@ -5,6 +5,7 @@ import { takeToast, toastMiddleware } from "~/.server/toast";
 import { RouteErrorBoundary } from "~/components/error-boundary";
 import { Toaster } from "~/components/toaster";
 import { fontStylesheet } from "~/lib/fonts";
+import { useNonce } from "~/lib/nonce";
 import { DEFAULT_SETTINGS, FONT_STACKS, type FontFamily } from "~/lib/settings";
 import { pickSiteSummary, useSite } from "~/lib/site";
 import { THEME_BOOT_SCRIPT, useTheme } from "~/lib/theme";
@@ -20,6 +21,8 @@ export async function loader({ context }: Route.LoaderArgs) {
 
 export function Layout({ children }: { children: ReactNode }) {
   const site = useSite();
+  // Inline scripts run only with this response's nonce (the page's Content-Security-Policy).
+  const nonce = useNonce();
   const style = {
     "--brand-primary": site.primaryColor,
     "--brand-secondary": site.secondaryColor,
@@ -34,6 +37,7 @@ export function Layout({ children }: { children: ReactNode }) {
         <meta name="color-scheme" content="light dark" />
         {/* Before any paint: no flash of the wrong theme. */}
         <script
+          nonce={nonce}
           // biome-ignore lint/security/noDangerouslySetInnerHtml: a constant script of ours, with no data from anyone
           dangerouslySetInnerHTML={{ __html: THEME_BOOT_SCRIPT }}
         />
@@ -49,8 +53,8 @@ export function Layout({ children }: { children: ReactNode }) {
       </head>
       <body className="min-h-dvh font-sans">
         {children}
-        <ScrollRestoration />
-        <Scripts />
+        <ScrollRestoration nonce={nonce} />
+        <Scripts nonce={nonce} />
       </body>
     </html>
   );

@@ -5,6 +5,7 @@ export default [
   route("auth", "routes/auth/auth.tsx"),
   route("auth/forgot-password", "routes/auth/forgot-password.tsx"),
   route("auth/reset-password", "routes/auth/reset-password.tsx"),
+  route("auth/confirm", "routes/auth/confirm.tsx"),
   route("auth/verified", "routes/auth/verified.tsx"),
   route("auth/sign-out", "routes/auth/sign-out.tsx"),
   route("api/auth/*", "routes/api/auth.$.ts"),
@@ -26,6 +27,7 @@ export default [
     route("directory", "routes/app/directory.tsx"),
     route("profile/edit", "routes/app/profile-edit.tsx"),
     route("help", "routes/app/help.tsx"),
+    route("account/card-email", "routes/app/card-email.tsx"),
     layout("routes/admin/layout.tsx", [
       route("admin/dashboard", "routes/admin/dashboard.tsx"),
       route("admin/profiles", "routes/admin/profiles.tsx"),

@@ -1,16 +1,17 @@
 import "react-router";
-import { createRequestHandler } from "@react-router/express";
 import type { Express, NextFunction, Request, Response } from "express";
 import { CLIENT_IP_HEADER } from "~/.server/auth";
 import { ping } from "~/.server/db/client";
 import { connectDatabase } from "~/.server/db/connect";
 import { env } from "~/.server/env";
+import { MAX_UPLOAD_FORM_BYTES } from "~/.server/form-data";
 import { startRealtime } from "~/.server/realtime";
+import { createRequestHandler } from "./request-handler";
 
 /**
  * The server half of Namecard that is built with the app: configuration,
- * database, the client-IP rule, health, and the React Router handler.
- * `server.js` mounts it beside static files and owns the process.
+ * database, the client-address rule, limits, headers, health, and the React
+ * Router handler. `server.js` mounts it around static files and owns the process.
  */
 
 if (env.ADMIN_EMAILS.length === 0) {
@@ -27,25 +28,76 @@ console.info(
 
 export const config = { port: env.PORT, publicUrl: env.PUBLIC_URL };
 
-/** Everything that must happen once per request before the app sees it. */
-export function install(app: Express) {
-  // Only a configured proxy may tell us who the client is (docs/decisions/003-custom-server.md).
+/** Every form and API call but the uploads and the settings: far more than any of them needs. */
+export const MAX_FORM_BYTES = 64 * 1024;
+/** The settings form carries two long legal texts (100,000 characters each, percent-encoded). */
+const MAX_SETTINGS_FORM_BYTES = 2 * 1024 * 1024;
+/** The forms that carry an image. */
+const UPLOAD_ROUTES = new Set(["/profile/edit", "/admin/profiles", "/admin/profiles/create", "/admin/brands"]);
+
+/** The most a request body to `path` may hold, checked before and while it is read. */
+export function bodyLimit(path: string): number {
+  const route = path.replace(/\.data$/, "").replace(/\/+$/, "") || "/";
+  if (UPLOAD_ROUTES.has(route)) return MAX_UPLOAD_FORM_BYTES;
+  if (route === "/admin/settings") return MAX_SETTINGS_FORM_BYTES;
+  return MAX_FORM_BYTES;
+}
+
+/** Whether every percent-escape of the URL decodes to valid UTF-8 text without NUL. */
+function isWellFormedUrl(raw: string): boolean {
+  const [path = "", query = ""] = raw.split(/\?(.*)/s);
+  const parts = [path, ...query.split("&").map((part) => part.replace(/\+/g, " "))];
+  for (const part of parts) {
+    let decoded: string;
+    try {
+      decoded = decodeURIComponent(part);
+    } catch {
+      return false;
+    }
+    if (decoded.includes("\u0000")) return false;
+  }
+  return true;
+}
+
+/** A strict policy for everything but pages, which replace it with their own (with a nonce). */
+const DEFAULT_CSP = "default-src 'none'; frame-ancestors 'self'; base-uri 'none'; form-action 'none'";
+
+function securityHeaders(_req: Request, res: Response, next: NextFunction) {
+  res.setHeader("X-Content-Type-Options", "nosniff");
+  res.setHeader("Referrer-Policy", "strict-origin-when-cross-origin");
+  res.setHeader("X-Frame-Options", "SAMEORIGIN");
+  res.setHeader("Permissions-Policy", "camera=(), microphone=(), geolocation=()");
+  res.setHeader("Cross-Origin-Opener-Policy", "same-origin");
+  res.setHeader("Content-Security-Policy", DEFAULT_CSP);
+  if (env.PUBLIC_URL.startsWith("https://")) {
+    res.setHeader("Strict-Transport-Security", "max-age=31536000; includeSubDomains");
+  }
+  next();
+}
+
+/**
+ * What every request passes before anything answers it, static files
+ * included: the client-address rule, a well-formed URL, the security headers
+ * and the health check.
+ */
+export function prepare(app: Express) {
+  // Only a configured proxy may tell us who the client is (docs/decisions/010-hardening-the-edge.md).
   app.set("trust proxy", env.TRUST_PROXY);
   app.use((req: Request, _res: Response, next: NextFunction) => {
     delete req.headers[CLIENT_IP_HEADER];
+    // The host is the Host header the proxy passes on; a client's own X-Forwarded-Host is ignored.
+    delete req.headers["x-forwarded-host"];
     const ip = req.ip ?? req.socket.remoteAddress;
     if (ip) req.headers[CLIENT_IP_HEADER] = ip.replace(/^::ffff:/, "");
     next();
   });
-  app.use((_req: Request, res: Response, next: NextFunction) => {
-    res.setHeader("X-Content-Type-Options", "nosniff");
-    res.setHeader("Referrer-Policy", "strict-origin-when-cross-origin");
-    res.setHeader("X-Frame-Options", "SAMEORIGIN");
-    res.setHeader("Permissions-Policy", "camera=(), microphone=(), geolocation=()");
-    if (env.PUBLIC_URL.startsWith("https://")) {
-      res.setHeader("Strict-Transport-Security", "max-age=31536000; includeSubDomains");
-    }
-    next();
+  app.use(securityHeaders);
+  app.use((req: Request, res: Response, next: NextFunction) => {
+    if (isWellFormedUrl(req.originalUrl)) return next();
+    res
+      .status(400)
+      .type("text/plain")
+      .send("This address contains characters that are not valid text. Check the link and try again.");
   });
   app.get("/healthz", async (_req: Request, res: Response) => {
     const ok = await ping();
@@ -54,9 +106,16 @@ export function install(app: Express) {
       .set("Cache-Control", "no-store")
       .json({ ok });
   });
+}
+
+/** The app itself, after static files. */
+export function handle(app: Express) {
   app.use(
     createRequestHandler({
       build: () => import("virtual:react-router/server-build"),
+      mode: env.NODE_ENV,
+      bodyLimit,
+      signedIn: (req) => /(?:^|;\s*)(?:__Secure-)?namecard\.session_token=/.test(req.headers.cookie ?? ""),
     }),
   );
 }

@@ -1,12 +1,14 @@
 import { betterAuth } from "better-auth";
 import { drizzleAdapter } from "better-auth/adapters/drizzle";
+import type { FieldErrors } from "~/lib/action-result";
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "~/lib/limits";
+import { namecardAccounts } from "./accounts/auth-plugin";
+import { sendResetMail } from "./accounts/mails";
+import { clearSignInFailures } from "./accounts/throttle";
 import { type Database, getDatabaseHandle } from "./db/client";
 import { authSchema } from "./db/schema";
 import { env } from "./env";
-import { actionMail, sendMail } from "./mail";
-import { claimOrCreateProfile } from "./profiles/claim-profile";
-import { getSiteSettings } from "./settings/settings";
+import { publish } from "./realtime";
 
 /**
  * The header our server sets to the client's address (from the socket, or from
@@ -31,10 +33,6 @@ function trustedOrigins(): string[] {
   return [...origins];
 }
 
-async function companyName() {
-  return (await getSiteSettings()).companyName;
-}
-
 function createAuth(database: Database) {
   return betterAuth({
     appName: "Namecard",
@@ -44,10 +42,11 @@ function createAuth(database: Database) {
     trustedOrigins: trustedOrigins(),
     database: drizzleAdapter(database, { provider: "pg", schema: authSchema, transaction: true }),
     user: {
+      // Written by our own sign-up (accounts/sign-up.ts), never taken from a client.
       additionalFields: {
-        firstName: { type: "string", required: false, input: true },
-        lastName: { type: "string", required: false, input: true },
-        phone: { type: "string", required: false, input: true },
+        firstName: { type: "string", required: false, input: false },
+        lastName: { type: "string", required: false, input: false },
+        phone: { type: "string", required: false, input: false },
       },
     },
     session: { expiresIn: THIRTY_DAYS_S, updateAge: ONE_DAY_S },
@@ -59,44 +58,20 @@ function createAuth(database: Database) {
       maxPasswordLength: PASSWORD_MAX_LENGTH,
       revokeSessionsOnPasswordReset: true,
       resetPasswordTokenExpiresIn: ONE_HOUR_S,
-      async sendResetPassword({ user, url }) {
-        const name = await companyName();
-        await sendMail(
-          actionMail({
-            to: user.email,
-            subject: `Reset your ${name} password`,
-            greeting: `Hello ${user.name},`,
-            body: `Someone asked to reset the password of your ${name} account. If it was you, choose a new password with the link below. It works for one hour.`,
-            action: "Choose a new password",
-            link: url,
-            footer: "If you did not ask for this, ignore this message: your password stays as it is.",
-          }),
-        );
+      async sendResetPassword({ user, token }) {
+        // The link opens our page directly; the mail leaves after the answer.
+        await sendResetMail(user, `${env.PUBLIC_URL}/auth/reset-password?${new URLSearchParams({ token })}`);
+      },
+      async onPasswordReset({ user }) {
+        // Whoever reset the password proved the mailbox: the account's sign-in wait is lifted.
+        await clearSignInFailures(user.email);
+        // Its sessions were revoked: their live-update streams end too.
+        await publish({ kind: "user-sessions-ended", id: user.id });
       },
     },
-    emailVerification: {
-      sendOnSignUp: true,
-      sendOnSignIn: true,
-      autoSignInAfterVerification: true,
-      expiresIn: ONE_DAY_S,
-      async sendVerificationEmail({ user, url }) {
-        const name = await companyName();
-        await sendMail(
-          actionMail({
-            to: user.email,
-            subject: `Confirm your email for ${name}`,
-            greeting: `Hello ${user.name},`,
-            body: `Confirm your email address to finish creating your ${name} account. If a card was prepared for you under this address, it becomes yours when you confirm.`,
-            action: "Confirm my email",
-            link: url,
-            footer: "The link works for 24 hours. If you did not sign up, ignore this message.",
-          }),
-        );
-      },
-      async afterEmailVerification(user) {
-        await claimOrCreateProfile({ ...user, emailVerified: true });
-      },
-    },
+    // Confirmation links are ours (accounts/email-links.ts): better-auth sends none.
+    emailVerification: { sendOnSignUp: false, sendOnSignIn: false, autoSignInAfterVerification: false },
+    plugins: [namecardAccounts()],
     rateLimit: {
       enabled: true,
       storage: "database",
@@ -108,6 +83,8 @@ function createAuth(database: Database) {
         "/request-password-reset": { window: 60, max: 3 },
         "/send-verification-email": { window: 60, max: 3 },
         "/reset-password": { window: 60, max: 5 },
+        "/confirm-email": { window: 60, max: 10 },
+        "/resend-confirmation": { window: 60, max: 3 },
         "/get-session": false,
       },
     },
@@ -136,7 +113,7 @@ export function getAuth(): Auth {
 
 export type AuthResult<T> =
   | { ok: true; data: T; headers: Headers; status: number }
-  | { ok: false; message: string; code?: string; status: number; headers: Headers };
+  | { ok: false; message: string; code?: string; fieldErrors?: FieldErrors; status: number; headers: Headers };
 
 /**
  * Calls one better-auth endpoint through its HTTP handler, as the browser
@@ -171,12 +148,20 @@ export async function callAuth<T = unknown>(
   if (response.ok) {
     return { ok: true, data: parsed as T, headers: response.headers, status: response.status };
   }
-  const error = (parsed ?? {}) as { message?: string; code?: string };
+  const error = (parsed ?? {}) as { message?: string; code?: string; fieldErrors?: FieldErrors };
+  // Our own refusals (a throttled account, an address's mail quota) say what to do; better-auth's per-address limit does not.
   const message =
-    response.status === 429
+    response.status === 429 && !error.code
       ? "Too many attempts. Please wait a minute and try again."
       : error.message || "An error occurred";
-  return { ok: false, message, code: error.code, status: response.status, headers: response.headers };
+  return {
+    ok: false,
+    message,
+    code: error.code,
+    fieldErrors: error.fieldErrors,
+    status: response.status,
+    headers: response.headers,
+  };
 }
 
 /** Copies the `Set-Cookie` headers of an auth response onto a new header set. */

@@ -5,7 +5,7 @@ import { isAdminEmail } from "./admins";
 import { getAuth } from "./auth";
 import { db } from "./db/client";
 import { brands, profiles } from "./db/schema";
-import { claimOrCreateProfile } from "./profiles/claim-profile";
+import { claimOrCreateProfile, claimUnclaimedProfile } from "./profiles/claim-profile";
 
 type ViewerProfile = {
   id: string;
@@ -70,9 +70,11 @@ async function loadViewer(request: Request): Promise<Viewer | null> {
   const { user } = session;
   const isAdmin = isAdminEmail(user.email);
   let profile = await loadProfile(user.id);
-  if (!profile && isAdmin) {
-    // The administrator's profile is created when missing.
-    await claimOrCreateProfile({ ...user, emailVerified: true });
+  if (!profile) {
+    // A card prepared (or re-created) for this address since is claimed now; the
+    // administrator's card is created when missing (docs/decisions/004-verified-claims.md).
+    if (isAdmin) await claimOrCreateProfile({ ...user, emailVerified: true });
+    else await claimUnclaimedProfile({ ...user, emailVerified: true });
     profile = await loadProfile(user.id);
   }
   return {

@@ -45,10 +45,36 @@ describe("configuration", () => {
     ["ADMIN_EMAILS", "boss@example.com, not-an-address", "ADMIN_EMAILS"],
     ["SMTP_URL", "http://mail.example.com", "SMTP_URL"],
     ["TRUST_PROXY", "maybe", "TRUST_PROXY"],
+    ["TRUST_PROXY", "true", "TRUST_PROXY"],
+    ["TRUST_PROXY", "yes", "TRUST_PROXY"],
+    ["TRUST_PROXY", "0.0.0.0/0", "TRUST_PROXY"],
+    ["TRUST_PROXY", "::/0", "TRUST_PROXY"],
+    ["TRUST_PROXY", "10.0.0.1, evil", "TRUST_PROXY"],
+    ["TRUST_PROXY", "99", "TRUST_PROXY"],
     ["AUTH_SECRET", "too-short", "AUTH_SECRET"],
   ])("stops with a message naming %s when it is %j", (name, value, named) => {
     expect(() => parseEnv({ DATA_DIR: tempDir(), [name]: value })).toThrow(EnvError);
     expect(() => parseEnv({ DATA_DIR: tempDir(), [name]: value })).toThrow(new RegExp(`${named}:`));
+  });
+
+  it("refuses to trust every client's X-Forwarded-For, and says what to set instead", () => {
+    expect(() => parseEnv({ DATA_DIR: tempDir(), TRUST_PROXY: "true" })).toThrow(
+      /TRUST_PROXY: must not trust every client .* such as 1/,
+    );
+  });
+
+  it.each([
+    ["", false],
+    ["false", false],
+    ["1", 1],
+    ["2", 2],
+    ["loopback", ["loopback"]],
+    ["10.0.0.2", ["10.0.0.2"]],
+    ["10.0.0.0/8, 192.168.1.5,::1", ["10.0.0.0/8", "192.168.1.5", "::1"]],
+    ["172.16.0.0/255.240.0.0", ["172.16.0.0/255.240.0.0"]],
+    ["fd00::/8", ["fd00::/8"]],
+  ])("takes TRUST_PROXY=%j as Express's trust proxy %j", (value, expected) => {
+    expect(parseEnv({ DATA_DIR: tempDir(), TRUST_PROXY: value }).TRUST_PROXY).toEqual(expected);
   });
 
   it("asks for the whole S3 set when only part of it is given", () => {

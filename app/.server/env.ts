@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
+import { isIP } from "node:net";
 import path from "node:path";
 import { z } from "zod";
 
@@ -7,9 +8,61 @@ import { z } from "zod";
  * The operator's contract: every setting, checked at boot (README "Configuration"). This is the
  * only module that reads `process.env`; everything else imports `env`.
  */
-const flag = z
-  .enum(["1", "0", "true", "false", "yes", "no", "on", "off", ""])
-  .transform((value) => ["1", "true", "yes", "on"].includes(value));
+/**
+ * What Express's `trust proxy` takes, minus "trust everyone": a hop count (`1`
+ * for one nginx in front), or the proxies' addresses and subnets (`10.0.0.0/8`,
+ * `loopback`…). `true` or a subnet of every address would let any client pick
+ * its own address by sending X-Forwarded-For, which defeats every limit per
+ * address, so they stop the server with a message.
+ */
+const TRUST_PROXY_NAMES = ["loopback", "linklocal", "uniquelocal"];
+
+function isProxyEntry(entry: string): boolean {
+  if (TRUST_PROXY_NAMES.includes(entry)) return true;
+  const [address = "", bits, ...rest] = entry.split("/");
+  const family = isIP(address);
+  if (!family || rest.length) return false;
+  if (bits === undefined) return true;
+  if (/^[0-9]{1,3}$/.test(bits)) {
+    const prefix = Number(bits);
+    return prefix >= 1 && prefix <= (family === 4 ? 32 : 128);
+  }
+  return family === 4 && isIP(bits) === 4 && bits !== "0.0.0.0";
+}
+
+const TrustProxySchema = z
+  .string()
+  .trim()
+  .default("")
+  .transform((value, context): false | number | string[] => {
+    const lower = value.toLowerCase();
+    if (["", "false", "0", "no", "off"].includes(lower)) return false;
+    if (["true", "yes", "on", "all", "*"].includes(lower)) {
+      context.addIssue({
+        code: "custom",
+        message:
+          "must not trust every client (anyone could then choose their own address); set the number of proxies in front of Namecard, such as 1, or their addresses, such as 10.0.0.2 or 10.0.0.0/8",
+      });
+      return z.NEVER;
+    }
+    if (/^[0-9]+$/.test(lower)) {
+      const hops = Number(lower);
+      if (hops <= 10) return hops;
+    }
+    const entries = value
+      .split(",")
+      .map((entry) => entry.trim())
+      .filter(Boolean);
+    const bad = entries.filter((entry) => !isProxyEntry(entry));
+    if (bad.length || entries.length === 0) {
+      context.addIssue({
+        code: "custom",
+        message: `must be a number of proxies (1 to 10) or a comma-separated list of proxy addresses or subnets (not ${bad.join(", ") || value})`,
+      });
+      return z.NEVER;
+    }
+    return entries;
+  });
 
 const optionalString = z
   .string()
@@ -53,7 +106,7 @@ const EnvSchema = z.object({
   S3_REGION: z.string().trim().default("us-east-1"),
   S3_ACCESS_KEY_ID: optionalString,
   S3_SECRET_ACCESS_KEY: optionalString,
-  TRUST_PROXY: flag.default(false),
+  TRUST_PROXY: TrustProxySchema,
 });
 
 export type Env = Readonly<

@@ -33,7 +33,7 @@ async function readFormData(request: Request, maxBytes: number): Promise<FormDat
 }
 
 /** Room for one image at the size limit plus the text fields around it. */
-const MAX_UPLOAD_FORM_BYTES = MAX_IMAGE_BYTES + 256 * 1024;
+export const MAX_UPLOAD_FORM_BYTES = MAX_IMAGE_BYTES + 256 * 1024;
 
 /** Reads a form that may carry an image; an oversized body is reported, not thrown. */
 export async function readUploadForm(

@@ -52,6 +52,27 @@ export async function sendMail(message: MailMessage): Promise<void> {
   );
 }
 
+const pending = new Set<Promise<void>>();
+
+/**
+ * Sends after the request has answered: how long a mail server takes must not
+ * tell anyone whether an account exists, and a slow server must not hold the
+ * page. A failure is logged with the recipient; the person can ask again.
+ */
+export function sendMailLater(message: MailMessage): void {
+  const sending = sendMail(message)
+    .catch((error: unknown) => {
+      console.error(`[mail] could not send "${message.subject}" to ${message.to}:`, (error as Error).message);
+    })
+    .finally(() => pending.delete(sending));
+  pending.add(sending);
+}
+
+/** Resolves once every mail handed to `sendMailLater` so far has been sent or has failed. */
+export async function mailSettled(): Promise<void> {
+  while (pending.size) await Promise.all([...pending]);
+}
+
 function escapeHtml(value: string): string {
   return value.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
 }
@@ -60,6 +81,7 @@ function escapeHtml(value: string): string {
 export function actionMail(options: {
   to: string;
   subject: string;
+  /** "Hello," — a name only when the address is one its owner has confirmed. */
   greeting: string;
   body: string;
   action: string;

@@ -11,9 +11,18 @@ import { type DatabaseHandle, db, type Queryable } from "./db/client";
 const EVENTS_CHANNEL = "namecard_events";
 
 export type RealtimeEvent = {
-  kind: "profile" | "brand" | "view" | "settings";
+  /** What changed, for browsers; or, for the servers only, a session or an account's sessions that ended. */
+  kind: "profile" | "brand" | "view" | "settings" | "session-ended" | "user-sessions-ended";
   id: string;
 };
+
+/** The kinds browsers receive; the others are between servers. */
+export const BROWSER_EVENT_KINDS: ReadonlySet<RealtimeEvent["kind"]> = new Set([
+  "profile",
+  "brand",
+  "view",
+  "settings",
+]);
 
 type Listener = (event: RealtimeEvent) => void;
 const listeners = new Set<Listener>();
@@ -26,6 +35,11 @@ export async function publish(event: RealtimeEvent, tx: Queryable = db) {
 export function subscribe(listener: Listener): () => void {
   listeners.add(listener);
   return () => listeners.delete(listener);
+}
+
+/** How many listeners are subscribed (each open stream holds one). */
+export function listenerCount(): number {
+  return listeners.size;
 }
 
 function deliver(payload: string | undefined) {

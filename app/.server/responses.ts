@@ -43,3 +43,24 @@ export function failureFrom(error: unknown, texts: FailureTexts = {}) {
 export function notFound(text = "Not found"): never {
   throw new Response(text, { status: 404, headers: { "Content-Type": "text/plain; charset=utf-8" } });
 }
+
+/**
+ * Reads a page's query with `parse` (which may be async); a ValidationError (a
+ * malformed filter in the URL) becomes a 400 whose text says what is wrong,
+ * shown by the error boundary.
+ */
+export function parseQuery<T>(parse: () => T): T {
+  try {
+    const result = parse();
+    if (result instanceof Promise) return result.catch(badRequestFrom) as T;
+    return result;
+  } catch (error) {
+    return badRequestFrom(error);
+  }
+}
+
+function badRequestFrom(error: unknown): never {
+  if (!(error instanceof ValidationError)) throw error;
+  const message = Object.values(error.fieldErrors).flat()[0] ?? "This address is not valid.";
+  throw data(message, { status: 400 });
+}

@@ -7,66 +7,169 @@ import { ValidationError } from "./errors";
  * The field rules every form shares, written once. They live on the server:
  * the browser validates nothing, so it never downloads the schema library.
  */
-const trimmed = () => z.string().trim();
+/**
+ * Characters no text field takes: C0 and C1 control characters (NUL, escape,
+ * line breaks...), DEL, the Unicode line and paragraph separators, the
+ * direction overrides that make text read differently from what it is, and
+ * U+FFFD, which stands where the bytes sent were not valid UTF-8.
+ */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is what this is for
+const FORBIDDEN_SINGLE_LINE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufffd]/;
+/** The same, except that a multi-line field keeps line breaks and tabs. */
+const FORBIDDEN_MULTI_LINE =
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is what this is for
+  /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufffd]/;
 
-export const EmailSchema = trimmed()
-  .min(1, "Email is required")
-  .max(254, "Email is too long")
-  .pipe(z.email("Enter a valid email address"))
+/** Control characters other than line breaks and tabs, to strip from stored text on its way out. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is what this is for
+export const CONTROL_CHARACTERS = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u2028\u2029]/g;
+
+function hasForbiddenCharacters(value: string, options: { multiline?: boolean } = {}) {
+  return (options.multiline ? FORBIDDEN_MULTI_LINE : FORBIDDEN_SINGLE_LINE).test(value);
+}
+
+const forbiddenMessage = (label: string, multiline: boolean) =>
+  multiline
+    ? `${label} contains characters that can't be used here (control characters).`
+    : `${label} must be one line of plain text, without line breaks or control characters.`;
+
+/** A trimmed string that refuses control characters (line breaks only where `multiline`). */
+export const TextSchema = (label: string, options: { multiline?: boolean } = {}) =>
+  z
+    .string({ message: `${label} must be text` })
+    .refine((value) => !hasForbiddenCharacters(value, options), {
+      message: forbiddenMessage(label, !!options.multiline),
+      abort: true,
+    })
+    .transform((value) => value.trim());
+
+export const EmailSchema = TextSchema("Email")
+  .pipe(
+    z.string().min(1, "Email is required").max(254, "Email is too long").pipe(z.email("Enter a valid email address")),
+  )
   .transform((value) => value.toLowerCase());
 
+/** A password is taken as typed (spaces count); only control characters are refused. */
 export const PasswordSchema = z
-  .string()
+  .string({ message: "Password is required" })
   .min(1, "Password is required")
   .min(PASSWORD_MIN_LENGTH, `Password must be at least ${PASSWORD_MIN_LENGTH} characters`)
-  .max(PASSWORD_MAX_LENGTH, `Password must be at most ${PASSWORD_MAX_LENGTH} characters`);
+  .max(PASSWORD_MAX_LENGTH, `Password must be at most ${PASSWORD_MAX_LENGTH} characters`)
+  .refine((value) => !hasForbiddenCharacters(value), {
+    message: "Password cannot contain line breaks or control characters",
+  });
 
-export const NameSchema = (label: string) => trimmed().min(1, `${label} is required`).max(80, `${label} is too long`);
+export const NameSchema = (label: string) =>
+  TextSchema(label).pipe(z.string().min(1, `${label} is required`).max(80, `${label} is too long`));
 
 /** An optional text field: empty means null. */
-export const OptionalTextSchema = (max: number, label: string) =>
-  z
-    .string()
-    .trim()
-    .max(max, `${label} is too long`)
+export const OptionalTextSchema = (max: number, label: string, options: { multiline?: boolean } = {}) =>
+  TextSchema(label, options)
+    .pipe(z.string().max(max, `${label} is too long`))
     .optional()
     .transform((value) => (value ? value : null));
 
-export const PhoneSchema = z
-  .string()
-  .trim()
-  .max(40, "Phone number is too long")
-  .refine((value) => value === "" || /^[+()0-9.\-\s/]{3,}$/.test(value), {
-    message: "Enter a phone number with digits, spaces, + ( ) - only",
-  })
+export const PhoneSchema = TextSchema("Phone number")
+  .pipe(
+    z
+      .string()
+      .max(40, "Phone number is too long")
+      .refine((value) => value === "" || /^[+()0-9.\-\s/]{3,}$/.test(value), {
+        message: "Enter a phone number with digits, spaces, + ( ) - only",
+      }),
+  )
   .optional()
   .transform((value) => (value ? value : null));
 
-export function isHttpUrl(value: string) {
+/** The address a web link is stored as: http(s) only, with a host, normalised; otherwise null. */
+function normalizeHttpUrl(value: string): string | null {
+  if (hasForbiddenCharacters(value) || /\s|\\/.test(value)) return null;
   try {
     const url = new URL(value);
-    return (url.protocol === "http:" || url.protocol === "https:") && !!url.hostname;
+    if ((url.protocol !== "http:" && url.protocol !== "https:") || !url.hostname) return null;
+    if (url.username || url.password) return null;
+    return url.href;
   } catch {
-    return false;
+    return null;
   }
 }
 
-/** An optional web address; only http(s), so a card never carries a script link. */
+function isHttpUrl(value: string) {
+  return normalizeHttpUrl(value) !== null;
+}
+
+/**
+ * An optional web address; only http(s), so a card never carries a script link. It is
+ * stored as the browser would resolve it (WHATWG-normalised), so what is stored is what is shown and linked.
+ */
 export const OptionalUrlSchema = (label: string) =>
-  z
-    .string()
-    .trim()
-    .max(300, `${label} is too long`)
+  TextSchema(label)
+    .pipe(z.string().max(300, `${label} is too long`))
     .optional()
     .transform((value) => (value ? value : null))
-    .refine((value) => value === null || isHttpUrl(value), { message: `${label} must start with http:// or https://` });
+    .refine((value) => value === null || isHttpUrl(value), {
+      message: `${label} must start with http:// or https://`,
+    })
+    .transform((value) => (value === null ? null : normalizeHttpUrl(value)));
 
-/** A same-site path to return to after signing in; anything else becomes "/". */
+/** The largest id a serial column holds (PostgreSQL `integer`). */
+export const MAX_ID = 2_147_483_647;
+
+/** A whole number id from a form or URL, or null when it is not one (out of range included). */
+function parseId(value: string | null | undefined): number | null {
+  if (!value || !/^[0-9]{1,10}$/.test(value)) return null;
+  const id = Number(value);
+  return id >= 1 && id <= MAX_ID ? id : null;
+}
+
+/**
+ * The shared reading of list filters in a URL: `brand` (a brand id) and `page`
+ * (1 to 10,000). Absent or empty means the default; anything else that is not
+ * one throws a ValidationError, which the page answers with 400.
+ */
+export function parseListFilters(url: URL): { brand: number | null; page: number } {
+  const errors: FieldErrors = {};
+  const brandText = url.searchParams.get("brand") ?? "";
+  const brand = brandText === "" ? null : parseId(brandText);
+  if (brandText !== "" && brand === null) errors.brand = ["The brand filter must be a brand from the list."];
+  const pageText = url.searchParams.get("page") ?? "";
+  const page = pageText === "" ? 1 : /^[0-9]{1,5}$/.test(pageText) ? Number(pageText) : Number.NaN;
+  if (!(page >= 1 && page <= 10_000)) errors.page = ["The page number must be a whole number from 1 to 10,000."];
+  if (Object.keys(errors).length) throw new ValidationError(errors);
+  return { brand, page };
+}
+
+/** A search text from a URL: trimmed, cut to `max` characters, control characters refused like any field. */
+export function parseSearchText(url: URL, max = 100): string {
+  const q = (url.searchParams.get("q") ?? "").trim().slice(0, max);
+  if (hasForbiddenCharacters(q)) throw new ValidationError({ q: ["The search cannot contain control characters."] });
+  return q;
+}
+
+const REDIRECT_BASE = "http://namecard.invalid";
+
+/**
+ * A same-site path to return to; anything else becomes the fallback. Refused:
+ * other hosts and schemes, protocol-relative `//`, backslashes, control
+ * characters and whitespace (browsers drop tabs and line breaks, so `/\t/host`
+ * would become `//host`), and percent-encoded slashes, backslashes or control
+ * characters, which a proxy or browser might decode into one of those.
+ */
 export function safeRedirect(target: FormDataEntryValue | string | null | undefined, fallback = "/") {
-  if (typeof target !== "string" || !target.startsWith("/") || target.startsWith("//") || target.startsWith("/\\")) {
+  if (typeof target !== "string" || target.length > 2000) return fallback;
+  if (!target.startsWith("/") || target.startsWith("//")) return fallback;
+  if (hasForbiddenCharacters(target) || /[\\\s]/.test(target)) return fallback;
+  if (/%([01][0-9a-f]|7f|c2%[89][0-9a-f]|e2%80%a[89])/i.test(target)) return fallback;
+  if (/%(2f|5c)/i.test(target.split("?")[0]!)) return fallback;
+  let url: URL;
+  try {
+    url = new URL(target, REDIRECT_BASE);
+  } catch {
     return fallback;
   }
-  return target;
+  if (url.origin !== REDIRECT_BASE) return fallback;
+  const path = `${url.pathname}${url.search}${url.hash}`;
+  return path.startsWith("/") && !path.startsWith("//") ? path : fallback;
 }
 
 /** Flattens a zod error to `{ field: [messages] }` for the form. */

@@ -15,6 +15,9 @@ export function RouteErrorBoundary({ notFound }: { notFound?: ReactNode }) {
     if (error.status === 404) {
       title = "Page not found";
       detail = "The page you're looking for doesn't exist or has been moved.";
+    } else if (error.status === 400) {
+      title = "This address is not valid";
+      detail = typeof error.data === "string" ? error.data : "Check the link and try again.";
     } else if (error.status === 403) {
       title = "Not allowed";
       detail = "You do not have permission to see this page.";

@@ -13,8 +13,12 @@ export const requireViewerMiddleware: MiddlewareFunction<Response> = async ({ re
   const response = await next();
   try {
     for (const cookie of sessionCookieUpdates(request)) response.headers.append("set-cookie", cookie);
+    // Signed-in pages carry personal data: never kept by a shared cache or the browser's history cache.
+    if (!/immutable|public/.test(response.headers.get("cache-control") ?? "")) {
+      response.headers.set("Cache-Control", "private, no-store");
+    }
   } catch {
-    // A response with immutable headers keeps the old cookie; the session still works.
+    // A response with immutable headers keeps its own; the session still works.
   }
   return response;
 };

@@ -1,44 +1,66 @@
-import { getOptionalViewer } from "~/.server/authz";
-import { subscribe } from "~/.server/realtime";
+import { getAuth } from "~/.server/auth";
+import { MAX_STREAMS_PER_SESSION, registerStream } from "~/.server/event-streams";
+import { BROWSER_EVENT_KINDS, subscribe } from "~/.server/realtime";
 import type { Route } from "./+types/events";
 
 const HEARTBEAT_MS = 25_000;
 const RETRY_MS = 3_000;
 
-/** Server-Sent Events for signed-in people: kinds and ids of what changed. */
+/**
+ * Server-Sent Events for signed-in people: kinds and ids of what changed. A
+ * stream ends with its session, and a session holds a few streams at most.
+ */
 export async function loader({ request }: Route.LoaderArgs) {
-  if (!(await getOptionalViewer(request))) {
+  const found = await getAuth().api.getSession({ headers: request.headers });
+  if (!found?.user.emailVerified) {
     return new Response("Sign in to receive updates.", { status: 401 });
   }
   const encoder = new TextEncoder();
-  let cleanup = () => {};
+  let close = () => {};
+  let release = () => {};
   const stream = new ReadableStream<Uint8Array>({
     start(controller) {
+      let closed = false;
       const send = (text: string) => {
         try {
           controller.enqueue(encoder.encode(text));
         } catch {
-          cleanup();
+          close();
         }
       };
-      send(`retry: ${RETRY_MS}\n: connected\n\n`);
-      const unsubscribe = subscribe((event) => send(`event: change\ndata: ${JSON.stringify(event)}\n\n`));
+      const unsubscribe = subscribe((event) => {
+        if (BROWSER_EVENT_KINDS.has(event.kind)) send(`event: change\ndata: ${JSON.stringify(event)}\n\n`);
+      });
       const heartbeat = setInterval(() => send(": keep-alive\n\n"), HEARTBEAT_MS);
-      cleanup = () => {
+      close = () => {
+        if (closed) return;
+        closed = true;
         clearInterval(heartbeat);
         unsubscribe();
+        release();
         try {
           controller.close();
         } catch {
           // already closed
         }
       };
-      request.signal.addEventListener("abort", () => cleanup());
+      request.signal.addEventListener("abort", () => close());
+      send(`retry: ${RETRY_MS}\n: connected\n\n`);
     },
     cancel() {
-      cleanup();
+      close();
     },
   });
+  const registered = registerStream({ id: found.session.id, userId: found.user.id }, () => close());
+  if (!registered) {
+    await stream.cancel();
+    return new Response(
+      `Live updates are open in ${MAX_STREAMS_PER_SESSION} tabs already. Close one, or refresh this page later.`,
+      { status: 429, headers: { "Content-Type": "text/plain; charset=utf-8" } },
+    );
+  }
+  release = registered.release;
+  if (request.signal.aborted) close();
   return new Response(stream, {
     headers: {
       "Content-Type": "text/event-stream; charset=utf-8",

@@ -1,6 +1,7 @@
 // The server the browser tests run against: a fresh embedded database with the
-// demo data, behind a trusted proxy header so each test has its own client
-// address (and so its own rate-limit bucket).
+// demo data. It trusts one proxy hop: the browser connects over loopback and
+// each test sends its own X-Forwarded-For, so each test has its own client
+// address (and so its own rate-limit bucket), exactly as behind one nginx.
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 
@@ -14,7 +15,7 @@ Object.assign(process.env, {
   DATA_DIR,
   ADMIN_EMAILS:
     "admin@example.com,admin.mobile@example.com,admin.theme@example.com,admin.card@example.com,admin.directory@example.com,admin.authz@example.com,admin.ui@example.com,admin.settings@example.com,admin.brands@example.com,admin.styles@example.com",
-  TRUST_PROXY: "true",
+  TRUST_PROXY: "1",
   DATABASE_URL: "",
   SMTP_URL: "",
 });

@@ -1,7 +1,7 @@
 import { RouterContextProvider } from "react-router";
 import { CLIENT_IP_HEADER, getAuth } from "~/.server/auth";
 import { requireViewer, type Viewer } from "~/.server/authz";
-import { OUTBOX_DIR } from "~/.server/mail";
+import { mailSettled, OUTBOX_DIR } from "~/.server/mail";
 import { viewerContext } from "~/middleware/viewer.server";
 import { latestMail as readOutbox } from "../support/outbox";
 
@@ -93,6 +93,9 @@ export async function openAuthLink(link: string, cookie = "") {
   };
 }
 
+/** The password `createMember` signs up with. */
+export const MEMBER_PASSWORD = "member password";
+
 let emailCounter = 0;
 export function uniqueEmail(prefix = "member") {
   emailCounter++;
@@ -103,17 +106,19 @@ export function uniqueEmail(prefix = "member") {
 export async function createMember(fields: { email?: string; firstName?: string; lastName?: string } = {}) {
   const { action } = await import("~/routes/auth/auth");
   const email = fields.email ?? uniqueEmail();
-  await run(
+  const signedUp = await run(
     action,
     formRequest("/auth", {
       intent: "signup",
       firstName: fields.firstName ?? "Mem",
       lastName: fields.lastName ?? "Ber",
       email,
-      password: "member password",
+      password: MEMBER_PASSWORD,
     }),
   );
-  const { cookie } = await openAuthLink(latestMail(email)!.link!);
+  await mailSettled();
+  // The browser that signed up opens the link: its pending-sign-up cookie goes along.
+  const { cookie } = await openAuthLink(latestMail(email)!.link!, cookieFrom(signedUp.headers));
   const viewer = await requireViewer(getRequest("/", cookie));
   return { email, cookie, viewer };
 }

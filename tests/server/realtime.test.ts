@@ -107,8 +107,19 @@ describe.skipIf(!ON_POSTGRES || !BUILT)("two app instances on one PostgreSQL", (
       }),
     });
     expect(signup.ok).toBe(true);
-    const link = new URL(latestMail(path.join(on.dataDir, "mail"), email)!.link!);
+    // The browser that signed up opens the link (mail leaves after the answer, so wait for it).
+    const pending = signup.headers
+      .getSetCookie()
+      .map((cookie) => cookie.split(";")[0])
+      .join("; ");
+    let mail = latestMail(path.join(on.dataDir, "mail"), email);
+    for (let attempt = 0; attempt < 50 && !mail; attempt++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      mail = latestMail(path.join(on.dataDir, "mail"), email);
+    }
+    const link = new URL(mail!.link!);
     const verified = await fetch(`http://localhost:${verifyOn.port}${link.pathname}${link.search}`, {
+      headers: { cookie: pending },
       redirect: "manual",
     });
     return verified.headers

@@ -99,6 +99,47 @@ export const rateLimits = pgTable("rate_limits", {
   lastRequest: bigint("last_request", { mode: "number" }).notNull(),
 });
 
+// ── Accounts (ours) ──────────────────────────────────────────────────────────
+
+/**
+ * The one live emailed link per account and purpose: a new link replaces the
+ * row, so every older link for that account stops working
+ * (docs/decisions/009-mailbox-owner-decides.md). Only a hash of the token is kept.
+ */
+export const emailLinks = pgTable(
+  "email_links",
+  {
+    tokenHash: text("token_hash").primaryKey(),
+    purpose: text("purpose", { enum: ["sign-up", "card-email"] }).notNull(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    /** The address the link was sent to. */
+    email: text("email").notNull(),
+    /** Sign-up only: a hash of the key in the cookie of the browser that made the latest sign-up. */
+    browserHash: text("browser_hash"),
+    /** Sign-up only: the same-site path to open once confirmed. */
+    redirectTo: text("redirect_to"),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [uniqueIndex("email_links_user_purpose_key").on(table.userId, table.purpose)],
+);
+
+/**
+ * Counted events per key (a keyed hash of an address and what happened): mails
+ * sent to an address, failed sign-ins of an account. Rows older than a day are pruned.
+ */
+export const throttleEvents = pgTable(
+  "throttle_events",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    key: text("key").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [index("throttle_events_key_created_idx").on(table.key, table.createdAt)],
+);
+
 // ── Namecard ─────────────────────────────────────────────────────────────────
 
 export const brands = pgTable(

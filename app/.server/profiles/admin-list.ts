@@ -2,18 +2,19 @@ import { and, desc, eq, isNotNull, isNull, or, type SQL, sql } from "drizzle-orm
 import type { AdminProfileQuery } from "~/lib/dashboard";
 import { db } from "../db/client";
 import { brands, profiles } from "../db/schema";
+import { parseListFilters, parseSearchText } from "../validation";
 
 const ADMIN_PAGE_SIZE = 20;
 
+/** Reads the dashboard's filters; a malformed brand or page throws a ValidationError (a 400). */
 export function parseAdminProfileQuery(url: URL): AdminProfileQuery {
-  const brand = Number(url.searchParams.get("brand"));
+  const { brand, page } = parseListFilters(url);
   const status = url.searchParams.get("status");
-  const page = Number(url.searchParams.get("page"));
   return {
-    q: (url.searchParams.get("q") ?? "").trim().slice(0, 100),
-    brand: Number.isInteger(brand) && brand > 0 ? brand : null,
+    q: parseSearchText(url),
+    brand,
     status: status === "claimed" || status === "unclaimed" ? status : "all",
-    page: Number.isInteger(page) && page > 1 ? Math.min(page, 10_000) : 1,
+    page,
   };
 }
 

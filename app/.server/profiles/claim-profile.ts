@@ -47,6 +47,29 @@ export async function claimOrCreateProfile(user: ClaimUser): Promise<ClaimResult
   return result;
 }
 
+/**
+ * Links the unclaimed card with the user's address, if there is one, and
+ * creates nothing: run at every sign-in and signed-in page of a verified
+ * account without a card, so a card an administrator prepares (or
+ * re-creates) later is picked up at once. A deleted card is not brought back.
+ */
+export async function claimUnclaimedProfile(user: ClaimUser): Promise<Profile | null> {
+  if (!user.emailVerified) return null;
+  const [claimed] = await db
+    .update(profiles)
+    .set({ userId: user.id, claimedAt: new Date() })
+    .where(
+      and(
+        sql`lower(${profiles.email}) = ${user.email.toLowerCase()}`,
+        isNull(profiles.userId),
+        sql`not exists (select 1 from ${profiles} owned where owned.user_id = ${user.id})`,
+      ),
+    )
+    .returning();
+  if (claimed) await publish({ kind: "profile", id: claimed.id });
+  return claimed ?? null;
+}
+
 async function claimOrCreateIn(tx: Queryable, user: ClaimUser): Promise<ClaimResult> {
   const [owned] = await tx.select().from(profiles).where(eq(profiles.userId, user.id)).limit(1);
   if (owned) return { outcome: "existing", profile: owned };

@@ -1,7 +1,8 @@
+import { and, eq, isNull, sql } from "drizzle-orm";
 import { can } from "~/lib/permissions";
 import type { Actor } from "../authz";
 import { db } from "../db/client";
-import { profiles } from "../db/schema";
+import { profiles, users } from "../db/schema";
 import { ForbiddenError } from "../errors";
 import { deleteImageIfUnused, type ImageChange } from "../images";
 import { publish } from "../realtime";
@@ -36,10 +37,26 @@ export async function createProfile({ actor, fields: input, photo }: CreateProfi
         lastName: profiles.lastName,
       });
     if (!created) throw new Error("Inserting the profile returned no row");
+    await linkToExistingAccount(created.id, fields.email);
     await publish({ kind: "profile", id: created.id });
     return { profile: created, photoSkipped: stored.skipped };
   } catch (error) {
     await deleteImageIfUnused(stored.key);
     throw conflictFromUniqueViolation(error);
   }
+}
+
+/** A card made for the address of a confirmed account without a card belongs to it at once. */
+async function linkToExistingAccount(profileId: string, email: string) {
+  const [owner] = await db
+    .select({ id: users.id })
+    .from(users)
+    .leftJoin(profiles, eq(profiles.userId, users.id))
+    .where(and(sql`lower(${users.email}) = ${email.toLowerCase()}`, eq(users.emailVerified, true), isNull(profiles.id)))
+    .limit(1);
+  if (!owner) return;
+  await db
+    .update(profiles)
+    .set({ userId: owner.id, claimedAt: new Date() })
+    .where(and(eq(profiles.id, profileId), isNull(profiles.userId)));
 }

@@ -2,6 +2,7 @@ import { and, asc, eq, inArray, isNotNull, isNull, type SQL, sql } from "drizzle
 import type { ClaimFilter } from "~/lib/dashboard";
 import { db, rowsOf } from "../db/client";
 import { brands, profiles } from "../db/schema";
+import { parseListFilters, parseSearchText } from "../validation";
 
 /** One page of the directory: four rows of the widest grid, six of the narrowest. */
 export const DIRECTORY_PAGE_SIZE = 24;
@@ -14,17 +15,18 @@ export type DirectoryQuery = {
   page: number;
 };
 
-/** Reads the search from the URL; values that make no sense fall back to "everything". */
+/**
+ * Reads the search from the URL. A status the viewer may not filter by means
+ * "all"; a malformed brand or page throws a ValidationError (a 400).
+ */
 export function parseDirectoryQuery(url: URL, options: { canFilterStatus: boolean }): DirectoryQuery {
-  const q = (url.searchParams.get("q") ?? "").trim().slice(0, MAX_QUERY_LENGTH);
-  const brand = Number(url.searchParams.get("brand"));
+  const { brand, page } = parseListFilters(url);
   const status = url.searchParams.get("status");
-  const page = Number(url.searchParams.get("page"));
   return {
-    q,
-    brand: Number.isInteger(brand) && brand > 0 ? brand : null,
+    q: parseSearchText(url, MAX_QUERY_LENGTH),
+    brand,
     status: options.canFilterStatus && (status === "claimed" || status === "unclaimed") ? status : "all",
-    page: Number.isInteger(page) && page > 1 ? Math.min(page, 10_000) : 1,
+    page,
   };
 }
 

@@ -1,9 +1,12 @@
 import { eq, sql } from "drizzle-orm";
 import { db } from "../db/client";
 import { brands, profiles } from "../db/schema";
+import { isPossibleUsername } from "./usernames";
 
 /** The public fields of one profile and its brand, by username (any case). */
 export async function getCardByUsername(username: string) {
+  // Only what a username can be reaches the database: anything else is simply not found.
+  if (!isPossibleUsername(username)) return null;
   const [row] = await db
     .select({
       id: profiles.id,

@@ -3,9 +3,20 @@ type Named = { firstName: string; lastName: string };
 
 const PHOTO_SKIPPED = "Failed to upload profile image. Profile will be updated without new image.";
 
-export function profileSavedMessage(profile: Named, photoSkipped: boolean): string {
+export function profileSavedMessage(
+  profile: Named,
+  photoSkipped: boolean,
+  emailChange: { email: string; outcome: "sent" | "too-many" } | null = null,
+): string {
   const saved = `Profile updated successfully for ${profile.firstName} ${profile.lastName}!`;
-  return photoSkipped ? `${saved} ${PHOTO_SKIPPED}` : saved;
+  const parts = [saved];
+  if (photoSkipped) parts.push(PHOTO_SKIPPED);
+  if (emailChange?.outcome === "sent") {
+    parts.push(`We sent a link to ${emailChange.email}: your card shows that address once you open it.`);
+  } else if (emailChange) {
+    parts.push(`The email address was not changed: too many links were sent to ${emailChange.email} this hour.`);
+  }
+  return parts.join(" ");
 }
 
 export function profileDeletedMessage(profile: Named): string {

@@ -23,8 +23,21 @@ const CACHE_DIR = path.join(env.DATA_DIR, "cache", "og");
 /** Bumped whenever the drawing changes, so cached images are made again. */
 const DESIGN_REVISION = 2;
 
+/**
+ * Escapes text for the SVG; characters XML cannot hold (control characters, lone
+ * surrogates) are dropped, so no stored value can stop the image from rendering.
+ */
 function xml(value: string) {
-  return value.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
+  return value
+    .replace(
+      // biome-ignore lint/suspicious/noControlCharactersInRegex: removing what XML cannot hold is what this is for
+      /[\u0000-\u001f\u007f-\u009f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g,
+      "",
+    )
+    .replace(/&/g, "&amp;")
+    .replace(/</g, "&lt;")
+    .replace(/>/g, "&gt;")
+    .replace(/"/g, "&quot;");
 }
 
 function clip(value: string, max: number) {

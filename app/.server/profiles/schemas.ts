@@ -1,27 +1,42 @@
 import { z } from "zod";
-import { EmailSchema, NameSchema, OptionalTextSchema, OptionalUrlSchema, PhoneSchema } from "../validation";
+import {
+  EmailSchema,
+  MAX_ID,
+  NameSchema,
+  OptionalTextSchema,
+  OptionalUrlSchema,
+  PhoneSchema,
+  TextSchema,
+} from "../validation";
 
 /** The messages a taken username or address gets, quoted exactly wherever they appear. */
 export const USERNAME_TAKEN = "Username already exists. Please choose a different one.";
 export const EMAIL_TAKEN = "Email already exists. Please use a different email address.";
 
-const UsernameSchema = z
-  .string()
-  .trim()
-  .toLowerCase()
-  .min(1, "Username is required")
-  .max(40, "Username is too long")
-  .regex(
-    /^[a-z0-9][a-z0-9._-]*$/,
-    "Use letters, numbers, dots, dashes or underscores, starting with a letter or number",
+const UsernameSchema = TextSchema("Username")
+  .transform((value) => value.toLowerCase())
+  .pipe(
+    z
+      .string()
+      .min(1, "Username is required")
+      .max(40, "Username is too long")
+      .regex(
+        /^[a-z0-9][a-z0-9._-]*$/,
+        "Use letters, numbers, dots, dashes or underscores, starting with a letter or number",
+      ),
   );
 
 const BrandIdSchema = z
   .string()
   .optional()
-  .transform((value) => (value ? Number(value) : null))
+  .transform((value) => (value ? (/^[0-9]{1,10}$/.test(value) ? Number(value) : Number.NaN) : null))
   .pipe(
-    z.number({ message: "Choose a brand from the list" }).int("Choose a brand from the list").positive().nullable(),
+    z
+      .number({ message: "Choose a brand from the list" })
+      .int("Choose a brand from the list")
+      .positive("Choose a brand from the list")
+      .max(MAX_ID, "Choose a brand from the list")
+      .nullable(),
   );
 
 /** The fields of a card, as every profile form sends them. */
@@ -32,7 +47,7 @@ export const ProfileFieldsSchema = z.object({
   email: EmailSchema,
   title: OptionalTextSchema(100, "Job title"),
   phone: PhoneSchema,
-  bio: OptionalTextSchema(1000, "Bio"),
+  bio: OptionalTextSchema(1000, "Bio", { multiline: true }),
   linkedinUrl: OptionalUrlSchema("LinkedIn URL"),
   companyBrandId: BrandIdSchema,
 });

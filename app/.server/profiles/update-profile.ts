@@ -5,6 +5,7 @@ import { profiles } from "../db/schema";
 import { NotFoundError } from "../errors";
 import { deleteImageIfUnused, type ImageChange } from "../images";
 import { publish } from "../realtime";
+import { type CardEmailRequest, needsCardEmailProof, requestCardEmail } from "./card-email";
 import { assertProfileFieldsAvailable, conflictFromUniqueViolation } from "./field-checks";
 import { nextPhotoKey, storeNewPhoto } from "./photo";
 import type { ProfileFields } from "./schemas";
@@ -21,6 +22,8 @@ export type UpdateProfileResult = {
   profile: { id: string; firstName: string; lastName: string; username: string };
   /** The new photo could not be stored (not the person's fault); everything else was saved. */
   photoSkipped: boolean;
+  /** A new address waits for its confirmation link (sent), or could not be sent one this hour. */
+  emailChange: { email: string; outcome: CardEmailRequest["outcome"] } | null;
 };
 
 /**
@@ -35,18 +38,26 @@ export async function updateProfile({
   photo,
 }: UpdateProfileOptions): Promise<UpdateProfileResult> {
   const [current] = await db
-    .select({ id: profiles.id, profilePhoto: profiles.profilePhoto, companyBrandId: profiles.companyBrandId })
+    .select({
+      id: profiles.id,
+      email: profiles.email,
+      profilePhoto: profiles.profilePhoto,
+      companyBrandId: profiles.companyBrandId,
+    })
     .from(profiles)
     .where(and(eq(profiles.id, profileId), changeableProfiles(actor, "update")));
   if (!current) throw new NotFoundError("profile");
 
   await assertProfileFieldsAvailable(fields, current);
+  // A member's new address is shown only once they open the link sent to it; the rest is saved now.
+  const proveEmail = needsCardEmailProof(actor, fields.email, current.email);
+  const saved = proveEmail ? { ...fields, email: current.email } : fields;
   const stored = await storeNewPhoto(photo);
   const photoKey = nextPhotoKey(photo, stored, current.profilePhoto);
   try {
     await db
       .update(profiles)
-      .set({ ...fields, profilePhoto: photoKey })
+      .set({ ...saved, profilePhoto: photoKey })
       .where(and(eq(profiles.id, current.id), changeableProfiles(actor, "update")));
   } catch (error) {
     if (photoKey !== current.profilePhoto) await deleteImageIfUnused(photoKey);
@@ -54,8 +65,12 @@ export async function updateProfile({
   }
   if (photoKey !== current.profilePhoto) await deleteImageIfUnused(current.profilePhoto);
   await publish({ kind: "profile", id: current.id });
+  const emailChange = proveEmail
+    ? { email: fields.email, outcome: (await requestCardEmail(actor, fields.email)).outcome }
+    : null;
   return {
     profile: { id: current.id, firstName: fields.firstName, lastName: fields.lastName, username: fields.username },
     photoSkipped: stored.skipped,
+    emailChange,
   };
 }

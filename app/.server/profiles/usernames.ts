@@ -35,3 +35,8 @@ export async function uniqueUsername(tx: Queryable, base: string): Promise<strin
     if (!used.has(candidate)) return candidate;
   }
 }
+
+/** Whether `value` could be a stored username (any letter case): the address of a card. */
+export function isPossibleUsername(value: string): boolean {
+  return value.length <= 40 && /^[a-z0-9][a-z0-9._-]*$/i.test(value);
+}

@@ -1,3 +1,5 @@
+import { CONTROL_CHARACTERS } from "../validation";
+
 /**
  * vCard 3.0 (RFC 2426) for one card: CRLF line ends, text values escaped,
  * lines folded at 75 octets without splitting a UTF-8 character, empty
@@ -19,12 +21,35 @@ export type VCardInput = {
 
 const MAX_OCTETS = 75;
 
+/** Control characters other than line breaks and tabs have no place in a contact file. */
+const CONTROL = CONTROL_CHARACTERS;
+
+/** A TEXT value (RFC 2426 §4): backslash, line breaks, comma and semicolon escaped. */
 function escapeText(value: string): string {
   return value
+    .replace(CONTROL, "")
     .replace(/\\/g, "\\\\")
     .replace(/\r\n|\r|\n/g, "\\n")
     .replace(/,/g, "\\,")
     .replace(/;/g, "\\;");
+}
+
+/**
+ * A URI value: only an http(s) address survives, re-serialised, with every
+ * character that could end the value or the line percent-encoded.
+ */
+function escapeUri(value: string): string | null {
+  let url: URL;
+  try {
+    url = new URL(value.replace(CONTROL, "").replace(/[\r\n]/g, ""));
+  } catch {
+    return null;
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") return null;
+  return url.href.replace(
+    /[\s"\\,;<>^`{|}]/g,
+    (character) => `%${character.charCodeAt(0).toString(16).toUpperCase().padStart(2, "0")}`,
+  );
 }
 
 /** Folds one logical line: continuation lines start with a space (RFC 2425 §5.8.1). */
@@ -51,9 +76,11 @@ function foldLine(line: string): string {
 
 export function buildVCard(card: VCardInput): string {
   const lines: string[] = ["BEGIN:VCARD", "VERSION:3.0"];
-  const add = (name: string, value: string | null | undefined, raw = false) => {
+  const add = (name: string, value: string | null | undefined, kind: "text" | "uri" = "text") => {
     const trimmed = value?.trim();
-    if (trimmed) lines.push(`${name}:${raw ? trimmed : escapeText(trimmed)}`);
+    if (!trimmed) return;
+    const escaped = kind === "uri" ? escapeUri(trimmed) : escapeText(trimmed);
+    if (escaped) lines.push(`${name}:${escaped}`);
   };
   const fullName = `${card.firstName} ${card.lastName}`.trim();
   lines.push(`N:${escapeText(card.lastName.trim())};${escapeText(card.firstName.trim())};;;`);
@@ -62,10 +89,12 @@ export function buildVCard(card: VCardInput): string {
   add("TEL;TYPE=CELL", card.phone);
   add("ORG", card.organization);
   add("TITLE", card.title);
-  add("URL", card.linkedinUrl, true);
+  add("URL", card.linkedinUrl, "uri");
   add("NOTE", card.bio);
-  add("URL", card.cardUrl, true);
-  if (card.photoJpegBase64) lines.push(`PHOTO;ENCODING=b;TYPE=JPEG:${card.photoJpegBase64}`);
+  add("URL", card.cardUrl, "uri");
+  if (card.photoJpegBase64 && /^[A-Za-z0-9+/]+=*$/.test(card.photoJpegBase64)) {
+    lines.push(`PHOTO;ENCODING=b;TYPE=JPEG:${card.photoJpegBase64}`);
+  }
   lines.push("END:VCARD");
   return `${lines.map(foldLine).join("\r\n")}\r\n`;
 }

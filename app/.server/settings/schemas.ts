@@ -1,20 +1,21 @@
 import { z } from "zod";
 import { HEX_COLOR } from "~/lib/color";
 import { FONT_FAMILIES } from "~/lib/settings";
-import { isHttpUrl, OptionalUrlSchema } from "../validation";
+import { EmailSchema, OptionalTextSchema, OptionalUrlSchema, PhoneSchema } from "../validation";
 
-const optional = (max: number, label: string) =>
-  z
-    .string()
-    .trim()
-    .max(max, `${label} is too long`)
-    .optional()
-    .transform((value) => (value ? value : null));
+const optional = (max: number, label: string, options: { multiline?: boolean } = {}) =>
+  OptionalTextSchema(max, label, options);
 
-/** An image address: an absolute http(s) URL or a path on this site. */
+/**
+ * The address of an image this site stored: `/uploads/…` with a key our image
+ * pipeline gives (content-addressed), so no visitor's browser is sent to a
+ * third party. That the file exists is checked when saving.
+ */
+const UPLOADED_IMAGE_PATH = /^\/uploads\/(profiles|brands|settings)\/[0-9a-f]{32}(-[a-z]+)?\.(webp|jpg|png)$/;
+
 const ImageUrl = (label: string) =>
-  optional(500, label).refine((value) => value === null || value.startsWith("/") || isHttpUrl(value), {
-    message: `${label} must be an http(s) address or a path starting with /`,
+  optional(500, label).refine((value) => value === null || UPLOADED_IMAGE_PATH.test(value), {
+    message: `${label} must be an image uploaded to this site (an address starting with /uploads/)`,
   });
 
 const OptionalColor = (label: string) =>
@@ -31,21 +32,17 @@ export const SettingsSchema = z.object({
   companyName: optional(80, "Company name"),
   website: OptionalUrlSchema("Website"),
   email: z
-    .string()
-    .trim()
+    .union([z.literal("").transform(() => null), EmailSchema])
     .optional()
-    .transform((value) => (value ? value.toLowerCase() : null))
-    .refine((value) => value === null || z.email().safeParse(value).success, {
-      message: "Enter a valid email address",
-    }),
-  phone: optional(40, "Phone"),
-  description: optional(500, "Description"),
-  address: optional(300, "Address"),
+    .transform((value) => value ?? null),
+  phone: PhoneSchema,
+  description: optional(500, "Description", { multiline: true }),
+  address: optional(300, "Address", { multiline: true }),
   primaryColor: OptionalColor("Primary colour"),
   secondaryColor: OptionalColor("Secondary colour"),
   accentColor: OptionalColor("Accent colour"),
   fontFamily: z
-    .string()
+    .string({ message: "Choose one of the offered fonts" })
     .optional()
     .transform((value) => (value ? value : null))
     .refine((value) => value === null || (FONT_FAMILIES as readonly string[]).includes(value), {
@@ -55,8 +52,8 @@ export const SettingsSchema = z.object({
   darkModeLogo: ImageUrl("Dark-mode logo"),
   favicon: ImageUrl("Favicon"),
   footerLogo: ImageUrl("Footer logo"),
-  termsOfService: optional(100_000, "Terms of service"),
-  privacyPolicy: optional(100_000, "Privacy policy"),
+  termsOfService: optional(100_000, "Terms of service", { multiline: true }),
+  privacyPolicy: optional(100_000, "Privacy policy", { multiline: true }),
 });
 
 export type SettingsInput = z.infer<typeof SettingsSchema>;

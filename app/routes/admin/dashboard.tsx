@@ -1,11 +1,12 @@
 import { loadDashboard } from "~/.server/analytics/dashboard";
+import { parseQuery } from "~/.server/responses";
 import { AdminDashboard } from "~/components/admin/dashboard";
 import type { Route } from "./+types/dashboard";
 
 export const meta: Route.MetaFunction = () => [{ title: "Dashboard" }];
 
 export async function loader({ request }: Route.LoaderArgs) {
-  return loadDashboard(new URL(request.url));
+  return parseQuery(() => loadDashboard(new URL(request.url)));
 }
 
 export default function Dashboard({ loaderData }: Route.ComponentProps) {

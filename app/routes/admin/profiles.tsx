@@ -5,7 +5,7 @@ import { deleteProfile } from "~/.server/profiles/delete-profile";
 import { profileDeletedMessage, profileSavedMessage } from "~/.server/profiles/messages";
 import { ProfileFieldsSchema, ProfileIdSchema } from "~/.server/profiles/schemas";
 import { updateProfile } from "~/.server/profiles/update-profile";
-import { failure, failureFrom } from "~/.server/responses";
+import { failure, failureFrom, parseQuery } from "~/.server/responses";
 import { redirectWithToast } from "~/.server/toast";
 import { parseForm, safeRedirect } from "~/.server/validation";
 import { AdminDashboard } from "~/components/admin/dashboard";
@@ -16,7 +16,7 @@ import type { Route } from "./+types/profiles";
 export const meta: Route.MetaFunction = () => [{ title: "Manage Profiles" }];
 
 export async function loader({ request }: Route.LoaderArgs) {
-  return loadDashboard(new URL(request.url), "profiles");
+  return parseQuery(() => loadDashboard(new URL(request.url), "profiles"));
 }
 
 /** Edit and delete from the dashboard; each intent checks its own permission, then goes back to the list. */
@@ -38,7 +38,9 @@ export async function action({ request, context }: Route.ActionArgs) {
           fields,
           photo: await imageChange(form, "photo"),
         });
-        return redirectWithToast(back, { text: profileSavedMessage(saved.profile, saved.photoSkipped) });
+        return redirectWithToast(back, {
+          text: profileSavedMessage(saved.profile, saved.photoSkipped, saved.emailChange),
+        });
       } catch (error) {
         return failureFrom(error, {
           values,

@@ -23,6 +23,9 @@ const TAB =
 const PANEL =
   "space-y-5 rounded-2xl border border-slate-200 bg-white p-6 shadow-sm data-[state=inactive]:hidden sm:p-8 dark:border-slate-800 dark:bg-slate-900";
 
+/** Images come from this site only, so no visitor's browser is sent to a third party. */
+const IMAGE_HINT = "An image uploaded to this site (its address starts with /uploads/).";
+
 export const meta: Route.MetaFunction = () => [{ title: "System Settings" }];
 
 export async function loader({ context }: Route.LoaderArgs) {
@@ -153,10 +156,10 @@ export default function Settings({ loaderData, actionData }: Route.ComponentProp
             options={FONT_FAMILIES.map((font) => ({ value: font, label: font }))}
           />
           <div className="grid gap-4 sm:grid-cols-2">
-            {text("primaryLogo", "Primary logo URL", { placeholder: "https://… or /logo.svg" })}
-            {text("darkModeLogo", "Dark-mode logo URL", { placeholder: "https://… or /logo-dark.svg" })}
-            {text("favicon", "Favicon URL", { placeholder: "https://… or /favicon.ico" })}
-            {text("footerLogo", "Footer logo URL", { placeholder: "https://… or /footer-logo.svg" })}
+            {text("primaryLogo", "Primary logo URL", { placeholder: "/uploads/…", hint: IMAGE_HINT })}
+            {text("darkModeLogo", "Dark-mode logo URL", { placeholder: "/uploads/…", hint: IMAGE_HINT })}
+            {text("favicon", "Favicon URL", { placeholder: "/uploads/…", hint: IMAGE_HINT })}
+            {text("footerLogo", "Footer logo URL", { placeholder: "/uploads/…", hint: IMAGE_HINT })}
           </div>
         </Tabs.Content>
 

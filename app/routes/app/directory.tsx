@@ -3,6 +3,7 @@ import { useState } from "react";
 import { Form, useNavigation } from "react-router";
 import { activeBrandOptions } from "~/.server/brands/list-brands";
 import { parseDirectoryQuery, searchDirectory } from "~/.server/profiles/directory";
+import { parseQuery } from "~/.server/responses";
 import { EmptyState } from "~/components/empty-state";
 import { PageHeader } from "~/components/page-header";
 import { Pagination } from "~/components/pagination";
@@ -26,7 +27,7 @@ function viewFrom(request: Request): "grid" | "list" {
 export async function loader({ request, context }: Route.LoaderArgs) {
   const viewer = context.get(viewerContext);
   const canSeeClaims = can(viewer.role, "read:claim-status:any");
-  const query = parseDirectoryQuery(new URL(request.url), { canFilterStatus: canSeeClaims });
+  const query = parseQuery(() => parseDirectoryQuery(new URL(request.url), { canFilterStatus: canSeeClaims }));
   const [result, brands] = await Promise.all([
     searchDirectory(query, { includeClaimStatus: canSeeClaims }),
     activeBrandOptions(),

@@ -2,6 +2,7 @@ import { ArrowRight, Contact, Eye, PencilLine, Trophy, Users } from "lucide-reac
 import { Link } from "react-router";
 import { loadDashboard } from "~/.server/analytics/dashboard";
 import { getProfileRank } from "~/.server/analytics/stats";
+import { parseQuery } from "~/.server/responses";
 import { AdminDashboard } from "~/components/admin/dashboard";
 import { viewerContext } from "~/middleware/viewer.server";
 import type { Route } from "./+types/home";
@@ -15,7 +16,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const viewer = context.get(viewerContext);
   if (viewer.isAdmin) {
     // For the administrator, the home route is the dashboard.
-    return { kind: "admin" as const, dashboard: await loadDashboard(new URL(request.url)) };
+    return { kind: "admin" as const, dashboard: await parseQuery(() => loadDashboard(new URL(request.url))) };
   }
   const profile = viewer.profile;
   return {

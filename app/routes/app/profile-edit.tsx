@@ -53,7 +53,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       photo: await imageChange(form, "photo"),
     });
     return redirectWithToast(`/profile/${encodeURIComponent(saved.profile.username)}`, {
-      text: profileSavedMessage(saved.profile, saved.photoSkipped),
+      text: profileSavedMessage(saved.profile, saved.photoSkipped, saved.emailChange),
     });
   } catch (error) {
     return failureFrom(error, { values, unexpected: "Failed to update profile. Please try again." });

@@ -1,6 +1,6 @@
 import { MailCheck } from "lucide-react";
 import { data, Form, Link, redirect, useNavigation, useSearchParams } from "react-router";
-import { AuthSchema } from "~/.server/accounts/schemas";
+import { AuthSchema, ResendSchema } from "~/.server/accounts/schemas";
 import { callAuth, cookieHeaders } from "~/.server/auth";
 import { requireAnonymous } from "~/.server/authz";
 import { failure } from "~/.server/responses";
@@ -9,6 +9,7 @@ import { AuthShell } from "~/components/auth-shell";
 import { Field, Honeypot } from "~/components/forms";
 import { Alert } from "~/components/ui/alert";
 import { Button } from "~/components/ui/button";
+import type { ActionFailure } from "~/lib/action-result";
 import { PASSWORD_MIN_LENGTH } from "~/lib/limits";
 import { useSite } from "~/lib/site";
 import type { Route } from "./+types/auth";
@@ -24,51 +25,76 @@ export async function loader({ request }: Route.LoaderArgs) {
   return null;
 }
 
+type Sent = { sent: string; resent?: boolean; notice?: string; values: Record<string, string> };
+
 export async function action({ request }: Route.ActionArgs) {
   await requireAnonymous(request);
   const form = await request.formData();
+  const intent = form.get("intent");
   // What the form shows again after a failure: the mode and what was typed, never the password.
-  const values: Record<string, string> = { intent: form.get("intent") === "signup" ? "signup" : "signin" };
+  const values: Record<string, string> = { intent: intent === "signup" || intent === "correct" ? "signup" : "signin" };
   for (const name of ["firstName", "lastName", "email", "phone"]) {
     const value = form.get(name);
     if (typeof value === "string") values[name] = value;
   }
+  const redirectTo = safeRedirect(form.get("redirectTo"));
+
+  // The check-your-email screen: back to the sign-up form to correct the address.
+  if (intent === "correct") return data<ActionFailure>({ values });
+  if (intent === "resend") return resend(request, values);
+
   if (form.get("website_url")) return failure(400, { formError: "An error occurred", values });
   const parsed = AuthSchema.safeParse(Object.fromEntries(form));
   if (!parsed.success) return failure(400, { fieldErrors: fieldErrors(parsed.error), values });
-  const redirectTo = safeRedirect(form.get("redirectTo"));
-  const verifiedUrl = `/auth/verified?${new URLSearchParams({ redirectTo })}`;
 
   if (parsed.data.intent === "signin") {
-    const result = await callAuth(request, "/sign-in/email", {
-      email: parsed.data.email,
-      password: parsed.data.password,
-      rememberMe: true,
-      callbackURL: verifiedUrl,
-    });
-    if (!result.ok) {
-      const formError =
-        result.code === "EMAIL_NOT_VERIFIED"
-          ? "Email not verified. We've sent you a new link: open it to finish signing up."
-          : result.message;
-      return failure(result.status === 429 ? 429 : 400, { formError, values });
+    const { email, password } = parsed.data;
+    const result = await callAuth(request, "/sign-in/email", { email, password, rememberMe: true });
+    if (result.ok) throw redirect(redirectTo, { headers: cookieHeaders(result.headers) });
+    if (result.code !== "EMAIL_NOT_VERIFIED") {
+      return failure(result.status === 429 ? 429 : 400, { formError: result.message, values });
     }
-    throw redirect(redirectTo, { headers: cookieHeaders(result.headers) });
+    // The password was right: a new link goes out, and this browser may open it directly.
+    const resent = await callAuth(request, "/resend-confirmation", { email, password });
+    const formError = resent.ok
+      ? "Email not verified. We've sent you a new link: open it to finish signing up."
+      : `Email not verified. ${resent.message}`;
+    return data<ActionFailure>({ formError, values }, { status: 400, headers: cookieHeaders(resent.headers) });
   }
 
   const { firstName, lastName, email, password, phone } = parsed.data;
   const result = await callAuth(request, "/sign-up/email", {
-    name: `${firstName} ${lastName}`,
     firstName,
     lastName,
     email,
     password,
     phone: phone ?? undefined,
-    callbackURL: verifiedUrl,
+    callbackURL: redirectTo,
   });
-  if (!result.ok) return failure(result.status === 429 ? 429 : 400, { formError: result.message, values });
+  if (!result.ok) {
+    const status = result.status === 429 ? 429 : 400;
+    if (result.fieldErrors) return failure(status, { fieldErrors: result.fieldErrors, values });
+    return failure(status, { formError: result.message, values });
+  }
   // The next step is in the mailbox: the page says where the link went.
-  return data({ sent: email });
+  return data<Sent>({ sent: email, values: keptValues(values) }, { headers: cookieHeaders(result.headers) });
+}
+
+/** What the check-your-email screen carries, to send again or correct the address. */
+function keptValues(values: Record<string, string>) {
+  const { firstName = "", lastName = "", phone = "" } = values;
+  return { firstName, lastName, phone };
+}
+
+async function resend(request: Request, values: Record<string, string>) {
+  const parsed = ResendSchema.safeParse(values);
+  if (!parsed.success) return failure(400, { fieldErrors: fieldErrors(parsed.error), values });
+  const { email } = parsed.data;
+  const result = await callAuth(request, "/resend-confirmation", { email });
+  if (!result.ok) {
+    return data<Sent>({ sent: email, notice: result.message, values: keptValues(values) }, { status: result.status });
+  }
+  return data<Sent>({ sent: email, resent: true, values: keptValues(values) });
 }
 
 export default function AuthRoute({ actionData }: Route.ComponentProps) {
@@ -88,26 +114,7 @@ export default function AuthRoute({ actionData }: Route.ComponentProps) {
   else toggle.set("mode", "signup");
 
   if (actionData && "sent" in actionData) {
-    return (
-      <AuthShell>
-        <div className="space-y-4 text-center">
-          <span className="mx-auto flex size-14 items-center justify-center rounded-full bg-brand/10 text-brand-ink">
-            <MailCheck aria-hidden className="size-7" />
-          </span>
-          <h1 className="text-2xl font-semibold tracking-tight">Check your email</h1>
-          <p className="text-slate-600 dark:text-slate-400">
-            We sent a link to <strong className="text-slate-900 dark:text-slate-100">{actionData.sent}</strong>. Open it
-            to confirm your address and finish joining {site.companyName}.
-          </p>
-          <p className="text-sm text-slate-500 dark:text-slate-400">
-            Already confirmed?{" "}
-            <Link to="/auth" className="font-medium text-brand-ink hover:underline">
-              Sign in
-            </Link>
-          </p>
-        </div>
-      </AuthShell>
-    );
+    return <CheckYourEmail sent={actionData} companyName={site.companyName} busy={busy} />;
   }
 
   return (
@@ -217,6 +224,62 @@ export default function AuthRoute({ actionData }: Route.ComponentProps) {
           {mode === "signup" ? "Sign in" : "Sign up"}
         </Link>
       </p>
+    </AuthShell>
+  );
+}
+
+/** After sign-up: where the link went, how to get a new one, and how to correct the address. */
+function CheckYourEmail({ sent, companyName, busy }: { sent: Sent; companyName: string; busy: boolean | undefined }) {
+  const hidden = (
+    <>
+      <input type="hidden" name="email" value={sent.sent} />
+      {Object.entries(sent.values).map(([name, value]) => (
+        <input key={name} type="hidden" name={name} value={value} />
+      ))}
+    </>
+  );
+  return (
+    <AuthShell>
+      <div className="space-y-5 text-center">
+        <span className="mx-auto flex size-14 items-center justify-center rounded-full bg-brand/10 text-brand-ink">
+          <MailCheck aria-hidden className="size-7" />
+        </span>
+        <h1 className="text-2xl font-semibold tracking-tight">Check your email</h1>
+        <p className="text-slate-600 dark:text-slate-400">
+          We sent a link to <strong className="break-all text-slate-900 dark:text-slate-100">{sent.sent}</strong>. Open
+          it to confirm your address and finish joining {companyName}.
+        </p>
+        {sent.resent ? (
+          <Alert tone="success">We sent a new link. Links we sent before it no longer work.</Alert>
+        ) : sent.notice ? (
+          <Alert tone="error">{sent.notice}</Alert>
+        ) : null}
+        <p className="text-sm text-slate-500 dark:text-slate-400">
+          Nothing arrived after a few minutes? Check your spam folder, then send it again.
+        </p>
+        <div className="flex flex-col gap-3 sm:flex-row sm:justify-center">
+          <Form method="post">
+            <input type="hidden" name="intent" value="resend" />
+            {hidden}
+            <Button type="submit" variant="secondary" className="w-full" disabled={busy}>
+              {busy ? "Sending..." : "Send the link again"}
+            </Button>
+          </Form>
+          <Form method="post">
+            <input type="hidden" name="intent" value="correct" />
+            {hidden}
+            <Button type="submit" variant="secondary" className="w-full" disabled={busy}>
+              Change the address
+            </Button>
+          </Form>
+        </div>
+        <p className="text-sm text-slate-500 dark:text-slate-400">
+          Already confirmed?{" "}
+          <Link to="/auth" className="font-medium text-brand-ink hover:underline">
+            Sign in
+          </Link>
+        </p>
+      </div>
     </AuthShell>
   );
 }

@@ -23,10 +23,7 @@ export async function action({ request }: Route.ActionArgs) {
   const values = { email: String((await request.formData()).get("email") ?? "") };
   const parsed = ForgotPasswordSchema.safeParse(values);
   if (!parsed.success) return failure(400, { fieldErrors: fieldErrors(parsed.error), values });
-  const result = await callAuth(request, "/request-password-reset", {
-    email: parsed.data.email,
-    redirectTo: "/auth/reset-password",
-  });
+  const result = await callAuth(request, "/request-password-reset", { email: parsed.data.email });
   if (!result.ok) return failure(result.status === 429 ? 429 : 400, { formError: result.message, values });
   // The same answer whether or not the address has an account.
   return data({ sent: parsed.data.email });

@@ -1,4 +1,5 @@
 import { Form, Link, useNavigation } from "react-router";
+import { isLiveResetToken } from "~/.server/accounts/reset-tokens";
 import { ResetPasswordSchema } from "~/.server/accounts/schemas";
 import { callAuth } from "~/.server/auth";
 import { requireAnonymous } from "~/.server/authz";
@@ -16,23 +17,27 @@ export const meta: Route.MetaFunction = () => [{ title: "Choose a new password" 
 
 export async function loader({ request }: Route.LoaderArgs) {
   await requireAnonymous(request);
-  const url = new URL(request.url);
-  const token = url.searchParams.get("token");
-  return { token, invalid: !token || url.searchParams.has("error") };
+  const token = new URL(request.url).searchParams.get("token") ?? "";
+  return { token, invalid: !(await isLiveResetToken(token)) };
 }
 
 export async function action({ request }: Route.ActionArgs) {
   await requireAnonymous(request);
   const parsed = ResetPasswordSchema.safeParse(Object.fromEntries(await request.formData()));
-  if (!parsed.success) return failure(400, { fieldErrors: fieldErrors(parsed.error) });
+  if (!parsed.success) {
+    const errors = fieldErrors(parsed.error);
+    if (errors.token) return failure(400, { formError: "This link is invalid or has expired. Ask for a new one." });
+    return failure(400, { fieldErrors: errors });
+  }
   const result = await callAuth(request, "/reset-password", {
     token: parsed.data.token,
     newPassword: parsed.data.password,
   });
   if (!result.ok) {
+    if (result.fieldErrors) return failure(400, { fieldErrors: result.fieldErrors });
     const formError =
       result.code === "INVALID_TOKEN" ? "This link is invalid or has expired. Ask for a new one." : result.message;
-    return failure(400, { formError });
+    return failure(result.status === 429 ? 429 : 400, { formError });
   }
   return redirectWithToast("/auth", { text: "Your password was changed. Sign in with your new password." });
 }

@@ -1,5 +1,6 @@
 import { redirect } from "react-router";
-import { callAuth, cookieHeaders } from "~/.server/auth";
+import { callAuth, cookieHeaders, getAuth } from "~/.server/auth";
+import { publish } from "~/.server/realtime";
 import type { Route } from "./+types/sign-out";
 
 /** POST only: signing out is a mutation, never a GET. */
@@ -8,7 +9,10 @@ export async function loader() {
 }
 
 export async function action({ request }: Route.ActionArgs) {
+  const session = await getAuth().api.getSession({ headers: request.headers });
   const result = await callAuth(request, "/sign-out", {});
+  // Live-update streams of this session end now, on every instance.
+  if (session) await publish({ kind: "session-ended", id: session.session.id });
   // The person asked to leave: the cookie goes whatever the server said.
   const headers = cookieHeaders(result.headers);
   if (!headers.has("set-cookie")) {

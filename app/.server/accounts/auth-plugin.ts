@@ -1,0 +1,239 @@
+import type { BetterAuthPlugin, GenericEndpointContext } from "better-auth";
+import { APIError, createAuthEndpoint, createAuthMiddleware, isAPIError } from "better-auth/api";
+import { setSessionCookie } from "better-auth/cookies";
+import type { z } from "zod";
+import { fieldErrors } from "../validation";
+import { type ConfirmedUser, confirmSignUp } from "./confirm-sign-up";
+import { weakPasswordMessage } from "./password-strength";
+import {
+  ConfirmBodySchema,
+  EmptyBodySchema,
+  RequestResetBodySchema,
+  ResendBodySchema,
+  ResetBodySchema,
+  SignInBodySchema,
+  SignUpBodySchema,
+} from "./schemas";
+import { resendConfirmation, signUp } from "./sign-up";
+import {
+  clearSignInFailures,
+  MAILS_PER_ADDRESS_PER_HOUR,
+  recordSignInFailure,
+  signInWait,
+  takeMailQuota,
+  waitText,
+} from "./throttle";
+
+const ONE_DAY_S = 60 * 60 * 24;
+
+export const TOO_MANY_MAILS = `We have already sent ${MAILS_PER_ADDRESS_PER_HOUR} emails to this address in the last hour. Use the newest link we sent, or try again later.`;
+export const INVALID_LINK = "This link is invalid, was already used, or has been replaced by a newer one.";
+
+/**
+ * Every path of better-auth's API that is open, by method. The rest of its
+ * endpoints (update-user, change-email, delete-user, sessions, social
+ * accounts…) are not used by Namecard and answer 404, so no field of theirs
+ * can be sent (docs/decisions/009-mailbox-owner-decides.md).
+ */
+const OPEN_ENDPOINTS = new Set([
+  "POST /sign-up/email",
+  "POST /sign-in/email",
+  "POST /sign-out",
+  "GET /get-session",
+  "POST /request-password-reset",
+  "POST /reset-password",
+  "GET /confirm-email",
+  "POST /confirm-email",
+  "POST /resend-confirmation",
+]);
+
+function refuse(error: z.ZodError): never {
+  throw new APIError("BAD_REQUEST", {
+    message: error.issues[0]?.message ?? "The request is not valid",
+    code: "INVALID_INPUT",
+    fieldErrors: fieldErrors(error),
+  });
+}
+
+/** Parses a body with the form's own schema; a failure is a 400 naming the field. */
+function parseBody<Schema extends z.ZodType>(schema: Schema, body: unknown): z.infer<Schema> {
+  const parsed = schema.safeParse(body ?? {});
+  if (!parsed.success) refuse(parsed.error);
+  return parsed.data;
+}
+
+async function assertStrong(password: string, related: string[], field: string) {
+  const weak = await weakPasswordMessage(password, related);
+  if (weak)
+    throw new APIError("BAD_REQUEST", { message: weak, code: "WEAK_PASSWORD", fieldErrors: { [field]: [weak] } });
+}
+
+function tooManyMails(): never {
+  throw new APIError("TOO_MANY_REQUESTS", { message: TOO_MANY_MAILS, code: "TOO_MANY_MAILS" });
+}
+
+type EndpointContext = GenericEndpointContext;
+
+/** The cookie that lets the browser which made a sign-up confirm it without typing the password again. */
+function pendingCookie(ctx: EndpointContext) {
+  return ctx.context.createAuthCookie("pending_sign_up", { maxAge: ONE_DAY_S });
+}
+
+async function startSession(ctx: EndpointContext, user: ConfirmedUser) {
+  const session = await ctx.context.internalAdapter.createSession(user.id);
+  if (!session) throw new APIError("INTERNAL_SERVER_ERROR", { message: "Could not start a session" });
+  await setSessionCookie(ctx, { session, user });
+  const cookie = pendingCookie(ctx);
+  ctx.setCookie(cookie.name, "", { ...cookie.attributes, maxAge: 0 });
+}
+
+export function namecardAccounts() {
+  return {
+    id: "namecard-accounts",
+    async onRequest(request, context) {
+      const base = new URL(context.baseURL).pathname.replace(/\/+$/, "");
+      const path = new URL(request.url).pathname.slice(base.length);
+      // Links from before sign-up links had state of their own: they no longer work.
+      if (request.method === "GET" && path === "/verify-email") {
+        return {
+          response: new Response(null, { status: 302, headers: { Location: "/auth/verified?error=INVALID_TOKEN" } }),
+        };
+      }
+      if (!OPEN_ENDPOINTS.has(`${request.method} ${path}`)) {
+        return { response: Response.json({ message: "Not found", code: "NOT_FOUND" }, { status: 404 }) };
+      }
+    },
+    endpoints: {
+      /** Replaces better-auth's own sign-up: the mailbox owner decides the password. */
+      signUpEmail: createAuthEndpoint("/sign-up/email", { method: "POST" }, async (ctx) => {
+        const body = parseBody(SignUpBodySchema, ctx.body);
+        await assertStrong(body.password, [body.firstName, body.lastName, body.email], "password");
+        const result = await signUp({
+          fields: {
+            firstName: body.firstName,
+            lastName: body.lastName,
+            email: body.email,
+            phone: body.phone ?? null,
+            redirectTo: body.callbackURL,
+          },
+          passwordHash: await ctx.context.password.hash(body.password),
+        });
+        if (result.outcome === "too-many") tooManyMails();
+        const cookie = pendingCookie(ctx);
+        ctx.setCookie(cookie.name, result.browserKey, cookie.attributes);
+        return ctx.json({ status: true });
+      }),
+
+      /** The emailed link. */
+      openConfirmationLink: createAuthEndpoint("/confirm-email", { method: "GET" }, async (ctx) => {
+        const token = typeof ctx.query?.token === "string" ? ctx.query.token : "";
+        const result = await confirmSignUp({ token, browserKey: ctx.getCookie(pendingCookie(ctx).name) ?? null });
+        if (result.outcome === "confirmed") {
+          await startSession(ctx, result.user);
+          throw ctx.redirect(result.redirectTo);
+        }
+        if (result.outcome === "needs-details") {
+          throw ctx.redirect(`/auth/confirm?${new URLSearchParams({ token })}`);
+        }
+        throw ctx.redirect("/auth/verified?error=INVALID_TOKEN");
+      }),
+
+      /** The confirmation page's form, in a browser that did not make the sign-up. */
+      confirmWithDetails: createAuthEndpoint("/confirm-email", { method: "POST" }, async (ctx) => {
+        const body = parseBody(ConfirmBodySchema, ctx.body);
+        await assertStrong(body.password, [body.firstName, body.lastName], "password");
+        const result = await confirmSignUp({
+          token: body.token,
+          browserKey: null,
+          details: {
+            firstName: body.firstName,
+            lastName: body.lastName,
+            phone: body.phone,
+            passwordHash: await ctx.context.password.hash(body.password),
+          },
+        });
+        if (result.outcome !== "confirmed") {
+          throw new APIError("BAD_REQUEST", { message: INVALID_LINK, code: "INVALID_TOKEN" });
+        }
+        await startSession(ctx, result.user);
+        return ctx.json({ status: true, redirectTo: result.redirectTo });
+      }),
+
+      /**
+       * Sends the newest link again. With the pending password (a sign-in
+       * that was refused only because the address is unconfirmed), this
+       * browser may then confirm without typing it again.
+       */
+      resendConfirmation: createAuthEndpoint("/resend-confirmation", { method: "POST" }, async (ctx) => {
+        const body = parseBody(ResendBodySchema, ctx.body);
+        let proven = false;
+        if (body.password) {
+          const found = await ctx.context.internalAdapter.findUserByEmail(body.email, { includeAccounts: true });
+          const hash = found?.accounts.find((account) => account.providerId === "credential")?.password;
+          proven =
+            !!found &&
+            !found.user.emailVerified &&
+            !!hash &&
+            (await ctx.context.password.verify({ hash, password: body.password }));
+        }
+        const result = await resendConfirmation({ email: body.email, rebindBrowser: proven });
+        if (result.outcome === "too-many") tooManyMails();
+        if (result.browserKey) {
+          const cookie = pendingCookie(ctx);
+          ctx.setCookie(cookie.name, result.browserKey, cookie.attributes);
+        }
+        return ctx.json({ status: true });
+      }),
+    },
+    hooks: {
+      before: [
+        {
+          matcher: (ctx) =>
+            ["/sign-in/email", "/request-password-reset", "/reset-password", "/sign-out"].includes(ctx.path ?? ""),
+          handler: createAuthMiddleware(async (ctx) => {
+            switch (ctx.path) {
+              case "/sign-in/email": {
+                const body = parseBody(SignInBodySchema, ctx.body);
+                const wait = await signInWait(body.email);
+                if (wait > 0) {
+                  throw new APIError("TOO_MANY_REQUESTS", {
+                    message: `Too many failed sign-ins for this account. Try again in ${waitText(wait)}, or reset your password.`,
+                    code: "ACCOUNT_THROTTLED",
+                  });
+                }
+                return { context: { body } };
+              }
+              case "/request-password-reset": {
+                const body = parseBody(RequestResetBodySchema, ctx.body);
+                if (!(await takeMailQuota("reset", body.email))) tooManyMails();
+                return { context: { body } };
+              }
+              case "/reset-password": {
+                const body = parseBody(ResetBodySchema, ctx.body);
+                await assertStrong(body.newPassword, [], "password");
+                return;
+              }
+              case "/sign-out":
+                parseBody(EmptyBodySchema, ctx.body);
+                return;
+            }
+          }),
+        },
+      ],
+      after: [
+        {
+          matcher: (ctx) => ctx.path === "/sign-in/email",
+          handler: createAuthMiddleware(async (ctx) => {
+            const email = typeof ctx.body?.email === "string" ? ctx.body.email : "";
+            if (!email) return;
+            const returned = ctx.context.returned;
+            if (!isAPIError(returned)) await clearSignInFailures(email);
+            else if ((returned.body as { code?: string } | undefined)?.code === "INVALID_EMAIL_OR_PASSWORD") {
+              await recordSignInFailure(email);
+            }
+          }),
+        },
+      ],
+    },
+  } satisfies BetterAuthPlugin;
+}

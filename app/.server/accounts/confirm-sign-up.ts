@@ -1,0 +1,84 @@
+import { timingSafeEqual } from "node:crypto";
+import { and, eq } from "drizzle-orm";
+import { db } from "../db/client";
+import { accounts, users } from "../db/schema";
+import { claimOrCreateProfile } from "../profiles/claim-profile";
+import { safeRedirect } from "../validation";
+import { consumeLink, findLink } from "./email-links";
+import { clearSignInFailures } from "./throttle";
+import { tokenHash } from "./tokens";
+
+export type ConfirmedUser = typeof users.$inferSelect;
+
+export type ConfirmResult =
+  | { outcome: "confirmed"; user: ConfirmedUser; redirectTo: string }
+  /** A live link opened where the sign-up was not made: the opener sets the details and password. */
+  | { outcome: "needs-details" }
+  | { outcome: "invalid" };
+
+/** What the confirmation page shows before asking for a password: the pending details, or null. */
+export async function pendingSignUp(token: string) {
+  const link = await findLink(token, "sign-up");
+  if (!link) return null;
+  const [user] = await db
+    .select({ email: users.email, firstName: users.firstName, lastName: users.lastName, phone: users.phone })
+    .from(users)
+    .where(and(eq(users.id, link.userId), eq(users.emailVerified, false)));
+  return user ?? null;
+}
+
+function sameHash(a: string | null, b: string | null) {
+  if (!a || !b || a.length !== b.length) return false;
+  return timingSafeEqual(Buffer.from(a), Buffer.from(b));
+}
+
+/**
+ * Opens a sign-up link (docs/decisions/009-mailbox-owner-decides.md). The link proves the mailbox; the password
+ * must come from its owner too. So the pending password becomes valid only
+ * in the browser that made the latest sign-up (its cookie key matches);
+ * anywhere else the opener gives the details and a password, which replace
+ * the pending ones. Either way the link is used up, the address confirmed,
+ * and the card claimed or created.
+ */
+export async function confirmSignUp(options: {
+  token: string;
+  browserKey: string | null;
+  details?: { firstName: string; lastName: string; phone: string | null; passwordHash: string };
+}): Promise<ConfirmResult> {
+  const result = await db.transaction(async (tx): Promise<ConfirmResult> => {
+    const link = await findLink(options.token, "sign-up", tx);
+    if (!link) return { outcome: "invalid" };
+    const { details } = options;
+    const sameBrowser = !!options.browserKey && sameHash(tokenHash(options.browserKey), link.browserHash);
+    if (!details && !sameBrowser) return { outcome: "needs-details" };
+    if (!(await consumeLink(tx, link))) return { outcome: "invalid" };
+    if (details) {
+      await tx
+        .update(accounts)
+        .set({ password: details.passwordHash })
+        .where(and(eq(accounts.userId, link.userId), eq(accounts.providerId, "credential")));
+    }
+    const [user] = await tx
+      .update(users)
+      .set({
+        emailVerified: true,
+        ...(details
+          ? {
+              firstName: details.firstName,
+              lastName: details.lastName,
+              name: `${details.firstName} ${details.lastName}`,
+              phone: details.phone,
+            }
+          : {}),
+      })
+      .where(and(eq(users.id, link.userId), eq(users.emailVerified, false)))
+      .returning();
+    if (!user) return { outcome: "invalid" };
+    return { outcome: "confirmed", user, redirectTo: safeRedirect(link.redirectTo) };
+  });
+  if (result.outcome === "confirmed") {
+    await clearSignInFailures(result.user.email);
+    await claimOrCreateProfile({ ...result.user, emailVerified: true });
+  }
+  return result;
+}

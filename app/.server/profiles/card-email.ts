@@ -1,0 +1,65 @@
+import { and, eq, ne, sql } from "drizzle-orm";
+import { consumeLink, findLink, issueLink } from "../accounts/email-links";
+import { sendCardEmailMail } from "../accounts/mails";
+import { takeMailQuota } from "../accounts/throttle";
+import type { Actor } from "../authz";
+import { db } from "../db/client";
+import { profiles } from "../db/schema";
+import { env } from "../env";
+import { ConflictError, NotFoundError } from "../errors";
+import { publish } from "../realtime";
+import { EMAIL_TAKEN } from "./schemas";
+
+/**
+ * A member's card shows only an address they receive mail at
+ * (docs/decisions/009-mailbox-owner-decides.md): their account's address, or one they confirm by
+ * opening a link sent to it while signed in. Otherwise anyone could put a
+ * colleague's address on their own card, and the colleague's card could
+ * never be claimed.
+ */
+export function needsCardEmailProof(actor: Actor, newEmail: string, currentEmail: string): boolean {
+  if (actor.role === "admin") return false;
+  const next = newEmail.toLowerCase();
+  return next !== currentEmail.toLowerCase() && next !== actor.user.email.toLowerCase();
+}
+
+export type CardEmailRequest = { outcome: "sent" } | { outcome: "too-many" };
+
+/** Sends the confirmation link for a new card address (the newest link replaces older ones). */
+export async function requestCardEmail(actor: Actor, email: string): Promise<CardEmailRequest> {
+  if (!(await takeMailQuota("card-email", email))) return { outcome: "too-many" };
+  const { token } = await issueLink(db, { userId: actor.user.id, purpose: "card-email", email });
+  await sendCardEmailMail(email, `${env.PUBLIC_URL}/account/card-email?${new URLSearchParams({ token })}`);
+  return { outcome: "sent" };
+}
+
+/** The address a live card-email link of this member would put on their card, or null. */
+export async function pendingCardEmail(actor: Actor, token: string): Promise<string | null> {
+  const link = await findLink(token, "card-email");
+  return link && link.userId === actor.user.id ? link.email : null;
+}
+
+/** Puts the confirmed address on the member's own card. Only the member who asked, signed in, can. */
+export async function confirmCardEmail(actor: Actor, token: string) {
+  const result = await db.transaction(async (tx) => {
+    const link = await findLink(token, "card-email", tx);
+    if (!link || link.userId !== actor.user.id) throw new NotFoundError("link");
+    const [card] = await tx
+      .select({ id: profiles.id })
+      .from(profiles)
+      .where(eq(profiles.userId, actor.user.id))
+      .for("update");
+    if (!card) throw new NotFoundError("profile");
+    const [taken] = await tx
+      .select({ id: profiles.id })
+      .from(profiles)
+      .where(and(sql`lower(${profiles.email}) = ${link.email.toLowerCase()}`, ne(profiles.id, card.id)))
+      .limit(1);
+    if (taken) throw new ConflictError({ email: [EMAIL_TAKEN] });
+    if (!(await consumeLink(tx, link))) throw new NotFoundError("link");
+    await tx.update(profiles).set({ email: link.email }).where(eq(profiles.id, card.id));
+    return { profileId: card.id, email: link.email };
+  });
+  await publish({ kind: "profile", id: result.profileId });
+  return result;
+}

@@ -1,0 +1,123 @@
+import { Transform } from "node:stream";
+import { createReadableStreamFromReadable, writeReadableStreamToWritable } from "@react-router/node";
+import type { Request as ExpressRequest, Response as ExpressResponse, NextFunction } from "express";
+import { createRequestHandler as createRouterHandler, type ServerBuild } from "react-router";
+
+/**
+ * The React Router handler for Express, as `@react-router/express` has it,
+ * with two changes: every request body is limited before it is read (a body
+ * over the route's limit is answered 413 and never buffered), and response
+ * headers replace the defaults set earlier (so a page's own Content-Security-
+ * Policy replaces the strict one every other response carries).
+ */
+export function createRequestHandler(options: {
+  build: () => Promise<ServerBuild>;
+  mode: string;
+  bodyLimit: (path: string) => number;
+  /** Whether the request carries a session: its answers are then private unless they say otherwise. */
+  signedIn: (req: ExpressRequest) => boolean;
+}) {
+  const handleRequest = createRouterHandler(options.build, options.mode);
+  return async (req: ExpressRequest, res: ExpressResponse, next: NextFunction) => {
+    const controller = new AbortController();
+    res.on("close", () => {
+      if (!res.writableFinished) controller.abort();
+    });
+    let refused = false;
+    const refuse = () => {
+      if (refused) return;
+      refused = true;
+      controller.abort();
+      sendTooLarge(req, res);
+    };
+    try {
+      const limit = options.bodyLimit(req.path);
+      const hasBody = req.method !== "GET" && req.method !== "HEAD";
+      const declared = Number(req.headers["content-length"]);
+      if (hasBody && Number.isFinite(declared) && declared > limit) return refuse();
+      const request = toFetchRequest(req, controller.signal, hasBody ? limitedBody(req, limit, refuse) : undefined);
+      const response = await handleRequest(request);
+      if (refused || res.headersSent || res.destroyed) {
+        await response.body?.cancel().catch(() => {});
+        return;
+      }
+      await sendResponse(res, response, options.signedIn(req));
+    } catch (error) {
+      if (refused) return;
+      next(error);
+    }
+  };
+}
+
+/** The body as the app reads it, cut off (and refused) past `limit` bytes. */
+function limitedBody(req: ExpressRequest, limit: number, refuse: () => void) {
+  let seen = 0;
+  const counter = new Transform({
+    transform(chunk: Buffer, _encoding, callback) {
+      seen += chunk.length;
+      if (seen > limit) {
+        refuse();
+        callback(new Error("Request body too large"));
+        return;
+      }
+      callback(null, chunk);
+    },
+  });
+  req.pipe(counter);
+  return createReadableStreamFromReadable(counter);
+}
+
+function sendTooLarge(req: ExpressRequest, res: ExpressResponse) {
+  // Stop reading: what has not arrived yet is never taken in.
+  req.unpipe();
+  req.pause();
+  if (!res.headersSent) {
+    res
+      .status(413)
+      .set({ "Content-Type": "text/plain; charset=utf-8", Connection: "close", "Cache-Control": "no-store" })
+      .end("The request is too large. Shorten the text or choose a smaller file, then try again.");
+  }
+  res.on("finish", () => req.socket.destroy());
+}
+
+function toFetchRequest(req: ExpressRequest, signal: AbortSignal, body: ReadableStream | undefined) {
+  const [, hostPort] = req.get("host")?.split(":") ?? [];
+  const port = Number.parseInt(hostPort ?? "", 10);
+  const hostname = req.hostname.split(/[\\/?#@]/)[0] || "localhost";
+  const url = new URL(`${req.protocol}://${hostname}${Number.isSafeInteger(port) ? `:${port}` : ""}${req.originalUrl}`);
+  const headers = new Headers();
+  for (const [key, values] of Object.entries(req.headers)) {
+    if (!values) continue;
+    if (Array.isArray(values)) for (const value of values) headers.append(key, value);
+    else headers.set(key, values);
+  }
+  return new Request(url.href, {
+    method: req.method,
+    headers,
+    signal,
+    ...(body ? { body, duplex: "half" } : {}),
+  } as RequestInit);
+}
+
+async function sendResponse(res: ExpressResponse, response: Response, signedIn: boolean) {
+  res.statusMessage = response.statusText;
+  res.status(response.status);
+  if (signedIn && !response.headers.has("cache-control")) res.setHeader("Cache-Control", "private, no-store");
+  for (const [key, value] of response.headers.entries()) {
+    if (key === "set-cookie") continue;
+    res.setHeader(key, value);
+  }
+  const cookies = response.headers.getSetCookie();
+  if (cookies.length) res.setHeader("set-cookie", cookies);
+  if (/text\/event-stream/i.test(response.headers.get("content-type") ?? "")) res.flushHeaders();
+  if (!response.body) {
+    res.end();
+    return;
+  }
+  try {
+    await writeReadableStreamToWritable(response.body, res);
+  } catch (error) {
+    if (res.destroyed || res.writableEnded) return;
+    throw error;
+  }
+}

@@ -1,0 +1,414 @@
+/**
+ * The hostile-input table: for every route in app/routes.ts, requests an
+ * attacker would send, and what the route must answer. Every row must leave
+ * the database as it was and log no unhandled error (hostile-input.test.ts);
+ * a route without rows fails the test. Rows name their route by its path in
+ * app/routes.ts.
+ */
+type Who = "visitor" | "member" | "admin";
+
+export type Row = {
+  /** The route's path as written in app/routes.ts ("" for the index). */
+  route: string;
+  who: Who;
+  method: "GET" | "POST";
+  /** The URL path and query sent (`{card}` is the member's username, `{cardId}` their card's id, `{brand}` a brand id). */
+  url: string;
+  /** A form body, for POST. */
+  form?: Record<string, string>;
+  /** The status the route answers: a 4xx, or (where the input is simply not used) what it answers anyway. */
+  status: number;
+  /** Why a row expects something other than a 4xx. */
+  why?: string;
+};
+
+const NUL = "\u0000";
+const LONG = "x".repeat(20_000);
+const HUGE_ID = "99999999999999999999";
+const CONTROL = "line\r\nbreak";
+const BIDI = "\u202eevil";
+const NAMES = [NUL, LONG, CONTROL, BIDI, "\ufffd"];
+
+const card = (changes: Record<string, string>) => ({
+  firstName: "Hos",
+  lastName: "Tile",
+  username: "{card}",
+  email: "{email}",
+  title: "",
+  phone: "",
+  bio: "",
+  linkedinUrl: "",
+  companyBrandId: "",
+  ...changes,
+});
+
+const cardPayloads: Record<string, string>[] = [
+  ...NAMES.map((value) => card({ firstName: value })),
+  ...NAMES.map((value) => card({ lastName: value })),
+  card({ title: CONTROL }),
+  card({ title: NUL }),
+  card({ bio: NUL }),
+  card({ bio: LONG }),
+  card({ phone: "call me maybe <script>" }),
+  card({ linkedinUrl: "javascript:alert(1)" }),
+  card({ linkedinUrl: "https://linkedin.com/in/x\nEND:VCARD" }),
+  card({ linkedinUrl: "https://user:pass@linkedin.com/in/x" }),
+  card({ companyBrandId: HUGE_ID }),
+  card({ companyBrandId: "-1" }),
+  card({ companyBrandId: "1.5" }),
+  card({ username: "../admin" }),
+  card({ username: NUL }),
+  card({ email: "not-an-email" }),
+  card({ email: "a@example.org\r\nBcc: all@example.org" }),
+];
+
+const filterQueries = [
+  `?brand=${HUGE_ID}`,
+  "?brand=-1",
+  "?brand=abc",
+  "?brand=1e3",
+  "?page=0",
+  "?page=99999999",
+  "?page=two",
+  "?q=%00",
+  "?q=a%0Ab",
+];
+
+const usernames = ["%00", "..%2F..%2Fetc%2Fpasswd", LONG.slice(0, 3000), "%3Cscript%3E", "%E2%80%AE"];
+
+export const HOSTILE_INPUT: Row[] = [
+  // ── Visitors ──────────────────────────────────────────────────────────────
+  ...(<Record<string, string>[]>[
+    { intent: "signup", firstName: NUL, lastName: "A", email: "a@example.org", password: "a long password phrase" },
+    { intent: "signup", firstName: LONG, lastName: "A", email: "a@example.org", password: "a long password phrase" },
+    { intent: "signup", firstName: "A", lastName: CONTROL, email: "a@example.org", password: "a long password phrase" },
+    {
+      intent: "signup",
+      firstName: "A",
+      lastName: "B",
+      email: "a@example.org\r\nBcc: x@example.org",
+      password: "a long password phrase",
+    },
+    { intent: "signup", firstName: "A", lastName: "B", email: "a@example.org", password: "12345678" },
+    { intent: "signup", firstName: "A", lastName: "B", email: "a@example.org", password: `a long${NUL}phrase` },
+    {
+      intent: "signup",
+      firstName: "A",
+      lastName: "B",
+      email: "a@example.org",
+      password: "a long phrase",
+      phone: "call me maybe <script>",
+    },
+    {
+      intent: "signup",
+      firstName: "A",
+      lastName: "B",
+      email: "a@example.org",
+      password: "a long phrase",
+      website_url: "bot",
+    },
+    { intent: "signin", email: NUL, password: "x" },
+    { intent: "signin", email: "a@example.org", password: LONG },
+    { intent: "hack" },
+    { intent: "resend", email: `a@example.org${NUL}` },
+    {},
+  ]).map((form): Row => ({ route: "auth", who: "visitor", method: "POST", url: "/auth", form, status: 400 })),
+  ...["", "?email=%00"].map(
+    (query): Row => ({
+      route: "auth/forgot-password",
+      who: "visitor",
+      method: "POST",
+      url: `/auth/forgot-password${query}`,
+      form: { email: query ? "x" : `a@example.org\r\nBcc: x@example.org` },
+      status: 400,
+    }),
+  ),
+  ...[
+    { token: NUL, password: "a long password phrase", confirmPassword: "a long password phrase" },
+    { token: "../../etc/passwd", password: "a long password phrase", confirmPassword: "a long password phrase" },
+    { token: "abcdefghijklmnopqrstuvwx", password: "password", confirmPassword: "password" },
+    { token: "abcdefghijklmnopqrstuvwx", password: LONG, confirmPassword: LONG },
+  ].map(
+    (form): Row => ({
+      route: "auth/reset-password",
+      who: "visitor",
+      method: "POST",
+      url: "/auth/reset-password",
+      form,
+      status: 400,
+    }),
+  ),
+  {
+    route: "auth/reset-password",
+    who: "visitor",
+    method: "GET",
+    url: "/auth/reset-password?token=%00",
+    status: 200,
+    why: "shows 'this link is invalid' and changes nothing",
+  },
+  ...[
+    { token: NUL, firstName: "A", lastName: "B", password: "a long password phrase" },
+    { token: "a".repeat(43), firstName: NUL, lastName: "B", password: "a long password phrase" },
+    { token: "a".repeat(43), firstName: "A", lastName: "B", password: "a long password phrase" },
+    { token: "a".repeat(43), firstName: "A", lastName: "B", password: "aaaaaaaa" },
+  ].map(
+    (form): Row => ({ route: "auth/confirm", who: "visitor", method: "POST", url: "/auth/confirm", form, status: 400 }),
+  ),
+  {
+    route: "auth/confirm",
+    who: "visitor",
+    method: "GET",
+    url: `/auth/confirm?token=${"%00".repeat(5)}`,
+    status: 200,
+    why: "shows 'this link did not work' and changes nothing",
+  },
+  ...["/%09/evil.example", "//evil.example", "https://evil.example", "/%5Cevil.example"].map(
+    (target): Row => ({
+      route: "auth/verified",
+      who: "visitor",
+      method: "GET",
+      url: `/auth/verified?redirectTo=${encodeURIComponent(target)}`,
+      status: 302,
+      why: "redirects to / on this site (redirects.test.ts checks the Location)",
+    }),
+  ),
+  {
+    route: "auth/sign-out",
+    who: "visitor",
+    method: "GET",
+    url: "/auth/sign-out?next=%00",
+    status: 302,
+    why: "a GET never signs out: it goes to /",
+  },
+  {
+    route: "auth/sign-out",
+    who: "visitor",
+    method: "POST",
+    url: "/auth/sign-out",
+    form: { x: NUL },
+    status: 302,
+    why: "signing out ignores the body and always ends at /auth",
+  },
+  ...[
+    [
+      "/api/auth/sign-up/email",
+      { firstName: LONG, lastName: "A", email: "a@example.org", password: "a long phrase" },
+      400,
+    ],
+    [
+      "/api/auth/sign-up/email",
+      {
+        firstName: "A",
+        lastName: "B",
+        email: "a@example.org",
+        password: "a long phrase",
+        phone: "call me maybe <script>",
+      },
+      400,
+    ],
+    ["/api/auth/update-user", { name: LONG, image: "https://tracker.example/p.png" }, 404],
+    ["/api/auth/sign-in/email", { email: NUL, password: "x" }, 400],
+  ].map(
+    ([url, form, status]): Row => ({
+      route: "api/auth/*",
+      who: "member",
+      method: "POST",
+      url: url as string,
+      form: form as Record<string, string>,
+      status: status as number,
+    }),
+  ),
+  ...usernames.flatMap((name): Row[] => [
+    { route: "profile/:username", who: "visitor", method: "GET", url: `/profile/${name}`, status: 404 },
+    {
+      route: "profile/:username/contact.vcf",
+      who: "visitor",
+      method: "GET",
+      url: `/profile/${name}/contact.vcf`,
+      status: 404,
+    },
+    { route: "profile/:username/qr.png", who: "visitor", method: "GET", url: `/profile/${name}/qr.png`, status: 404 },
+    {
+      route: "profile/:username/og.png",
+      who: "visitor",
+      method: "GET",
+      url: `/profile/${name}/og.png?v=%00`,
+      status: 404,
+    },
+    { route: "qr/:username", who: "visitor", method: "GET", url: `/qr/${name}`, status: 404 },
+  ]),
+  ...["../../etc/passwd", "..%2F..%2Fauth-secret", "profiles/%00.webp", "brands/x.webp%00.png"].map(
+    (key): Row => ({
+      route: "uploads/*",
+      who: "visitor",
+      method: "GET",
+      url: `/uploads/${key}`,
+      status: 404,
+    }),
+  ),
+  { route: "events", who: "visitor", method: "GET", url: "/events?x=%00", status: 401 },
+  {
+    route: "terms",
+    who: "visitor",
+    method: "GET",
+    url: "/terms?x=%00",
+    status: 404,
+    why: "no terms are published in a fresh install",
+  },
+  {
+    route: "privacy",
+    who: "visitor",
+    method: "GET",
+    url: "/privacy?x=%00",
+    status: 404,
+    why: "no policy is published in a fresh install",
+  },
+
+  // ── Members ───────────────────────────────────────────────────────────────
+  ...filterQueries.map(
+    (query): Row => ({ route: "directory", who: "member", method: "GET", url: `/directory${query}`, status: 400 }),
+  ),
+  ...cardPayloads.map(
+    (form): Row => ({ route: "profile/edit", who: "member", method: "POST", url: "/profile/edit", form, status: 400 }),
+  ),
+  { route: "help", who: "member", method: "GET", url: "/help?x=%00", status: 200, why: "the page takes no input" },
+  ...[`?token=${"%00".repeat(30)}`, `?token=${"a".repeat(43)}`].map(
+    (query): Row => ({
+      route: "account/card-email",
+      who: "member",
+      method: "GET",
+      url: `/account/card-email${query}`,
+      status: 200,
+      why: "shows 'this link is invalid' and changes nothing",
+    }),
+  ),
+  ...(<Record<string, string>[]>[{ token: NUL }, { token: "a".repeat(43) }, {}]).map(
+    (form): Row => ({
+      route: "account/card-email",
+      who: "member",
+      method: "POST",
+      url: "/account/card-email",
+      form,
+      status: "token" in form ? 404 : 400,
+    }),
+  ),
+
+  // ── Administrators ────────────────────────────────────────────────────────
+  ...filterQueries.map((query): Row => ({ route: "", who: "admin", method: "GET", url: `/${query}`, status: 400 })),
+  ...filterQueries.map(
+    (query): Row => ({
+      route: "admin/dashboard",
+      who: "admin",
+      method: "GET",
+      url: `/admin/dashboard${query}`,
+      status: 400,
+    }),
+  ),
+  ...filterQueries.map(
+    (query): Row => ({
+      route: "admin/profiles",
+      who: "admin",
+      method: "GET",
+      url: `/admin/profiles${query}`,
+      status: 400,
+    }),
+  ),
+  ...[
+    ...cardPayloads.map((form) => ({ intent: "update", id: "{cardId}", ...form })),
+    { intent: "update", id: NUL, ...card({}) },
+    { intent: "update", id: "not-a-uuid", ...card({}) },
+    { intent: "delete", id: HUGE_ID },
+    { intent: NUL },
+  ].map(
+    (form): Row => ({
+      route: "admin/profiles",
+      who: "admin",
+      method: "POST",
+      url: "/admin/profiles",
+      form,
+      status: 400,
+    }),
+  ),
+  ...cardPayloads
+    .filter((form) => form.username === "{card}" && form.email === "{email}")
+    .map((form) => ({ ...form, username: "", email: "new.card@example.org" }))
+    .map(
+      (form): Row => ({
+        route: "admin/profiles/create",
+        who: "admin",
+        method: "POST",
+        url: "/admin/profiles/create",
+        form,
+        status: 400,
+      }),
+    ),
+  ...(<Record<string, string>[]>[
+    { intent: "create", name: NUL, primaryColor: "#3b82f6", secondaryColor: "#8b5cf6" },
+    { intent: "create", name: LONG, primaryColor: "#3b82f6", secondaryColor: "#8b5cf6" },
+    { intent: "create", name: CONTROL, primaryColor: "#3b82f6", secondaryColor: "#8b5cf6" },
+    { intent: "create", name: "B", primaryColor: "red; background:url(x)", secondaryColor: "#8b5cf6" },
+    { intent: "create", name: "B", primaryColor: "#3b82f6", secondaryColor: "#8b5cf6", website: "javascript:alert(1)" },
+    { intent: "update", id: HUGE_ID, name: "B", primaryColor: "#3b82f6", secondaryColor: "#8b5cf6" },
+    { intent: "update", id: "-1", name: "B", primaryColor: "#3b82f6", secondaryColor: "#8b5cf6" },
+    { intent: "delete", id: NUL },
+    { intent: "nope" },
+  ]).map(
+    (form): Row => ({ route: "admin/brands", who: "admin", method: "POST", url: "/admin/brands", form, status: 400 }),
+  ),
+  {
+    route: "admin/analytics",
+    who: "admin",
+    method: "GET",
+    url: "/admin/analytics?x=%00",
+    status: 200,
+    why: "the page takes no input",
+  },
+  ...(<Record<string, string>[]>[
+    { companyName: NUL },
+    { companyName: CONTROL },
+    { companyName: LONG },
+    { website: "javascript:alert(1)" },
+    { email: "x@example.org\r\nBcc: y@example.org" },
+    { primaryColor: "red" },
+    { fontFamily: "Comic Sans" },
+    { favicon: "https://tracker.example/favicon.ico" },
+    { primaryLogo: "//tracker.example/logo.png" },
+    { footerLogo: "/uploads/brands/0123456789abcdef0123456789abcdef-logo.webp" },
+    { darkModeLogo: "data:image/svg+xml,<svg onload=alert(1)>" },
+    { termsOfService: `Terms${NUL}` },
+    { privacyPolicy: "x".repeat(100_001) },
+  ]).map(
+    (form): Row => ({
+      route: "admin/settings",
+      who: "admin",
+      method: "POST",
+      url: "/admin/settings",
+      form,
+      status: 400,
+    }),
+  ),
+  {
+    route: "admin/profiles/create",
+    who: "admin",
+    method: "GET",
+    url: "/admin/profiles/create?x=%00",
+    status: 200,
+    why: "the page takes no input",
+  },
+  {
+    route: "admin/export/dashboard.csv",
+    who: "admin",
+    method: "GET",
+    url: "/admin/export/dashboard.csv?brand=%00",
+    status: 200,
+    why: "the export takes no input",
+  },
+  {
+    route: "admin/export/analytics.csv",
+    who: "admin",
+    method: "GET",
+    url: "/admin/export/analytics.csv?x=%00",
+    status: 200,
+    why: "the export takes no input",
+  },
+];

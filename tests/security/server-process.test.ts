@@ -1,0 +1,303 @@
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import fs from "node:fs";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { SMTPServer } from "smtp-server";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+/**
+ * The real server process, as operators run it (`node server.js` on the
+ * build): what only the HTTP layer decides — the client address behind a
+ * proxy, body limits, malformed URLs, headers on every response — and the
+ * timing of the forgotten-password answer with a slow mail server.
+ */
+const BUILT = fs.existsSync("build/server/index.js");
+if (!BUILT) console.warn("SKIPPED: the server-process tests need `npm run build` first");
+
+type Server = { child: ChildProcess; port: number; dataDir: string; log: () => string };
+
+async function freePort(): Promise<number> {
+  const server = http.createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+async function startServer(env: Record<string, string>): Promise<Server> {
+  const port = await freePort();
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "namecard-security-"));
+  let output = "";
+  const child = spawn(process.execPath, ["server.js"], {
+    env: {
+      ...process.env,
+      NODE_ENV: "production",
+      PORT: String(port),
+      PUBLIC_URL: `http://localhost:${port}`,
+      DATA_DIR: dataDir,
+      DATABASE_URL: "",
+      SMTP_URL: "",
+      ADMIN_EMAILS: "admin@example.com",
+      AUTH_SECRET: "server-process-secret-0123456789abcdef",
+      TRUST_PROXY: "1",
+      ...env,
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  child.stdout!.on("data", (chunk) => (output += chunk));
+  child.stderr!.on("data", (chunk) => (output += chunk));
+  for (let attempt = 0; attempt < 200; attempt++) {
+    if (child.exitCode !== null) throw new Error(`server exited: ${output}`);
+    try {
+      if ((await fetch(`http://localhost:${port}/healthz`)).ok) return { child, port, dataDir, log: () => output };
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 150));
+  }
+  throw new Error(`server did not start: ${output}`);
+}
+
+async function stopServer(server: Server | undefined) {
+  if (!server || server.child.exitCode !== null) return;
+  server.child.kill("SIGTERM");
+  await new Promise((resolve) => server.child.once("exit", resolve));
+}
+
+function rssKb(pid: number) {
+  const status = fs.readFileSync(`/proc/${pid}/status`, "utf8");
+  return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
+}
+
+describe.skipIf(!BUILT)("the server process", () => {
+  it("refuses to start when TRUST_PROXY would trust every client, and says what to set", () => {
+    const result = spawnSync(process.execPath, ["server.js"], {
+      env: {
+        ...process.env,
+        NODE_ENV: "production",
+        TRUST_PROXY: "true",
+        DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), "nc-")),
+      },
+      encoding: "utf8",
+      timeout: 60_000,
+    });
+    expect(result.status).toBe(1);
+    expect(result.stderr).toMatch(/TRUST_PROXY: must not trust every client/);
+  });
+
+  describe("behind one proxy", () => {
+    let server: Server;
+    beforeAll(async () => {
+      server = await startServer({});
+    }, 90_000);
+    afterAll(() => stopServer(server));
+
+    const url = (pathname: string) => `http://localhost:${server.port}${pathname}`;
+
+    it("a client cannot choose its address with its own X-Forwarded-For: 25 wrong passwords are throttled", async () => {
+      // Behind nginx, the proxy appends the real client (10.1.1.1) after whatever the client sent.
+      const statuses: number[] = [];
+      for (let attempt = 0; attempt < 25; attempt++) {
+        const response = await fetch(url("/api/auth/sign-in/email"), {
+          method: "POST",
+          headers: {
+            "content-type": "application/json",
+            origin: url(""),
+            "x-forwarded-for": `203.0.113.${attempt}, 10.1.1.1`,
+          },
+          body: JSON.stringify({ email: `nobody${attempt}@example.org`, password: "wrong password" }),
+        });
+        statuses.push(response.status);
+      }
+      expect(statuses.slice(0, 5).every((status) => status === 401)).toBe(true);
+      expect(statuses.slice(5).every((status) => status === 429)).toBe(true);
+    });
+
+    it("refuses a large body to /auth with 413 before reading it, without the server's memory growing", async () => {
+      const before = rssKb(server.child.pid!);
+      const started = Date.now();
+      const { status, sentBytes } = await new Promise<{ status: number; sentBytes: number }>((resolve, reject) => {
+        const request = http.request(url("/auth"), {
+          method: "POST",
+          headers: { "content-type": "application/x-www-form-urlencoded", origin: url("") },
+        });
+        let sent = 0;
+        const chunk = Buffer.alloc(64 * 1024, "a");
+        let answered = false;
+        request.on("response", (response) => {
+          answered = true;
+          response.resume();
+          resolve({ status: response.statusCode ?? 0, sentBytes: sent });
+        });
+        request.on("error", (error) => (answered ? undefined : reject(error)));
+        const pump = () => {
+          // Up to 300 MB, streamed (no Content-Length), until the server answers.
+          while (!answered && sent < 300 * 1024 * 1024) {
+            sent += chunk.length;
+            if (!request.write(chunk)) {
+              request.once("drain", pump);
+              return;
+            }
+          }
+          if (!answered) request.end();
+        };
+        pump();
+      });
+      expect(status).toBe(413);
+      expect(sentBytes).toBeLessThan(64 * 1024 * 1024);
+      expect(Date.now() - started).toBeLessThan(20_000);
+      expect(rssKb(server.child.pid!) - before).toBeLessThan(64 * 1024);
+    });
+
+    it("refuses a body that announces its size over the limit at once", async () => {
+      const response = await new Promise<number>((resolve, reject) => {
+        const request = http.request(url("/auth"), {
+          method: "POST",
+          headers: { "content-type": "application/x-www-form-urlencoded", "content-length": String(300 * 1024 * 1024) },
+        });
+        request.on("response", (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        });
+        request.on("error", reject);
+        request.write("intent=signin&");
+      });
+      expect(response).toBe(413);
+    });
+
+    it.each(["/directory?q=%FF", "/profile/%C0%AF", "/auth?redirectTo=%00", "/favicon.svg?x=%E2%82"])(
+      "answers %s (invalid UTF-8 or NUL) with 400 and a plain message",
+      async (pathname) => {
+        const response = await fetch(url(pathname), { redirect: "manual" });
+        expect(response.status).toBe(400);
+        expect(await response.text()).toMatch(/not valid text/);
+      },
+    );
+
+    it("sends a fresh Content-Security-Policy nonce with every page, carried by every inline script", async () => {
+      const first = await fetch(url("/auth"));
+      const second = await fetch(url("/auth"));
+      const policy = first.headers.get("content-security-policy")!;
+      const nonce = /'nonce-([^']+)'/.exec(policy)?.[1];
+      expect(nonce).toBeTruthy();
+      expect(second.headers.get("content-security-policy")).not.toContain(nonce);
+      expect(policy).not.toMatch(/script-src[^;]*'unsafe-inline'/);
+      const html = await first.text();
+      const scripts = [...html.matchAll(/<script\b([^>]*)>/g)].map((match) => match[1]!);
+      expect(scripts.length).toBeGreaterThan(1);
+      for (const attributes of scripts) {
+        if (/\bsrc=/.test(attributes) && !/type="module"/.test(attributes)) continue;
+        expect(attributes).toContain(`nonce="${nonce}"`);
+      }
+    });
+
+    it.each(["/favicon.svg", "/healthz", "/uploads/profiles/missing.webp", "/auth"])(
+      "sends the security headers with %s",
+      async (pathname) => {
+        const response = await fetch(url(pathname));
+        expect(response.headers.get("x-content-type-options")).toBe("nosniff");
+        expect(response.headers.get("x-frame-options")).toBe("SAMEORIGIN");
+        expect(response.headers.get("referrer-policy")).toBe("strict-origin-when-cross-origin");
+        expect(response.headers.get("content-security-policy")).toMatch(/frame-ancestors 'self'/);
+      },
+    );
+
+    it("keeps signed-in pages out of every cache", async () => {
+      const email = "cache.member@example.org";
+      const jar: string[] = [];
+      const signUp = await fetch(url("/api/auth/sign-up/email"), {
+        method: "POST",
+        headers: { "content-type": "application/json", origin: url("") },
+        body: JSON.stringify({ firstName: "Cache", lastName: "Member", email, password: "a long enough phrase" }),
+      });
+      jar.push(...signUp.headers.getSetCookie().map((cookie) => cookie.split(";")[0]!));
+      const mailDir = path.join(server.dataDir, "mail");
+      let link: string | undefined;
+      for (let attempt = 0; attempt < 50 && !link; attempt++) {
+        const files = fs.existsSync(mailDir) ? fs.readdirSync(mailDir) : [];
+        const raw = files
+          .map((file) => fs.readFileSync(path.join(mailDir, file), "utf8"))
+          .find((text) => text.includes(email));
+        link = raw
+          ?.replace(/=\r?\n/g, "")
+          .match(/http:\/\/localhost:\d+\/api\/auth\/confirm-email\?token=[A-Za-z0-9_-]+/)?.[0];
+        if (!link) await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      const confirmed = await fetch(link!, { headers: { cookie: jar.join("; ") }, redirect: "manual" });
+      jar.push(...confirmed.headers.getSetCookie().map((cookie) => cookie.split(";")[0]!));
+      const cookie = jar.filter((pair) => !pair.endsWith("=")).join("; ");
+      for (const pathname of ["/", "/directory", "/profile/edit"]) {
+        const page = await fetch(url(pathname), { headers: { cookie }, redirect: "manual" });
+        expect(page.status, pathname).toBe(200);
+        expect(page.headers.get("cache-control"), pathname).toBe("private, no-store");
+      }
+    });
+
+    it("logged no unhandled error while under attack", () => {
+      expect(server.log()).not.toMatch(/^\s*at .*\(.*\)$/m);
+      expect(server.log()).not.toMatch(/\b(TypeError|RangeError|SyntaxError|ReferenceError)\b/);
+    });
+  });
+
+  describe("with a slow mail server", () => {
+    let server: Server;
+    let smtp: SMTPServer;
+    const delivered: string[] = [];
+    const DELAY_MS = 3_000;
+    beforeAll(async () => {
+      smtp = new SMTPServer({
+        authOptional: true,
+        disabledCommands: ["STARTTLS"],
+        logger: false,
+        onData(stream, session, callback) {
+          stream.resume();
+          stream.on("end", () =>
+            setTimeout(() => {
+              delivered.push(session.envelope.rcptTo.map((rcpt) => rcpt.address).join(","));
+              callback();
+            }, DELAY_MS),
+          );
+        },
+      });
+      await new Promise<void>((resolve) => smtp.listen(0, "127.0.0.1", resolve));
+      const smtpPort = (smtp.server.address() as AddressInfo).port;
+      server = await startServer({ SMTP_URL: `smtp://127.0.0.1:${smtpPort}` });
+    }, 90_000);
+    afterAll(async () => {
+      await stopServer(server);
+      await new Promise<void>((resolve) => smtp.close(() => resolve()));
+    });
+
+    it("answers a forgotten-password request as fast whether or not the account exists", async () => {
+      const base = `http://localhost:${server.port}`;
+      const email = "slow.mail@example.org";
+      await fetch(`${base}/api/auth/sign-up/email`, {
+        method: "POST",
+        headers: { "content-type": "application/json", origin: base },
+        body: JSON.stringify({ firstName: "Slow", lastName: "Mail", email, password: "a long enough phrase" }),
+      });
+      const timed = async (address: string) => {
+        const started = Date.now();
+        const response = await fetch(`${base}/api/auth/request-password-reset`, {
+          method: "POST",
+          headers: {
+            "content-type": "application/json",
+            origin: base,
+            "x-forwarded-for": `198.51.100.${address.length}`,
+          },
+          body: JSON.stringify({ email: address }),
+        });
+        expect(response.status).toBe(200);
+        return Date.now() - started;
+      };
+      const known = await timed(email);
+      const unknown = await timed("nobody.here@example.org");
+      // The mail server takes three seconds per message; neither answer waits for it.
+      expect(known).toBeLessThan(DELAY_MS / 2);
+      expect(unknown).toBeLessThan(DELAY_MS / 2);
+      await expect.poll(() => delivered.filter((to) => to === email).length, { timeout: 20_000 }).toBe(2);
+    });
+  });
+});
