@@ -5,7 +5,7 @@ import { CLIENT_IP_HEADER } from "~/.server/auth";
 import { ping } from "~/.server/db/client";
 import { connectDatabase } from "~/.server/db/connect";
 import { env } from "~/.server/env";
-import { startRealtime } from "~/.server/realtime";
+import { endStreams as endEventStreams, startRealtime } from "~/.server/realtime";
 
 /**
  * The server half of Namecard that is built with the app: configuration,
@@ -59,6 +59,11 @@ export function install(app: Express) {
       build: () => import("virtual:react-router/server-build"),
     }),
   );
+}
+
+/** The first step of a graceful stop: event streams end, so only real requests are waited for. */
+export function endStreams() {
+  endEventStreams();
 }
 
 /** Closes the database; PGlite would otherwise keep the process alive. */

@@ -73,7 +73,14 @@ export async function storeProfilePhoto(bytes: Uint8Array): Promise<string> {
   }
   const key = `profiles/${digest(webp)}`;
   await put(`${key}.webp`, webp, "image/webp");
-  await put(`${key}.jpg`, jpeg, "image/jpeg");
+  try {
+    await put(`${key}.jpg`, jpeg, "image/jpeg");
+  } catch (error) {
+    // No orphan: a WebP without its JPEG would never be referenced. Another
+    // record may already use this content-addressed pair, so ask first.
+    await deleteImageIfUnused(`${key}.webp`).catch(() => {});
+    throw error;
+  }
   return `${key}.webp`;
 }
 

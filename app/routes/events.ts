@@ -1,5 +1,5 @@
 import { getOptionalViewer } from "~/.server/authz";
-import { subscribe } from "~/.server/realtime";
+import { subscribe, trackStream } from "~/.server/realtime";
 import type { Route } from "./+types/events";
 
 const HEARTBEAT_MS = 25_000;
@@ -24,9 +24,11 @@ export async function loader({ request }: Route.LoaderArgs) {
       send(`retry: ${RETRY_MS}\n: connected\n\n`);
       const unsubscribe = subscribe((event) => send(`event: change\ndata: ${JSON.stringify(event)}\n\n`));
       const heartbeat = setInterval(() => send(": keep-alive\n\n"), HEARTBEAT_MS);
+      const untrack = trackStream(() => cleanup());
       cleanup = () => {
         clearInterval(heartbeat);
         unsubscribe();
+        untrack();
         try {
           controller.close();
         } catch {

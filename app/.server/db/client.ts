@@ -1,4 +1,3 @@
-import fs from "node:fs";
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
@@ -10,6 +9,7 @@ import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import pg from "pg";
+import { lockDataDirectory } from "./data-dir-lock";
 import * as schema from "./schema";
 
 type Schema = typeof schema;
@@ -33,12 +33,19 @@ const MIGRATIONS_DIR = path.resolve(process.cwd(), "drizzle");
 const PGLITE_EXTENSIONS = { pg_trgm, unaccent };
 
 export async function openPglite(options: { dataDir?: string; loadDataDir?: Blob | File }): Promise<DatabaseHandle> {
-  if (options.dataDir) fs.mkdirSync(path.dirname(options.dataDir), { recursive: true });
-  const client = await PGlite.create({
-    dataDir: options.dataDir,
-    loadDataDir: options.loadDataDir,
-    extensions: PGLITE_EXTENSIONS,
-  });
+  // A data directory on disk has one owner at a time; an in-memory database needs no lock.
+  const lock = options.dataDir ? lockDataDirectory(options.dataDir) : undefined;
+  let client: PGlite;
+  try {
+    client = await PGlite.create({
+      dataDir: options.dataDir,
+      loadDataDir: options.loadDataDir,
+      extensions: PGLITE_EXTENSIONS,
+    });
+  } catch (error) {
+    lock?.release();
+    throw error;
+  }
   const db = drizzlePglite(client, { schema }) as unknown as Database;
   return {
     kind: "pglite",
@@ -48,7 +55,11 @@ export async function openPglite(options: { dataDir?: string; loadDataDir?: Blob
       await migratePglite(db as never, { migrationsFolder: MIGRATIONS_DIR });
     },
     async close() {
-      if (!client.closed) await client.close();
+      try {
+        if (!client.closed) await client.close();
+      } finally {
+        lock?.release();
+      }
     },
   };
 }
