@@ -1,10 +1,11 @@
-import "react-router";
 import { createRequestHandler } from "@react-router/express";
 import type { Express, NextFunction, Request, Response } from "express";
+import { RouterContextProvider } from "react-router";
 import { CLIENT_IP_HEADER } from "~/.server/auth";
-import { ping } from "~/.server/db/client";
 import { connectDatabase } from "~/.server/db/connect";
 import { env } from "~/.server/env";
+import { checkHealth } from "~/.server/health";
+import { failedForOutage, RETRY_AFTER_SECONDS } from "~/.server/outage";
 import { endStreams as endEventStreams, startRealtime } from "~/.server/realtime";
 
 /**
@@ -48,17 +49,40 @@ export function install(app: Express) {
     next();
   });
   app.get("/healthz", async (_req: Request, res: Response) => {
-    const ok = await ping();
+    const health = await checkHealth();
     res
-      .status(ok ? 200 : 503)
+      .status(health.ok ? 200 : 503)
       .set("Cache-Control", "no-store")
-      .json({ ok });
+      .json(health);
   });
+  app.use(answerOutagesWith503);
   app.use(
     createRequestHandler({
       build: () => import("virtual:react-router/server-build"),
+      getLoadContext: (_req: Request, res: Response) => res.locals.routerContext as RouterContextProvider,
     }),
   );
+}
+
+/**
+ * Each request gets its router context here, so that after React Router has
+ * answered we can tell whether it failed because the database is unavailable
+ * (app/.server/outage.ts). Pages and data requests are answered 503 by
+ * app/entry.server.tsx; a file route (vCard, QR code, export) that failed for
+ * that reason gets 503 here instead of 500.
+ */
+function answerOutagesWith503(_req: Request, res: Response, next: NextFunction) {
+  const context = new RouterContextProvider();
+  res.locals.routerContext = context;
+  const status = res.status.bind(res);
+  res.status = (code: number) => {
+    if (code === 500 && failedForOutage(context)) {
+      res.setHeader("Retry-After", String(RETRY_AFTER_SECONDS));
+      return status(503);
+    }
+    return status(code);
+  };
+  next();
 }
 
 /** The first step of a graceful stop: event streams end, so only real requests are waited for. */

@@ -101,13 +101,20 @@ export function parseEnv(source: NodeJS.ProcessEnv): Env {
   }
 
   const dataDir = path.resolve(parsed.DATA_DIR);
-  checkDataDirectory(dataDir);
+  if (dataDirectoryInUse(parsed)) checkDataDirectory(dataDir);
   return Object.freeze({
     ...parsed,
     DATA_DIR: dataDir,
     PUBLIC_URL: (parsed.PUBLIC_URL ?? `http://localhost:${parsed.PORT}`).replace(/\/+$/, ""),
     AUTH_SECRET: parsed.AUTH_SECRET ?? readOrCreateSecret(dataDir),
   });
+}
+
+/** Whether anything is kept in DATA_DIR: the embedded database, uploads on disk, the mail outbox or a generated secret. */
+export function dataDirectoryInUse(
+  settings: Pick<Env, "DATABASE_URL" | "S3_ENDPOINT" | "SMTP_URL"> & { AUTH_SECRET?: string | undefined },
+) {
+  return !settings.DATABASE_URL || !settings.S3_ENDPOINT || !settings.SMTP_URL || !settings.AUTH_SECRET;
 }
 
 /** DATA_DIR must be a folder this user can write: checked at start, so no request finds out later. */

@@ -2,7 +2,6 @@ import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import { unaccent } from "@electric-sql/pglite/contrib/unaccent";
-import { sql } from "drizzle-orm";
 import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
 import { migrate as migratePg } from "drizzle-orm/node-postgres/migrator";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
@@ -64,11 +63,14 @@ export async function openPglite(options: { dataDir?: string; loadDataDir?: Blob
   };
 }
 
+const CONNECT_TIMEOUT_MS = 5_000;
+
 /** An advisory lock key so that two instances never migrate at once. */
 const MIGRATION_LOCK = 7_245_001;
 
 export function openPostgres(connectionString: string, max = 10): DatabaseHandle {
-  const pool = new pg.Pool({ connectionString, max });
+  // A server that does not answer fails a query within seconds instead of holding the request forever.
+  const pool = new pg.Pool({ connectionString, max, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
   // An idle client that loses its server must not crash the process.
   pool.on("error", (error) => console.error("[db] idle client error:", error.message));
   const db = drizzlePg(pool, { schema }) as unknown as Database;
@@ -115,15 +117,6 @@ export const db = new Proxy({} as Database, {
     return typeof value === "function" ? value.bind(target) : value;
   },
 });
-
-export async function ping(): Promise<boolean> {
-  try {
-    await db.execute(sql`select 1`);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /** node-postgres and PGlite shape `execute` results differently. */
 export function rowsOf(result: unknown): unknown[] {

@@ -3,10 +3,10 @@ import type { Actor } from "../authz";
 import { db } from "../db/client";
 import { profiles } from "../db/schema";
 import { NotFoundError } from "../errors";
-import { deleteImageIfUnused, type ImageChange } from "../images";
+import { deleteImageIfUnused, type ImageChange, nextImageKey } from "../images";
 import { publish } from "../realtime";
 import { assertProfileFieldsAvailable, conflictFromUniqueViolation } from "./field-checks";
-import { nextPhotoKey, storeNewPhoto } from "./photo";
+import { storeNewPhoto } from "./photo";
 import type { ProfileFields } from "./schemas";
 import { changeableProfiles } from "./scope";
 
@@ -42,7 +42,7 @@ export async function updateProfile({
 
   await assertProfileFieldsAvailable(fields, current);
   const stored = await storeNewPhoto(photo);
-  const photoKey = nextPhotoKey(photo, stored, current.profilePhoto);
+  const photoKey = nextImageKey(photo, stored, current.profilePhoto);
   try {
     await db
       .update(profiles)
@@ -56,6 +56,6 @@ export async function updateProfile({
   await publish({ kind: "profile", id: current.id });
   return {
     profile: { id: current.id, firstName: fields.firstName, lastName: fields.lastName, username: fields.username },
-    photoSkipped: stored.skipped,
+    photoSkipped: stored.outcome === "storage-failed",
   };
 }

@@ -1,0 +1,112 @@
+import { PassThrough } from "node:stream";
+import { createReadableStreamFromReadable } from "@react-router/node";
+import { isbot } from "isbot";
+import type { RenderToPipeableStreamOptions } from "react-dom/server";
+import { renderToPipeableStream, renderToStaticMarkup } from "react-dom/server";
+import type { EntryContext, HandleErrorFunction, RouterContextProvider } from "react-router";
+import { ServerRouter } from "react-router";
+import { failedForOutage, noteRequestError, RETRY_AFTER_SECONDS } from "~/.server/outage";
+import { UnavailablePage } from "~/components/unavailable-page";
+import { fontStylesheet } from "~/lib/fonts";
+import { DEFAULT_SETTINGS } from "~/lib/settings";
+
+/**
+ * React Router's Node entry, plus one rule: a page whose data could not be read
+ * because the database is unavailable is answered 503 with a calm page of its
+ * own (docs/decisions/010-outages-and-health.md).
+ */
+export const streamTimeout = 5_000;
+
+export const handleError: HandleErrorFunction = (error, { request, context }) => {
+  if (noteRequestError(error, context as RouterContextProvider | undefined)) {
+    // An outage is one line per request, not a stack trace each time.
+    console.warn(
+      `[db] unavailable: ${request.method} ${new URL(request.url).pathname} answered 503 (${describe(error)})`,
+    );
+    return;
+  }
+  if (request.signal.aborted) return;
+  console.error((error as { error?: unknown })?.error ?? error);
+};
+
+function describe(error: unknown): string {
+  let current = error as { message?: string; cause?: unknown } | undefined;
+  while (current?.cause) current = current.cause as typeof current;
+  return current?.message ?? String(error);
+}
+
+export function handleDataRequest(response: Response, { context }: { context: unknown }) {
+  if (!failedForOutage(context as RouterContextProvider)) return response;
+  const headers = new Headers(response.headers);
+  headers.set("Retry-After", String(RETRY_AFTER_SECONDS));
+  return new Response(response.body, { status: 503, headers });
+}
+
+function unavailableDocument(request: Request, routerContext: EntryContext, headers: Headers) {
+  const stylesheets = [fontStylesheet(DEFAULT_SETTINGS.fontFamily), ...(routerContext.manifest.routes.root?.css ?? [])];
+  const html = renderToStaticMarkup(
+    <UnavailablePage
+      stylesheets={stylesheets}
+      retryAfter={RETRY_AFTER_SECONDS}
+      retryHref={new URL(request.url).pathname}
+    />,
+  );
+  headers.set("Content-Type", "text/html; charset=utf-8");
+  headers.set("Cache-Control", "no-store");
+  headers.set("Retry-After", String(RETRY_AFTER_SECONDS));
+  return new Response(`<!DOCTYPE html>${html}`, { status: 503, headers });
+}
+
+export default function handleRequest(
+  request: Request,
+  responseStatusCode: number,
+  responseHeaders: Headers,
+  routerContext: EntryContext,
+  loadContext: RouterContextProvider,
+) {
+  if (failedForOutage(loadContext)) {
+    responseHeaders.delete("Set-Cookie");
+    return unavailableDocument(request, routerContext, responseHeaders);
+  }
+  if (request.method.toUpperCase() === "HEAD") {
+    return new Response(null, { status: responseStatusCode, headers: responseHeaders });
+  }
+
+  return new Promise<Response>((resolve, reject) => {
+    let shellRendered = false;
+    const userAgent = request.headers.get("user-agent");
+    // Crawlers get the whole page at once.
+    const readyOption: keyof RenderToPipeableStreamOptions =
+      (userAgent && isbot(userAgent)) || routerContext.isSpaMode ? "onAllReady" : "onShellReady";
+    let timeoutId: ReturnType<typeof setTimeout> | undefined = setTimeout(() => abort(), streamTimeout + 1000);
+
+    const { pipe, abort } = renderToPipeableStream(<ServerRouter context={routerContext} url={request.url} />, {
+      [readyOption]() {
+        shellRendered = true;
+        const body = new PassThrough({
+          final(callback) {
+            clearTimeout(timeoutId);
+            timeoutId = undefined;
+            callback();
+          },
+        });
+        responseHeaders.set("Content-Type", "text/html");
+        pipe(body);
+        resolve(
+          new Response(createReadableStreamFromReadable(body), {
+            headers: responseHeaders,
+            status: responseStatusCode,
+          }),
+        );
+      },
+      onShellError(error: unknown) {
+        reject(error);
+      },
+      onError(error: unknown) {
+        responseStatusCode = 500;
+        // Errors before the shell rejected above and are logged by React Router.
+        if (shellRendered) console.error(error);
+      },
+    });
+  });
+}
