@@ -2,6 +2,7 @@ import { createRequestHandler } from "@react-router/express";
 import type { Express, NextFunction, Request, Response } from "express";
 import { RouterContextProvider } from "react-router";
 import { CLIENT_IP_HEADER } from "~/.server/auth";
+import { BACKUP_PATH, backupEndpoint, publishControl } from "~/.server/backup/control";
 import { connectDatabase } from "~/.server/db/connect";
 import { env } from "~/.server/env";
 import { checkHealth } from "~/.server/health";
@@ -27,6 +28,9 @@ console.info(
 );
 
 export const config = { port: env.PORT, publicUrl: env.PUBLIC_URL };
+
+// `npm run backup` reaches a server on the embedded database through it (docs/decisions/011-backups.md).
+const withdrawControl = database.kind === "pglite" ? publishControl(env.PORT) : () => {};
 
 /** Everything that must happen once per request before the app sees it. */
 export function install(app: Express) {
@@ -55,6 +59,7 @@ export function install(app: Express) {
       .set("Cache-Control", "no-store")
       .json(health);
   });
+  app.post(BACKUP_PATH, backupEndpoint);
   app.use(answerOutagesWith503);
   app.use(
     createRequestHandler({
@@ -92,6 +97,7 @@ export function endStreams() {
 
 /** Closes the database; PGlite would otherwise keep the process alive. */
 export async function shutdown() {
+  withdrawControl();
   await stopRealtime();
   await database.close();
 }
