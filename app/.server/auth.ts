@@ -1,6 +1,7 @@
 import { betterAuth } from "better-auth";
 import { drizzleAdapter } from "better-auth/adapters/drizzle";
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "~/lib/limits";
+import { authLogger } from "./auth-logger";
 import { type Database, getDatabaseHandle } from "./db/client";
 import { authSchema } from "./db/schema";
 import { env } from "./env";
@@ -38,6 +39,7 @@ async function companyName() {
 function createAuth(database: Database) {
   return betterAuth({
     appName: "Namecard",
+    logger: authLogger,
     baseURL: env.PUBLIC_URL,
     basePath: "/api/auth",
     secret: env.AUTH_SECRET,
