@@ -1,5 +1,6 @@
 // Namecard's process: static files, compression, request logs, the app, and a
 // graceful shutdown that closes the database. See docs/decisions/003-custom-server.md.
+import http from "node:http";
 import compression from "compression";
 import express from "express";
 
@@ -10,7 +11,8 @@ let server;
 try {
   server = DEVELOPMENT ? await developmentServer() : await import(BUILD_PATH);
 } catch (error) {
-  if (error?.name === "EnvError") {
+  // A configuration fault is one line that says what to do, never a stack trace.
+  if (error?.name === "EnvError" || error?.startupFault) {
     console.error(error.message);
     process.exit(1);
   }
@@ -19,6 +21,12 @@ try {
 
 const app = express();
 app.disable("x-powered-by");
+let stopping = false;
+// While stopping, each answer closes its connection, so keep-alive clients reconnect elsewhere.
+app.use((_req, res, next) => {
+  if (stopping) res.setHeader("Connection", "close");
+  next();
+});
 app.use(compression());
 app.use((req, res, next) => {
   const started = process.hrtime.bigint();
@@ -41,22 +49,61 @@ if (DEVELOPMENT) {
 }
 server.handle(app);
 
-const listener = app.listen(server.config.port, () => {
+const listener = http.createServer(app);
+listener.once("error", (error) => failToListen(error, server.config.port));
+listener.listen(server.config.port, () => {
   console.info(`Namecard is listening on ${server.config.publicUrl} (port ${server.config.port})`);
 });
 
-let stopping = false;
+/** The port is taken or forbidden: one line, the database closed, exit 1. */
+async function failToListen(error, port) {
+  const reasons = {
+    EADDRINUSE: `[server] PORT ${port} is already in use by another program: stop it, or set PORT to a free port.`,
+    EACCES: `[server] PORT ${port} needs privileges this user does not have: use a port above 1023 (for example PORT=3000) behind a reverse proxy.`,
+    EADDRNOTAVAIL: `[server] PORT ${port} cannot be opened on this machine's addresses: check the network configuration.`,
+  };
+  console.error(reasons[error.code] ?? `[server] cannot listen on PORT ${port}: ${error.message}`);
+  await server.shutdown().catch(() => {});
+  process.exit(1);
+}
+
+/** How long requests in flight may take to finish after SIGTERM/SIGINT. */
+const SHUTDOWN_GRACE_MS = 10_000;
+
+/**
+ * Graceful stop: no new connections, event streams ended, requests in flight
+ * finish (up to SHUTDOWN_GRACE_MS), then the database closes. A second signal
+ * stops at once.
+ */
 async function stop(signal) {
-  if (stopping) return;
+  if (stopping) {
+    console.warn(`[server] ${signal} again: stopping now`);
+    process.exit(1);
+  }
   stopping = true;
-  console.info(`[server] ${signal}: closing`);
-  listener.close();
-  listener.closeAllConnections?.();
+  console.info(`[server] ${signal}: finishing requests in flight, then closing`);
+  const closed = new Promise((resolve) => listener.close(resolve));
+  server.endStreams?.();
+  // A keep-alive connection whose answer ends after this point becomes idle
+  // later: close idle ones until none are left.
+  listener.closeIdleConnections();
+  const sweep = setInterval(() => listener.closeIdleConnections(), 200);
+  const deadline = setTimeout(() => {
+    console.warn(`[server] requests still running after ${SHUTDOWN_GRACE_MS / 1000} s: closing them`);
+    listener.closeAllConnections();
+  }, SHUTDOWN_GRACE_MS);
+  await closed;
+  clearInterval(sweep);
+  clearTimeout(deadline);
+  let code = 0;
   try {
     await server.shutdown();
-  } finally {
-    process.exit(0);
+  } catch (error) {
+    console.error("[server] closing the database failed:", error);
+    code = 1;
   }
+  console.info("[server] stopped");
+  process.exit(code);
 }
 process.on("SIGTERM", () => stop("SIGTERM"));
 process.on("SIGINT", () => stop("SIGINT"));

@@ -3,34 +3,45 @@ import { PassThrough } from "node:stream";
 import { createReadableStreamFromReadable } from "@react-router/node";
 import { isbot } from "isbot";
 import type { RenderToPipeableStreamOptions } from "react-dom/server";
-import { renderToPipeableStream } from "react-dom/server";
+import { renderToPipeableStream, renderToStaticMarkup } from "react-dom/server";
 import type { EntryContext, HandleErrorFunction, RouterContextProvider } from "react-router";
 import { ServerRouter } from "react-router";
 import { contentSecurityPolicy } from "~/.server/csp";
+import { failedForOutage, noteRequestError, RETRY_AFTER_SECONDS } from "~/.server/outage";
+import { UnavailablePage } from "~/components/unavailable-page";
+import { fontStylesheet } from "~/lib/fonts";
 import { NonceContext } from "~/lib/nonce";
+import { DEFAULT_SETTINGS } from "~/lib/settings";
 
 export const streamTimeout = 5_000;
 
 /**
  * Renders a page with a Content-Security-Policy whose nonce is new for every
  * response: only scripts that carry it run (docs/decisions/010-hardening-the-edge.md).
+ * A page whose data could not be read because the database is unavailable is
+ * answered 503 with a calm page of its own (docs/decisions/011-outages-and-health.md).
  */
 export default function handleRequest(
   request: Request,
   responseStatusCode: number,
   responseHeaders: Headers,
   routerContext: EntryContext,
-  _loadContext: RouterContextProvider,
+  loadContext: RouterContextProvider,
 ) {
   const nonce = randomBytes(16).toString("base64");
   responseHeaders.set("Content-Security-Policy", contentSecurityPolicy(nonce));
+  if (failedForOutage(loadContext)) {
+    responseHeaders.delete("Set-Cookie");
+    return unavailableDocument(request, routerContext, responseHeaders, nonce);
+  }
   if (request.method.toUpperCase() === "HEAD") {
     return new Response(null, { status: responseStatusCode, headers: responseHeaders });
   }
 
-  return new Promise((resolve, reject) => {
+  return new Promise<Response>((resolve, reject) => {
     let shellRendered = false;
     const userAgent = request.headers.get("user-agent");
+    // Crawlers get the whole page at once.
     const readyOption: keyof RenderToPipeableStreamOptions =
       (userAgent && isbot(userAgent)) || routerContext.isSpaMode ? "onAllReady" : "onShellReady";
     let timeoutId: ReturnType<typeof setTimeout> | undefined = setTimeout(() => abort(), streamTimeout + 1000);
@@ -64,6 +75,7 @@ export default function handleRequest(
         },
         onError(error: unknown) {
           responseStatusCode = 500;
+          // Errors before the shell rejected above and are logged by React Router.
           if (shellRendered) console.error(error);
         },
       },
@@ -73,13 +85,49 @@ export default function handleRequest(
 
 /**
  * Unexpected errors are logged; what a client caused is not: an aborted
- * request, and a form posted from another site (React Router refuses it with 400).
+ * request, and a form posted from another site (React Router refuses it with
+ * 400). A database outage is one line per request, not a stack trace each time.
  */
-export const handleError: HandleErrorFunction = (error, { request }) => {
+export const handleError: HandleErrorFunction = (error, { request, context }) => {
+  if (noteRequestError(error, context as RouterContextProvider | undefined)) {
+    console.warn(
+      `[db] unavailable: ${request.method} ${new URL(request.url).pathname} answered 503 (${describe(error)})`,
+    );
+    return;
+  }
   if (request.signal.aborted) return;
   if (error instanceof Error && /does not match `origin` header/.test(error.message)) {
     console.warn(`[request] ${request.method} ${new URL(request.url).pathname}: refused a form from another origin`);
     return;
   }
-  console.error(error);
+  console.error((error as { error?: unknown })?.error ?? error);
 };
+
+function describe(error: unknown): string {
+  let current = error as { message?: string; cause?: unknown } | undefined;
+  while (current?.cause) current = current.cause as typeof current;
+  return current?.message ?? String(error);
+}
+
+export function handleDataRequest(response: Response, { context }: { context: unknown }) {
+  if (!failedForOutage(context as RouterContextProvider)) return response;
+  const headers = new Headers(response.headers);
+  headers.set("Retry-After", String(RETRY_AFTER_SECONDS));
+  return new Response(response.body, { status: 503, headers });
+}
+
+function unavailableDocument(request: Request, routerContext: EntryContext, headers: Headers, nonce: string) {
+  const stylesheets = [fontStylesheet(DEFAULT_SETTINGS.fontFamily), ...(routerContext.manifest.routes.root?.css ?? [])];
+  const html = renderToStaticMarkup(
+    <UnavailablePage
+      stylesheets={stylesheets}
+      retryAfter={RETRY_AFTER_SECONDS}
+      retryHref={new URL(request.url).pathname}
+      nonce={nonce}
+    />,
+  );
+  headers.set("Content-Type", "text/html; charset=utf-8");
+  headers.set("Cache-Control", "no-store");
+  headers.set("Retry-After", String(RETRY_AFTER_SECONDS));
+  return new Response(`<!DOCTYPE html>${html}`, { status: 503, headers });
+}

@@ -1,5 +1,6 @@
 // `npm run db:migrate`: applies the committed migrations to the configured
 // database (the server also does this when it starts).
+import "./startup-faults";
 import { connectDatabase } from "~/.server/db/connect";
 
 const handle = await connectDatabase();

@@ -1,6 +1,7 @@
 // `npm run seed:demo`: a few brands and about 30 profiles so a newcomer can
 // explore. Idempotent: running it again adds nothing that is already there.
 // Stop the server first when it uses embedded PGlite (one process per data dir).
+import "./startup-faults";
 import { generateRandomString, hashPassword } from "better-auth/crypto";
 import { eq, sql } from "drizzle-orm";
 import { db } from "~/.server/db/client";

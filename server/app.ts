@@ -1,11 +1,13 @@
-import "react-router";
 import type { Express, NextFunction, Request, Response } from "express";
+import { RouterContextProvider } from "react-router";
 import { CLIENT_IP_HEADER } from "~/.server/auth";
-import { ping } from "~/.server/db/client";
+import { BACKUP_PATH, backupEndpoint, publishControl } from "~/.server/backup/control";
 import { connectDatabase } from "~/.server/db/connect";
 import { env } from "~/.server/env";
 import { MAX_UPLOAD_FORM_BYTES } from "~/.server/form-data";
-import { startRealtime } from "~/.server/realtime";
+import { checkHealth } from "~/.server/health";
+import { failedForOutage, RETRY_AFTER_SECONDS } from "~/.server/outage";
+import { endStreams as endEventStreams, startRealtime } from "~/.server/realtime";
 import { createRequestHandler } from "./request-handler";
 
 /**
@@ -27,6 +29,9 @@ console.info(
 );
 
 export const config = { port: env.PORT, publicUrl: env.PUBLIC_URL };
+
+// `npm run backup` reaches a server on the embedded database through it (docs/decisions/012-backups.md).
+const withdrawControl = database.kind === "pglite" ? publishControl(env.PORT) : () => {};
 
 /** Every form and API call but the uploads and the settings: far more than any of them needs. */
 export const MAX_FORM_BYTES = 64 * 1024;
@@ -100,28 +105,58 @@ export function prepare(app: Express) {
       .send("This address contains characters that are not valid text. Check the link and try again.");
   });
   app.get("/healthz", async (_req: Request, res: Response) => {
-    const ok = await ping();
+    const health = await checkHealth();
     res
-      .status(ok ? 200 : 503)
+      .status(health.ok ? 200 : 503)
       .set("Cache-Control", "no-store")
-      .json({ ok });
+      .json(health);
   });
 }
 
 /** The app itself, after static files. */
 export function handle(app: Express) {
+  app.post(BACKUP_PATH, backupEndpoint);
+  app.use(answerOutagesWith503);
   app.use(
     createRequestHandler({
       build: () => import("virtual:react-router/server-build"),
       mode: env.NODE_ENV,
       bodyLimit,
       signedIn: (req) => /(?:^|;\s*)(?:__Secure-)?namecard\.session_token=/.test(req.headers.cookie ?? ""),
+      getLoadContext: (_req, res) => res.locals.routerContext as RouterContextProvider,
     }),
   );
 }
 
+/**
+ * Each request gets its router context here, so that after React Router has
+ * answered we can tell whether it failed because the database is unavailable
+ * (app/.server/outage.ts). Pages and data requests are answered 503 by
+ * app/entry.server.tsx; a file route (vCard, QR code, export) that failed for
+ * that reason gets 503 here instead of 500.
+ */
+function answerOutagesWith503(_req: Request, res: Response, next: NextFunction) {
+  const context = new RouterContextProvider();
+  res.locals.routerContext = context;
+  const status = res.status.bind(res);
+  res.status = (code: number) => {
+    if (code === 500 && failedForOutage(context)) {
+      res.setHeader("Retry-After", String(RETRY_AFTER_SECONDS));
+      return status(503);
+    }
+    return status(code);
+  };
+  next();
+}
+
+/** The first step of a graceful stop: event streams end, so only real requests are waited for. */
+export function endStreams() {
+  endEventStreams();
+}
+
 /** Closes the database; PGlite would otherwise keep the process alive. */
 export async function shutdown() {
+  withdrawControl();
   await stopRealtime();
   await database.close();
 }

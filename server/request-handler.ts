@@ -1,7 +1,11 @@
 import { Transform } from "node:stream";
 import { createReadableStreamFromReadable, writeReadableStreamToWritable } from "@react-router/node";
 import type { Request as ExpressRequest, Response as ExpressResponse, NextFunction } from "express";
-import { createRequestHandler as createRouterHandler, type ServerBuild } from "react-router";
+import {
+  createRequestHandler as createRouterHandler,
+  type RouterContextProvider,
+  type ServerBuild,
+} from "react-router";
 
 /**
  * The React Router handler for Express, as `@react-router/express` has it,
@@ -16,6 +20,8 @@ export function createRequestHandler(options: {
   bodyLimit: (path: string) => number;
   /** Whether the request carries a session: its answers are then private unless they say otherwise. */
   signedIn: (req: ExpressRequest) => boolean;
+  /** The router context the app's loaders and actions receive. */
+  getLoadContext: (req: ExpressRequest, res: ExpressResponse) => RouterContextProvider;
 }) {
   const handleRequest = createRouterHandler(options.build, options.mode);
   return async (req: ExpressRequest, res: ExpressResponse, next: NextFunction) => {
@@ -36,7 +42,7 @@ export function createRequestHandler(options: {
       const declared = Number(req.headers["content-length"]);
       if (hasBody && Number.isFinite(declared) && declared > limit) return refuse();
       const request = toFetchRequest(req, controller.signal, hasBody ? limitedBody(req, limit, refuse) : undefined);
-      const response = await handleRequest(request);
+      const response = await handleRequest(request, options.getLoadContext(req, res));
       if (refused || res.headersSent || res.destroyed) {
         await response.body?.cancel().catch(() => {});
         return;

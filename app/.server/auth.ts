@@ -5,6 +5,7 @@ import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "~/lib/limits";
 import { namecardAccounts } from "./accounts/auth-plugin";
 import { sendResetMail } from "./accounts/mails";
 import { clearSignInFailures } from "./accounts/throttle";
+import { authLogger } from "./auth-logger";
 import { type Database, getDatabaseHandle } from "./db/client";
 import { authSchema } from "./db/schema";
 import { env } from "./env";
@@ -36,6 +37,7 @@ function trustedOrigins(): string[] {
 function createAuth(database: Database) {
   return betterAuth({
     appName: "Namecard",
+    logger: authLogger,
     baseURL: env.PUBLIC_URL,
     basePath: "/api/auth",
     secret: env.AUTH_SECRET,

@@ -72,7 +72,15 @@ const optionalString = z
 
 const EnvSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("production"),
-  PORT: z.coerce.number().int().min(1).max(65535).default(3000),
+  // An empty `PORT=` (as compose files and unit files often leave it) means the default.
+  PORT: optionalString.pipe(
+    z.coerce
+      .number<string | undefined>({ message: "must be a port number from 1 to 65535" })
+      .int("must be a port number from 1 to 65535")
+      .min(1, "must be a port number from 1 to 65535")
+      .max(65535, "must be a port number from 1 to 65535")
+      .default(3000),
+  ),
   DATA_DIR: z.string().trim().min(1).default("./data"),
   DATABASE_URL: optionalString.pipe(
     z
@@ -101,7 +109,14 @@ const EnvSchema = z.object({
       .optional(),
   ),
   MAIL_FROM: z.string().trim().default("Namecard <no-reply@localhost>"),
-  S3_ENDPOINT: optionalString.pipe(z.url().optional()),
+  S3_ENDPOINT: optionalString.pipe(
+    z
+      .url({
+        protocol: /^https?$/,
+        message: "must start with http:// or https:// (for example https://s3.example.com)",
+      })
+      .optional(),
+  ),
   S3_BUCKET: optionalString,
   S3_REGION: z.string().trim().default("us-east-1"),
   S3_ACCESS_KEY_ID: optionalString,
@@ -125,26 +140,59 @@ export class EnvError extends Error {
 export function parseEnv(source: NodeJS.ProcessEnv): Env {
   const result = EnvSchema.safeParse(source);
   if (!result.success) {
-    const lines = result.error.issues.map((issue) => `  ${String(issue.path[0] ?? "(environment)")}: ${issue.message}`);
-    throw new EnvError(`Invalid configuration:\n${lines.join("\n")}`);
+    const lines = result.error.issues.map(
+      (issue) => `[config] ${String(issue.path[0] ?? "(environment)")}: ${issue.message}`,
+    );
+    throw new EnvError(lines.join("\n"));
   }
   const parsed = result.data;
   const s3Keys = ["S3_ENDPOINT", "S3_BUCKET", "S3_ACCESS_KEY_ID", "S3_SECRET_ACCESS_KEY"] as const;
   const s3Set = s3Keys.filter((key) => parsed[key] !== undefined);
   if (s3Set.length > 0 && s3Set.length < s3Keys.length) {
     const missing = s3Keys.filter((key) => parsed[key] === undefined);
-    throw new EnvError(
-      `Invalid configuration:\n${missing.map((key) => `  ${key}: required when any S3_* variable is set`).join("\n")}`,
-    );
+    throw new EnvError(missing.map((key) => `[config] ${key}: required when any S3_* variable is set`).join("\n"));
   }
 
   const dataDir = path.resolve(parsed.DATA_DIR);
+  if (dataDirectoryInUse(parsed)) checkDataDirectory(dataDir);
   return Object.freeze({
     ...parsed,
     DATA_DIR: dataDir,
     PUBLIC_URL: (parsed.PUBLIC_URL ?? `http://localhost:${parsed.PORT}`).replace(/\/+$/, ""),
     AUTH_SECRET: parsed.AUTH_SECRET ?? readOrCreateSecret(dataDir),
   });
+}
+
+/** Whether anything is kept in DATA_DIR: the embedded database, uploads on disk, the mail outbox or a generated secret. */
+export function dataDirectoryInUse(
+  settings: Pick<Env, "DATABASE_URL" | "S3_ENDPOINT" | "SMTP_URL"> & { AUTH_SECRET?: string | undefined },
+) {
+  return !settings.DATABASE_URL || !settings.S3_ENDPOINT || !settings.SMTP_URL || !settings.AUTH_SECRET;
+}
+
+/** DATA_DIR must be a folder this user can write: checked at start, so no request finds out later. */
+function checkDataDirectory(dataDir: string) {
+  const fault = (what: string) => new EnvError(`[config] DATA_DIR: ${dataDir} ${what}`);
+  try {
+    fs.mkdirSync(dataDir, { recursive: true });
+    if (!fs.statSync(dataDir).isDirectory()) throw Object.assign(new Error("not a folder"), { code: "ENOTDIR" });
+    const probe = path.join(dataDir, `.write-check-${process.pid}`);
+    fs.writeFileSync(probe, "");
+    fs.rmSync(probe);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ENOTDIR" || code === "EEXIST") {
+      throw fault("is not a folder (a file is in the way): point DATA_DIR at a folder; it is created when missing.");
+    }
+    if (code === "EACCES" || code === "EPERM" || code === "EROFS") {
+      const user = process.getuid?.() === undefined ? "this user" : `this user (uid ${process.getuid?.()})`;
+      throw fault(
+        `cannot be written by ${user} (${code}): make it writable for the user running Namecard, or point DATA_DIR elsewhere.`,
+      );
+    }
+    if (code === "ENOSPC") throw fault("is on a full disk: free some space, or point DATA_DIR at another disk.");
+    throw error;
+  }
 }
 
 const SECRET_FILE = "auth-secret";

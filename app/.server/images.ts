@@ -73,7 +73,14 @@ export async function storeProfilePhoto(bytes: Uint8Array): Promise<string> {
   }
   const key = `profiles/${digest(webp)}`;
   await put(`${key}.webp`, webp, "image/webp");
-  await put(`${key}.jpg`, jpeg, "image/jpeg");
+  try {
+    await put(`${key}.jpg`, jpeg, "image/jpeg");
+  } catch (error) {
+    // No orphan: a WebP without its JPEG would never be referenced. Another
+    // record may already use this content-addressed pair, so ask first.
+    await deleteImageIfUnused(`${key}.webp`).catch(() => {});
+    throw error;
+  }
   return `${key}.webp`;
 }
 
@@ -96,9 +103,69 @@ export async function storeBrandImage(bytes: Uint8Array, kind: "logo" | "cover")
   return key;
 }
 
+/**
+ * What storing a form's image came to. A file that is not a usable image is the
+ * person's to fix; a store that failed (read-only or full disk, S3 down) is not,
+ * and each form words it for its screen.
+ */
+export type FormImage =
+  | { outcome: "unchanged" }
+  | { outcome: "stored"; key: string }
+  | { outcome: "invalid"; message: string }
+  | { outcome: "storage-failed" };
+
+/**
+ * The one way every form stores an image (a member's own edit, the
+ * administrator's create and edit, the brand form): `store` is the rendition
+ * to make, `what` names it in the log.
+ */
+export async function storeFormImage(
+  change: ImageChange,
+  store: (bytes: Uint8Array) => Promise<string>,
+  what: string,
+): Promise<FormImage> {
+  if (change.kind !== "replace") return { outcome: "unchanged" };
+  try {
+    return { outcome: "stored", key: await store(change.bytes) };
+  } catch (error) {
+    if (error instanceof ImageError) return { outcome: "invalid", message: error.message };
+    if (error instanceof StorageError) {
+      console.error(`[images] storing the ${what} failed:`, (error.cause as Error | undefined)?.message ?? error);
+      return { outcome: "storage-failed" };
+    }
+    throw error;
+  }
+}
+
+/** The key a record keeps after a form: the new image, none, or the current one. */
+export function nextImageKey(change: ImageChange, stored: FormImage, current: string | null): string | null {
+  if (stored.outcome === "stored") return stored.key;
+  return change.kind === "remove" ? null : current;
+}
+
+/** The key of a newly stored image, to remove again if the record's write fails. */
+export function storedKey(stored: FormImage): string | undefined {
+  return stored.outcome === "stored" ? stored.key : undefined;
+}
+
 /** The JPEG rendition of a profile photo key, for the vCard. */
 export function jpegKeyOf(photoKey: string) {
   return photoKey.replace(/\.webp$/, ".jpg");
+}
+
+/**
+ * The JPEG rendition of a profile photo for files that embed it (the vCard,
+ * the preview image). A file that is gone, or a store that cannot be read,
+ * means no photo: the file is still useful without it.
+ */
+export async function readPhotoJpeg(photoKey: string | null | undefined): Promise<Uint8Array | null> {
+  if (!photoKey) return null;
+  try {
+    return (await getStorage().get(jpegKeyOf(photoKey)))?.body ?? null;
+  } catch (error) {
+    console.warn(`[images] ${jpegKeyOf(photoKey)} could not be read, so it is left out:`, (error as Error).message);
+    return null;
+  }
 }
 
 /** Removes a stored image and its renditions; missing files are fine. */

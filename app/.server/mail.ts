@@ -44,7 +44,15 @@ export async function sendMail(message: MailMessage): Promise<void> {
   await fs.mkdir(OUTBOX_DIR, { recursive: true });
   const stamp = new Date().toISOString().replace(/[:.]/g, "-");
   const file = path.join(OUTBOX_DIR, `${stamp}-${randomBytes(3).toString("hex")}.eml`);
-  await fs.writeFile(file, rendered.message as Buffer);
+  // Written whole, then renamed: whoever reads the outbox never sees half a message.
+  const temporary = `${file}.tmp`;
+  try {
+    await fs.writeFile(temporary, rendered.message as Buffer, { flag: "wx" });
+    await fs.rename(temporary, file);
+  } catch (error) {
+    await fs.rm(temporary, { force: true }).catch(() => {});
+    throw error;
+  }
   const relative = path.relative(process.cwd(), file);
   const shown = relative.startsWith("..") ? file : relative;
   console.info(

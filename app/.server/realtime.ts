@@ -32,6 +32,21 @@ export async function publish(event: RealtimeEvent, tx: Queryable = db) {
   await tx.execute(sql`select pg_notify(${EVENTS_CHANNEL}, ${JSON.stringify(event)})`);
 }
 
+/** Open event streams, ended when the server stops so that they never hold the shutdown. */
+const streams = new Set<() => void>();
+
+/** Registers how to end one open stream; returns how to forget it. */
+export function trackStream(end: () => void): () => void {
+  streams.add(end);
+  return () => streams.delete(end);
+}
+
+/** Ends every open stream (browsers reconnect, to another instance or after the restart). */
+export function endStreams() {
+  for (const end of [...streams]) end();
+  streams.clear();
+}
+
 export function subscribe(listener: Listener): () => void {
   listeners.add(listener);
   return () => listeners.delete(listener);

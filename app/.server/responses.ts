@@ -1,6 +1,11 @@
 import { data } from "react-router";
 import type { ActionFailure } from "~/lib/action-result";
+import { isDatabaseUnavailable } from "./db/availability";
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from "./errors";
+
+/** What a form says when its write could not reach the database; what was typed stays on the form. */
+const TEMPORARILY_UNAVAILABLE =
+  "Namecard is temporarily unavailable, so nothing was saved. Please try again in a moment.";
 
 /**
  * Where domain outcomes become HTTP: routes call a domain function and hand
@@ -29,6 +34,10 @@ export function failureFrom(error: unknown, texts: FailureTexts = {}) {
     return failure(404, { formError: texts.notFound ?? "It no longer exists.", values });
   }
   if (error instanceof ForbiddenError) return failure(403, { formError: error.message });
+  if (isDatabaseUnavailable(error)) {
+    console.warn("[action] the database is unavailable:", (error as Error).message);
+    return failure(503, { formError: TEMPORARILY_UNAVAILABLE, values });
+  }
   if (texts.unexpected && !(error instanceof Response)) {
     console.error("[action] failed:", error);
     return failure(500, { formError: texts.unexpected, values });

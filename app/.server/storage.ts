@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import fs from "node:fs/promises";
 import path from "node:path";
 import { AwsClient } from "aws4fetch";
@@ -36,10 +37,17 @@ export function createDiskStorage(root: string): Storage {
     async put(key, body) {
       const file = fileOf(key);
       await fs.mkdir(path.dirname(file), { recursive: true });
-      // Write then rename, so a reader never sees half a file.
-      const temporary = `${file}.${process.pid}.tmp`;
-      await fs.writeFile(temporary, body);
-      await fs.rename(temporary, file);
+      // Write then rename, so a reader never sees half a file. The temporary
+      // name is unique per write: two requests storing the same image at once
+      // (same content, same key) must not share one. A failed write removes it.
+      const temporary = `${file}.${process.pid}-${randomBytes(6).toString("hex")}.tmp`;
+      try {
+        await fs.writeFile(temporary, body, { flag: "wx" });
+        await fs.rename(temporary, file);
+      } catch (error) {
+        await fs.rm(temporary, { force: true }).catch(() => {});
+        throw error;
+      }
     },
     async get(key) {
       if (!isValidKey(key)) return null;

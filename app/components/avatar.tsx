@@ -1,3 +1,4 @@
+import { FallbackImage } from "~/components/fallback-image";
 import { cn } from "~/lib/cn";
 import { initials } from "~/lib/names";
 
@@ -8,7 +9,11 @@ const SIZES = {
   xl: "size-28 text-3xl",
 };
 
-/** The person's photo, or their initials on the brand gradient. */
+/**
+ * The person's photo over their initials on the brand gradient. The initials
+ * are always there underneath: a photo whose file is gone (or that is still
+ * loading, or a page without script) leaves them showing, never an empty circle.
+ */
 export function Avatar({
   person,
   photoUrl,
@@ -20,16 +25,18 @@ export function Avatar({
   size?: keyof typeof SIZES;
   className?: string;
 }) {
-  const base = cn("shrink-0 rounded-full object-cover", SIZES[size], className);
-  if (photoUrl) {
-    return <img src={photoUrl} alt="" className={base} />;
-  }
   return (
     <span
-      aria-hidden
-      className={cn(base, "brand-gradient inline-flex items-center justify-center font-semibold text-white")}
+      className={cn(
+        "brand-gradient relative inline-flex shrink-0 items-center justify-center overflow-hidden rounded-full font-semibold text-white",
+        SIZES[size],
+        className,
+      )}
     >
-      {initials(person)}
+      <span aria-hidden>{initials(person)}</span>
+      {photoUrl ? (
+        <FallbackImage src={photoUrl} alt="" className="absolute inset-0 size-full rounded-full object-cover" />
+      ) : null}
     </span>
   );
 }

@@ -1,6 +1,6 @@
 import { getAuth } from "~/.server/auth";
 import { MAX_STREAMS_PER_SESSION, registerStream } from "~/.server/event-streams";
-import { BROWSER_EVENT_KINDS, subscribe } from "~/.server/realtime";
+import { BROWSER_EVENT_KINDS, subscribe, trackStream } from "~/.server/realtime";
 import type { Route } from "./+types/events";
 
 const HEARTBEAT_MS = 25_000;
@@ -32,11 +32,14 @@ export async function loader({ request }: Route.LoaderArgs) {
         if (BROWSER_EVENT_KINDS.has(event.kind)) send(`event: change\ndata: ${JSON.stringify(event)}\n\n`);
       });
       const heartbeat = setInterval(() => send(": keep-alive\n\n"), HEARTBEAT_MS);
+      // Shutdown ends every stream before the server closes.
+      const untrack = trackStream(() => close());
       close = () => {
         if (closed) return;
         closed = true;
         clearInterval(heartbeat);
         unsubscribe();
+        untrack();
         release();
         try {
           controller.close();

@@ -3,8 +3,16 @@ import { can } from "~/lib/permissions";
 import type { Actor } from "../authz";
 import { db } from "../db/client";
 import { brands } from "../db/schema";
-import { ForbiddenError, NotFoundError, StorageError, ValidationError } from "../errors";
-import { deleteImageIfUnused, type ImageChange, ImageError, storeBrandImage } from "../images";
+import { ForbiddenError, NotFoundError, ValidationError } from "../errors";
+import {
+  deleteImageIfUnused,
+  type FormImage,
+  type ImageChange,
+  nextImageKey,
+  storeBrandImage,
+  storedKey,
+  storeFormImage,
+} from "../images";
 import { publish } from "../realtime";
 import type { BrandFields } from "./schemas";
 
@@ -14,23 +22,11 @@ const UPLOAD_FAILED = {
 };
 
 /** Stores a new image; a bad file or a failed store is a message on that field. */
-async function store(change: ImageChange, kind: "logo" | "cover"): Promise<{ key?: string; error?: string }> {
-  if (change.kind !== "replace") return {};
-  try {
-    return { key: await storeBrandImage(change.bytes, kind) };
-  } catch (error) {
-    if (error instanceof ImageError) return { error: error.message };
-    if (error instanceof StorageError) {
-      console.error(`[brands] ${kind} upload failed:`, error.cause ?? error);
-      return { error: UPLOAD_FAILED[kind] };
-    }
-    throw error;
-  }
-}
-
-function nextKey(change: ImageChange, stored: { key?: string }, current: string | null) {
-  if (stored.key) return stored.key;
-  return change.kind === "remove" ? null : current;
+async function store(change: ImageChange, kind: "logo" | "cover"): Promise<{ stored: FormImage; error?: string }> {
+  const stored = await storeFormImage(change, (bytes) => storeBrandImage(bytes, kind), `brand ${kind}`);
+  if (stored.outcome === "invalid") return { stored, error: stored.message };
+  if (stored.outcome === "storage-failed") return { stored, error: UPLOAD_FAILED[kind] };
+  return { stored };
 }
 
 export type SaveBrandOptions = {
@@ -56,14 +52,17 @@ export async function saveBrand({ actor, brandId, fields, logo, cover }: SaveBra
 
   const [storedLogo, storedCover] = await Promise.all([store(logo, "logo"), store(cover, "cover")]);
   if (storedLogo.error || storedCover.error) {
-    await Promise.all([deleteImageIfUnused(storedLogo.key), deleteImageIfUnused(storedCover.key)]);
+    await Promise.all([
+      deleteImageIfUnused(storedKey(storedLogo.stored)),
+      deleteImageIfUnused(storedKey(storedCover.stored)),
+    ]);
     throw new ValidationError({
       ...(storedLogo.error ? { logo: [storedLogo.error] } : {}),
       ...(storedCover.error ? { cover: [storedCover.error] } : {}),
     });
   }
-  const logoKey = nextKey(logo, storedLogo, current?.logo ?? null);
-  const coverKey = nextKey(cover, storedCover, current?.coverImage ?? null);
+  const logoKey = nextImageKey(logo, storedLogo.stored, current?.logo ?? null);
+  const coverKey = nextImageKey(cover, storedCover.stored, current?.coverImage ?? null);
   const values = { ...fields, logo: logoKey, coverImage: coverKey };
   let id: number;
   try {

@@ -1,15 +1,14 @@
-import fs from "node:fs";
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import { unaccent } from "@electric-sql/pglite/contrib/unaccent";
-import { sql } from "drizzle-orm";
 import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
 import { migrate as migratePg } from "drizzle-orm/node-postgres/migrator";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import pg from "pg";
+import { lockDataDirectory } from "./data-dir-lock";
 import * as schema from "./schema";
 
 type Schema = typeof schema;
@@ -33,12 +32,19 @@ const MIGRATIONS_DIR = path.resolve(process.cwd(), "drizzle");
 const PGLITE_EXTENSIONS = { pg_trgm, unaccent };
 
 export async function openPglite(options: { dataDir?: string; loadDataDir?: Blob | File }): Promise<DatabaseHandle> {
-  if (options.dataDir) fs.mkdirSync(path.dirname(options.dataDir), { recursive: true });
-  const client = await PGlite.create({
-    dataDir: options.dataDir,
-    loadDataDir: options.loadDataDir,
-    extensions: PGLITE_EXTENSIONS,
-  });
+  // A data directory on disk has one owner at a time; an in-memory database needs no lock.
+  const lock = options.dataDir ? lockDataDirectory(options.dataDir) : undefined;
+  let client: PGlite;
+  try {
+    client = await PGlite.create({
+      dataDir: options.dataDir,
+      loadDataDir: options.loadDataDir,
+      extensions: PGLITE_EXTENSIONS,
+    });
+  } catch (error) {
+    lock?.release();
+    throw error;
+  }
   const db = drizzlePglite(client, { schema }) as unknown as Database;
   return {
     kind: "pglite",
@@ -48,16 +54,23 @@ export async function openPglite(options: { dataDir?: string; loadDataDir?: Blob
       await migratePglite(db as never, { migrationsFolder: MIGRATIONS_DIR });
     },
     async close() {
-      if (!client.closed) await client.close();
+      try {
+        if (!client.closed) await client.close();
+      } finally {
+        lock?.release();
+      }
     },
   };
 }
+
+const CONNECT_TIMEOUT_MS = 5_000;
 
 /** An advisory lock key so that two instances never migrate at once. */
 const MIGRATION_LOCK = 7_245_001;
 
 export function openPostgres(connectionString: string, max = 10): DatabaseHandle {
-  const pool = new pg.Pool({ connectionString, max });
+  // A server that does not answer fails a query within seconds instead of holding the request forever.
+  const pool = new pg.Pool({ connectionString, max, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
   // An idle client that loses its server must not crash the process.
   pool.on("error", (error) => console.error("[db] idle client error:", error.message));
   const db = drizzlePg(pool, { schema }) as unknown as Database;
@@ -104,15 +117,6 @@ export const db = new Proxy({} as Database, {
     return typeof value === "function" ? value.bind(target) : value;
   },
 });
-
-export async function ping(): Promise<boolean> {
-  try {
-    await db.execute(sql`select 1`);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /** node-postgres and PGlite shape `execute` results differently. */
 export function rowsOf(result: unknown): unknown[] {

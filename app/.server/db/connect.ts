@@ -1,16 +1,69 @@
 import path from "node:path";
 import { env } from "../env";
+import { StartupError } from "../startup-error";
 import { type DatabaseHandle, openPglite, openPostgres, setDatabase } from "./client";
 
 /**
  * Opens the configured database (PostgreSQL when DATABASE_URL is set, else
  * embedded PGlite in DATA_DIR), applies the migrations and installs it.
+ * A database that cannot be reached or entered is a `StartupError` whose
+ * message says which part of DATABASE_URL to check.
  */
 export async function connectDatabase(): Promise<DatabaseHandle> {
   const handle = env.DATABASE_URL
     ? openPostgres(env.DATABASE_URL)
     : await openPglite({ dataDir: path.join(env.DATA_DIR, "db") });
-  await handle.migrate();
+  try {
+    await handle.migrate();
+  } catch (error) {
+    await handle.close().catch(() => {});
+    if (handle.kind === "postgres" && env.DATABASE_URL) {
+      const fault = describeConnectionFault(error, env.DATABASE_URL);
+      if (fault) throw new StartupError(fault, { cause: error });
+    }
+    throw error;
+  }
   setDatabase(handle);
   return handle;
+}
+
+/** One line for a PostgreSQL connection that failed, naming the part of the URL at fault; null when it is not one. */
+export function describeConnectionFault(error: unknown, databaseUrl: string): string | null {
+  const { code, message } = error as { code?: string; message?: string };
+  let url: URL;
+  try {
+    url = new URL(databaseUrl);
+  } catch {
+    return "[db] DATABASE_URL is not a valid URL: write it as postgresql://user:password@host:5432/database.";
+  }
+  const host = url.hostname || "localhost";
+  const port = url.port || "5432";
+  const user = decodeURIComponent(url.username) || "(none)";
+  const database = decodeURIComponent(url.pathname.slice(1)) || user;
+  switch (code) {
+    case "28P01":
+      return `[db] DATABASE_URL: PostgreSQL refused the password for user "${user}": check the user and password in DATABASE_URL.`;
+    case "28000":
+      return `[db] DATABASE_URL: PostgreSQL does not let user "${user}" connect to "${database}" from here (${message}): check the user, or the server's pg_hba.conf.`;
+    case "3D000":
+      return `[db] DATABASE_URL: the database "${database}" does not exist on ${host}:${port}: create it (createdb ${database}) or fix the name in DATABASE_URL.`;
+    case "ECONNREFUSED":
+      return `[db] DATABASE_URL: nothing accepts connections on ${host}:${port}: check the host and port in DATABASE_URL, and that PostgreSQL is running.`;
+    case "ENOTFOUND":
+    case "EAI_AGAIN":
+      return `[db] DATABASE_URL: the host "${host}" cannot be found: check the host name in DATABASE_URL.`;
+    case "ETIMEDOUT":
+    case "EHOSTUNREACH":
+    case "ENETUNREACH":
+      return `[db] DATABASE_URL: ${host}:${port} does not answer: check the host and port in DATABASE_URL, and the network between them.`;
+    case "42501":
+      return `[db] DATABASE_URL: user "${user}" may not create what the migrations need (${message}): let it create the pg_trgm and unaccent extensions, or create them once as an administrator.`;
+  }
+  if (/timeout/i.test(message ?? "")) {
+    return `[db] DATABASE_URL: ${host}:${port} did not answer in time: check the host and port in DATABASE_URL, and that PostgreSQL is running.`;
+  }
+  if (/SSL|self-signed|certificate/i.test(message ?? "")) {
+    return `[db] DATABASE_URL: the TLS connection to ${host}:${port} failed (${message}): check sslmode in DATABASE_URL.`;
+  }
+  return null;
 }

@@ -256,6 +256,19 @@ export const siteSettings = pgTable(
   (table) => [check("site_settings_single_row", sql`${table.id} = 1`)],
 );
 
+/**
+ * One row that `/healthz` writes on every check, so that "healthy" means the
+ * database took a committed write, not only that it answered a read.
+ */
+export const healthChecks = pgTable(
+  "health_checks",
+  {
+    id: integer("id").primaryKey().default(1),
+    checkedAt: timestamp("checked_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [check("health_checks_single_row", sql`${table.id} = 1`)],
+);
+
 export const authSchema = {
   user: users,
   session: sessions,

@@ -4,7 +4,7 @@ import type { Actor } from "../authz";
 import { db } from "../db/client";
 import { profiles, users } from "../db/schema";
 import { ForbiddenError } from "../errors";
-import { deleteImageIfUnused, type ImageChange } from "../images";
+import { deleteImageIfUnused, type ImageChange, storedKey } from "../images";
 import { publish } from "../realtime";
 import { assertProfileFieldsAvailable, conflictFromUniqueViolation } from "./field-checks";
 import { storeNewPhoto } from "./photo";
@@ -29,7 +29,7 @@ export async function createProfile({ actor, fields: input, photo }: CreateProfi
   try {
     const [created] = await db
       .insert(profiles)
-      .values({ ...fields, profilePhoto: stored.key ?? null, viewCount: 0, userId: null })
+      .values({ ...fields, profilePhoto: storedKey(stored) ?? null, viewCount: 0, userId: null })
       .returning({
         id: profiles.id,
         email: profiles.email,
@@ -39,9 +39,9 @@ export async function createProfile({ actor, fields: input, photo }: CreateProfi
     if (!created) throw new Error("Inserting the profile returned no row");
     await linkToExistingAccount(created.id, fields.email);
     await publish({ kind: "profile", id: created.id });
-    return { profile: created, photoSkipped: stored.skipped };
+    return { profile: created, photoSkipped: stored.outcome === "storage-failed" };
   } catch (error) {
-    await deleteImageIfUnused(stored.key);
+    await deleteImageIfUnused(storedKey(stored));
     throw conflictFromUniqueViolation(error);
   }
 }

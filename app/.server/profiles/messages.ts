@@ -25,5 +25,5 @@ export function profileDeletedMessage(profile: Named): string {
 
 export function profileCreatedMessage(profile: Named & { email: string }, photoSkipped: boolean): string {
   const created = `Profile created for ${profile.firstName} ${profile.lastName}. They can claim it by signing up with ${profile.email}.`;
-  return photoSkipped ? `${created} Failed to upload profile image: the profile was created without it.` : created;
+  return photoSkipped ? `${created} Failed to upload image: the profile was created without a photo.` : created;
 }

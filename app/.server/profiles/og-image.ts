@@ -1,11 +1,10 @@
-import { createHash } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import fs from "node:fs/promises";
 import path from "node:path";
 import sharp from "sharp";
 import { FALLBACK_BORDER_COLOR } from "~/lib/settings";
 import { env } from "../env";
-import { jpegKeyOf } from "../images";
-import { getStorage } from "../storage";
+import { readPhotoJpeg } from "../images";
 
 type OgCard = {
   id: string;
@@ -67,10 +66,10 @@ async function render(card: OgCard): Promise<Buffer> {
   const to = card.brand?.secondaryColor ?? "#8b5cf6";
   const name = clip(`${card.firstName} ${card.lastName}`.trim(), 28);
   const initials = `${Array.from(card.firstName)[0] ?? ""}${Array.from(card.lastName)[0] ?? ""}`.toUpperCase();
-  const photo = card.profilePhoto ? await getStorage().get(jpegKeyOf(card.profilePhoto)) : null;
+  const photo = await readPhotoJpeg(card.profilePhoto);
   const portrait = photo
     ? `<clipPath id="c"><circle cx="240" cy="315" r="150"/></clipPath>
-       <image href="data:image/jpeg;base64,${Buffer.from(photo.body).toString("base64")}" x="90" y="165" width="300" height="300" clip-path="url(#c)"/>`
+       <image href="data:image/jpeg;base64,${Buffer.from(photo).toString("base64")}" x="90" y="165" width="300" height="300" clip-path="url(#c)"/>`
     : `<text x="240" y="350" text-anchor="middle" font-size="110" font-weight="700" fill="${xml(from)}">${xml(initials)}</text>`;
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${WIDTH}" height="${HEIGHT}" font-family="Inter, Liberation Sans, Arial, sans-serif">
   <defs><linearGradient id="g" x1="0" y1="0" x2="1" y2="1"><stop offset="0" stop-color="${xml(from)}"/><stop offset="1" stop-color="${xml(to)}"/></linearGradient></defs>
@@ -93,8 +92,18 @@ export async function ogImage(card: OgCard): Promise<Buffer> {
     return await fs.readFile(file);
   } catch {
     const png = await render(card);
-    await fs.mkdir(CACHE_DIR, { recursive: true });
-    await fs.writeFile(file, png);
+    // A cache only: two requests may render the same image at once, so each
+    // writes its own temporary file and renames it; a disk that refuses the
+    // write costs the next request a render, never this one its image.
+    const temporary = `${file}.${process.pid}-${randomBytes(6).toString("hex")}.tmp`;
+    try {
+      await fs.mkdir(CACHE_DIR, { recursive: true });
+      await fs.writeFile(temporary, png, { flag: "wx" });
+      await fs.rename(temporary, file);
+    } catch (error) {
+      await fs.rm(temporary, { force: true }).catch(() => {});
+      console.warn("[og] could not cache the preview image:", (error as Error).message);
+    }
     return png;
   }
 }

@@ -1,27 +1,14 @@
-import { StorageError, ValidationError } from "../errors";
-import { type ImageChange, ImageError, storeProfilePhoto } from "../images";
+import { ValidationError } from "../errors";
+import { type FormImage, type ImageChange, storeFormImage, storeProfilePhoto } from "../images";
 
 /**
- * Stores a new photo. A file that is not a usable image is the person's to fix
- * (a field error). A storage failure is not: the rest of the save goes on
- * without the new image, and `skipped` says so.
+ * Stores a new photo for a profile form. A file that is not a usable image is
+ * the person's to fix (a field error, nothing saved). A storage failure is not:
+ * the rest of the save goes on without the new image, and the caller's message
+ * says so.
  */
-export async function storeNewPhoto(change: ImageChange): Promise<{ key?: string; skipped: boolean }> {
-  if (change.kind !== "replace") return { skipped: false };
-  try {
-    return { key: await storeProfilePhoto(change.bytes), skipped: false };
-  } catch (error) {
-    if (error instanceof ImageError) throw new ValidationError({ photo: [error.message] });
-    if (error instanceof StorageError) {
-      console.error("[profiles] photo upload failed:", error.cause ?? error);
-      return { skipped: true };
-    }
-    throw error;
-  }
-}
-
-/** The photo key to store: the new one, none, or the current one. */
-export function nextPhotoKey(change: ImageChange, stored: { key?: string }, current: string | null): string | null {
-  if (stored.key) return stored.key;
-  return change.kind === "remove" ? null : current;
+export async function storeNewPhoto(change: ImageChange): Promise<FormImage> {
+  const stored = await storeFormImage(change, storeProfilePhoto, "profile photo");
+  if (stored.outcome === "invalid") throw new ValidationError({ photo: [stored.message] });
+  return stored;
 }

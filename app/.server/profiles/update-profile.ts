@@ -3,11 +3,11 @@ import type { Actor } from "../authz";
 import { db } from "../db/client";
 import { profiles } from "../db/schema";
 import { NotFoundError } from "../errors";
-import { deleteImageIfUnused, type ImageChange } from "../images";
+import { deleteImageIfUnused, type ImageChange, nextImageKey } from "../images";
 import { publish } from "../realtime";
 import { type CardEmailRequest, needsCardEmailProof, requestCardEmail } from "./card-email";
 import { assertProfileFieldsAvailable, conflictFromUniqueViolation } from "./field-checks";
-import { nextPhotoKey, storeNewPhoto } from "./photo";
+import { storeNewPhoto } from "./photo";
 import type { ProfileFields } from "./schemas";
 import { changeableProfiles } from "./scope";
 
@@ -53,7 +53,7 @@ export async function updateProfile({
   const proveEmail = needsCardEmailProof(actor, fields.email, current.email);
   const saved = proveEmail ? { ...fields, email: current.email } : fields;
   const stored = await storeNewPhoto(photo);
-  const photoKey = nextPhotoKey(photo, stored, current.profilePhoto);
+  const photoKey = nextImageKey(photo, stored, current.profilePhoto);
   try {
     await db
       .update(profiles)
@@ -70,7 +70,7 @@ export async function updateProfile({
     : null;
   return {
     profile: { id: current.id, firstName: fields.firstName, lastName: fields.lastName, username: fields.username },
-    photoSkipped: stored.skipped,
+    photoSkipped: stored.outcome === "storage-failed",
     emailChange,
   };
 }

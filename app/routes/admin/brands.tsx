@@ -11,6 +11,7 @@ import { redirectWithToast } from "~/.server/toast";
 import { parseForm } from "~/.server/validation";
 import { brandGradientStyle } from "~/components/brand-badge";
 import { EmptyState } from "~/components/empty-state";
+import { FallbackImage } from "~/components/fallback-image";
 import { ErrorList, Field } from "~/components/forms";
 import { ImagePicker } from "~/components/image-picker";
 import { PageHeader } from "~/components/page-header";
@@ -101,7 +102,7 @@ export default function Brands({ loaderData }: Route.ComponentProps) {
               <article className="flex h-full flex-col overflow-hidden rounded-2xl border border-slate-200 bg-white shadow-sm dark:border-slate-800 dark:bg-slate-900">
                 <div className="brand-gradient relative h-28" style={brandGradientStyle(brand)}>
                   {brand.coverUrl ? (
-                    <img src={brand.coverUrl} alt="" className="absolute inset-0 size-full object-cover" />
+                    <FallbackImage src={brand.coverUrl} alt="" className="absolute inset-0 size-full object-cover" />
                   ) : null}
                   <span
                     className={`absolute top-3 right-3 rounded-full px-2.5 py-0.5 text-xs font-semibold ${brand.active ? "bg-emerald-100 text-emerald-800" : "bg-slate-200 text-slate-700"}`}
@@ -112,11 +113,14 @@ export default function Brands({ loaderData }: Route.ComponentProps) {
                 <div className="flex flex-1 flex-col p-5">
                   <div className="relative z-10 -mt-12 mb-3 flex size-16 items-center justify-center overflow-hidden rounded-xl border-4 border-white bg-white shadow dark:border-slate-900 dark:bg-slate-800">
                     {brand.logoUrl ? (
-                      <img src={brand.logoUrl} alt={`${brand.name} logo`} className="size-full object-contain" />
+                      <FallbackImage
+                        src={brand.logoUrl}
+                        alt={`${brand.name} logo`}
+                        className="size-full object-contain"
+                        fallback={<BrandInitial brand={brand} />}
+                      />
                     ) : (
-                      <span className="text-xl font-bold" style={{ color: brand.primaryColor }} aria-hidden>
-                        {brand.name.slice(0, 1).toUpperCase()}
-                      </span>
+                      <BrandInitial brand={brand} />
                     )}
                   </div>
                   <h2 className="text-lg font-semibold">{brand.name}</h2>
@@ -329,5 +333,14 @@ function BrandDialog({ brand, onClose }: { brand: Brand | null; onClose: () => v
         </div>
       </fetcher.Form>
     </Modal>
+  );
+}
+
+/** A brand without a logo (or whose logo file is gone): its first letter in its colour. */
+function BrandInitial({ brand }: { brand: { name: string; primaryColor: string } }) {
+  return (
+    <span className="text-xl font-bold" style={{ color: brand.primaryColor }} aria-hidden>
+      {brand.name.slice(0, 1).toUpperCase()}
+    </span>
   );
 }

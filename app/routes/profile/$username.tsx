@@ -24,6 +24,7 @@ import { Avatar } from "~/components/avatar";
 import { BrandBadge, brandGradientStyle } from "~/components/brand-badge";
 import { BackButton, CopyLinkButton, DownloadQrLink, SaveContactButton, ShareButton } from "~/components/card-actions";
 import { RouteErrorBoundary } from "~/components/error-boundary";
+import { FallbackImage } from "~/components/fallback-image";
 import { NotFoundCard } from "~/components/not-found-card";
 import { ThemeSwitch } from "~/components/theme-switch";
 import { buttonClasses } from "~/components/ui/button";
@@ -151,7 +152,7 @@ export default function PublicCard({ loaderData }: Route.ComponentProps) {
         <article className="self-start overflow-hidden rounded-3xl border border-slate-200 bg-white shadow-sm dark:border-slate-800 dark:bg-slate-900">
           <div className="brand-gradient relative h-36 sm:h-44" style={brandGradientStyle(card.brand)}>
             {card.brand?.coverUrl ? (
-              <img src={card.brand.coverUrl} alt="" className="absolute inset-0 size-full object-cover" />
+              <FallbackImage src={card.brand.coverUrl} alt="" className="absolute inset-0 size-full object-cover" />
             ) : null}
             <span className="absolute top-3 right-3 inline-flex items-center gap-1.5 rounded-full bg-black/45 px-3 py-1 text-sm font-medium text-white backdrop-blur">
               <Eye aria-hidden className="size-4" />

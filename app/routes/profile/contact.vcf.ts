@@ -1,17 +1,16 @@
 import { attachment } from "~/.server/http";
-import { jpegKeyOf } from "~/.server/images";
+import { readPhotoJpeg } from "~/.server/images";
 import { getCardByUsername } from "~/.server/profiles/get-card";
 import { cardUrl } from "~/.server/profiles/qr";
 import { buildVCard, cardFileName } from "~/.server/profiles/vcard";
 import { notFound } from "~/.server/responses";
-import { getStorage } from "~/.server/storage";
 import type { Route } from "./+types/contact.vcf";
 
 /** The card as a vCard 3.0 file, at a stable address that works without JavaScript. */
 export async function loader({ params }: Route.LoaderArgs) {
   const card = await getCardByUsername(params.username);
   if (!card) notFound("Profile not found");
-  const photo = card.profilePhoto ? await getStorage().get(jpegKeyOf(card.profilePhoto)) : null;
+  const photo = await readPhotoJpeg(card.profilePhoto);
   const body = buildVCard({
     firstName: card.firstName,
     lastName: card.lastName,
@@ -22,7 +21,7 @@ export async function loader({ params }: Route.LoaderArgs) {
     linkedinUrl: card.linkedinUrl,
     bio: card.bio,
     cardUrl: cardUrl(card.username),
-    photoJpegBase64: photo ? Buffer.from(photo.body).toString("base64") : null,
+    photoJpegBase64: photo ? Buffer.from(photo).toString("base64") : null,
   });
   return new Response(body, {
     headers: {

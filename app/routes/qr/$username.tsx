@@ -5,6 +5,7 @@ import { MOBILE_QR, qrSvg, qrTargetUrl } from "~/.server/profiles/qr";
 import { notFound } from "~/.server/responses";
 import { brandGradientStyle } from "~/components/brand-badge";
 import { RouteErrorBoundary } from "~/components/error-boundary";
+import { FallbackImage } from "~/components/fallback-image";
 import { NotFoundCard } from "~/components/not-found-card";
 import { buttonClasses } from "~/components/ui/button";
 import { mediaUrl } from "~/lib/media";
@@ -65,9 +66,14 @@ export default function MobileQr({ loaderData }: Route.ComponentProps) {
         <div className="w-full max-w-md overflow-hidden rounded-3xl bg-white shadow-lg dark:bg-slate-900">
           <div className="brand-gradient px-6 py-6 text-center text-white" style={brandGradientStyle(card.brand)}>
             {card.brand?.logoUrl ? (
-              <img src={card.brand.logoUrl} alt={card.brand.name} className="mx-auto mb-3 h-10 w-auto object-contain" />
+              <FallbackImage
+                src={card.brand.logoUrl}
+                alt={card.brand.name}
+                className="mx-auto mb-3 h-10 w-auto object-contain"
+                fallback={<BrandName name={card.brand.name} />}
+              />
             ) : card.brand ? (
-              <p className="mb-2 text-sm font-semibold tracking-wide uppercase opacity-90">{card.brand.name}</p>
+              <BrandName name={card.brand.name} />
             ) : null}
             <h1 className="text-2xl font-semibold tracking-tight">{fullName(card)}</h1>
             {card.title ? <p className="mt-1 text-white/90">{card.title}</p> : null}
@@ -99,6 +105,10 @@ export default function MobileQr({ loaderData }: Route.ComponentProps) {
       </footer>
     </div>
   );
+}
+
+function BrandName({ name }: { name: string }) {
+  return <p className="mb-2 text-sm font-semibold tracking-wide uppercase opacity-90">{name}</p>;
 }
 
 export function ErrorBoundary() {

@@ -1,0 +1,292 @@
+import fs from "node:fs";
+import path from "node:path";
+import { Readable } from "node:stream";
+import { createGunzip, createGzip } from "node:zlib";
+import { type SQL, sql } from "drizzle-orm";
+import { getTableConfig, type PgTable } from "drizzle-orm/pg-core";
+import { type Database, rowsOf } from "../db/client";
+import {
+  accounts,
+  brands,
+  profiles,
+  profileViews,
+  rateLimits,
+  sessions,
+  siteSettings,
+  users,
+  verifications,
+} from "../db/schema";
+import { jpegKeyOf } from "../images";
+import type { Storage } from "../storage";
+
+/**
+ * Namecard's backup archive (docs/decisions/012-backups.md): one gzip file of
+ * JSON lines, the same for both engines, so an embedded installation moves to
+ * PostgreSQL by restoring its archive there. In order:
+ *
+ *   {"namecard":"backup","format":1,"createdAt":…,"migrations":[…tags]}
+ *   {"table":"users","rows":[…]}        one or more batches per table, parents first
+ *   {"file":"profiles/….webp","contentType":…,"data":"<base64>"}
+ *   {"end":{"tables":{…counts},"files":n,"missingFiles":[…]}}
+ *
+ * Rows are each table's columns as PostgreSQL's `to_jsonb` writes them, read in
+ * one repeatable-read snapshot; files are the uploads those rows refer to.
+ */
+export const ARCHIVE_FORMAT = 1;
+
+/** Every table that holds data, parents before children. `health_checks` holds none. */
+export const BACKUP_TABLES: PgTable[] = [
+  users,
+  sessions,
+  accounts,
+  verifications,
+  rateLimits,
+  brands,
+  profiles,
+  profileViews,
+  siteSettings,
+];
+
+const BATCH_ROWS = 500;
+
+type Header = { namecard: "backup"; format: number; createdAt: string; engine: string; migrations: string[] };
+type Line =
+  | Header
+  | { table: string; rows: Record<string, unknown>[] }
+  | { file: string; contentType: string; data: string }
+  | { end: BackupSummary };
+
+export type BackupSummary = { tables: Record<string, number>; files: number; missingFiles: string[] };
+
+/** The migrations this build carries, by tag, in order. */
+export function knownMigrations(): string[] {
+  const journal = JSON.parse(fs.readFileSync(path.resolve(process.cwd(), "drizzle/meta/_journal.json"), "utf8")) as {
+    entries: { tag: string }[];
+  };
+  return journal.entries.map((entry) => entry.tag);
+}
+
+function nameOf(table: PgTable) {
+  return getTableConfig(table).name;
+}
+
+function quoted(name: string) {
+  return sql.raw(`"${name.replace(/"/g, '""')}"`);
+}
+
+/** The uploads a set of rows refers to: photos with their JPEG rendition, logos, covers. */
+function referencedFiles(tables: Map<string, Record<string, unknown>[]>): string[] {
+  const keys = new Set<string>();
+  for (const row of tables.get("profiles") ?? []) {
+    const photo = row.profile_photo;
+    if (typeof photo === "string" && photo) {
+      keys.add(photo);
+      keys.add(jpegKeyOf(photo));
+    }
+  }
+  for (const row of tables.get("brands") ?? []) {
+    for (const key of [row.logo, row.cover_image]) if (typeof key === "string" && key) keys.add(key);
+  }
+  return [...keys].sort();
+}
+
+/**
+ * Reads every table in one snapshot. PGlite runs one statement at a time, so
+ * there the transaction simply holds other queries back for the short read.
+ */
+async function readSnapshot(db: Database): Promise<Map<string, Record<string, unknown>[]>> {
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`set transaction isolation level repeatable read, read only`);
+    await tx.execute(sql`set local timezone = 'UTC'`);
+    const tables = new Map<string, Record<string, unknown>[]>();
+    for (const table of BACKUP_TABLES) {
+      const name = nameOf(table);
+      const primaryKey = getTableConfig(table)
+        .columns.filter((column) => column.primary)
+        .map((column) => column.name);
+      const order = sql.join(
+        primaryKey.map((column) => quoted(column)),
+        sql`, `,
+      );
+      const result = await tx.execute(sql`select to_jsonb(t) as row from ${quoted(name)} t order by ${order}`);
+      tables.set(
+        name,
+        rowsOf(result).map((entry) => {
+          const value = (entry as { row: unknown }).row;
+          return (typeof value === "string" ? JSON.parse(value) : value) as Record<string, unknown>;
+        }),
+      );
+    }
+    return tables;
+  });
+}
+
+/** Writes the archive for an open database and store into `output` (a file, or an HTTP answer). */
+export async function writeBackup(
+  db: Database,
+  storage: Storage,
+  engine: string,
+  output: NodeJS.WritableStream,
+): Promise<BackupSummary> {
+  const tables = await readSnapshot(db);
+  const summary: BackupSummary = { tables: {}, files: 0, missingFiles: [] };
+  const lines = async function* (): AsyncGenerator<string> {
+    const header: Header = {
+      namecard: "backup",
+      format: ARCHIVE_FORMAT,
+      createdAt: new Date().toISOString(),
+      engine,
+      migrations: knownMigrations(),
+    };
+    yield `${JSON.stringify(header)}\n`;
+    for (const [table, rows] of tables) {
+      summary.tables[table] = rows.length;
+      for (let start = 0; start < rows.length; start += BATCH_ROWS) {
+        yield `${JSON.stringify({ table, rows: rows.slice(start, start + BATCH_ROWS) })}\n`;
+      }
+    }
+    for (const key of referencedFiles(tables)) {
+      const object = await storage.get(key);
+      if (!object) {
+        // Gone already (deleted by hand, or replaced while the backup ran): the
+        // restored record then shows its fallback, as it does today.
+        summary.missingFiles.push(key);
+        continue;
+      }
+      summary.files++;
+      yield `${JSON.stringify({ file: key, contentType: object.contentType, data: Buffer.from(object.body).toString("base64") })}\n`;
+    }
+    yield `${JSON.stringify({ end: summary })}\n`;
+  };
+  const gzip = createGzip();
+  const done = new Promise<void>((resolve, reject) => {
+    output.on("error", reject);
+    output.on("finish", resolve);
+    output.on("close", resolve);
+    gzip.on("error", reject);
+  });
+  Readable.from(lines()).pipe(gzip).pipe(output);
+  await done;
+  return summary;
+}
+
+export class RestoreError extends Error {
+  override name = "RestoreError";
+}
+
+/** Reads an archive line by line. */
+async function* readLines(file: string): AsyncGenerator<Line> {
+  let buffered = "";
+  const stream = fs.createReadStream(file).pipe(createGunzip());
+  for await (const chunk of stream) {
+    buffered += (chunk as Buffer).toString("utf8");
+    let newline = buffered.indexOf("\n");
+    while (newline >= 0) {
+      const line = buffered.slice(0, newline);
+      buffered = buffered.slice(newline + 1);
+      if (line.trim()) yield JSON.parse(line) as Line;
+      newline = buffered.indexOf("\n");
+    }
+  }
+  if (buffered.trim()) yield JSON.parse(buffered) as Line;
+}
+
+/** Columns a restore writes: all but generated ones (the search text is computed again). */
+async function writableColumns(db: Database, table: string): Promise<string[]> {
+  const result = await db.execute(
+    sql`select column_name from information_schema.columns where table_schema = 'public' and table_name = ${table} and is_generated = 'NEVER' order by ordinal_position`,
+  );
+  return rowsOf(result).map((row) => (row as { column_name: string }).column_name);
+}
+
+async function assertEmpty(db: Database) {
+  for (const table of BACKUP_TABLES) {
+    const name = nameOf(table);
+    const result = await db.execute(sql`select exists (select 1 from ${quoted(name)}) as present`);
+    if ((rowsOf(result)[0] as { present: boolean }).present) {
+      throw new RestoreError(
+        `[restore] The database already holds data (table ${name}): restore into an empty DATA_DIR or an empty PostgreSQL database.`,
+      );
+    }
+  }
+}
+
+/** Brings an archive back into an empty, migrated database and its store: files first, then every row in one transaction. */
+export async function restoreBackup(db: Database, storage: Storage, file: string): Promise<BackupSummary> {
+  await assertEmpty(db);
+  const known = knownMigrations();
+  const rows = new Map<string, Record<string, unknown>[]>();
+  let end: BackupSummary | undefined;
+  let header: Header | undefined;
+  let files = 0;
+  for await (const line of readLines(file)) {
+    if ("namecard" in line) {
+      header = line;
+      if (line.format !== ARCHIVE_FORMAT) {
+        throw new RestoreError(
+          `[restore] ${file} is archive format ${line.format}; this Namecard reads format ${ARCHIVE_FORMAT}.`,
+        );
+      }
+      const newer = line.migrations.filter((tag) => !known.includes(tag));
+      if (newer.length) {
+        throw new RestoreError(
+          `[restore] ${file} was made by a newer Namecard (migrations ${newer.join(", ")}): upgrade this installation first.`,
+        );
+      }
+    } else if (!header) {
+      throw new RestoreError(`[restore] ${file} is not a Namecard backup.`);
+    } else if ("table" in line) {
+      const list = rows.get(line.table) ?? [];
+      list.push(...line.rows);
+      rows.set(line.table, list);
+    } else if ("file" in line) {
+      await storage.put(line.file, Buffer.from(line.data, "base64"), line.contentType);
+      files++;
+    } else if ("end" in line) {
+      end = line.end;
+    }
+  }
+  if (!header || !end) throw new RestoreError(`[restore] ${file} is cut short: it has no end. Nothing was restored.`);
+  if (files !== end.files) throw new RestoreError(`[restore] ${file} lists ${end.files} files but holds ${files}.`);
+
+  const counts: Record<string, number> = {};
+  await db.transaction(async (tx) => {
+    for (const table of BACKUP_TABLES) {
+      const name = nameOf(table);
+      const tableRows = rows.get(name) ?? [];
+      counts[name] = tableRows.length;
+      if (tableRows.length === 0) continue;
+      const columns = await writableColumns(tx as unknown as Database, name);
+      const list = sql.join(
+        columns.map((column) => quoted(column)),
+        sql`, `,
+      );
+      for (let start = 0; start < tableRows.length; start += BATCH_ROWS) {
+        const batch = JSON.stringify(tableRows.slice(start, start + BATCH_ROWS));
+        await tx.execute(
+          sql`insert into ${quoted(name)} (${list}) select ${list} from jsonb_populate_recordset(null::${quoted(name)}, ${batch}::jsonb)`,
+        );
+      }
+      await resetSequences(tx as unknown as Database, name);
+    }
+  });
+  for (const [name, count] of Object.entries(end.tables)) {
+    if (counts[name] !== count)
+      throw new RestoreError(`[restore] table ${name}: expected ${count} rows, read ${counts[name] ?? 0}.`);
+  }
+  return { tables: counts, files, missingFiles: end.missingFiles };
+}
+
+/** Serial ids continue after the restored rows. */
+async function resetSequences(db: Database, table: string) {
+  const result = await db.execute(
+    sql`select column_name, pg_get_serial_sequence(${`public.${table}`}, column_name) as sequence from information_schema.columns where table_schema = 'public' and table_name = ${table}`,
+  );
+  for (const row of rowsOf(result) as { column_name: string; sequence: string | null }[]) {
+    if (!row.sequence) continue;
+    const column: SQL = quoted(row.column_name);
+    await db.execute(
+      sql`select setval(${row.sequence}, coalesce((select max(${column}) from ${quoted(table)}), 1), (select count(*) > 0 from ${quoted(table)}))`,
+    );
+  }
+}

@@ -1,0 +1,91 @@
+import fs from "node:fs/promises";
+import path from "node:path";
+import { sql } from "drizzle-orm";
+import { db } from "./db/client";
+import { healthChecks } from "./db/schema";
+import { dataDirectoryInUse, env } from "./env";
+
+/**
+ * What `/healthz` reports (docs/decisions/011-outages-and-health.md): the
+ * database answers a read and takes a committed write, and, where files live
+ * on this machine (the embedded database, uploads, the mail outbox), DATA_DIR
+ * takes a synced write and has room left. Nothing is cached: a check that
+ * failed passes again as soon as the cause is gone.
+ */
+type Check = { ok: boolean; error?: string };
+export type Health = { ok: boolean; database: Check; dataDirectory: Check };
+
+/** Each check gives up after this long, so a database that hangs reads as down, not as a hung probe. */
+const CHECK_TIMEOUT_MS = 3_000;
+/** Below this much free space in DATA_DIR, writes are about to fail: report it before they do. */
+const MIN_FREE_BYTES = 16 * 1024 * 1024;
+
+function withTimeout<T>(work: Promise<T>, what: string): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new Error(`${what} did not answer within ${CHECK_TIMEOUT_MS / 1000} s`)),
+      CHECK_TIMEOUT_MS,
+    );
+  });
+  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
+}
+
+function messageOf(error: unknown): string {
+  let current = error as { message?: string; cause?: unknown } | undefined;
+  while (current?.cause) current = current.cause as typeof current;
+  return current?.message ?? String(error);
+}
+
+async function checkDatabase(): Promise<Check> {
+  try {
+    await withTimeout(
+      (async () => {
+        await db.execute(sql`select 1`);
+        await db
+          .insert(healthChecks)
+          .values({ id: 1, checkedAt: new Date() })
+          .onConflictDoUpdate({ target: healthChecks.id, set: { checkedAt: sql`excluded.checked_at` } });
+      })(),
+      "the database",
+    );
+    return { ok: true };
+  } catch (error) {
+    return { ok: false, error: messageOf(error) };
+  }
+}
+
+async function checkDataDirectory(): Promise<Check> {
+  const probe = path.join(env.DATA_DIR, `.health-${process.pid}`);
+  try {
+    await withTimeout(
+      (async () => {
+        const file = await fs.open(probe, "w");
+        try {
+          await file.writeFile(new Date().toISOString());
+          await file.sync();
+        } finally {
+          await file.close();
+        }
+        await fs.rm(probe, { force: true });
+        const space = await fs.statfs(env.DATA_DIR);
+        const free = space.bavail * space.bsize;
+        if (free < MIN_FREE_BYTES) throw new Error(`the disk is full (${Math.round(free / 1024)} KiB left)`);
+      })(),
+      "DATA_DIR",
+    );
+    return { ok: true };
+  } catch (error) {
+    await fs.rm(probe, { force: true }).catch(() => {});
+    return { ok: false, error: messageOf(error) };
+  }
+}
+
+export async function checkHealth(): Promise<Health> {
+  const [database, dataDirectory] = await Promise.all([
+    checkDatabase(),
+    // With PostgreSQL, S3, SMTP and a set AUTH_SECRET nothing is kept in DATA_DIR.
+    dataDirectoryInUse(env) ? checkDataDirectory() : { ok: true },
+  ]);
+  return { ok: database.ok && dataDirectory.ok, database, dataDirectory };
+}

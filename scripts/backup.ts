@@ -1,0 +1,57 @@
+// `npm run backup [FILE]`: writes one consistent archive of the database and
+// the uploaded files (docs/decisions/012-backups.md). Safe while the server
+// runs: on PostgreSQL it reads a snapshot directly; on the embedded database,
+// which only the running server may open, it asks that server for the archive.
+import "./startup-faults";
+import fs from "node:fs";
+import path from "node:path";
+import { pipeline } from "node:stream/promises";
+import { writeBackup } from "~/.server/backup/archive";
+import { BACKUP_PATH, readControl } from "~/.server/backup/control";
+import { connectDatabase } from "~/.server/db/connect";
+import { env } from "~/.server/env";
+import { getStorage } from "~/.server/storage";
+
+const stamp = new Date().toISOString().replace(/[:]/g, "-").replace(/\..+$/, "");
+const target = path.resolve(process.argv[2] ?? `namecard-backup-${stamp}.ndjson.gz`);
+// Written under a temporary name and renamed when complete: a failed backup never looks like a good one.
+const partial = `${target}.partial`;
+
+async function fromRunningServer(control: { port: number; token: string }) {
+  const response = await fetch(`http://127.0.0.1:${control.port}${BACKUP_PATH}`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${control.token}` },
+  });
+  if (!response.ok || !response.body) {
+    throw new Error(`the running server answered ${response.status} to the backup request`);
+  }
+  await pipeline(response.body as unknown as NodeJS.ReadableStream, fs.createWriteStream(partial));
+  console.info(`[backup] made by the running server (process ${readControl(env.DATA_DIR)?.pid ?? "?"})`);
+}
+
+async function direct() {
+  const handle = await connectDatabase();
+  try {
+    const summary = await writeBackup(handle.db, getStorage(), handle.kind, fs.createWriteStream(partial));
+    console.info(
+      `[backup] ${Object.entries(summary.tables)
+        .map(([table, count]) => `${table} ${count}`)
+        .join(", ")}; ${summary.files} files` +
+        (summary.missingFiles.length ? `; ${summary.missingFiles.length} referenced files were already gone` : ""),
+    );
+  } finally {
+    await handle.close();
+  }
+}
+
+try {
+  const control = env.DATABASE_URL ? null : readControl(env.DATA_DIR);
+  if (control) await fromRunningServer(control);
+  else await direct();
+  fs.renameSync(partial, target);
+} catch (error) {
+  fs.rmSync(partial, { force: true });
+  throw error;
+}
+const shown = path.relative(process.cwd(), target);
+console.info(`[backup] wrote ${shown.startsWith("..") ? target : shown} (${fs.statSync(target).size} bytes)`);

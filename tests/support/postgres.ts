@@ -1,0 +1,37 @@
+// Scratch PostgreSQL databases for tests that run real server processes:
+// each gets an empty database of its own, dropped afterwards.
+import { randomBytes } from "node:crypto";
+import pg from "pg";
+
+export const POSTGRES_URL = process.env.TEST_DATABASE_URL;
+
+function withDatabase(url: string, database: string) {
+  const parsed = new URL(url);
+  parsed.pathname = `/${database}`;
+  return parsed.toString();
+}
+
+async function admin<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: withDatabase(POSTGRES_URL!, "postgres") });
+  await client.connect();
+  try {
+    return await work(client);
+  } finally {
+    await client.end();
+  }
+}
+
+export async function createScratchDatabase(): Promise<{ name: string; url: string; drop(): Promise<void> }> {
+  const name = `namecard_scratch_${randomBytes(5).toString("hex")}`;
+  await admin((client) => client.query(`create database ${name}`));
+  return {
+    name,
+    url: withDatabase(POSTGRES_URL!, name),
+    drop: () => admin((client) => client.query(`drop database if exists ${name} with (force)`)).then(() => {}),
+  };
+}
+
+/** Runs SQL as the test role against the server's maintenance database (for ALTER DATABASE and friends). */
+export function adminQuery(text: string) {
+  return admin((client) => client.query(text));
+}

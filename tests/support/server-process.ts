@@ -1,0 +1,188 @@
+// Real Namecard processes for the tests that are about the process itself
+// (start-up faults, locks, shutdown, crashes, backups): the built server and the
+// scripts, spawned as an operator would run them. Waits are for conditions (a
+// log line, a port, an exit), never for fixed times.
+import { type ChildProcess, spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import fs from "node:fs";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { openPglite } from "../../app/.server/db/client";
+import { latestMail } from "./outbox";
+
+export const SERVER_BUILT = fs.existsSync("build/server/index.js");
+export const AUTH_SECRET = "process-tests-share-this-secret-0123456789";
+const TSX = path.resolve("node_modules/.bin/tsx");
+
+export type Exit = { code: number | null; signal: NodeJS.Signals | null };
+
+export type Running = {
+  child: ChildProcess;
+  /** Everything printed so far, stdout and stderr interleaved. */
+  output(): string;
+  /** Resolves when the output matches; rejects if the process ends first or time runs out. */
+  waitForOutput(pattern: RegExp, timeoutMs?: number): Promise<string>;
+  exited: Promise<Exit>;
+};
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.once("error", reject);
+    probe.listen(0, "127.0.0.1", () => {
+      const { port } = probe.address() as net.AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+export function scratchDir(prefix = "namecard-process-") {
+  return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+}
+
+/** The environment of a production server on `port` with its own DATA_DIR. */
+export function serverEnv(options: { port: number; dataDir: string; databaseUrl?: string }): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    NODE_ENV: "production",
+    PORT: String(options.port),
+    PUBLIC_URL: `http://localhost:${options.port}`,
+    DATA_DIR: options.dataDir,
+    DATABASE_URL: options.databaseUrl ?? "",
+    AUTH_SECRET,
+    ADMIN_EMAILS: "admin@example.com",
+    SMTP_URL: "",
+  };
+  // The tests' own settings must not leak into the process under test.
+  delete env.NAMECARD_TEST_DB;
+  delete env.VITEST;
+  return env;
+}
+
+export function launch(
+  command: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  options: { uid?: number; gid?: number } = {},
+): Running {
+  const child = spawn(command, args, { env, stdio: ["ignore", "pipe", "pipe"], ...options });
+  let text = "";
+  const waiters = new Set<() => void>();
+  const collect = (chunk: Buffer) => {
+    text += chunk.toString("utf8");
+    for (const wake of [...waiters]) wake();
+  };
+  child.stdout?.on("data", collect);
+  child.stderr?.on("data", collect);
+  const exited = new Promise<Exit>((resolve) => {
+    child.once("exit", (code, signal) => {
+      for (const wake of [...waiters]) wake();
+      resolve({ code, signal });
+    });
+  });
+  let ended = false;
+  void exited.then(() => {
+    ended = true;
+    for (const wake of [...waiters]) wake();
+  });
+  return {
+    child,
+    output: () => text,
+    exited,
+    waitForOutput(pattern, timeoutMs = 60_000) {
+      return new Promise((resolve, reject) => {
+        const timer = setTimeout(() => {
+          waiters.delete(check);
+          reject(new Error(`timed out waiting for ${pattern}; output so far:\n${text}`));
+        }, timeoutMs);
+        const check = () => {
+          const match = pattern.exec(text);
+          if (match) {
+            clearTimeout(timer);
+            waiters.delete(check);
+            resolve(match[0]);
+          } else if (ended) {
+            clearTimeout(timer);
+            waiters.delete(check);
+            reject(new Error(`the process ended before ${pattern}; output:\n${text}`));
+          }
+        };
+        waiters.add(check);
+        check();
+      });
+    },
+  };
+}
+
+export type ServerProcess = Running & { port: number; url: string; dataDir: string };
+
+/** Starts the built server and waits until it listens. */
+export async function startServer(
+  options: { dataDir?: string; databaseUrl?: string; port?: number; env?: NodeJS.ProcessEnv } = {},
+): Promise<ServerProcess> {
+  const port = options.port ?? (await freePort());
+  const dataDir = options.dataDir ?? scratchDir();
+  const running = launch(process.execPath, ["server.js"], {
+    ...serverEnv({ port, dataDir, databaseUrl: options.databaseUrl }),
+    ...options.env,
+  });
+  await running.waitForOutput(/Namecard is listening/, 90_000);
+  return { ...running, port, url: `http://127.0.0.1:${port}`, dataDir };
+}
+
+/** Stops a process with a signal and waits for it to end. */
+export async function stop(running: Running, signal: NodeJS.Signals = "SIGTERM"): Promise<Exit> {
+  if (running.child.exitCode === null && running.child.signalCode === null) running.child.kill(signal);
+  return running.exited;
+}
+
+/** Runs a script (seed, backup, restore, migrate) to its end. */
+export async function runScript(script: string, args: string[], env: NodeJS.ProcessEnv) {
+  const running = launch(TSX, [script, ...args], env);
+  const exit = await running.exited;
+  return { ...exit, output: running.output() };
+}
+
+/**
+ * A migrated embedded data directory, made once per test run and copied per
+ * use: creating one costs seconds, copying one a few milliseconds.
+ */
+let template: Promise<string> | undefined;
+export async function migratedDataDir(): Promise<string> {
+  template ??= (async () => {
+    const dir = path.resolve("tests/.tmp", `pglite-datadir-${process.pid}-${randomBytes(3).toString("hex")}`);
+    fs.rmSync(dir, { recursive: true, force: true });
+    const handle = await openPglite({ dataDir: path.join(dir, "db") });
+    await handle.migrate();
+    await handle.close();
+    process.once("exit", () => fs.rmSync(dir, { recursive: true, force: true }));
+    return dir;
+  })();
+  const source = await template;
+  const copy = scratchDir();
+  fs.cpSync(source, copy, { recursive: true });
+  return copy;
+}
+
+/** Signs up through the running server and opens the confirmation link: the member's cookie. */
+export async function signedInMember(server: ServerProcess, email: string, name = { first: "Pro", last: "Cess" }) {
+  const signup = await fetch(`${server.url}/api/auth/sign-up/email`, {
+    method: "POST",
+    headers: { "content-type": "application/json", origin: `http://localhost:${server.port}` },
+    body: JSON.stringify({
+      name: `${name.first} ${name.last}`,
+      firstName: name.first,
+      lastName: name.last,
+      email,
+      password: "process password",
+    }),
+  });
+  if (!signup.ok) throw new Error(`sign-up failed: ${signup.status} ${await signup.text()}`);
+  const link = new URL(latestMail(path.join(server.dataDir, "mail"), email)!.link!);
+  const verified = await fetch(`${server.url}${link.pathname}${link.search}`, { redirect: "manual" });
+  return verified.headers
+    .getSetCookie()
+    .map((cookie) => cookie.split(";")[0])
+    .join("; ");
+}
