@@ -5,15 +5,11 @@ import { requireAdmin, requireAnonymous, requirePermission, requireViewer } from
 import { db, rowsOf } from "~/.server/db/client";
 import { profiles } from "~/.server/db/schema";
 import { requireViewerMiddleware } from "~/middleware/viewer.server";
-import { action as authAction, loader as authLoader } from "~/routes/auth/auth";
-import { formRequest, getRequest, latestMail, openAuthLink, run, uniqueEmail } from "./helpers";
+import { loader as authLoader } from "~/routes/auth/auth";
+import { createMember, getRequest, run } from "./helpers";
 
-async function member(email = uniqueEmail()) {
-  await run(
-    authAction,
-    formRequest("/auth", { intent: "signup", firstName: "Mem", lastName: "Ber", email, password: "member password" }),
-  );
-  return (await openAuthLink(latestMail(email)!.link!)).cookie;
+async function member(email?: string) {
+  return (await createMember({ email })).cookie;
 }
 
 async function thrownBy(promise: Promise<unknown>) {
