@@ -288,7 +288,7 @@ describe("administrator actions", () => {
     };
     const created = await run(
       createAction,
-      multipartRequest(
+      await multipartRequest(
         "/admin/profiles/create",
         form({ firstName: "Mary Ann", lastName: "Smith", email: "MARY@example.org" }),
       ),
@@ -311,7 +311,7 @@ describe("administrator actions", () => {
 
     const taken = await run(
       createAction,
-      multipartRequest(
+      await multipartRequest(
         "/admin/profiles/create",
         form({ firstName: "X", lastName: "Y", username: "maryann.smith", email: "mary@example.org" }),
       ),
@@ -346,7 +346,7 @@ describe("administrator actions", () => {
     }))
       edit.set(key, value);
     edit.set("photo", new File([new Uint8Array(photo)], "p.png", { type: "image/png" }));
-    const updated = await run(profilesAction, multipartRequest("/admin/profiles", edit), {}, admin.viewer);
+    const updated = await run(profilesAction, await multipartRequest("/admin/profiles", edit), {}, admin.viewer);
     expect(updated).toMatchObject({ status: 302, location: "/admin/profiles" });
     expect(await toastOf(updated)).toBe("Profile updated successfully for Edited Member!");
     const [row] = await db.select().from(profiles).where(eq(profiles.id, id));
@@ -363,7 +363,7 @@ describe("administrator actions", () => {
     const remove = new FormData();
     remove.set("intent", "delete");
     remove.set("id", id);
-    const deleted = await run(profilesAction, multipartRequest("/admin/profiles", remove), {}, admin.viewer);
+    const deleted = await run(profilesAction, await multipartRequest("/admin/profiles", remove), {}, admin.viewer);
     expect(deleted).toMatchObject({ status: 302, location: "/admin/profiles" });
     expect(await toastOf(deleted)).toBe("Profile deleted successfully for Edited Member.");
     expect(await db.select().from(profiles).where(eq(profiles.id, id))).toEqual([]);
@@ -373,10 +373,10 @@ describe("administrator actions", () => {
 
   it("manages brands: name required and trimmed, colours checked, website http(s) only; deleting leaves profiles without a brand", async () => {
     const admin = await createMember({ email: "admin@example.com" });
-    const send = (fields: Record<string, string>) => {
+    const send = async (fields: Record<string, string>) => {
       const data = new FormData();
       for (const [key, value] of Object.entries(fields)) data.set(key, value);
-      return run(brandsAction, multipartRequest("/admin/brands", data), {}, admin.viewer);
+      return run(brandsAction, await multipartRequest("/admin/brands", data), {}, admin.viewer);
     };
     const bad = await send({
       intent: "create",
@@ -437,13 +437,13 @@ describe("administrator actions", () => {
       .toBuffer();
     logo.set("logo", new File([new Uint8Array(logoBytes)], "logo.png", { type: "image/png" }));
     logo.set("cover", new File([new TextEncoder().encode("not an image")], "cover.jpg", { type: "image/jpeg" }));
-    const refused = await run(brandsAction, multipartRequest("/admin/brands", logo), {}, admin.viewer);
+    const refused = await run(brandsAction, await multipartRequest("/admin/brands", logo), {}, admin.viewer);
     expect((refused.data as { fieldErrors: unknown }).fieldErrors).toEqual({
       cover: ["This file is not an image we can read. Use a JPG, PNG or WebP file."],
     });
     expect((await db.select().from(brands))[0]?.logo).toBeNull();
     logo.delete("cover");
-    expect((await run(brandsAction, multipartRequest("/admin/brands", logo), {}, admin.viewer)).status).toBe(302);
+    expect((await run(brandsAction, await multipartRequest("/admin/brands", logo), {}, admin.viewer)).status).toBe(302);
     const [withLogo] = await db.select().from(brands);
     const logoKey = present(withLogo?.logo, "the stored logo");
     expect(logoKey).toMatch(/^brands\/[0-9a-f]{32}-logo\.webp$/);

@@ -226,7 +226,7 @@ print(json.dumps({
       .toBuffer();
     await run(
       editAction,
-      multipartRequest(
+      await multipartRequest(
         "/profile/edit",
         editForm(
           {
@@ -305,7 +305,7 @@ describe("editing your own card", () => {
       id: other.id,
       userId: "someone-else",
     });
-    const result = await run(editAction, multipartRequest("/profile/edit", form, member), {}, member.viewer);
+    const result = await run(editAction, await multipartRequest("/profile/edit", form, member), {}, member.viewer);
     expect(result).toMatchObject({ status: 302, location: "/profile/new.name" });
     const [mine] = await db.select().from(profiles).where(eq(profiles.id, member.profile.id));
     expect(mine).toMatchObject({
@@ -328,7 +328,7 @@ describe("editing your own card", () => {
     const before = await db.select().from(profiles).where(eq(profiles.id, member.profile.id));
     const result = await run(
       editAction,
-      multipartRequest(
+      await multipartRequest(
         "/profile/edit",
         editForm({
           ...BASE_FIELDS,
@@ -350,7 +350,7 @@ describe("editing your own card", () => {
 
     const second = await run(
       editAction,
-      multipartRequest(
+      await multipartRequest(
         "/profile/edit",
         editForm({
           ...BASE_FIELDS,
@@ -395,7 +395,7 @@ describe("photo uploads", () => {
 
     const result = await run(
       editAction,
-      multipartRequest(
+      await multipartRequest(
         "/profile/edit",
         editForm(
           { ...BASE_FIELDS, email: member.email, username: member.profile.username },
@@ -435,7 +435,7 @@ describe("photo uploads", () => {
         .toBuffer();
       await run(
         editAction,
-        multipartRequest(
+        await multipartRequest(
           "/profile/edit",
           editForm(
             { ...BASE_FIELDS, email: member.email, username: member.profile.username },
@@ -466,7 +466,7 @@ describe("photo uploads", () => {
     const before = uploadedFiles().length;
     const result = await run(
       editAction,
-      multipartRequest(
+      await multipartRequest(
         "/profile/edit",
         editForm(
           { ...BASE_FIELDS, email: member.email, username: member.profile.username },
@@ -500,7 +500,7 @@ describe("photo uploads", () => {
     expect(big.byteLength).toBeGreaterThan(6 * 1024 * 1024 - 200_000);
     const result = await run(
       editAction,
-      multipartRequest(
+      await multipartRequest(
         "/profile/edit",
         editForm(
           { ...BASE_FIELDS, email: member.email, username: member.profile.username },

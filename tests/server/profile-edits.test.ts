@@ -136,7 +136,7 @@ describe("one implementation for a member's own edit and the administrator's", (
 
     const own = await run(
       editAction,
-      multipartRequest(
+      await multipartRequest(
         "/profile/edit",
         form({ ...FIELDS, title: "Typed by me", email: member.email, username: "my.own.card" }, await png("#ff0000")),
         member,
@@ -152,7 +152,7 @@ describe("one implementation for a member's own edit and the administrator's", (
 
     const dashboard = await run(
       dashboardAction,
-      multipartRequest(
+      await multipartRequest(
         "/admin/profiles",
         form(
           {
@@ -184,10 +184,10 @@ describe("one implementation for a member's own edit and the administrator's", (
     const typed = { ...FIELDS, title: "Kept on the form", email: member.email, username: "kept.typing" };
 
     const results = [
-      await run(editAction, multipartRequest("/profile/edit", form(typed, notAnImage), member), {}, member.viewer),
+      await run(editAction, await multipartRequest("/profile/edit", form(typed, notAnImage), member), {}, member.viewer),
       await run(
         dashboardAction,
-        multipartRequest("/admin/profiles", form({ ...typed, intent: "update", id }, notAnImage)),
+        await multipartRequest("/admin/profiles", form({ ...typed, intent: "update", id }, notAnImage)),
         {},
         admin.viewer,
       ),
