@@ -12,14 +12,17 @@ export default defineConfig({
   outputDir: "test-results",
   fullyParallel: false,
   workers: 2,
-  retries: 0,
+  // A failing test runs once more to record a trace, and the run still fails:
+  // tracing every passing test cost a tenth of the run.
+  retries: 1,
+  failOnFlakyTests: true,
   // A journey of a dozen steps on a busy 2-core machine; each axe check adds its own allowance.
   timeout: 45_000,
   expect: { timeout: 10_000 },
   reporter: [["list"]],
   use: {
     baseURL: E2E_URL,
-    trace: "retain-on-failure",
+    trace: "on-first-retry",
     screenshot: "only-on-failure",
     launchOptions: {
       executablePath,
