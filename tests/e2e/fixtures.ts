@@ -136,7 +136,6 @@ type WorkerFixtures = {
 
 export const test = base.extend<TestFixtures, WorkerFixtures>({
   sessions: [
-    // biome-ignore lint/correctness/noEmptyPattern: Playwright reads a fixture's dependencies from this pattern; there are none.
     async ({}, use, workerInfo) => {
       const cache = new Map<PersonName, Promise<StorageState>>();
       let n = 0;
@@ -152,7 +151,6 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     { scope: "worker" },
   ],
 
-  // biome-ignore lint/correctness/noEmptyPattern: Playwright reads a fixture's dependencies from this pattern; there are none.
   clientIp: async ({}, use, testInfo) => {
     await use(clientAddress(20, testInfo.workerIndex, counter++));
   },
@@ -161,7 +159,6 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     await use({ "x-forwarded-for": clientIp });
   },
 
-  // biome-ignore lint/correctness/noEmptyPattern: Playwright reads a fixture's dependencies from this pattern; there are none.
   consoleWatch: async ({}, use, testInfo) => {
     const watch = new ConsoleWatch();
     await use(watch);

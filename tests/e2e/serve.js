@@ -10,6 +10,7 @@ import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 
 const DATA_DIR = "tests/.tmp/e2e-data";
+const prepared = process.env.NAMECARD_E2E_PREPARED === "1";
 
 Object.assign(process.env, {
   NODE_ENV: "production",
@@ -23,9 +24,9 @@ Object.assign(process.env, {
   SMTP_URL: "",
 });
 
-if (process.env.NAMECARD_E2E_PREPARED !== "1") {
+if (!prepared) {
   fs.rmSync(DATA_DIR, { recursive: true, force: true });
-  const seed = spawnSync(process.execPath, ["--import", "tsx", "tests/e2e/seed.ts"], {
+  const seed = spawnSync(process.execPath, ["--import", "tsx", "scripts/e2e-seed.ts"], {
     stdio: "inherit",
     env: process.env,
   });

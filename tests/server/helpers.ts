@@ -7,7 +7,7 @@ import { createMember as createSignedInMember, type NewMember } from "../support
 import { latestMail as readOutbox } from "../support/outbox";
 import { present } from "../support/present";
 
-export { MEMBER_PASSWORD, uniqueEmail } from "../support/members";
+export { uniqueEmail } from "../support/members";
 export { present } from "../support/present";
 
 export const BASE = "http://localhost:3000";

@@ -7,7 +7,7 @@ import { spawnSync } from "node:child_process";
 export const IN_CI = ["1", "true"].includes((process.env.CI ?? "").toLowerCase());
 
 /** Whether `command args…` runs here; under CI a missing checker is an error. */
-export function hasChecker(what: string, command: string, args: string[], install: string): boolean {
+function hasChecker(what: string, command: string, args: string[], install: string): boolean {
   const result = spawnSync(command, args, { stdio: "ignore" });
   if (result.status === 0) return true;
   const message = `${what} is not available (${command} ${args.join(" ")} failed). Install it: ${install}`;

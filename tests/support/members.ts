@@ -9,7 +9,7 @@ import { makeSignature } from "better-auth/crypto";
 import { getAuth } from "~/.server/auth";
 
 /** The password every test member gets unless a test chooses one. */
-export const MEMBER_PASSWORD = "member password";
+const MEMBER_PASSWORD = "member password";
 
 export type NewMember = {
   email?: string;
@@ -72,7 +72,7 @@ export async function createMember(fields: NewMember = {}): Promise<Member> {
  * A new session for the user, as the `Cookie` header a browser sends back:
  * the token signed with the auth secret, exactly as better-auth sets it.
  */
-export async function signIn(userId: string): Promise<string> {
+async function signIn(userId: string): Promise<string> {
   const context = await getAuth().$context;
   const session = await context.internalAdapter.createSession(userId);
   const signed = `${session.token}.${await makeSignature(session.token, context.secret)}`;

@@ -1,10 +1,11 @@
-// Run by the e2e server before it starts: the demo data, then the accounts the
-// browser tests sign in with (tests/e2e/people.ts).
+// The browser tests' data (tests/e2e/serve.js runs it before the e2e server
+// starts): the demo data, then the accounts the tests sign in with
+// (tests/e2e/people.ts).
 import { connectDatabase } from "~/.server/db/connect";
-import { createMember } from "../support/members";
-import { PASSWORD, PEOPLE } from "./people";
+import { PASSWORD, PEOPLE } from "../tests/e2e/people";
+import { createMember } from "../tests/support/members";
 
-await import("../../scripts/seed");
+await import("./seed");
 
 const handle = await connectDatabase();
 try {
