@@ -3,7 +3,8 @@ import { defineConfig, devices } from "@playwright/test";
 export const E2E_PORT = 3100;
 export const E2E_URL = `http://localhost:${E2E_PORT}`;
 
-/** Debian's Chromium: `npx playwright install` downloads browsers from outside the package registries. */
+/** Debian's Chromium (scripts/e2e.js finds it, or CHROMIUM_PATH names another): `npx playwright install`
+ * downloads browsers from outside the package registries. */
 const executablePath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 
 export default defineConfig({
@@ -11,13 +12,17 @@ export default defineConfig({
   outputDir: "test-results",
   fullyParallel: false,
   workers: 2,
-  retries: 0,
-  timeout: 30_000,
-  expect: { timeout: 7_000 },
-  reporter: process.env.CI ? [["list"]] : [["list"]],
+  // A failing test runs once more to record a trace, and the run still fails:
+  // tracing every passing test cost a tenth of the run.
+  retries: 1,
+  failOnFlakyTests: true,
+  // A journey of a dozen steps on a busy 2-core machine; each axe check adds its own allowance.
+  timeout: 45_000,
+  expect: { timeout: 10_000 },
+  reporter: [["list"]],
   use: {
     baseURL: E2E_URL,
-    trace: "retain-on-failure",
+    trace: "on-first-retry",
     screenshot: "only-on-failure",
     launchOptions: {
       executablePath,

@@ -1,3 +1,4 @@
+import os from "node:os";
 import path from "node:path";
 import { defineConfig } from "vitest/config";
 
@@ -12,6 +13,8 @@ const testEnv = {
 
 const alias = { "~": path.resolve(import.meta.dirname, "app") };
 const serverTests = ["app/**/*.server.test.ts", "tests/server/**/*.test.ts", "tests/security/**/*.test.ts"];
+/** Tests that need a real PostgreSQL server (several processes on one database). */
+const postgresOnlyTests = ["tests/server/**/*.postgres.test.ts"];
 
 if (!process.env.TEST_DATABASE_URL) {
   console.warn(
@@ -21,8 +24,10 @@ if (!process.env.TEST_DATABASE_URL) {
 }
 
 const databases = [
-  { name: "pglite", env: {} },
-  ...(process.env.TEST_DATABASE_URL ? [{ name: "postgres", env: { NAMECARD_TEST_DB: "postgres" } }] : []),
+  { name: "pglite", env: {}, exclude: postgresOnlyTests },
+  ...(process.env.TEST_DATABASE_URL
+    ? [{ name: "postgres", env: { NAMECARD_TEST_DB: "postgres" }, exclude: [] as string[] }]
+    : []),
 ];
 
 export default defineConfig({
@@ -30,24 +35,35 @@ export default defineConfig({
   test: {
     // Server logs (mail links, auth warnings) show only for failing tests.
     silent: "passed-only",
+    // Server tests wait on databases, scrypt and child processes as much as they
+    // compute: even on 2 cores, two workers finish far sooner than one.
+    maxWorkers: Math.max(2, os.availableParallelism() - 1),
     projects: [
       {
+        // Pure functions and modules with their own real counterpart (SMTP,
+        // S3, files). No database is opened here: `db` throws until one is set.
         resolve: { alias },
         test: {
           name: "unit",
-          include: ["app/**/*.test.ts", "scripts/**/*.test.ts"],
+          include: ["app/**/*.test.ts", "scripts/**/*.test.ts", "tests/unit/**/*.test.ts"],
           exclude: serverTests,
           env: testEnv,
+          setupFiles: ["tests/setup/console.ts"],
         },
       },
+      // Loaders, actions and domain code against a real database, once per engine.
       ...databases.map((database) => ({
         resolve: { alias },
         test: {
           name: `server:${database.name}`,
           include: serverTests,
+          exclude: database.exclude,
           env: { ...testEnv, DATA_DIR: `tests/.tmp/data-${database.name}`, ...database.env },
           globalSetup: ["tests/setup/global-database.ts"],
-          setupFiles: ["tests/setup/database.ts"],
+          setupFiles: ["tests/setup/console.ts", "tests/setup/database.ts"],
+          // One module graph and one database per worker, shared by its files:
+          // loading the app and a database for every file was most of the run.
+          isolate: false,
           hookTimeout: 60_000,
           testTimeout: 30_000,
         },

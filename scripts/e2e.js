@@ -1,25 +1,27 @@
 // The browser tests: builds the app, then runs Playwright in Debian's Chromium.
-// Without a Chromium it says so plainly and how to install one, and exits 0 so
-// that `npm test` still runs everything else.
+// Without a Chromium it says so plainly and how to install one; under CI that
+// fails the run, elsewhere it exits 0 so that `npm test` still runs the rest.
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 
+const IN_CI = ["1", "true"].includes((process.env.CI ?? "").toLowerCase());
 const candidates = [process.env.CHROMIUM_PATH, "/usr/bin/chromium", "/usr/bin/chromium-browser"].filter(Boolean);
 const chromium = candidates.find((file) => fs.existsSync(file));
 
 if (!chromium) {
-  console.warn(
+  console.error(
     [
       "",
-      "┌─ End-to-end tests SKIPPED: no Chromium found.",
+      `┌─ End-to-end tests ${IN_CI ? "FAILED" : "SKIPPED"}: no Chromium found.`,
       `│  Looked for: ${candidates.join(", ")}`,
       "│  Install Debian's Chromium:  sudo apt-get install chromium fonts-liberation",
       "│  or point CHROMIUM_PATH at a Chromium binary, then run `npm test` again.",
+      ...(IN_CI ? ["│  Under CI every check must run."] : []),
       "└─",
       "",
     ].join("\n"),
   );
-  process.exit(0);
+  process.exit(IN_CI ? 1 : 0);
 }
 
 function run(command, args, env = {}) {

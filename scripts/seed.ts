@@ -38,8 +38,11 @@ const TITLES = [
   "Logistics Coordinator",
 ];
 
+/** The demo account the seed's message suggests signing in with. */
+const FIRST_PERSON: [string, string] = ["Amelia", "Hart"];
+
 const PEOPLE: [string, string][] = [
-  ["Amelia", "Hart"],
+  FIRST_PERSON,
   ["Noah", "Fischer"],
   ["Zoë", "Laurent"],
   ["Mateo", "García"],
@@ -87,7 +90,8 @@ async function seedBrands() {
       continue;
     }
     const [created] = await db.insert(brands).values(brand).returning({ id: brands.id });
-    ids.push(created!.id);
+    if (!created) throw new Error(`[seed] the brand ${brand.name} was not created`);
+    ids.push(created.id);
   }
   return ids;
 }
@@ -161,7 +165,7 @@ try {
   const accountCount = await seedAccounts();
   console.info(
     `[seed] ${BRANDS.length} brands, ${profileCount} new profiles, ${accountCount} new demo accounts` +
-      ` (sign in as ${emailFor(...PEOPLE[0]!)} with the password "${DEMO_PASSWORD}").`,
+      ` (sign in as ${emailFor(...FIRST_PERSON)} with the password "${DEMO_PASSWORD}").`,
   );
 } finally {
   await handle.close();

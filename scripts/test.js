@@ -1,24 +1,106 @@
-// `npm test`: the whole suite, in the order that fails fastest.
-import { spawnSync } from "node:child_process";
+// `npm test`: the whole suite, in the order that fails fastest. The machine's
+// cores are the limit, so steps that need nothing from each other run side by
+// side in lanes, and a phase ends when all its lanes have:
+//
+// 1. the route types (knip and tsc read them);
+// 2. lint and format, then unused code | the typecheck | the build;
+// 3. the unit and server tests (some start the built server) | the browser
+//    tests' database;
+// 4. the browser tests.
+//
+// With NAMECARD_SECOND_NODE set to another Node binary (CI sets it to Node 24),
+// the unit and server tests run once more on it, in the same lane.
+import { spawn } from "node:child_process";
+import { performance } from "node:perf_hooks";
 
-// The build comes before the server tests: one of them starts real server processes.
-// Route types are generated, not committed: knip and tsc both need them.
-const steps = [
-  ["route types", "npx", ["react-router", "typegen"]],
-  ["lint and format", "npx", ["biome", "check", "."]],
-  ["unused code and dependencies", "npx", ["knip"]],
-  ["typecheck", "npm", ["run", "--silent", "typecheck"]],
-  ["build", "npx", ["react-router", "build"]],
-  ["unit and server tests", "npx", ["vitest", "run"]],
-  ["end-to-end tests", "node", ["scripts/e2e.js"], { NAMECARD_SKIP_BUILD: "1" }],
+const VITEST = "node_modules/vitest/vitest.mjs";
+const secondNode = process.env.NAMECARD_SECOND_NODE;
+
+/** Runs one step; its output goes straight through, or is held until it ends when it shares the screen. */
+function run({ name, command, args, env = {} }, { live }) {
+  const started = performance.now();
+  if (live) console.info(`\n▶ ${name}`);
+  return new Promise((resolve) => {
+    const child = spawn(command, args, {
+      stdio: live ? "inherit" : ["ignore", "pipe", "pipe"],
+      env: { ...process.env, ...env },
+    });
+    let output = "";
+    if (!live) {
+      child.stdout.on("data", (chunk) => (output += chunk));
+      child.stderr.on("data", (chunk) => (output += chunk));
+    }
+    const finish = (ok) => {
+      const seconds = (performance.now() - started) / 1000;
+      if (!live) process.stdout.write(`\n▶ ${name} (${seconds.toFixed(1)} s)\n${output}`);
+      else console.info(`◀ ${name} (${seconds.toFixed(1)} s)`);
+      resolve({ name, ok, seconds });
+    };
+    child.on("error", (error) => {
+      output += `${error.message}\n`;
+      finish(false);
+    });
+    child.on("close", (code) => finish(code === 0));
+  });
+}
+
+/** Runs a lane's steps one after another, stopping at the first failure. */
+async function runLane(steps, live) {
+  const results = [];
+  for (const step of steps) {
+    const result = await run(step, { live });
+    results.push(result);
+    if (!result.ok) break;
+  }
+  return results;
+}
+
+const vitest = (name, node) => ({ name, command: node, args: [VITEST, "run"] });
+
+/** Phases of lanes of steps; the last lane of a phase shows its output as it comes. */
+const phases = [
+  // Route types are generated, not committed: knip and tsc both need them.
+  [[{ name: "route types", command: "npx", args: ["react-router", "typegen"] }]],
+  [
+    [
+      { name: "lint and format", command: "npx", args: ["biome", "check", "."] },
+      { name: "unused code and dependencies", command: "npx", args: ["knip"] },
+    ],
+    [{ name: "typecheck", command: "npx", args: ["tsc"] }],
+    [{ name: "build", command: "npx", args: ["react-router", "build"] }],
+  ],
+  [
+    [{ name: "browser tests' database", command: process.execPath, args: ["tests/e2e/serve.js", "--prepare"] }],
+    [
+      vitest("unit and server tests", process.execPath),
+      ...(secondNode ? [vitest(`unit and server tests on ${secondNode}`, secondNode)] : []),
+    ],
+  ],
+  [
+    [
+      {
+        name: "end-to-end tests",
+        command: process.execPath,
+        args: ["scripts/e2e.js"],
+        env: { NAMECARD_SKIP_BUILD: "1", NAMECARD_E2E_PREPARED: "1" },
+      },
+    ],
+  ],
 ];
 
-for (const [name, command, args, env = {}] of steps) {
-  console.info(`\n▶ ${name}`);
-  const result = spawnSync(command, args, { stdio: "inherit", env: { ...process.env, ...env } });
-  if (result.status !== 0) {
-    console.error(`\n✖ ${name} failed`);
-    process.exit(result.status ?? 1);
+const started = performance.now();
+const results = [];
+for (const lanes of phases) {
+  const finished = (await Promise.all(lanes.map((steps, index) => runLane(steps, index === lanes.length - 1)))).flat();
+  results.push(...finished);
+  const failed = finished.filter((result) => !result.ok);
+  if (failed.length) {
+    console.error(`\n✖ ${failed.map((result) => result.name).join(", ")} failed`);
+    process.exit(1);
   }
 }
+
+console.info("\nTimes (the steps of one phase ran side by side):");
+for (const { name, seconds } of results) console.info(`  ${name.padEnd(48)} ${seconds.toFixed(1)} s`);
+console.info(`  ${"total".padEnd(48)} ${((performance.now() - started) / 1000).toFixed(1)} s`);
 console.info("\n✔ all tests passed");

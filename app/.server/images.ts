@@ -15,7 +15,7 @@ const PROFILE_PHOTO_SIZE = 512;
 export type ImageChange = { kind: "keep" } | { kind: "remove" } | { kind: "replace"; bytes: Uint8Array };
 
 /** The file is not an image we accept: the person can fix it by choosing another file. */
-export class ImageError extends Error {
+class ImageError extends Error {
   override name = "ImageError";
 }
 

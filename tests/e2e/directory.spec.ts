@@ -1,10 +1,10 @@
-import { expect, expectAccessible, mailLink, screenshot, signUpAndVerify, test, uniqueEmail } from "./fixtures";
+import { expect, expectAccessible, screenshot, test } from "./fixtures";
 
 const PERSON_AGENT =
   "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36";
 
-test("a member searches as they type, filters by brand, and Back restores the search", async ({ page }) => {
-  await signUpAndVerify(page, { email: uniqueEmail(), firstName: "Dina", lastName: "Directory" });
+test("a member searches as they type, filters by brand, and Back restores the search", async ({ page, login }) => {
+  await login("member");
   await page.goto("/directory");
   await expect(page.getByRole("heading", { name: "Directory", level: 1 })).toBeVisible();
   await expect(page.getByText("Find and connect with your colleagues across all brands.")).toBeVisible();
@@ -45,13 +45,8 @@ test("a member searches as they type, filters by brand, and Back restores the se
 test.describe("without JavaScript", () => {
   test.use({ javaScriptEnabled: false });
 
-  test("the search form works as a plain GET and shows the empty state", async ({ page }) => {
-    const email = uniqueEmail("nojs");
-    // Sign-up needs the API; the signed-in cookie then serves plain HTML pages.
-    await page.context().request.post("/api/auth/sign-up/email", {
-      data: { name: "No Script", firstName: "No", lastName: "Script", email, password: "e2e password 123" },
-    });
-    await page.goto(await mailLink(email));
+  test("the search form works as a plain GET and shows the empty state", async ({ page, login }) => {
+    await login("member");
     await page.goto("/directory");
     await page.getByPlaceholder("Search by name, email, username, or bio...").fill("no such person at all");
     await page.getByRole("button", { name: "Search" }).click();
@@ -62,8 +57,8 @@ test.describe("without JavaScript", () => {
   });
 });
 
-test("the administrator sees the legend, the status filter and a dot per card", async ({ page }) => {
-  await signUpAndVerify(page, { email: "admin.directory@example.com", firstName: "Dee", lastName: "Admin" });
+test("the administrator sees the legend, the status filter and a dot per card", async ({ page, login }) => {
+  await login("admin");
   await page.goto("/directory?status=unclaimed");
   await expect(page.getByRole("list", { name: "Legend" })).toBeVisible();
   await expect(page.getByRole("combobox", { name: "Status" })).toHaveValue("unclaimed");
@@ -72,32 +67,31 @@ test("the administrator sees the legend, the status filter and a dot per card", 
   await expectAccessible(page);
 });
 
-test("a change made in one browser reaches another without a reload", async ({ browser, page }) => {
-  await signUpAndVerify(page, { email: uniqueEmail("watcher"), firstName: "Wanda", lastName: "Watcher" });
+test("a change made in one browser reaches another without a reload", async ({ page, login, newContext }) => {
+  await login("member");
   await page.goto("/directory?q=ethan.brooks");
   const card = page.getByRole("article").filter({ hasText: "Ethan Brooks" });
   const views = card.getByText(/views?$/);
-  const before = Number((await views.textContent())!.split(" ")[0]);
+  const before = Number((await views.textContent())?.split(" ")[0]);
+  expect(before).toBeGreaterThanOrEqual(0);
 
   // Someone else, elsewhere, opens Ethan's card.
-  const stranger = await browser.newContext({
+  const stranger = await newContext({
     userAgent: PERSON_AGENT,
     extraHTTPHeaders: { "x-forwarded-for": "198.51.100.200" },
   });
   const other = await stranger.newPage();
   await other.goto("/profile/ethan.brooks");
   await expect(other.getByRole("heading", { name: "Ethan Brooks", level: 1 })).toBeVisible();
-  await stranger.close();
 
   await expect(views).toHaveText(`${before + 1} ${before + 1 === 1 ? "view" : "views"}`, { timeout: 10_000 });
 });
 
 test.describe("at phone width", () => {
   test.use({ viewport: { width: 390, height: 844 } });
-  test("the directory is one column and readable in dark mode", async ({ page }) => {
+  test("the directory is one column and readable in dark mode", async ({ page, login }) => {
     await page.emulateMedia({ colorScheme: "dark" });
-    const email = uniqueEmail("phone");
-    await signUpAndVerify(page, { email });
+    await login("member");
     await page.goto("/directory");
     await expect(page.getByRole("heading", { name: /\d+ Profiles/ })).toBeVisible();
     await expectAccessible(page);

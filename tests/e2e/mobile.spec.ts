@@ -1,9 +1,13 @@
-import { expect, expectAccessible, screenshot, signUpAndVerify, test, uniqueEmail } from "./fixtures";
+import { expect, expectAccessible, screenshot, test } from "./fixtures";
 
 test.use({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
 
-test("at phone width a member gets a bottom bar with Directory and Profile, and no sidebar", async ({ page }) => {
-  await signUpAndVerify(page, { email: uniqueEmail(), firstName: "Pat", lastName: "Phone" });
+test("at phone width a member gets a bottom bar with Directory and Profile, and no sidebar", async ({
+  page,
+  login,
+}) => {
+  await login("member");
+  await page.goto("/");
   const bar = page.locator("nav[aria-label='Main']:visible");
   await expect(bar).toHaveCount(1);
   await expect(bar.getByRole("link")).toHaveText(["Directory", "Profile"]);
@@ -16,9 +20,13 @@ test("at phone width a member gets a bottom bar with Directory and Profile, and 
   await expect(page.getByRole("button", { name: "Sign Out" })).toBeVisible();
 });
 
-test("at phone width an administrator gets four items: Dashboard, Directory, Brands, Analytics", async ({ page }) => {
+test("at phone width an administrator gets four items: Dashboard, Directory, Brands, Analytics", async ({
+  page,
+  login,
+}) => {
   await page.emulateMedia({ colorScheme: "dark" });
-  await signUpAndVerify(page, { email: "admin.mobile@example.com", firstName: "Mo", lastName: "Admin" });
+  await login("admin");
+  await page.goto("/");
   const bar = page.locator("nav[aria-label='Main']:visible");
   await expect(bar.getByRole("link")).toHaveText(["Dashboard", "Directory", "Brands", "Analytics"]);
   await expectAccessible(page);

@@ -1,26 +1,36 @@
 // The server the browser tests run against: a fresh embedded database with the
-// demo data. It trusts one proxy hop: the browser connects over loopback and
-// each test sends its own X-Forwarded-For, so each test has its own client
-// address (and so its own rate-limit bucket), exactly as behind one nginx.
+// demo data and the test accounts (tests/e2e/people.ts), behind one trusted
+// proxy hop so each test chooses its client address with X-Forwarded-For (and
+// so has its own rate-limit bucket).
+//
+// `node tests/e2e/serve.js --prepare` only makes the data and exits, so that
+// `npm test` can do it while other tests run; the server started afterwards
+// with NAMECARD_E2E_PREPARED=1 uses that data as it is.
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 
 const DATA_DIR = "tests/.tmp/e2e-data";
-fs.rmSync(DATA_DIR, { recursive: true, force: true });
+const prepared = process.env.NAMECARD_E2E_PREPARED === "1";
 
 Object.assign(process.env, {
   NODE_ENV: "production",
   PORT: "3100",
   PUBLIC_URL: "http://localhost:3100",
   DATA_DIR,
-  ADMIN_EMAILS:
-    "admin@example.com,admin.mobile@example.com,admin.theme@example.com,admin.card@example.com,admin.directory@example.com,admin.authz@example.com,admin.ui@example.com,admin.settings@example.com,admin.brands@example.com,admin.styles@example.com",
+  ADMIN_EMAILS: "admin@example.com",
+  // A hop count, not `true`: only the address our own proxy (the test) adds is believed.
   TRUST_PROXY: "1",
   DATABASE_URL: "",
   SMTP_URL: "",
 });
 
-const seed = spawnSync("npx", ["tsx", "scripts/seed.ts"], { stdio: "inherit", env: process.env });
-if (seed.status !== 0) process.exit(seed.status ?? 1);
+if (!prepared) {
+  fs.rmSync(DATA_DIR, { recursive: true, force: true });
+  const seed = spawnSync(process.execPath, ["--import", "tsx", "scripts/e2e-seed.ts"], {
+    stdio: "inherit",
+    env: process.env,
+  });
+  if (seed.status !== 0) process.exit(seed.status ?? 1);
+}
 
-await import("../../server.js");
+if (!process.argv.includes("--prepare")) await import("../../server.js");

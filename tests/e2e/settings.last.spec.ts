@@ -1,7 +1,11 @@
-import { expect, expectAccessible, screenshot, signUpAndVerify, test } from "./fixtures";
+import { expect, expectAccessible, PEOPLE, screenshot, test } from "./fixtures";
 
-test("settings apply across the product and a cleared field returns to its default", async ({ page, browser }) => {
-  await signUpAndVerify(page, { email: "admin.settings@example.com", firstName: "Set", lastName: "Admin" });
+test("settings apply across the product and a cleared field returns to its default", async ({
+  page,
+  login,
+  newContext,
+}) => {
+  await login("admin");
   await page.goto("/admin/settings");
   await expect(page.getByRole("tab", { name: "General" })).toHaveAttribute("aria-selected", "true");
   await expectAccessible(page);
@@ -14,7 +18,7 @@ test("settings apply across the product and a cleared field returns to its defau
   await page.getByLabel("Terms of service").fill("Be kind to each other.\nShare cards, not secrets.");
   await page.getByRole("tab", { name: "Security" }).click();
   await expect(page.getByText("Administrators come from configuration.")).toBeVisible();
-  await expect(page.getByText("admin.settings@example.com")).toBeVisible();
+  await expect(page.getByText(PEOPLE.admin.email)).toBeVisible();
   await page.getByRole("button", { name: "Save Settings" }).click();
   await expect(page.getByText("Settings saved successfully!")).toBeVisible();
 
@@ -23,7 +27,7 @@ test("settings apply across the product and a cleared field returns to its defau
   const html = page.locator("html");
   await expect(html).toHaveAttribute("style", /--brand-primary:\s*#0f766e/);
   await expect(html).toHaveAttribute("style", /Poppins/);
-  const visitor = await browser.newPage();
+  const visitor = await (await newContext()).newPage();
   await visitor.goto("/auth?mode=signup");
   await expect(visitor.getByRole("heading", { name: "Join Acme Group" })).toBeVisible();
   await visitor.getByRole("link", { name: "Terms of Service" }).first().click();
@@ -32,7 +36,6 @@ test("settings apply across the product and a cleared field returns to its defau
   await visitor.goto("/qr/amelia.hart");
   await expect(visitor.getByText("Powered by Acme Group")).toBeVisible();
   await screenshot(visitor, "qr-after-settings");
-  await visitor.close();
   await screenshot(page, "admin-settings-desktop-light");
 
   // Clearing on purpose brings the defaults back.

@@ -1,5 +1,5 @@
 import type { Locator } from "@playwright/test";
-import { expect, signUpAndVerify, test } from "./fixtures";
+import { expect, test } from "./fixtures";
 
 /** A computed colour as [r, g, b], whatever colour space the browser reports it in. */
 async function rgbOf(locator: Locator, property: "color" | "background-color") {
@@ -17,8 +17,8 @@ function isRed([r, g, b]: [number, number, number]) {
   return r > 150 && g < 90 && b < 90;
 }
 
-test("delete buttons are red, in the brand cards, the profile table and the confirmation", async ({ page }) => {
-  await signUpAndVerify(page, { email: "admin.styles@example.com", firstName: "Style", lastName: "Admin" });
+test("delete buttons are red, in the brand cards, the profile table and the confirmation", async ({ page, login }) => {
+  await login("admin");
 
   await page.goto("/admin/brands");
   const deleteBrand = page.getByRole("button", { name: /^Delete / }).first();

@@ -1,4 +1,4 @@
-import { expect, screenshot, signUpAndVerify, test } from "./fixtures";
+import { expect, screenshot, test } from "./fixtures";
 
 /** Records whether <html> was dark at the first moment the document was parsed. */
 async function recordFirstPaintTheme(page: import("@playwright/test").Page) {
@@ -10,8 +10,9 @@ async function recordFirstPaintTheme(page: import("@playwright/test").Page) {
   });
 }
 
-test("the chosen theme is kept across reloads, with no flash of the other one", async ({ page }) => {
-  await signUpAndVerify(page, { email: "admin.theme@example.com", firstName: "Theo", lastName: "Admin" });
+test("the chosen theme is kept across reloads, with no flash of the other one", async ({ page, login }) => {
+  await login("admin");
+  await page.goto("/");
   await recordFirstPaintTheme(page);
 
   await page.getByRole("button", { name: /^Theme:/ }).click();

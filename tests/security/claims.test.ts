@@ -54,7 +54,7 @@ describe("a member's card shows only an address they receive mail at", () => {
     const card = await cardOf(squatter.viewer.profile!.id);
     const saved = await run(
       editAction,
-      multipartRequest("/profile/edit", cardForm(card, { email: victim, title: "Buyer" }), squatter),
+      await multipartRequest("/profile/edit", cardForm(card, { email: victim, title: "Buyer" }), squatter),
       {},
       squatter.viewer,
     );
@@ -88,7 +88,7 @@ describe("a member's card shows only an address they receive mail at", () => {
     const next = uniqueEmail("second-mailbox");
     await run(
       editAction,
-      multipartRequest("/profile/edit", cardForm(card, { email: next }), member),
+      await multipartRequest("/profile/edit", cardForm(card, { email: next }), member),
       {},
       member.viewer,
     );
@@ -104,7 +104,7 @@ describe("a member's card shows only an address they receive mail at", () => {
 
     const confirmed = await run(
       cardEmailAction,
-      multipartRequest(
+      await multipartRequest(
         "/account/card-email",
         (() => {
           const form = new FormData();
@@ -130,7 +130,7 @@ describe("a member's card shows only an address they receive mail at", () => {
       .where(eq(profiles.id, card.id));
     const saved = await run(
       editAction,
-      multipartRequest("/profile/edit", cardForm(await cardOf(card.id), { email: member.email }), member),
+      await multipartRequest("/profile/edit", cardForm(await cardOf(card.id), { email: member.email }), member),
       {},
       member.viewer,
     );
@@ -148,7 +148,7 @@ describe("a member's card shows only an address they receive mail at", () => {
     const form = cardForm(card!, { email: next });
     form.set("intent", "update");
     form.set("id", card!.id);
-    const saved = await run(dashboardAction, multipartRequest("/admin/profiles", form, boss), {}, boss.viewer);
+    const saved = await run(dashboardAction, await multipartRequest("/admin/profiles", form, boss), {}, boss.viewer);
     expect(saved.status).toBe(302);
     expect((await cardOf(card!.id)).email).toBe(next);
   });
@@ -178,7 +178,12 @@ describe("a card is claimed when it appears, not only at confirmation", () => {
     for (const [name, value] of Object.entries({ firstName: "Made", lastName: "Foryou", email: member.email })) {
       form.set(name, value);
     }
-    const created = await run(createAction, multipartRequest("/admin/profiles/create", form, boss), {}, boss.viewer);
+    const created = await run(
+      createAction,
+      await multipartRequest("/admin/profiles/create", form, boss),
+      {},
+      boss.viewer,
+    );
     expect(created.status).toBe(302);
     const [card] = await db.select().from(profiles).where(eq(profiles.email, member.email));
     const [user] = await db.select().from(users).where(eq(users.email, member.email));

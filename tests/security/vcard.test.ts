@@ -78,7 +78,7 @@ describe.skipIf(!HAVE_VOBJECT)("contact files cannot be forged", () => {
       brandForm.set(name, value);
     }
     expect(
-      (await run(brandsAction, multipartRequest("/admin/brands", brandForm, admin), {}, admin.viewer)).status,
+      (await run(brandsAction, await multipartRequest("/admin/brands", brandForm, admin), {}, admin.viewer)).status,
     ).toBe(302);
     const [brand] = await db.select().from(brands);
 
@@ -98,7 +98,7 @@ describe.skipIf(!HAVE_VOBJECT)("contact files cannot be forged", () => {
     })) {
       form.set(name, value);
     }
-    const saved = await run(editAction, multipartRequest("/profile/edit", form, member), {}, member.viewer);
+    const saved = await run(editAction, await multipartRequest("/profile/edit", form, member), {}, member.viewer);
     expect(saved.status, JSON.stringify(saved.data)).toBe(302);
 
     const cards = readCards(await contactFile(card!.username));
@@ -163,7 +163,7 @@ describe.skipIf(!HAVE_VOBJECT)("contact files cannot be forged", () => {
       })) {
         form.set(name, fieldValue);
       }
-      const result = await run(editAction, multipartRequest("/profile/edit", form, member), {}, member.viewer);
+      const result = await run(editAction, await multipartRequest("/profile/edit", form, member), {}, member.viewer);
       expect(result.status, `${field}=${JSON.stringify(value)}`).toBe(400);
       expect((result.data as { fieldErrors: Record<string, string[]> }).fieldErrors[field]).toBeTruthy();
     }

@@ -9,7 +9,18 @@ import { action as authAction } from "~/routes/auth/auth";
 import { action as forgotAction } from "~/routes/auth/forgot-password";
 import { action as resetAction } from "~/routes/auth/reset-password";
 import { action as signOutAction } from "~/routes/auth/sign-out";
-import { cookieFrom, formRequest, getRequest, latestMail, nextIp, openAuthLink, run, uniqueEmail } from "./helpers";
+import {
+  cookieFrom,
+  createMember,
+  formRequest,
+  getRequest,
+  latestMail,
+  nextIp,
+  openAuthLink,
+  present,
+  run,
+  uniqueEmail,
+} from "./helpers";
 
 const PASSWORD = "correct horse battery";
 
@@ -43,10 +54,11 @@ async function signIn(email: string, password = PASSWORD, ip = nextIp()) {
 async function signUpAndVerify(fields: Parameters<typeof signUp>[0]) {
   const result = await signUp(fields);
   expect(result.status).toBe(200);
-  const mail = latestMail(fields.email);
-  expect(mail?.link).toBeTruthy();
   // Opened in the browser that signed up: its pending-sign-up cookie goes along.
-  const opened = await openAuthLink(mail!.link!, cookieFrom(result.headers));
+  const opened = await openAuthLink(
+    present(latestMail(fields.email)?.link, "a confirmation link"),
+    cookieFrom(result.headers),
+  );
   expect(opened.status).toBe(302);
   return opened.cookie;
 }
@@ -86,7 +98,7 @@ describe("signing up", () => {
       viewCount: 0,
     });
     const viewer = await getOptionalViewer(getRequest("/", cookie));
-    expect(viewer?.profile?.id).toBe(profile!.id);
+    expect(viewer?.profile?.id).toBe(present(profile, "the new card").id);
     expect(viewer?.isAdmin).toBe(false);
   });
 
@@ -129,7 +141,7 @@ describe("claiming a card an administrator prepared", () => {
       .insert(profiles)
       .values({ email, firstName: "Pre", lastName: "Pared", username: "pre.pared", title: "Buyer", viewCount: 7 })
       .returning();
-    return card!;
+    return present(card, "the prepared card");
   }
 
   it("links the prepared card to the member once they confirm the same address, in any letter case", async () => {
@@ -145,7 +157,7 @@ describe("claiming a card an administrator prepared", () => {
     const [claimed] = await db.select().from(profiles).where(eq(profiles.id, card.id));
     const [user] = await db.select().from(users).where(sql`lower(${users.email}) = ${email}`);
     expect(claimed).toMatchObject({
-      userId: user!.id,
+      userId: present(user, "the account").id,
       firstName: "Priya",
       lastName: "Raman",
       phone: "+44 20 7946 0000",
@@ -179,15 +191,14 @@ describe("claiming a card an administrator prepared", () => {
     const [user] = await db.select().from(users).where(eq(users.email, email));
     // A second verification event for the same user changes nothing.
     const { claimOrCreateProfile } = await import("~/.server/profiles/claim-profile");
-    const again = await claimOrCreateProfile({ ...user!, emailVerified: true });
+    const again = await claimOrCreateProfile({ ...present(user, "the account"), emailVerified: true });
     expect(again).toMatchObject({ outcome: "existing", profile: { id: card.id } });
   });
 });
 
 describe("signing in", () => {
   it("signs a confirmed member in and returns them where they were going", async () => {
-    const email = uniqueEmail();
-    await signUpAndVerify({ email });
+    const { email } = await createMember({ password: PASSWORD });
     const result = await run(
       authAction,
       formRequest("/auth", { intent: "signin", email, password: PASSWORD, redirectTo: "/directory" }),
@@ -199,16 +210,14 @@ describe("signing in", () => {
   });
 
   it("shows the provider's message on a wrong password", async () => {
-    const email = uniqueEmail();
-    await signUpAndVerify({ email });
+    const { email } = await createMember({ password: PASSWORD });
     const result = await signIn(email, "wrong password!");
     expect(result.status).toBe(400);
     expect(result.data).toMatchObject({ formError: "Invalid email or password", values: { intent: "signin" } });
   });
 
   it("never follows a redirect to another site", async () => {
-    const email = uniqueEmail();
-    await signUpAndVerify({ email });
+    const { email } = await createMember({ password: PASSWORD });
     const result = await run(
       authAction,
       formRequest("/auth", { intent: "signin", email, password: PASSWORD, redirectTo: "//evil.example/" }),
@@ -217,8 +226,7 @@ describe("signing in", () => {
   });
 
   it("slows down guessing: the sixth attempt in a minute from one address is refused, others only wait a moment", async () => {
-    const email = uniqueEmail();
-    await signUpAndVerify({ email });
+    const { email } = await createMember({ password: PASSWORD });
     const ip = nextIp();
     for (let attempt = 0; attempt < 5; attempt++) {
       expect((await signIn(email, "wrong password!", ip)).status).toBe(400);
@@ -231,7 +239,7 @@ describe("signing in", () => {
   });
 
   it("signs out: the session stops working", async () => {
-    const cookie = await signUpAndVerify({ email: uniqueEmail() });
+    const { cookie } = await createMember();
     const result = await run(signOutAction, formRequest("/auth/sign-out", {}, { cookie }));
     expect(result.status).toBe(302);
     expect(result.location).toBe("/auth");
@@ -241,8 +249,7 @@ describe("signing in", () => {
 
 describe("resetting a forgotten password", () => {
   it("mails a link that sets a new password, after which only the new one works", async () => {
-    const email = uniqueEmail();
-    await signUpAndVerify({ email });
+    const { email } = await createMember({ password: PASSWORD });
     const asked = await run(forgotAction, formRequest("/auth/forgot-password", { email }));
     expect(asked.data).toEqual({ sent: email });
     await mailSettled();
@@ -257,7 +264,7 @@ describe("resetting a forgotten password", () => {
     const reset = await run(
       resetAction,
       formRequest("/auth/reset-password", {
-        token: token!,
+        token: present(token, "a reset token"),
         password: "a brand new secret",
         confirmPassword: "a brand new secret",
       }),
@@ -290,7 +297,7 @@ describe("administrators", () => {
   });
 
   it("have their card re-created when it is missing", async () => {
-    const cookie = await signUpAndVerify({ email: "admin@example.com", firstName: "Ada", lastName: "Admin" });
+    const { cookie } = await createMember({ email: "admin@example.com", firstName: "Ada", lastName: "Admin" });
     await db.delete(profiles).where(sql`lower(${profiles.email}) = 'admin@example.com'`);
     const viewer = await getOptionalViewer(getRequest("/", cookie));
     expect(viewer?.profile?.username).toBe("admin");

@@ -25,7 +25,8 @@ import { loader as dashboardCsv } from "~/routes/admin/export/dashboard.csv";
 import { action as profilesAction } from "~/routes/admin/profiles";
 import { action as createAction } from "~/routes/admin/profiles-create";
 import { action as settingsAction } from "~/routes/admin/settings";
-import { cookieFrom, createMember, formRequest, getRequest, multipartRequest, run } from "./helpers";
+import { hasPython, PYTHON } from "../support/checkers";
+import { cookieFrom, createMember, formRequest, getRequest, multipartRequest, present, run } from "./helpers";
 
 /** The message a write leaves for the next page (the toast its redirect carries). */
 async function toastOf(result: { headers: Headers }) {
@@ -78,16 +79,25 @@ async function fixture() {
     userId: row.user?.id ?? null,
   }));
   const inserted = await db.insert(profiles).values(rows).returning();
-  const byName = Object.fromEntries(inserted.map((row) => [row.firstName, row]));
+  const profileOf = (firstName: string) =>
+    present(
+      inserted.find((row) => row.firstName === firstName),
+      `${firstName}'s card`,
+    );
   // Views: 2 today (qr, link), 1 yesterday (directory), 1 twenty days ago (qr), 1 forty days ago (qr).
   await db.insert(profileViews).values([
-    { profileId: byName.Fay!.id, source: "qr", createdAt: new Date(NOW.getTime() - 60_000) },
-    { profileId: byName.Fay!.id, source: "link", createdAt: new Date(NOW.getTime() - 120_000) },
-    { profileId: byName.Jon!.id, source: "directory", createdAt: ago(1) },
-    { profileId: byName.Cat!.id, source: "qr", createdAt: ago(20) },
-    { profileId: byName.Dan!.id, source: "qr", createdAt: ago(40) },
+    { profileId: profileOf("Fay").id, source: "qr", createdAt: new Date(NOW.getTime() - 60_000) },
+    { profileId: profileOf("Fay").id, source: "link", createdAt: new Date(NOW.getTime() - 120_000) },
+    { profileId: profileOf("Jon").id, source: "directory", createdAt: ago(1) },
+    { profileId: profileOf("Cat").id, source: "qr", createdAt: ago(20) },
+    { profileId: profileOf("Dan").id, source: "qr", createdAt: ago(40) },
   ]);
-  return { byName, north: north!, south: south!, east: east! };
+  return {
+    profileOf,
+    north: present(north, "the North brand"),
+    south: present(south, "the South brand"),
+    east: present(east, "the East brand"),
+  };
 }
 
 describe("statistics against a hand-computed fixture", () => {
@@ -110,13 +120,13 @@ describe("statistics against a hand-computed fixture", () => {
   });
 
   it("ranks by views among profiles with views, 0 without", async () => {
-    const { byName } = await fixture();
-    expect(await getProfileRank(byName.Fay!.id)).toBe(1);
-    expect(await getProfileRank(byName.Jon!.id)).toBe(2);
-    expect(await getProfileRank(byName.Dan!.id)).toBe(3);
-    expect(await getProfileRank(byName.Eve!.id)).toBe(3);
-    expect(await getProfileRank(byName.Cat!.id)).toBe(5);
-    expect(await getProfileRank(byName.Ann!.id)).toBe(0);
+    const { profileOf } = await fixture();
+    expect(await getProfileRank(profileOf("Fay").id)).toBe(1);
+    expect(await getProfileRank(profileOf("Jon").id)).toBe(2);
+    expect(await getProfileRank(profileOf("Dan").id)).toBe(3);
+    expect(await getProfileRank(profileOf("Eve").id)).toBe(3);
+    expect(await getProfileRank(profileOf("Cat").id)).toBe(5);
+    expect(await getProfileRank(profileOf("Ann").id)).toBe(0);
   });
 
   it("lists the five newest members, profiles per active brand and the most viewed", async () => {
@@ -162,19 +172,12 @@ describe("statistics against a hand-computed fixture", () => {
   });
 });
 
-const HAS_PYTHON = (() => {
-  try {
-    execFileSync("/usr/bin/python3", ["-c", "import csv"], { stdio: "ignore" });
-    return true;
-  } catch {
-    return false;
-  }
-})();
+const HAS_PYTHON = hasPython();
 
 function parseCsv(text: string): string[][] {
   return JSON.parse(
     execFileSync(
-      "/usr/bin/python3",
+      PYTHON,
       [
         "-c",
         "import sys, csv, json; print(json.dumps(list(csv.reader(sys.stdin.read().lstrip('\\ufeff').splitlines(True)))))",
@@ -196,7 +199,7 @@ describe.skipIf(!HAS_PYTHON)("exports", () => {
       lastName: 'Zoë, "the" Great',
       email: "zoe@example.org",
       username: "zoe.great",
-      companyBrandId: brand!.id,
+      companyBrandId: present(brand, "the brand").id,
       viewCount: 4,
     });
     const response = (await run(dashboardCsv, getRequest("/admin/export/dashboard.csv", admin.cookie))) as {
@@ -226,7 +229,10 @@ describe.skipIf(!HAS_PYTHON)("exports", () => {
     ]);
     const header = rows.findIndex((row) => row[0] === "Name");
     expect(rows[header]).toEqual(["Name", "Email", "Username", "Brand", "Status", "Views", "Created"]);
-    const zoe = rows.slice(header + 1).find((row) => row[2] === "zoe.great")!;
+    const zoe = present(
+      rows.slice(header + 1).find((row) => row[2] === "zoe.great"),
+      "Zoë's row",
+    );
     expect(zoe.slice(0, 6)).toEqual([
       `'=HYPERLINK("http://evil") Zoë, "the" Great`,
       "zoe@example.org",
@@ -282,7 +288,7 @@ describe("administrator actions", () => {
     };
     const created = await run(
       createAction,
-      multipartRequest(
+      await multipartRequest(
         "/admin/profiles/create",
         form({ firstName: "Mary Ann", lastName: "Smith", email: "MARY@example.org" }),
       ),
@@ -305,7 +311,7 @@ describe("administrator actions", () => {
 
     const taken = await run(
       createAction,
-      multipartRequest(
+      await multipartRequest(
         "/admin/profiles/create",
         form({ firstName: "X", lastName: "Y", username: "maryann.smith", email: "mary@example.org" }),
       ),
@@ -318,13 +324,13 @@ describe("administrator actions", () => {
       email: ["Email already exists. Please use a different email address."],
     });
     const [count] = await db.select({ n: sql<number>`count(*)::int` }).from(profiles);
-    expect(count!.n).toBe(2); // the administrator's own and Mary Ann's
+    expect(count?.n).toBe(2); // the administrator's own and Mary Ann's
   });
 
   it("edits any profile, then deletes it with its views and its photo file", async () => {
     const admin = await createMember({ email: "admin@example.com" });
     const member = await createMember({ firstName: "Edit", lastName: "Me" });
-    const id = member.viewer.profile!.id;
+    const id = member.profile.id;
     const photo = await sharp({ create: { width: 200, height: 200, channels: 3, background: "#abcdef" } })
       .png()
       .toBuffer();
@@ -340,7 +346,7 @@ describe("administrator actions", () => {
     }))
       edit.set(key, value);
     edit.set("photo", new File([new Uint8Array(photo)], "p.png", { type: "image/png" }));
-    const updated = await run(profilesAction, multipartRequest("/admin/profiles", edit), {}, admin.viewer);
+    const updated = await run(profilesAction, await multipartRequest("/admin/profiles", edit), {}, admin.viewer);
     expect(updated).toMatchObject({ status: 302, location: "/admin/profiles" });
     expect(await toastOf(updated)).toBe("Profile updated successfully for Edited Member!");
     const [row] = await db.select().from(profiles).where(eq(profiles.id, id));
@@ -350,14 +356,14 @@ describe("administrator actions", () => {
       title: "Lead",
       userId: member.viewer.user.id,
     });
-    const file = path.join(env.DATA_DIR, "uploads", row!.profilePhoto!);
+    const file = path.join(env.DATA_DIR, "uploads", present(row?.profilePhoto, "the stored photo"));
     expect(fs.existsSync(file)).toBe(true);
     await db.insert(profileViews).values({ profileId: id, source: "link" });
 
     const remove = new FormData();
     remove.set("intent", "delete");
     remove.set("id", id);
-    const deleted = await run(profilesAction, multipartRequest("/admin/profiles", remove), {}, admin.viewer);
+    const deleted = await run(profilesAction, await multipartRequest("/admin/profiles", remove), {}, admin.viewer);
     expect(deleted).toMatchObject({ status: 302, location: "/admin/profiles" });
     expect(await toastOf(deleted)).toBe("Profile deleted successfully for Edited Member.");
     expect(await db.select().from(profiles).where(eq(profiles.id, id))).toEqual([]);
@@ -367,10 +373,10 @@ describe("administrator actions", () => {
 
   it("manages brands: name required and trimmed, colours checked, website http(s) only; deleting leaves profiles without a brand", async () => {
     const admin = await createMember({ email: "admin@example.com" });
-    const send = (fields: Record<string, string>) => {
+    const send = async (fields: Record<string, string>) => {
       const data = new FormData();
       for (const [key, value] of Object.entries(fields)) data.set(key, value);
-      return run(brandsAction, multipartRequest("/admin/brands", data), {}, admin.viewer);
+      return run(brandsAction, await multipartRequest("/admin/brands", data), {}, admin.viewer);
     };
     const bad = await send({
       intent: "create",
@@ -395,12 +401,13 @@ describe("administrator actions", () => {
       active: "on",
     });
     expect(await toastOf(created)).toBe("Brand created successfully!");
-    const [acme] = await db.select().from(brands);
-    expect(acme).toMatchObject({ name: "Acme", primaryColor: "#3b82f6", website: null, active: true });
+    const [acmeRow] = await db.select().from(brands);
+    expect(acmeRow).toMatchObject({ name: "Acme", primaryColor: "#3b82f6", website: null, active: true });
+    const acme = present(acmeRow, "the new brand");
 
     const updated = await send({
       intent: "update",
-      id: String(acme!.id),
+      id: String(acme.id),
       name: "Acme Corp",
       primaryColor: "#000000",
       secondaryColor: "#ffffff",
@@ -417,7 +424,7 @@ describe("administrator actions", () => {
     const logo = new FormData();
     for (const [key, value] of Object.entries({
       intent: "update",
-      id: String(acme!.id),
+      id: String(acme.id),
       name: "Acme Corp",
       primaryColor: "#000000",
       secondaryColor: "#ffffff",
@@ -430,24 +437,25 @@ describe("administrator actions", () => {
       .toBuffer();
     logo.set("logo", new File([new Uint8Array(logoBytes)], "logo.png", { type: "image/png" }));
     logo.set("cover", new File([new TextEncoder().encode("not an image")], "cover.jpg", { type: "image/jpeg" }));
-    const refused = await run(brandsAction, multipartRequest("/admin/brands", logo), {}, admin.viewer);
+    const refused = await run(brandsAction, await multipartRequest("/admin/brands", logo), {}, admin.viewer);
     expect((refused.data as { fieldErrors: unknown }).fieldErrors).toEqual({
       cover: ["This file is not an image we can read. Use a JPG, PNG or WebP file."],
     });
-    expect((await db.select().from(brands))[0]!.logo).toBeNull();
+    expect((await db.select().from(brands))[0]?.logo).toBeNull();
     logo.delete("cover");
-    expect((await run(brandsAction, multipartRequest("/admin/brands", logo), {}, admin.viewer)).status).toBe(302);
+    expect((await run(brandsAction, await multipartRequest("/admin/brands", logo), {}, admin.viewer)).status).toBe(302);
     const [withLogo] = await db.select().from(brands);
-    expect(withLogo!.logo).toMatch(/^brands\/[0-9a-f]{32}-logo\.webp$/);
-    const logoFile = path.join(env.DATA_DIR, "uploads", withLogo!.logo!);
+    const logoKey = present(withLogo?.logo, "the stored logo");
+    expect(logoKey).toMatch(/^brands\/[0-9a-f]{32}-logo\.webp$/);
+    const logoFile = path.join(env.DATA_DIR, "uploads", logoKey);
     const stored = await sharp(fs.readFileSync(logoFile)).metadata();
     expect([stored.format, stored.width, stored.height, stored.exif]).toEqual(["webp", 512, 171, undefined]);
 
-    await db.update(profiles).set({ companyBrandId: acme!.id });
-    const deleted = await send({ intent: "delete", id: String(acme!.id) });
+    await db.update(profiles).set({ companyBrandId: acme.id });
+    const deleted = await send({ intent: "delete", id: String(acme.id) });
     expect(await toastOf(deleted)).toBe("Brand deleted successfully!");
     const [mine] = await db.select().from(profiles);
-    expect(mine!.companyBrandId).toBeNull();
+    expect(mine).toMatchObject({ companyBrandId: null });
     expect(fs.existsSync(logoFile)).toBe(false);
   });
 

@@ -1,4 +1,4 @@
-import { execFileSync, spawnSync } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -15,18 +15,14 @@ import { loader as cardLoader } from "~/routes/profile/$username";
 import { loader as vcardLoader } from "~/routes/profile/contact.vcf";
 import { loader as qrPngLoader } from "~/routes/profile/qr.png";
 import { loader as uploadsLoader } from "~/routes/uploads.$";
-import { BASE, createMember, getRequest, multipartRequest, run } from "./helpers";
+import { hasVobject, hasZbar, PYTHON } from "../support/checkers";
+import { BASE, createMember, getRequest, multipartRequest, present, run } from "./helpers";
 
 const BROWSER = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Safari/537.36";
 const UPLOADS = path.join(env.DATA_DIR, "uploads");
 
-function hasCommand(command: string, args: string[]) {
-  return spawnSync(command, args, { stdio: "ignore" }).status === 0;
-}
-const HAS_VOBJECT = hasCommand("/usr/bin/python3", ["-c", "import vobject"]);
-const HAS_ZBAR = hasCommand("zbarimg", ["--version"]);
-if (!HAS_VOBJECT) console.warn("SKIPPED: the vCard parser check needs Debian's python3-vobject");
-if (!HAS_ZBAR) console.warn("SKIPPED: the QR decoding check needs Debian's zbar-tools");
+const HAS_VOBJECT = hasVobject();
+const HAS_ZBAR = hasZbar();
 
 async function insertCard(values: Partial<typeof profiles.$inferInsert> = {}) {
   const [card] = await db
@@ -39,7 +35,7 @@ async function insertCard(values: Partial<typeof profiles.$inferInsert> = {}) {
       ...values,
     })
     .returning();
-  return card!;
+  return present(card, "the inserted card");
 }
 
 function visit(
@@ -58,7 +54,7 @@ function visit(
 
 async function viewCount(id: string) {
   const [row] = await db.select({ n: profiles.viewCount }).from(profiles).where(eq(profiles.id, id));
-  return row!.n;
+  return present(row, "the card").n;
 }
 
 function uploadedFiles() {
@@ -124,8 +120,8 @@ describe("view counting", () => {
     const views = await db.select().from(profileViews).where(eq(profileViews.profileId, card.id));
     expect(views).toHaveLength(1);
     expect(views[0]).toMatchObject({ source: "qr", viewerUserId: null });
-    expect(views[0]!.visitorHash).toMatch(/^[0-9a-f]{32}$/);
-    expect(views[0]!.visitorHash).not.toContain("198.51.100.7");
+    expect(views[0]?.visitorHash).toMatch(/^[0-9a-f]{32}$/);
+    expect(views[0]?.visitorHash).not.toContain("198.51.100.7");
 
     // Half an hour later the same visitor counts again.
     await db.update(profileViews).set({ createdAt: sql`now() - interval '31 minutes'` });
@@ -136,12 +132,12 @@ describe("view counting", () => {
   it("never counts the owner's own visits, but counts another member's", async () => {
     const owner = await createMember();
     const other = await createMember();
-    const username = owner.viewer.profile!.username;
+    const username = owner.profile.username;
     await visit(username, { cookie: owner.cookie });
-    expect(await viewCount(owner.viewer.profile!.id)).toBe(0);
+    expect(await viewCount(owner.profile.id)).toBe(0);
     const seen = await visit(username, { cookie: other.cookie, query: "?src=directory" });
     expect((seen.data as { viewer: unknown }).viewer).toEqual({ isOwner: false });
-    expect(await viewCount(owner.viewer.profile!.id)).toBe(1);
+    expect(await viewCount(owner.profile.id)).toBe(1);
     const [view] = await db.select().from(profileViews);
     expect(view).toMatchObject({ viewerUserId: other.viewer.user.id, source: "directory", visitorHash: null });
   });
@@ -165,7 +161,7 @@ describe("view counting", () => {
     );
     expect(await viewCount(card.id)).toBe(200);
     const [count] = await db.select({ n: sql<number>`count(*)::int` }).from(profileViews);
-    expect(count!.n).toBe(200);
+    expect(count?.n).toBe(200);
   });
 });
 
@@ -180,7 +176,7 @@ describe("the contact file", () => {
       phone: "+33 1 23 45 67 89",
       bio,
       linkedinUrl: "https://www.linkedin.com/in/zoe",
-      companyBrandId: brand!.id,
+      companyBrandId: present(brand, "the brand").id,
     });
     const response = await run(vcardLoader, getRequest(`/profile/${card.username}/contact.vcf`), {
       username: card.username,
@@ -193,7 +189,7 @@ describe("the contact file", () => {
 
     const parsed = JSON.parse(
       execFileSync(
-        "/usr/bin/python3",
+        PYTHON,
         [
           "-c",
           `import sys, json, vobject
@@ -230,7 +226,7 @@ print(json.dumps({
       .toBuffer();
     await run(
       editAction,
-      multipartRequest(
+      await multipartRequest(
         "/profile/edit",
         editForm(
           {
@@ -238,7 +234,7 @@ print(json.dumps({
             firstName: "Pic",
             lastName: "Ture",
             email: member.email,
-            username: member.viewer.profile!.username,
+            username: member.profile.username,
           },
           { bytes, name: "p.jpg", type: "image/jpeg" },
         ),
@@ -247,11 +243,11 @@ print(json.dumps({
       {},
       member.viewer,
     );
-    const raw = await (await vcardLoader({ params: { username: member.viewer.profile!.username } } as never)).text();
+    const raw = await (await vcardLoader({ params: { username: member.profile.username } } as never)).text();
     expect(raw).toMatch(/^PHOTO;ENCODING=b;TYPE=JPEG:/m);
     const photo = JSON.parse(
       execFileSync(
-        "/usr/bin/python3",
+        PYTHON,
         [
           "-c",
           "import sys, json, vobject\ncard = vobject.readOne(sys.stdin.read())\ndata = card.photo.value\nprint(json.dumps([data[:3].hex(), len(data)]))",
@@ -262,7 +258,10 @@ print(json.dumps({
     expect(photo[0]).toBe("ffd8ff");
     const decoded = await sharp(
       Buffer.from(
-        raw.split("PHOTO;ENCODING=b;TYPE=JPEG:")[1]!.split("\r\nEND:VCARD")[0]!.replace(/\r\n /g, ""),
+        present(raw.split("PHOTO;ENCODING=b;TYPE=JPEG:")[1]?.split("\r\nEND:VCARD")[0], "the photo").replace(
+          /\r\n /g,
+          "",
+        ),
         "base64",
       ),
     ).metadata();
@@ -306,9 +305,9 @@ describe("editing your own card", () => {
       id: other.id,
       userId: "someone-else",
     });
-    const result = await run(editAction, multipartRequest("/profile/edit", form, member), {}, member.viewer);
+    const result = await run(editAction, await multipartRequest("/profile/edit", form, member), {}, member.viewer);
     expect(result).toMatchObject({ status: 302, location: "/profile/new.name" });
-    const [mine] = await db.select().from(profiles).where(eq(profiles.id, member.viewer.profile!.id));
+    const [mine] = await db.select().from(profiles).where(eq(profiles.id, member.profile.id));
     expect(mine).toMatchObject({
       username: "new.name",
       title: "Head of Sales",
@@ -326,10 +325,10 @@ describe("editing your own card", () => {
     const member = await createMember();
     const taken = await insertCard();
     const [inactive] = await db.insert(brands).values({ name: "Retired", active: false }).returning();
-    const before = await db.select().from(profiles).where(eq(profiles.id, member.viewer.profile!.id));
+    const before = await db.select().from(profiles).where(eq(profiles.id, member.profile.id));
     const result = await run(
       editAction,
-      multipartRequest(
+      await multipartRequest(
         "/profile/edit",
         editForm({
           ...BASE_FIELDS,
@@ -337,7 +336,7 @@ describe("editing your own card", () => {
           email: taken.email.toUpperCase(),
           username: taken.username,
           linkedinUrl: "javascript:alert(1)",
-          companyBrandId: String(inactive!.id),
+          companyBrandId: String(present(inactive, "the retired brand").id),
         }),
         member,
       ),
@@ -351,13 +350,13 @@ describe("editing your own card", () => {
 
     const second = await run(
       editAction,
-      multipartRequest(
+      await multipartRequest(
         "/profile/edit",
         editForm({
           ...BASE_FIELDS,
           email: taken.email.toUpperCase(),
           username: taken.username,
-          companyBrandId: String(inactive!.id),
+          companyBrandId: String(present(inactive, "the retired brand").id),
         }),
         member,
       ),
@@ -369,7 +368,7 @@ describe("editing your own card", () => {
       email: ["Email already exists. Please use a different email address."],
       companyBrandId: ["Choose a brand from the list"],
     });
-    expect(await db.select().from(profiles).where(eq(profiles.id, member.viewer.profile!.id))).toEqual(before);
+    expect(await db.select().from(profiles).where(eq(profiles.id, member.profile.id))).toEqual(before);
   });
 });
 
@@ -396,10 +395,10 @@ describe("photo uploads", () => {
 
     const result = await run(
       editAction,
-      multipartRequest(
+      await multipartRequest(
         "/profile/edit",
         editForm(
-          { ...BASE_FIELDS, email: member.email, username: member.viewer.profile!.username },
+          { ...BASE_FIELDS, email: member.email, username: member.profile.username },
           { bytes: original, name: "me.jpg", type: "image/jpeg" },
         ),
         member,
@@ -411,9 +410,10 @@ describe("photo uploads", () => {
     const [row] = await db
       .select({ key: profiles.profilePhoto })
       .from(profiles)
-      .where(eq(profiles.id, member.viewer.profile!.id));
-    expect(row!.key).toMatch(/^profiles\/[0-9a-f]{32}\.webp$/);
-    for (const key of [row!.key!, jpegKeyOf(row!.key!)]) {
+      .where(eq(profiles.id, member.profile.id));
+    const photo = present(row?.key, "the stored photo");
+    expect(photo).toMatch(/^profiles\/[0-9a-f]{32}\.webp$/);
+    for (const key of [photo, jpegKeyOf(photo)]) {
       const stored = fs.readFileSync(path.join(UPLOADS, key));
       const metadata = await sharp(stored).metadata();
       expect(metadata.exif).toBeUndefined();
@@ -422,7 +422,7 @@ describe("photo uploads", () => {
       expect([metadata.width, metadata.height]).toEqual([512, 512]);
       expect(stored.includes(Buffer.from("PhoneMaker"))).toBe(false);
     }
-    const served = (await uploadsLoader({ params: { "*": row!.key! } } as never)) as Response;
+    const served = (await uploadsLoader({ params: { "*": photo } } as never)) as Response;
     expect(served.headers.get("content-type")).toBe("image/webp");
     expect(served.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
   });
@@ -435,10 +435,10 @@ describe("photo uploads", () => {
         .toBuffer();
       await run(
         editAction,
-        multipartRequest(
+        await multipartRequest(
           "/profile/edit",
           editForm(
-            { ...BASE_FIELDS, email: member.email, username: member.viewer.profile!.username },
+            { ...BASE_FIELDS, email: member.email, username: member.profile.username },
             { bytes, name: "p.png", type: "image/png" },
           ),
           member,
@@ -449,8 +449,8 @@ describe("photo uploads", () => {
       const [row] = await db
         .select({ key: profiles.profilePhoto })
         .from(profiles)
-        .where(eq(profiles.id, member.viewer.profile!.id));
-      return row!.key!;
+        .where(eq(profiles.id, member.profile.id));
+      return present(row?.key, "the stored photo");
     };
     const first = await upload("#ff0000");
     expect(fs.existsSync(path.join(UPLOADS, first))).toBe(true);
@@ -466,10 +466,10 @@ describe("photo uploads", () => {
     const before = uploadedFiles().length;
     const result = await run(
       editAction,
-      multipartRequest(
+      await multipartRequest(
         "/profile/edit",
         editForm(
-          { ...BASE_FIELDS, email: member.email, username: member.viewer.profile!.username },
+          { ...BASE_FIELDS, email: member.email, username: member.profile.username },
           { bytes: Buffer.from("just some text, not a picture"), name: "photo.png", type: "image/png" },
         ),
         member,
@@ -485,8 +485,8 @@ describe("photo uploads", () => {
     const [row] = await db
       .select({ key: profiles.profilePhoto })
       .from(profiles)
-      .where(eq(profiles.id, member.viewer.profile!.id));
-    expect(row!.key).toBeNull();
+      .where(eq(profiles.id, member.profile.id));
+    expect(row).toEqual({ key: null });
   });
 
   it("refuses a 6 MB image with a clear message and stores nothing", async () => {
@@ -500,10 +500,10 @@ describe("photo uploads", () => {
     expect(big.byteLength).toBeGreaterThan(6 * 1024 * 1024 - 200_000);
     const result = await run(
       editAction,
-      multipartRequest(
+      await multipartRequest(
         "/profile/edit",
         editForm(
-          { ...BASE_FIELDS, email: member.email, username: member.viewer.profile!.username },
+          { ...BASE_FIELDS, email: member.email, username: member.profile.username },
           { bytes: big, name: "huge.png", type: "image/png" },
         ),
         member,

@@ -3,7 +3,7 @@ import { db } from "~/.server/db/client";
 import { brands, profiles } from "~/.server/db/schema";
 import { DIRECTORY_PAGE_SIZE, parseDirectoryQuery, searchDirectory } from "~/.server/profiles/directory";
 import { loader as directoryLoader } from "~/routes/app/directory";
-import { createMember, getRequest, run } from "./helpers";
+import { createMember, getRequest, present, run } from "./helpers";
 
 type Person = Partial<typeof profiles.$inferInsert> & { firstName: string; lastName: string };
 
@@ -70,24 +70,21 @@ describe("directory search", () => {
   });
 
   it("orders by first name and combines the search with the brand and status filters", async () => {
-    const [north] = await db.insert(brands).values({ name: "North" }).returning();
-    const [south] = await db.insert(brands).values({ name: "South" }).returning();
+    const north = present((await db.insert(brands).values({ name: "North" }).returning())[0], "the North brand");
+    const south = present((await db.insert(brands).values({ name: "South" }).returning())[0], "the South brand");
     const member = await createMember({ firstName: "Sam", lastName: "Smith" });
-    await db.update(profiles).set({ companyBrandId: north!.id });
+    await db.update(profiles).set({ companyBrandId: north.id });
     await people([
-      { firstName: "Sara", lastName: "Smith", companyBrandId: north!.id },
-      { firstName: "Abe", lastName: "Smith", companyBrandId: north!.id },
-      { firstName: "Sue", lastName: "Smith", companyBrandId: south!.id },
-      { firstName: "Tom", lastName: "Jones", companyBrandId: north!.id },
+      { firstName: "Sara", lastName: "Smith", companyBrandId: north.id },
+      { firstName: "Abe", lastName: "Smith", companyBrandId: north.id },
+      { firstName: "Sue", lastName: "Smith", companyBrandId: south.id },
+      { firstName: "Tom", lastName: "Jones", companyBrandId: north.id },
     ]);
     expect(names(await search("smith"))).toEqual(["Abe Smith", "Sam Smith", "Sara Smith", "Sue Smith"]);
-    expect(names(await search("smith", { brand: north!.id }))).toEqual(["Abe Smith", "Sam Smith", "Sara Smith"]);
-    expect(names(await search("smith", { brand: north!.id, status: "claimed" }))).toEqual(["Sam Smith"]);
-    expect(names(await search("smith", { brand: north!.id, status: "unclaimed" }))).toEqual([
-      "Abe Smith",
-      "Sara Smith",
-    ]);
-    expect((await search("", { brand: south!.id })).total).toBe(1);
+    expect(names(await search("smith", { brand: north.id }))).toEqual(["Abe Smith", "Sam Smith", "Sara Smith"]);
+    expect(names(await search("smith", { brand: north.id, status: "claimed" }))).toEqual(["Sam Smith"]);
+    expect(names(await search("smith", { brand: north.id, status: "unclaimed" }))).toEqual(["Abe Smith", "Sara Smith"]);
+    expect((await search("", { brand: south.id })).total).toBe(1);
     expect(member.viewer.profile).not.toBeNull();
   });
 

@@ -4,19 +4,12 @@ import { describe, expect, it } from "vitest";
 import { requireAdmin, requireAnonymous, requirePermission, requireViewer } from "~/.server/authz";
 import { db, rowsOf } from "~/.server/db/client";
 import { profiles } from "~/.server/db/schema";
-import { mailSettled } from "~/.server/mail";
 import { requireViewerMiddleware } from "~/middleware/viewer.server";
-import { action as authAction, loader as authLoader } from "~/routes/auth/auth";
-import { cookieFrom, formRequest, getRequest, latestMail, openAuthLink, run, uniqueEmail } from "./helpers";
+import { loader as authLoader } from "~/routes/auth/auth";
+import { createMember, getRequest, run } from "./helpers";
 
-async function member(email = uniqueEmail()) {
-  const signedUp = await run(
-    authAction,
-    formRequest("/auth", { intent: "signup", firstName: "Mem", lastName: "Ber", email, password: "member password" }),
-  );
-  await mailSettled();
-  // Opened in the browser that signed up, with its pending-sign-up cookie.
-  return (await openAuthLink(latestMail(email)!.link!, cookieFrom(signedUp.headers))).cookie;
+async function member(email?: string) {
+  return (await createMember({ email })).cookie;
 }
 
 async function thrownBy(promise: Promise<unknown>) {

@@ -1,9 +1,14 @@
 import { RouterContextProvider } from "react-router";
 import { CLIENT_IP_HEADER, getAuth } from "~/.server/auth";
 import { requireViewer, type Viewer } from "~/.server/authz";
-import { mailSettled, OUTBOX_DIR } from "~/.server/mail";
+import { OUTBOX_DIR } from "~/.server/mail";
 import { viewerContext } from "~/middleware/viewer.server";
+import { createMember as createSignedInMember, type NewMember } from "../support/members";
 import { latestMail as readOutbox } from "../support/outbox";
+import { present } from "../support/present";
+
+export { MEMBER_PASSWORD, uniqueEmail } from "../support/members";
+export { present } from "../support/present";
 
 export const BASE = "http://localhost:3000";
 
@@ -68,10 +73,10 @@ export function cookieFrom(headers: Headers, previous = ""): string {
       .map((pair) => pair.split("=") as [string, string]),
   );
   for (const cookie of headers.getSetCookie()) {
-    const [pair] = cookie.split(";");
-    const index = pair!.indexOf("=");
-    const name = pair!.slice(0, index);
-    const value = pair!.slice(index + 1);
+    const pair = cookie.split(";")[0] ?? "";
+    const index = pair.indexOf("=");
+    const name = pair.slice(0, index);
+    const value = pair.slice(index + 1);
     if (value === "" || /max-age=0/i.test(cookie)) jar.delete(name);
     else jar.set(name, value);
   }
@@ -93,39 +98,25 @@ export async function openAuthLink(link: string, cookie = "") {
   };
 }
 
-/** The password `createMember` signs up with. */
-export const MEMBER_PASSWORD = "member password";
-
-let emailCounter = 0;
-export function uniqueEmail(prefix = "member") {
-  emailCounter++;
-  return `${prefix}.${process.pid}.${emailCounter}.${Date.now()}@example.org`;
+/** A confirmed member, made without the mail round trip: their cookie and viewer. */
+export async function createMember(fields: NewMember = {}) {
+  const member = await createSignedInMember(fields);
+  const viewer = await requireViewer(getRequest("/", member.cookie));
+  return { ...member, viewer, profile: present(viewer.profile, "the member's card") };
 }
 
-/** A member who signed up and confirmed their address: their cookie and viewer. */
-export async function createMember(fields: { email?: string; firstName?: string; lastName?: string } = {}) {
-  const { action } = await import("~/routes/auth/auth");
-  const email = fields.email ?? uniqueEmail();
-  const signedUp = await run(
-    action,
-    formRequest("/auth", {
-      intent: "signup",
-      firstName: fields.firstName ?? "Mem",
-      lastName: fields.lastName ?? "Ber",
-      email,
-      password: MEMBER_PASSWORD,
-    }),
-  );
-  await mailSettled();
-  // The browser that signed up opens the link: its pending-sign-up cookie goes along.
-  const { cookie } = await openAuthLink(latestMail(email)!.link!, cookieFrom(signedUp.headers));
-  const viewer = await requireViewer(getRequest("/", cookie));
-  return { email, cookie, viewer };
-}
-
-/** A multipart request, as a browser sends a form with a file. */
-export function multipartRequest(pathname: string, form: FormData, options: { cookie?: string } = {}) {
-  const headers = new Headers({ [CLIENT_IP_HEADER]: nextIp(), origin: BASE });
+/**
+ * A multipart request, as a browser sends a form with a file. The body is
+ * encoded up front, as a browser's is: a body streamed from a FormData breaks
+ * Node 24's fetch when the app stops reading it early (an oversized upload).
+ */
+export async function multipartRequest(pathname: string, form: FormData, options: { cookie?: string } = {}) {
+  const encoded = new Response(form);
+  const headers = new Headers({
+    [CLIENT_IP_HEADER]: nextIp(),
+    origin: BASE,
+    "content-type": present(encoded.headers.get("content-type"), "a multipart content type"),
+  });
   if (options.cookie) headers.set("cookie", options.cookie);
-  return new Request(`${BASE}${pathname}`, { method: "POST", headers, body: form });
+  return new Request(`${BASE}${pathname}`, { method: "POST", headers, body: await encoded.blob() });
 }

@@ -139,7 +139,7 @@ describe.each(FAILURES)("every image form when the store fails ($name)", ({ fail
     try {
       const result = await run(
         editAction,
-        multipartRequest(
+        await multipartRequest(
           "/profile/edit",
           form({ ...typed, email: member.email, username: "kept.own" }, { photo: await png("#aa0000") }),
           member,
@@ -165,7 +165,7 @@ describe.each(FAILURES)("every image form when the store fails ($name)", ({ fail
     try {
       const result = await run(
         dashboardAction,
-        multipartRequest(
+        await multipartRequest(
           "/admin/profiles",
           form(
             { ...typed, intent: "update", id: member.viewer.profile!.id, email: member.email, username: "kept.dash" },
@@ -192,7 +192,7 @@ describe.each(FAILURES)("every image form when the store fails ($name)", ({ fail
     try {
       const result = await run(
         createAction,
-        multipartRequest(
+        await multipartRequest(
           "/admin/profiles/new",
           form({ ...typed, email: "kept.new@example.org", username: "kept.new" }, { photo: await png("#0000aa") }),
         ),
@@ -217,7 +217,7 @@ describe.each(FAILURES)("every image form when the store fails ($name)", ({ fail
     try {
       result = await run(
         brandsAction,
-        multipartRequest(
+        await multipartRequest(
           "/admin/brands",
           form(
             {

@@ -2,29 +2,45 @@ import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import { sql } from "drizzle-orm";
 import pg from "pg";
-import { afterAll, beforeAll, beforeEach, inject } from "vitest";
+import { beforeAll, beforeEach, inject } from "vitest";
 import { type DatabaseHandle, openPglite, openPostgres, setDatabase } from "../../app/.server/db/client";
+import { present } from "../support/present";
 import { adminUrl } from "./global-database";
 
-/** Each test file gets its own freshly migrated database: PGlite, or PostgreSQL when asked. */
-let handle: DatabaseHandle;
-let postgresDatabase: string | undefined;
+/**
+ * Each test worker gets its own freshly migrated database (PGlite, or
+ * PostgreSQL when asked) and keeps it for every file it runs; every test
+ * starts from empty tables. Opening a database per file cost more than most
+ * files' tests. The run's teardown drops the PostgreSQL copies.
+ */
+const WORKER_DATABASE = Symbol.for("namecard.tests.worker-database");
+type WorkerGlobal = typeof globalThis & { [WORKER_DATABASE]?: Promise<DatabaseHandle> };
 
-beforeAll(async () => {
+async function openWorkerDatabase(): Promise<DatabaseHandle> {
   if (process.env.NAMECARD_TEST_DB === "postgres") {
-    const url = process.env.TEST_DATABASE_URL!;
-    postgresDatabase = `namecard_test_${randomBytes(6).toString("hex")}`;
+    const url = present(process.env.TEST_DATABASE_URL, "TEST_DATABASE_URL");
+    const name = `${inject("pgDatabasePrefix")}w${randomBytes(4).toString("hex")}`;
     const admin = new pg.Client({ connectionString: adminUrl(url) });
     await admin.connect();
-    await admin.query(`create database ${postgresDatabase} template ${inject("pgTemplate")}`);
-    await admin.end();
-    // Tests that start real server processes point them at this file's database.
-    process.env.NAMECARD_FILE_DATABASE_URL = adminUrl(url, postgresDatabase);
-    handle = openPostgres(process.env.NAMECARD_FILE_DATABASE_URL, 4);
-  } else {
-    const dump = fs.readFileSync(inject("pgliteTemplate"));
-    handle = await openPglite({ loadDataDir: new Blob([dump]) });
+    try {
+      await admin.query(`create database ${name} template ${inject("pgTemplate")}`);
+    } finally {
+      await admin.end();
+    }
+    // Tests that start real server processes point them at this worker's database.
+    process.env.NAMECARD_FILE_DATABASE_URL = adminUrl(url, name);
+    return openPostgres(process.env.NAMECARD_FILE_DATABASE_URL, 4);
   }
+  const dump = fs.readFileSync(inject("pgliteTemplate"));
+  return openPglite({ loadDataDir: new Blob([dump]) });
+}
+
+let handle: DatabaseHandle;
+
+beforeAll(async () => {
+  const worker = globalThis as WorkerGlobal;
+  worker[WORKER_DATABASE] ??= openWorkerDatabase();
+  handle = await worker[WORKER_DATABASE];
   setDatabase(handle);
 });
 
@@ -32,15 +48,4 @@ beforeEach(async () => {
   await handle.db.execute(
     sql`truncate users, sessions, accounts, verifications, rate_limits, throttle_events, email_links, profiles, profile_views, brands, site_settings restart identity cascade`,
   );
-});
-
-afterAll(async () => {
-  setDatabase(undefined);
-  await handle?.close();
-  if (postgresDatabase) {
-    const admin = new pg.Client({ connectionString: adminUrl(process.env.TEST_DATABASE_URL!) });
-    await admin.connect();
-    await admin.query(`drop database if exists ${postgresDatabase} with (force)`);
-    await admin.end();
-  }
 });

@@ -1,20 +1,25 @@
+import { createHash, randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import pg from "pg";
 import type { TestProject } from "vitest/node";
 import { openPglite, openPostgres } from "../../app/.server/db/client";
+import { present } from "../support/present";
 
 /**
- * Migrates once per run: a PGlite data-dir dump that each test file loads in
- * under a second, or a PostgreSQL template database that each
- * test file copies.
+ * Migrates once per run: a PGlite data-dir dump that each test worker loads in
+ * under a second, or a PostgreSQL template database that each worker copies.
+ * Every database of a run carries the run's id, so two runs never touch each
+ * other's, and the run drops its own when it ends.
  */
-export const PG_TEMPLATE = "namecard_test_template";
+const TEST_DATABASE_PREFIX = `namecard_test_${process.pid}_${randomBytes(3).toString("hex")}_`;
 
 declare module "vitest" {
   export interface ProvidedContext {
     pgliteTemplate: string;
     pgTemplate: string;
+    /** Every PostgreSQL database of this run starts with it. */
+    pgDatabasePrefix: string;
   }
 }
 
@@ -24,30 +29,72 @@ export function adminUrl(url: string, database = "postgres") {
   return parsed.toString();
 }
 
-export default async function setup(project: TestProject) {
-  if (project.name === "server:postgres") {
-    const url = process.env.TEST_DATABASE_URL!;
-    const admin = new pg.Client({ connectionString: adminUrl(url) });
+async function withAdmin<T>(url: string, work: (admin: pg.Client) => Promise<T>): Promise<T> {
+  const admin = new pg.Client({ connectionString: adminUrl(url) });
+  try {
     await admin.connect();
-    try {
-      await admin.query(`drop database if exists ${PG_TEMPLATE} with (force)`);
-      await admin.query(`create database ${PG_TEMPLATE}`);
-    } finally {
-      await admin.end();
-    }
-    const handle = openPostgres(adminUrl(url, PG_TEMPLATE), 1);
-    await handle.migrate();
-    await handle.close();
-    project.provide("pgTemplate", PG_TEMPLATE);
-    return;
+  } catch (error) {
+    throw new Error(
+      `TEST_DATABASE_URL is set but PostgreSQL does not answer at ${new URL(url).host} ` +
+        `(${(error as Error).message}). Start it, or unset TEST_DATABASE_URL to test on PGlite only.`,
+    );
   }
-  const file = path.resolve("tests/.tmp/pglite-template.tar.gz");
+  try {
+    return await work(admin);
+  } finally {
+    await admin.end();
+  }
+}
+
+async function setupPostgres(project: TestProject) {
+  const url = present(process.env.TEST_DATABASE_URL, "TEST_DATABASE_URL");
+  const template = `${TEST_DATABASE_PREFIX}template`;
+  await withAdmin(url, (admin) => admin.query(`create database ${template}`));
+  const handle = openPostgres(adminUrl(url, template), 1);
+  await handle.migrate();
+  await handle.close();
+  project.provide("pgTemplate", template);
+  project.provide("pgDatabasePrefix", TEST_DATABASE_PREFIX);
+
+  return async function dropThisRunsDatabases() {
+    await withAdmin(url, async (admin) => {
+      const { rows } = await admin.query<{ datname: string }>(
+        "select datname from pg_database where starts_with(datname, $1)",
+        [TEST_DATABASE_PREFIX],
+      );
+      for (const { datname } of rows) await admin.query(`drop database if exists ${datname} with (force)`);
+    });
+  };
+}
+
+/** The migrations and the PGlite version decide the template: unchanged, the last one is reused. */
+function pgliteTemplateFile() {
+  const hash = createHash("sha256");
+  const migrations = path.resolve("drizzle");
+  for (const name of fs.readdirSync(migrations, { recursive: true, encoding: "utf8" }).sort()) {
+    const file = path.join(migrations, name);
+    if (fs.statSync(file).isFile()) hash.update(name).update(fs.readFileSync(file));
+  }
+  hash.update(JSON.parse(fs.readFileSync("node_modules/@electric-sql/pglite/package.json", "utf8")).version);
+  return path.resolve(`tests/.tmp/pglite-template-${hash.digest("hex").slice(0, 16)}.tar.gz`);
+}
+
+async function setupPglite(project: TestProject) {
+  const file = pgliteTemplateFile();
+  project.provide("pgliteTemplate", file);
+  if (fs.existsSync(file)) return;
   fs.mkdirSync(path.dirname(file), { recursive: true });
   const handle = await openPglite({});
   await handle.migrate();
   if (!("pglite" in handle.raw)) throw new Error("expected PGlite");
   const dump = await handle.raw.pglite.dumpDataDir("gzip");
-  fs.writeFileSync(file, Buffer.from(await dump.arrayBuffer()));
+  // Written under another name first, so a run that stops halfway leaves no broken template.
+  const partial = `${file}.${process.pid}.partial`;
+  fs.writeFileSync(partial, Buffer.from(await dump.arrayBuffer()));
+  fs.renameSync(partial, file);
   await handle.close();
-  project.provide("pgliteTemplate", file);
+}
+
+export default function setup(project: TestProject) {
+  return project.name === "server:postgres" ? setupPostgres(project) : setupPglite(project);
 }

@@ -7,7 +7,7 @@ import { getTableConfig } from "drizzle-orm/pg-core";
 import { BACKUP_TABLES } from "../../app/.server/backup/archive";
 import { type DatabaseHandle, openPglite, openPostgres, rowsOf } from "../../app/.server/db/client";
 
-export async function tableContents(handle: DatabaseHandle): Promise<Record<string, unknown[]>> {
+async function tableContents(handle: DatabaseHandle): Promise<Record<string, unknown[]>> {
   const contents: Record<string, unknown[]> = {};
   await handle.db.transaction(async (tx) => {
     await tx.execute(sql`set local timezone = 'UTC'`);

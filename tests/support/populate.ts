@@ -18,7 +18,7 @@ function upload(fields: Record<string, string>, files: Record<string, Buffer>) {
   return form;
 }
 
-export async function post(server: ServerProcess, pathname: string, body: FormData, cookie: string) {
+async function post(server: ServerProcess, pathname: string, body: FormData, cookie: string) {
   const response = await fetch(`${server.url}${pathname}`, {
     method: "POST",
     headers: { cookie, origin: server.url },

@@ -12,7 +12,7 @@ import { openPglite } from "../../app/.server/db/client";
 import { latestMail } from "./outbox";
 
 export const SERVER_BUILT = fs.existsSync("build/server/index.js");
-export const AUTH_SECRET = "process-tests-share-this-secret-0123456789";
+const AUTH_SECRET = "process-tests-share-this-secret-0123456789";
 const TSX = path.resolve("node_modules/.bin/tsx");
 
 export type Exit = { code: number | null; signal: NodeJS.Signals | null };

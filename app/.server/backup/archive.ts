@@ -32,7 +32,7 @@ import type { Storage } from "../storage";
  * Rows are each table's columns as PostgreSQL's `to_jsonb` writes them, read in
  * one repeatable-read snapshot; files are the uploads those rows refer to.
  */
-export const ARCHIVE_FORMAT = 1;
+const ARCHIVE_FORMAT = 1;
 
 /** Every table that holds data, parents before children. `health_checks` holds none. */
 export const BACKUP_TABLES: PgTable[] = [
@@ -59,7 +59,7 @@ type Line =
 export type BackupSummary = { tables: Record<string, number>; files: number; missingFiles: string[] };
 
 /** The migrations this build carries, by tag, in order. */
-export function knownMigrations(): string[] {
+function knownMigrations(): string[] {
   const journal = JSON.parse(fs.readFileSync(path.resolve(process.cwd(), "drizzle/meta/_journal.json"), "utf8")) as {
     entries: { tag: string }[];
   };

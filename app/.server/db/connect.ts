@@ -28,7 +28,7 @@ export async function connectDatabase(): Promise<DatabaseHandle> {
 }
 
 /** One line for a PostgreSQL connection that failed, naming the part of the URL at fault; null when it is not one. */
-export function describeConnectionFault(error: unknown, databaseUrl: string): string | null {
+function describeConnectionFault(error: unknown, databaseUrl: string): string | null {
   const { code, message } = error as { code?: string; message?: string };
   let url: URL;
   try {

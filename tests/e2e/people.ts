@@ -1,0 +1,26 @@
+// The accounts the browser tests sign in with. The e2e server seeds them before
+// it starts (confirmed addresses, a known password, a card each), so a test
+// signs in through the `login` fixture instead of signing up. Only the tests
+// of signing up and claiming a card sign up for real.
+//
+// An account that a test changes (its card, its password, its session) is that
+// test's alone; the shared ones are only read.
+export const PASSWORD = "e2e password 123";
+
+export const PEOPLE = {
+  /** The administrator (ADMIN_EMAILS in tests/e2e/serve.js) every administrator test signs in as. */
+  admin: { email: "admin@example.com", firstName: "Ada", lastName: "Admin" },
+  /** A member who only reads. */
+  member: { email: "mia.member@example.org", firstName: "Mia", lastName: "Member" },
+  /** Edits their own card. */
+  owner: { email: "olga.owner@example.org", firstName: "Olga", lastName: "Owner" },
+  /** Visits another member's card once, to be counted. */
+  visitor: { email: "vic.visitor@example.org", firstName: "Vic", lastName: "Visitor" },
+  /** Loses their card to an administrator. */
+  orphan: { email: "orla.orphan@example.org", firstName: "Orla", lastName: "Orphan" },
+  /** Resets their password. */
+  forgetful: { email: "fay.forgetful@example.org", firstName: "Fay", lastName: "Forgetful" },
+} as const;
+
+export type PersonName = keyof typeof PEOPLE;
+export type Person = (typeof PEOPLE)[PersonName];

@@ -1,0 +1,3 @@
+import { guardConsoleErrors } from "../support/console";
+
+guardConsoleErrors();
