@@ -411,13 +411,13 @@ describe("administrator actions", () => {
       name: "Acme Corp",
       primaryColor: "#000000",
       secondaryColor: "#ffffff",
-      website: "https://acme.example",
+      website: "https://acme.example/",
     });
     expect(await toastOf(updated)).toBe("Brand updated successfully!");
     expect((await db.select().from(brands))[0]).toMatchObject({
       name: "Acme Corp",
       active: false,
-      website: "https://acme.example",
+      website: "https://acme.example/",
     });
 
     // A logo goes through the image pipeline: re-encoded, stored, and removed with the brand.

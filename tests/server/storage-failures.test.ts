@@ -16,6 +16,7 @@ import { action as brandsAction } from "~/routes/admin/brands";
 import { action as dashboardAction } from "~/routes/admin/profiles";
 import { action as createAction } from "~/routes/admin/profiles-create";
 import { action as editAction } from "~/routes/app/profile-edit";
+import { expectConsoleError } from "../support/console";
 import { makeReadOnly, makeWritable } from "../support/read-only";
 import { cookieFrom, createMember, multipartRequest, run } from "./helpers";
 
@@ -87,11 +88,15 @@ describe("uploads that never collide or leave debris", () => {
   });
 });
 
+/** What the server logs when a store fails: an operator must hear of it. */
+const STORE_FAILED = /^\[images\] storing the (profile photo|brand logo|brand cover) failed: /;
+
 /** Two ways the store fails: a read-only upload folder, and an S3 server that has stopped. */
 const FAILURES = [
   {
     name: "a read-only upload folder",
     async fail() {
+      expectConsoleError(STORE_FAILED);
       makeReadOnly(root);
       return async () => makeWritable(root);
     },
@@ -99,6 +104,7 @@ const FAILURES = [
   {
     name: "S3 stopped",
     async fail() {
+      expectConsoleError(STORE_FAILED);
       const instance = new S3rver({
         address: "127.0.0.1",
         port: 0,

@@ -179,9 +179,26 @@ export async function signedInMember(server: ServerProcess, email: string, name 
     }),
   });
   if (!signup.ok) throw new Error(`sign-up failed: ${signup.status} ${await signup.text()}`);
-  const link = new URL(latestMail(path.join(server.dataDir, "mail"), email)!.link!);
-  const verified = await fetch(`${server.url}${link.pathname}${link.search}`, { redirect: "manual" });
-  return verified.headers
+  // The mail leaves after the answer: wait for it.
+  const outbox = path.join(server.dataDir, "mail");
+  const until = Date.now() + 30_000;
+  let mail = latestMail(outbox, email);
+  while (!mail?.link) {
+    if (Date.now() > until) throw new Error(`no confirmation mail to ${email} in ${outbox}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    mail = latestMail(outbox, email);
+  }
+  // Opened in the browser that signed up: its pending-sign-up cookie confirms the password it chose.
+  const link = new URL(mail.link);
+  const verified = await fetch(`${server.url}${link.pathname}${link.search}`, {
+    headers: { cookie: cookiesOf(signup) },
+    redirect: "manual",
+  });
+  return cookiesOf(verified);
+}
+
+function cookiesOf(response: Response) {
+  return response.headers
     .getSetCookie()
     .map((cookie) => cookie.split(";")[0])
     .join("; ");
