@@ -54,7 +54,10 @@ function uploadedFiles(server: ServerProcess) {
 /** The images of a page that loaded, by address (a broken one has no natural width). */
 async function loadedUploads(page: Page) {
   return page.$$eval('img[src^="/uploads/"]', (images) =>
-    images.map((image) => ({ src: image.getAttribute("src"), loaded: image.complete && image.naturalWidth > 0 })),
+    (images as HTMLImageElement[]).map((image) => ({
+      src: image.getAttribute("src"),
+      loaded: image.complete && image.naturalWidth > 0,
+    })),
   );
 }
 
