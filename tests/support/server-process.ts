@@ -165,6 +165,17 @@ export async function migratedDataDir(): Promise<string> {
   return copy;
 }
 
+/** The link in the newest mail to `email`: mail goes out after the answer, so it is waited for. */
+async function confirmationLink(server: ServerProcess, email: string, timeoutMs = 30_000) {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const link = latestMail(path.join(server.dataDir, "mail"), email)?.link;
+    if (link) return link;
+    if (Date.now() > until) throw new Error(`no mail reached ${email} within ${timeoutMs / 1000} s`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
 /** Signs up through the running server and opens the confirmation link: the member's cookie. */
 export async function signedInMember(server: ServerProcess, email: string, name = { first: "Pro", last: "Cess" }) {
   const signup = await fetch(`${server.url}/api/auth/sign-up/email`, {
@@ -179,27 +190,27 @@ export async function signedInMember(server: ServerProcess, email: string, name 
     }),
   });
   if (!signup.ok) throw new Error(`sign-up failed: ${signup.status} ${await signup.text()}`);
-  // The mail leaves after the answer: wait for it.
-  const outbox = path.join(server.dataDir, "mail");
-  const until = Date.now() + 30_000;
-  let mail = latestMail(outbox, email);
-  while (!mail?.link) {
-    if (Date.now() > until) throw new Error(`no confirmation mail to ${email} in ${outbox}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    mail = latestMail(outbox, email);
-  }
-  // Opened in the browser that signed up: its pending-sign-up cookie confirms the password it chose.
-  const link = new URL(mail.link);
+  // The link confirms without asking for the password again only in the browser
+  // that signed up, which it knows by a cookie set at sign-up: send it back.
+  const browser = cookiePairs(signup.headers);
+  const link = new URL(await confirmationLink(server, email));
   const verified = await fetch(`${server.url}${link.pathname}${link.search}`, {
-    headers: { cookie: cookiesOf(signup) },
+    headers: { cookie: [...browser.values()].join("; ") },
     redirect: "manual",
   });
-  return cookiesOf(verified);
+  const cookie = [...new Map([...browser, ...cookiePairs(verified.headers)]).values()].join("; ");
+  if (!/session_token=/.test(cookie)) {
+    throw new Error(`confirming ${email} did not sign in: ${verified.status} ${verified.headers.get("location")}`);
+  }
+  return cookie;
 }
 
-function cookiesOf(response: Response) {
-  return response.headers
-    .getSetCookie()
-    .map((cookie) => cookie.split(";")[0])
-    .join("; ");
+/** `Set-Cookie` headers as name → "name=value" pairs. */
+function cookiePairs(headers: Headers) {
+  return new Map(
+    headers.getSetCookie().map((cookie) => {
+      const pair = cookie.split(";")[0] ?? "";
+      return [pair.slice(0, pair.indexOf("=")), pair] as const;
+    }),
+  );
 }
