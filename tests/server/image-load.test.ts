@@ -1,0 +1,64 @@
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openPglite } from "../../app/.server/db/client";
+import { migratedDataDir, SERVER_BUILT, type ServerProcess, startServer, stop } from "../support/server-process";
+
+/**
+ * A room full of phones downloading codes must not stop the server from
+ * answering anyone else: codes are encoded off the main thread, once per card.
+ */
+const ON_POSTGRES = process.env.NAMECARD_TEST_DB === "postgres";
+if (!SERVER_BUILT) console.warn("SKIPPED: the image load test needs `npm run build` first");
+
+const CARDS = 20;
+let server: ServerProcess | undefined;
+
+beforeAll(async () => {
+  if (ON_POSTGRES || !SERVER_BUILT) return;
+  const dataDir = await migratedDataDir();
+  const handle = await openPglite({ dataDir: path.join(dataDir, "db") });
+  if (!("pglite" in handle.raw)) throw new Error("expected the embedded database");
+  await handle.raw.pglite.exec(`
+    insert into profiles (email, first_name, last_name, username)
+    select 'load' || n || '@example.org', 'Load', 'Person ' || n, 'load.person.' || n
+    from generate_series(1, ${CARDS}) as n`);
+  await handle.close();
+  server = await startServer({ dataDir });
+}, 120_000);
+
+afterAll(async () => {
+  if (server) await stop(server);
+});
+
+describe.skipIf(ON_POSTGRES || !SERVER_BUILT)("images under load", () => {
+  it("answers the health check while the QR codes of 20 cards are being made", async () => {
+    const url = server!.url;
+    let pending = 0;
+    const images = Array.from({ length: CARDS }, (_, i) => {
+      pending++;
+      return fetch(`${url}/profile/load.person.${i + 1}/qr.png`)
+        .then(async (response) => ({ status: response.status, size: (await response.arrayBuffer()).byteLength }))
+        .finally(() => pending--);
+    });
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    const started = performance.now();
+    const health = await fetch(`${url}/healthz`);
+    const waited = performance.now() - started;
+    const stillMaking = pending;
+    expect(health.status, await health.text()).toBe(200);
+    // Generous for a busy 2-core machine; encoding them on the main thread took far longer.
+    expect(waited).toBeLessThan(2_000);
+    const answers = await Promise.all(images);
+    expect(answers.every((answer) => answer.status === 200 && answer.size > 0)).toBe(true);
+    // The health check really was answered while images were being made.
+    expect(stillMaking).toBeGreaterThan(0);
+  }, 120_000);
+
+  it("makes each QR code once: many concurrent requests for one card get the same bytes", async () => {
+    const url = `${server!.url}/profile/load.person.1/qr.png`;
+    const bodies = await Promise.all(
+      Array.from({ length: 30 }, async () => Buffer.from(await (await fetch(url)).arrayBuffer())),
+    );
+    expect(new Set(bodies.map((body) => body.toString("base64"))).size).toBe(1);
+  }, 60_000);
+});
