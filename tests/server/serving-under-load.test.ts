@@ -1,4 +1,6 @@
+import http from "node:http";
 import path from "node:path";
+import zlib from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openPglite } from "../../app/.server/db/client";
 import { migratedDataDir, SERVER_BUILT, type ServerProcess, startServer, stop } from "../support/server-process";
@@ -60,5 +62,36 @@ describe.skipIf(ON_POSTGRES || !SERVER_BUILT)("images under load", () => {
       Array.from({ length: 30 }, async () => Buffer.from(await (await fetch(url)).arrayBuffer())),
     );
     expect(new Set(bodies.map((body) => body.toString("base64"))).size).toBe(1);
+  }, 60_000);
+});
+
+/** The bytes on the wire, as a browser that accepts gzip receives them. */
+function rawGet(url: string): Promise<{ encoding: string | undefined; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    http
+      .get(
+        url,
+        { headers: { "accept-encoding": "gzip", "user-agent": "Mozilla/5.0 (X11; Linux x86_64) Chrome/126.0" } },
+        (response) => {
+          const chunks: Buffer[] = [];
+          response.on("data", (chunk: Buffer) => chunks.push(chunk));
+          response.on("end", () =>
+            resolve({ encoding: response.headers["content-encoding"], body: Buffer.concat(chunks) }),
+          );
+          response.on("error", reject);
+        },
+      )
+      .on("error", reject);
+  });
+}
+
+describe.skipIf(ON_POSTGRES || !SERVER_BUILT)("compressed pages", () => {
+  it("sends a card page gzip-compressed about as small as gzip makes its HTML", async () => {
+    const { encoding, body } = await rawGet(`${server!.url}/profile/load.person.2`);
+    expect(encoding).toBe("gzip");
+    const html = zlib.gunzipSync(body);
+    expect(html.toString("utf8")).toContain("Load Person 2");
+    // Flushed after every streamed chunk, it was 40% larger than this.
+    expect(body.length).toBeLessThan(zlib.gzipSync(html).length * 1.1);
   }, 60_000);
 });
