@@ -39,10 +39,10 @@ describe.skipIf(ON_POSTGRES || !SERVER_BUILT)("npm start", () => {
     const response = await fetch(`http://127.0.0.1:${port}/auth`);
     expect(response.status).toBe(200);
     expect(await response.text()).toContain("<!DOCTYPE html>");
-  });
+  }, 200_000);
 
   it("keeps an operator's explicit NODE_ENV", async () => {
     const { line } = await startWithout("test");
     expect(line).toMatch(/test mode/);
-  });
+  }, 200_000);
 });
