@@ -4,7 +4,11 @@ import http from "node:http";
 import compression from "compression";
 import express from "express";
 
-const DEVELOPMENT = process.env.NODE_ENV === "development";
+// Production unless told otherwise: React, React Router and Express all read
+// NODE_ENV, and their development builds are several times slower.
+process.env.NODE_ENV ||= "production";
+const MODE = process.env.NODE_ENV;
+const DEVELOPMENT = MODE === "development";
 const BUILD_PATH = "./build/server/index.js";
 
 let server;
@@ -52,7 +56,7 @@ server.handle(app);
 const listener = http.createServer(app);
 listener.once("error", (error) => failToListen(error, server.config.port));
 listener.listen(server.config.port, () => {
-  console.info(`Namecard is listening on ${server.config.publicUrl} (port ${server.config.port})`);
+  console.info(`Namecard is listening on ${server.config.publicUrl} (port ${server.config.port}, ${MODE} mode)`);
 });
 
 /** The port is taken or forbidden: one line, the database closed, exit 1. */

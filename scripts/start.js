@@ -1,8 +1,11 @@
 // `npm start`: builds when the build is missing or older than the sources,
-// then runs the server (which applies migrations before it listens).
+// then runs the server (which applies migrations before it listens), in
+// production mode unless NODE_ENV says otherwise (`npm run dev` is development).
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
+
+process.env.NODE_ENV ||= "production";
 
 const BUILD_ENTRY = "build/server/index.js";
 const SOURCES = ["app", "server", "public", "package.json", "vite.config.ts", "react-router.config.ts"];

@@ -20,3 +20,20 @@ export function visitOf(request: Request): Visit {
     prefetch: purpose.includes("prefetch"),
   };
 }
+
+/** Whether the browser's copy, named by `If-None-Match`, is `etag` (a 304 then answers). */
+export function isNotModified(request: Request | undefined, etag: string): boolean {
+  const header = request?.headers.get("if-none-match");
+  if (!header) return false;
+  if (header.trim() === "*") return true;
+  const opaque = etag.replace(/^W\//, "");
+  return header.split(",").some((candidate) => candidate.trim().replace(/^W\//, "") === opaque);
+}
+
+/** The answer to a conditional request whose copy is current: no body, the validators again. */
+export function notModified(headers: Record<string, string>): Response {
+  const kept = Object.fromEntries(
+    Object.entries(headers).filter(([name]) => /^(etag|cache-control|vary|expires|content-location)$/i.test(name)),
+  );
+  return new Response(null, { status: 304, headers: kept });
+}

@@ -55,10 +55,29 @@ function useRealtime(listener: Listener, enabled = true) {
   }, [enabled]);
 }
 
-/** Refreshes the page's data when others change something, at most every few seconds. */
-const REVALIDATE_EVERY_MS = 2_000;
+/**
+ * What a page refreshes for: a route's `handle.live` says whether an event
+ * concerns what it shows, given its loader data. Without one, a page refreshes
+ * for every change but views: a view changes only the count of one card, which
+ * few pages show (docs/decisions/013-performance.md).
+ */
+export type LiveHandle = { live?: (event: RealtimeEvent, data: unknown) => boolean };
 
-export function useLiveData(kinds: RealtimeEvent["kind"][], enabled = true) {
+export function concernsPage(event: RealtimeEvent, handle: unknown, data: unknown): boolean {
+  const live = (handle as LiveHandle | undefined)?.live;
+  return live ? live(event, data) : event.kind !== "view";
+}
+
+/**
+ * Refreshes wait for a quiet moment, so that a burst of changes (a room of
+ * people scanning one card) costs one refresh: QUIET_MS after the last
+ * relevant event, and never later than AT_MOST_MS after the first.
+ */
+const QUIET_MS = 600;
+const AT_MOST_MS = 2_500;
+
+/** Refreshes the page's data when others change something it shows. */
+export function useLiveData(concerns: (event: RealtimeEvent) => boolean, enabled = true) {
   const revalidator = useRevalidator();
   const navigation = useNavigation();
   const fetchers = useFetchers();
@@ -68,15 +87,17 @@ export function useLiveData(kinds: RealtimeEvent["kind"][], enabled = true) {
   const busy = useRef(false);
   busy.current = navigation.state !== "idle" || fetchers.some((fetcher) => fetcher.state !== "idle");
   const pending = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
-  const last = useRef(0);
+  const firstAt = useRef(0);
   useEffect(() => () => clearTimeout(pending.current), []);
   useRealtime((event) => {
-    if (!kinds.includes(event.kind) || pending.current) return;
-    const wait = Math.max(0, last.current + REVALIDATE_EVERY_MS - Date.now());
+    if (!concerns(event)) return;
+    const now = Date.now();
+    if (!pending.current) firstAt.current = now;
+    clearTimeout(pending.current);
+    const wait = Math.max(0, Math.min(QUIET_MS, firstAt.current + AT_MOST_MS - now));
     pending.current = setTimeout(() => {
       pending.current = undefined;
-      last.current = Date.now();
-      if (document.visibilityState !== "hidden" && !busy.current) void revalidator.revalidate();
+      if (document.visibilityState !== "hidden" && !busy.current) void revalidator.revalidate().catch(() => {});
     }, wait);
   }, enabled);
 }

@@ -10,9 +10,11 @@ import { db } from "~/.server/db/client";
 import { brands, profiles, profileViews } from "~/.server/db/schema";
 import { env } from "~/.server/env";
 import { jpegKeyOf } from "~/.server/images";
+import { CARD_QR, qrPngEtag, qrTargetUrl } from "~/.server/profiles/qr";
 import { action as editAction } from "~/routes/app/profile-edit";
 import { loader as cardLoader } from "~/routes/profile/$username";
 import { loader as vcardLoader } from "~/routes/profile/contact.vcf";
+import { loader as ogPngLoader } from "~/routes/profile/og.png";
 import { loader as qrPngLoader } from "~/routes/profile/qr.png";
 import { loader as uploadsLoader } from "~/routes/uploads.$";
 import { hasVobject, hasZbar, PYTHON } from "../support/checkers";
@@ -280,7 +282,10 @@ describe("the QR code", () => {
     "decodes with an independent scanner into the card's address, marked as a QR visit",
     async () => {
       const card = await insertCard({ firstName: "Noah", lastName: "Fischer" });
-      const response = (await qrPngLoader({ params: { username: card.username } } as never)) as Response;
+      const response = (await qrPngLoader({
+        params: { username: card.username },
+        request: getRequest(`/profile/${card.username}/qr.png`),
+      } as never)) as Response;
       expect(response.headers.get("content-disposition")).toContain('filename="Noah_Fischer_QR.png"');
       const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "namecard-qr-")), "qr.png");
       fs.writeFileSync(file, Buffer.from(await response.arrayBuffer()));
@@ -290,6 +295,79 @@ describe("the QR code", () => {
       expect(decoded).toBe(`${env.PUBLIC_URL}/profile/${card.username}?src=qr`);
     },
   );
+});
+
+/** An image route's answer, optionally to a browser that holds a copy named `etag`. */
+async function fetchImage(loader: (args: never) => unknown, username: string, file: string, etag?: string) {
+  const request = new Request(`${BASE}/profile/${username}/${file}`, {
+    headers: etag ? { "if-none-match": etag } : {},
+  });
+  const response = (await loader({ params: { username }, request } as never)) as Response;
+  return { response, bytes: Buffer.from(await response.arrayBuffer()) };
+}
+
+describe("the card's images in browsers' and proxies' caches", () => {
+  it("serves the same QR PNG on every request, with a strong ETag and a public Cache-Control", async () => {
+    const card = await insertCard();
+    const first = await fetchImage(qrPngLoader, card.username, "qr.png");
+    const second = await fetchImage(qrPngLoader, card.username, "qr.png");
+    expect(first.response.status).toBe(200);
+    expect(first.bytes.subarray(1, 4).toString()).toBe("PNG");
+    expect(second.bytes.equals(first.bytes)).toBe(true);
+    const etag = first.response.headers.get("etag") ?? "";
+    expect(etag).toMatch(/^"[^"]+"$/);
+    expect(second.response.headers.get("etag")).toBe(etag);
+    expect(first.response.headers.get("cache-control")).toMatch(/^public, max-age=\d+/);
+    const { width, height } = await sharp(first.bytes).metadata();
+    expect([width, height]).toEqual([1024, 1024]);
+  });
+
+  it("answers 304 with no body when the browser's QR copy is current, in any form of If-None-Match", async () => {
+    const card = await insertCard();
+    const { response } = await fetchImage(qrPngLoader, card.username, "qr.png");
+    const etag = response.headers.get("etag") ?? "";
+    for (const header of [etag, `"something-else", ${etag}`, `W/${etag}`, "*"]) {
+      const again = await fetchImage(qrPngLoader, card.username, "qr.png", header);
+      expect(again.response.status).toBe(304);
+      expect(again.bytes).toHaveLength(0);
+      expect(again.response.headers.get("etag")).toBe(etag);
+    }
+    const stale = await fetchImage(qrPngLoader, card.username, "qr.png", '"qr-stale"');
+    expect(stale.response.status).toBe(200);
+    expect(stale.bytes.length).toBeGreaterThan(0);
+  });
+
+  it("gives a renamed card's QR code a new ETag, and a new colour a new one too", async () => {
+    const card = await insertCard();
+    const before = (await fetchImage(qrPngLoader, card.username, "qr.png")).response.headers.get("etag") ?? "";
+    const renamed = `${card.username}x`;
+    await db.update(profiles).set({ username: renamed }).where(eq(profiles.id, card.id));
+    const after = await fetchImage(qrPngLoader, renamed, "qr.png", before);
+    expect(after.response.status).toBe(200);
+    expect(after.response.headers.get("etag")).not.toBe(before);
+    const target = qrTargetUrl(renamed);
+    expect(qrPngEtag(target, { ...CARD_QR, dark: "#1e40af" })).not.toBe(qrPngEtag(target, CARD_QR));
+    expect(qrPngEtag(target, { ...CARD_QR, width: 512 })).not.toBe(qrPngEtag(target, CARD_QR));
+  });
+
+  it("answers 304 for a current preview image, and draws a new one once the card changes", async () => {
+    const card = await insertCard({ title: "Before" });
+    const first = await fetchImage(ogPngLoader, card.username, "og.png");
+    expect(first.response.status).toBe(200);
+    const etag = first.response.headers.get("etag") ?? "";
+    expect(etag).toMatch(/^"[^"]+"$/);
+    const again = await fetchImage(ogPngLoader, card.username, "og.png", etag);
+    expect(again.response.status).toBe(304);
+    expect(again.bytes).toHaveLength(0);
+    await db
+      .update(profiles)
+      .set({ title: "After", updatedAt: new Date(Date.now() + 1000) })
+      .where(eq(profiles.id, card.id));
+    const changed = await fetchImage(ogPngLoader, card.username, "og.png", etag);
+    expect(changed.response.status).toBe(200);
+    expect(changed.response.headers.get("etag")).not.toBe(etag);
+    expect(changed.bytes.equals(first.bytes)).toBe(false);
+  });
 });
 
 describe("editing your own card", () => {

@@ -4,6 +4,7 @@ import path from "node:path";
 import sharp from "sharp";
 import { FALLBACK_BORDER_COLOR } from "~/lib/settings";
 import { env } from "../env";
+import { imageWork } from "../image-work";
 import { readPhotoJpeg } from "../images";
 
 type OgCard = {
@@ -82,12 +83,23 @@ async function render(card: OgCard): Promise<Buffer> {
     ${card.brand ? `<text x="450" y="${card.title ? 420 : 390}" font-size="32" fill-opacity="0.8">${xml(clip(card.brand.name, 44))}</text>` : ""}
   </g>
 </svg>`;
-  return sharp(Buffer.from(svg)).png({ compressionLevel: 9 }).toBuffer();
+  return imageWork(() => sharp(Buffer.from(svg)).png({ compressionLevel: 9 }).toBuffer());
 }
 
+/** Images being drawn: requests for one that is not on disk yet share its drawing. */
+const drawing = new Map<string, Promise<Buffer>>();
+
 /** The 1200×630 link-preview image, made once per version and kept on disk. */
-export async function ogImage(card: OgCard): Promise<Buffer> {
+export function ogImage(card: OgCard): Promise<Buffer> {
   const file = path.join(CACHE_DIR, `${card.id}-${ogVersion(card)}.png`);
+  const inFlight = drawing.get(file);
+  if (inFlight) return inFlight;
+  const made = readOrDraw(card, file).finally(() => drawing.delete(file));
+  drawing.set(file, made);
+  return made;
+}
+
+async function readOrDraw(card: OgCard, file: string): Promise<Buffer> {
   try {
     return await fs.readFile(file);
   } catch {

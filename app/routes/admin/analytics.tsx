@@ -11,8 +11,12 @@ import {
 import { PageHeader } from "~/components/page-header";
 import { Button, buttonClasses } from "~/components/ui/button";
 import { cn } from "~/lib/cn";
+import type { LiveHandle } from "~/lib/realtime";
 import { NO_BRAND_COLOR } from "~/lib/settings";
 import type { Route } from "./+types/analytics";
+
+/** Shows every card's view count: every view concerns it. */
+export const handle: LiveHandle = { live: () => true };
 
 export const meta: Route.MetaFunction = () => [{ title: "Analytics" }];
 

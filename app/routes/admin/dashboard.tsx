@@ -1,7 +1,11 @@
 import { loadDashboard } from "~/.server/analytics/dashboard";
 import { parseQuery } from "~/.server/responses";
 import { AdminDashboard } from "~/components/admin/dashboard";
+import type { LiveHandle } from "~/lib/realtime";
 import type { Route } from "./+types/dashboard";
+
+/** Shows every card's view count: every view concerns it. */
+export const handle: LiveHandle = { live: () => true };
 
 export const meta: Route.MetaFunction = () => [{ title: "Dashboard" }];
 

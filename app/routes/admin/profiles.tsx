@@ -10,8 +10,12 @@ import { redirectWithToast } from "~/.server/toast";
 import { parseForm, safeRedirect } from "~/.server/validation";
 import { AdminDashboard } from "~/components/admin/dashboard";
 import { IMAGE_TOO_LARGE } from "~/lib/limits";
+import type { LiveHandle } from "~/lib/realtime";
 import { viewerContext } from "~/middleware/viewer.server";
 import type { Route } from "./+types/profiles";
+
+/** Shows every card's view count: every view concerns it. */
+export const handle: LiveHandle = { live: () => true };
 
 export const meta: Route.MetaFunction = () => [{ title: "Manage Profiles" }];
 

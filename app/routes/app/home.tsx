@@ -4,12 +4,21 @@ import { loadDashboard } from "~/.server/analytics/dashboard";
 import { getProfileRank } from "~/.server/analytics/stats";
 import { parseQuery } from "~/.server/responses";
 import { AdminDashboard } from "~/components/admin/dashboard";
+import type { LiveHandle } from "~/lib/realtime";
 import { viewerContext } from "~/middleware/viewer.server";
 import type { Route } from "./+types/home";
 
 export const meta: Route.MetaFunction = ({ matches }) => {
   const company = (matches[0]?.data as { site?: { companyName: string } } | undefined)?.site?.companyName ?? "Namecard";
   return [{ title: `Home · ${company}` }];
+};
+
+/** The administrator's dashboard shows every count; a member's home only their own card's. */
+export const handle: LiveHandle = {
+  live: (event, data) => {
+    const home = data as { kind: "admin" } | { kind: "member"; profileId: string | null } | undefined;
+    return event.kind !== "view" || home?.kind === "admin" || (home?.kind === "member" && event.id === home.profileId);
+  },
 };
 
 export async function loader({ request, context }: Route.LoaderArgs) {
@@ -21,6 +30,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const profile = viewer.profile;
   return {
     kind: "member" as const,
+    profileId: profile?.id ?? null,
     firstName: profile?.firstName ?? "",
     username: profile?.username ?? "",
     views: profile?.viewCount ?? 0,

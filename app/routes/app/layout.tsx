@@ -1,9 +1,9 @@
 import { RefreshCw, UserCog } from "lucide-react";
-import { Form, Outlet } from "react-router";
+import { Form, Outlet, useMatches } from "react-router";
 import { AppShell, type ShellViewer } from "~/components/app-shell";
 import { Button } from "~/components/ui/button";
 import { mediaUrl } from "~/lib/media";
-import { useLiveData } from "~/lib/realtime";
+import { concernsPage, useLiveData } from "~/lib/realtime";
 import { requireViewerMiddleware, viewerContext } from "~/middleware/viewer.server";
 import type { Route } from "./+types/layout";
 
@@ -29,8 +29,10 @@ export async function loader({ context }: Route.LoaderArgs) {
 
 export default function SignedInLayout({ loaderData }: Route.ComponentProps) {
   const { viewer } = loaderData;
-  // Others' changes (profiles, brands, views, settings) refresh what is on screen.
-  useLiveData(["profile", "brand", "view", "settings"]);
+  // Others' changes refresh the page on screen when they concern what it shows.
+  const matches = useMatches();
+  const page = matches[matches.length - 1];
+  useLiveData((event) => concernsPage(event, page?.handle, page?.loaderData));
   // A member without a profile waits here; the admin is let through.
   if (!viewer.profile && !viewer.isAdmin) return <ProfileSetup email={viewer.email} />;
   return (

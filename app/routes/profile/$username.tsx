@@ -127,7 +127,8 @@ function websiteLabel(url: string) {
 export default function PublicCard({ loaderData }: Route.ComponentProps) {
   const { card, links, viewer, admin, qr } = loaderData;
   // Signed-in viewers see the view badge move as others look (docs/decisions/006-realtime-and-views.md).
-  useLiveData(["view", "profile"], viewer !== null);
+  // Only this card's own views and edits concern it.
+  useLiveData((event) => (event.kind === "view" || event.kind === "profile") && event.id === card.id, viewer !== null);
   const name = fullName(card);
   return (
     <div className="min-h-dvh pb-16">

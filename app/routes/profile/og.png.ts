@@ -1,3 +1,4 @@
+import { isNotModified, notModified } from "~/.server/http";
 import { getCardByUsername } from "~/.server/profiles/get-card";
 import { ogImage, ogVersion } from "~/.server/profiles/og-image";
 import { notFound } from "~/.server/responses";
@@ -9,12 +10,13 @@ export async function loader({ params, request }: Route.LoaderArgs) {
   if (!card) notFound("Profile not found");
   const version = ogVersion(card);
   const requested = new URL(request.url).searchParams.get("v");
+  const headers = {
+    "Content-Type": "image/png",
+    "Cache-Control": requested === version ? "public, max-age=31536000, immutable" : "public, max-age=300",
+    ETag: `"og-${version}"`,
+  };
+  // The version names the image, so a current copy is answered without reading or drawing it.
+  if (isNotModified(request, headers.ETag)) return notModified(headers);
   const png = await ogImage(card);
-  return new Response(new Uint8Array(png), {
-    headers: {
-      "Content-Type": "image/png",
-      "Cache-Control": requested === version ? "public, max-age=31536000, immutable" : "public, max-age=300",
-      ETag: `"${version}"`,
-    },
-  });
+  return new Response(new Uint8Array(png), { headers });
 }

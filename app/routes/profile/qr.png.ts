@@ -1,20 +1,27 @@
-import { attachment } from "~/.server/http";
+import { attachment, isNotModified, notModified } from "~/.server/http";
 import { getCardByUsername } from "~/.server/profiles/get-card";
-import { CARD_QR, qrPng, qrTargetUrl } from "~/.server/profiles/qr";
+import { CARD_QR, qrPng, qrPngEtag, qrTargetUrl } from "~/.server/profiles/qr";
 import { cardFileName } from "~/.server/profiles/vcard";
 import { notFound } from "~/.server/responses";
 import type { Route } from "./+types/qr.png";
 
+/** The printable code: large enough to print, encoded once per address and colours (docs/decisions/013-performance.md). */
+const DOWNLOAD_QR = { ...CARD_QR, width: 1024 };
+
 /** 'Download QR': the card's code as `{first}_{last}_QR.png`, large enough to print. */
-export async function loader({ params }: Route.LoaderArgs) {
+export async function loader({ params, request }: Route.LoaderArgs) {
   const card = await getCardByUsername(params.username);
   if (!card) notFound("Profile not found");
-  const png = await qrPng(qrTargetUrl(card.username), { ...CARD_QR, width: 1024 });
-  return new Response(new Uint8Array(png), {
-    headers: {
-      "Content-Type": "image/png",
-      "Content-Disposition": attachment(cardFileName(card, "_QR.png")),
-      "Cache-Control": "public, max-age=3600",
-    },
-  });
+  const target = qrTargetUrl(card.username);
+  const fileName = cardFileName(card, "_QR.png");
+  const headers = {
+    "Content-Type": "image/png",
+    "Content-Disposition": attachment(fileName),
+    // Public: the code shows only the card's address. An hour, then a cheap revalidation.
+    "Cache-Control": "public, max-age=3600",
+    ETag: qrPngEtag(target, DOWNLOAD_QR, fileName),
+  };
+  if (isNotModified(request, headers.ETag)) return notModified(headers);
+  const png = await qrPng(target, DOWNLOAD_QR);
+  return new Response(new Uint8Array(png), { headers });
 }

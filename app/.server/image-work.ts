@@ -1,0 +1,24 @@
+import os from "node:os";
+
+/**
+ * Drawing and encoding images (sharp) runs on Node's small shared thread
+ * pool, which file access, DNS and password hashing also use. A burst of
+ * image requests must not fill it, or the health check's file write and every
+ * upload wait behind them: at most this many images are made at once, the rest
+ * queue here (docs/decisions/013-performance.md).
+ */
+const MAX_AT_ONCE = Math.max(1, Math.min(2, os.availableParallelism() - 1));
+
+let running = 0;
+const waiting: (() => void)[] = [];
+
+export async function imageWork<T>(make: () => Promise<T>): Promise<T> {
+  if (running >= MAX_AT_ONCE) await new Promise<void>((resolve) => waiting.push(resolve));
+  running++;
+  try {
+    return await make();
+  } finally {
+    running--;
+    waiting.shift()?.();
+  }
+}

@@ -1,0 +1,321 @@
+// `npm run bench:load`: the built app under load, side by side with nginx
+// serving the very same card HTML as a static file.
+//
+// 1. A scratch data directory with BENCH_PROFILES generated profiles (10,000 by
+//    default) and one account to sign in with; reused while it is still valid.
+// 2. The built server on a free port (once per mode in BENCH_MODES, default
+//    `production`; `test,production` compares React's development build, which
+//    `npm start` ran before it set NODE_ENV, with the production one).
+// 3. nginx (installed from Debian's packages when missing) on another free port,
+//    serving the anonymous card's HTML saved to disk, gzip on.
+// 4. autocannon against each route: BENCH_CONNECTIONS (50) connections for
+//    BENCH_SECONDS (10) each, gzip accepted, after a short warm-up.
+//
+//   npm run build && flock /tmp/namecard-heavy.lock npm run bench:load
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import fs from "node:fs";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+import autocannon from "autocannon";
+
+const PROFILES = Number(process.env.BENCH_PROFILES ?? 10_000);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
+const MODES = (process.env.BENCH_MODES ?? "production").split(",").filter(Boolean);
+const DATA_DIR = path.resolve(`bench/.data/load-${PROFILES}`);
+const BENCH_EMAIL = "bench.load@example.com";
+const BENCH_PASSWORD = "bench password 123";
+const BENCH_USERNAME = "bench.load";
+/** Cards are counted only for browsers; the benchmark presents itself as one. */
+const BROWSER = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36";
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.once("error", reject);
+    probe.listen(0, "127.0.0.1", () => {
+      const { port } = probe.address() as net.AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+/** What makes a scratch data directory valid: the profile count and the migrations it was made with. */
+function dataFingerprint() {
+  const journal = fs.readFileSync("drizzle/meta/_journal.json", "utf8");
+  return createHash("sha256").update(`${PROFILES}\n${journal}`).digest("hex");
+}
+
+async function prepareData() {
+  const marker = path.join(DATA_DIR, "bench-fingerprint");
+  const fingerprint = dataFingerprint();
+  if (fs.existsSync(marker) && fs.readFileSync(marker, "utf8") === fingerprint) {
+    console.info(`  reusing ${PROFILES.toLocaleString("en")} profiles in ${path.relative(".", DATA_DIR)}`);
+    return;
+  }
+  const started = performance.now();
+  fs.rmSync(DATA_DIR, { recursive: true, force: true });
+  fs.mkdirSync(DATA_DIR, { recursive: true });
+  process.env.DATA_DIR = DATA_DIR;
+  process.env.DATABASE_URL = "";
+  const { openPglite } = await import("../app/.server/db/client");
+  const { generateRandomString, hashPassword } = await import("better-auth/crypto");
+  const handle = await openPglite({ dataDir: path.join(DATA_DIR, "db") });
+  if (!("pglite" in handle.raw)) throw new Error("expected the embedded database");
+  await handle.migrate();
+  const pglite = handle.raw.pglite;
+  await pglite.exec(`
+    insert into brands (name, primary_color, secondary_color)
+    select 'Brand ' || lpad(n::text, 2, '0'), '#2563eb', '#7c3aed' from generate_series(1, 20) as n;
+    insert into profiles (email, first_name, last_name, username, title, company_brand_id, view_count)
+    select 'person' || n || '@group' || (n % 7) || '.example',
+           (array['Maria','James','Sofia','Liam','Aisha','Noah','Chen','Olivia','Mateo','Lucas'])[1 + n % 10],
+           (array['Garcia','Smith','Rossi','Nguyen','Silva','Dubois','Haddad','Olsen','Brown','Tanaka'])[1 + (n / 10) % 10],
+           'person.' || n,
+           (array['Engineer','Designer','Analyst','Manager'])[1 + n % 4],
+           (select id from brands order by id limit 1 offset (n % 20)),
+           n % 50
+    from generate_series(1, ${PROFILES}) as n;`);
+  // The account the signed-in routes use, with its card already made, so that
+  // signing in adds nothing and the data stays valid for the next run.
+  const id = generateRandomString(32);
+  const password = await hashPassword(BENCH_PASSWORD);
+  await pglite.query(
+    `insert into users (id, name, email, email_verified, first_name, last_name) values ($1, 'Bench Load', $2, true, 'Bench', 'Load')`,
+    [id, BENCH_EMAIL],
+  );
+  await pglite.query(
+    `insert into accounts (id, account_id, provider_id, user_id, password) values ($1, $2, 'credential', $2, $3)`,
+    [generateRandomString(32), id, password],
+  );
+  await pglite.query(
+    `insert into profiles (email, first_name, last_name, username, user_id) values ($1, 'Bench', 'Load', $2, $3)`,
+    [BENCH_EMAIL, BENCH_USERNAME, id],
+  );
+  await pglite.exec("analyze");
+  await handle.close();
+  fs.writeFileSync(marker, fingerprint);
+  console.info(
+    `  filled ${PROFILES.toLocaleString("en")} profiles in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+  );
+}
+
+function rssMb(pid: number | undefined): number {
+  if (!pid) return 0;
+  const status = fs.readFileSync(`/proc/${pid}/status`, "utf8");
+  return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
+}
+
+async function waitFor(url: string, child: ChildProcess, output: () => string) {
+  for (let attempt = 0; attempt < 600; attempt++) {
+    if (child.exitCode !== null) throw new Error(`${url}: the process ended:\n${output()}`);
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`${url} did not answer:\n${output()}`);
+}
+
+function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  child.kill("SIGTERM");
+  return exited;
+}
+
+async function startServer(mode: string) {
+  const port = await freePort();
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    NODE_ENV: mode,
+    PORT: String(port),
+    PUBLIC_URL: `http://localhost:${port}`,
+    DATA_DIR,
+    DATABASE_URL: "",
+    ADMIN_EMAILS: "",
+    SMTP_URL: "",
+  };
+  const child = spawn(process.execPath, ["server.js"], { env, stdio: ["ignore", "pipe", "pipe"] });
+  let output = "";
+  child.stdout?.on("data", (chunk) => {
+    output = (output + chunk).slice(-20_000);
+  });
+  child.stderr?.on("data", (chunk) => {
+    output = (output + chunk).slice(-20_000);
+  });
+  const url = `http://127.0.0.1:${port}`;
+  await waitFor(`${url}/healthz`, child, () => output);
+  return { child, url, port, output: () => output };
+}
+
+function ensureNginx(): string {
+  const found = ["/usr/sbin/nginx", "/usr/bin/nginx"].find((file) => fs.existsSync(file));
+  if (found) return found;
+  console.info("  installing nginx from Debian's packages…");
+  const env = { ...process.env, DEBIAN_FRONTEND: "noninteractive" };
+  const result = spawnSync("apt-get", ["install", "-y", "--no-install-recommends", "nginx"], { stdio: "inherit", env });
+  if (result.status !== 0) throw new Error("could not install nginx: run `apt-get install nginx` as root");
+  return "/usr/sbin/nginx";
+}
+
+async function startNginx(html: Buffer) {
+  const nginx = ensureNginx();
+  const port = await freePort();
+  const prefix = fs.mkdtempSync(path.join(os.tmpdir(), "namecard-bench-nginx-"));
+  fs.chmodSync(prefix, 0o755);
+  fs.mkdirSync(path.join(prefix, "logs"));
+  fs.writeFileSync(path.join(prefix, "card.html"), html, { mode: 0o644 });
+  const conf = path.join(prefix, "nginx.conf");
+  fs.writeFileSync(
+    conf,
+    `worker_processes auto;
+pid ${prefix}/nginx.pid;
+error_log ${prefix}/logs/error.log warn;
+daemon off;
+events { worker_connections 1024; }
+http {
+  access_log off;
+  client_body_temp_path ${prefix}/body;
+  proxy_temp_path ${prefix}/proxy;
+  fastcgi_temp_path ${prefix}/fastcgi;
+  uwsgi_temp_path ${prefix}/uwsgi;
+  scgi_temp_path ${prefix}/scgi;
+  gzip on;
+  gzip_types text/html;
+  server {
+    listen 127.0.0.1:${port};
+    root ${prefix};
+    location / { default_type "text/html; charset=utf-8"; try_files /card.html =404; }
+  }
+}
+`,
+  );
+  const child = spawn(nginx, ["-p", prefix, "-c", conf], { stdio: ["ignore", "pipe", "pipe"] });
+  let output = "";
+  child.stderr?.on("data", (chunk) => (output += chunk));
+  const url = `http://127.0.0.1:${port}`;
+  await waitFor(`${url}/card`, child, () => output);
+  return {
+    url,
+    async stop() {
+      await stopChild(child);
+      fs.rmSync(prefix, { recursive: true, force: true });
+    },
+  };
+}
+
+type Result = { route: string; reqs: number; p50: number; p99: number; errors: number; bytes: number };
+
+async function drive(route: string, url: string, headers: Record<string, string> = {}): Promise<Result> {
+  const options = {
+    url,
+    connections: CONNECTIONS,
+    headers: { "accept-encoding": "gzip", "user-agent": BROWSER, ...headers },
+  };
+  await autocannon({ ...options, duration: 2 }); // warm-up
+  const result = await autocannon({ ...options, duration: SECONDS });
+  return {
+    route,
+    reqs: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.errors + result.timeouts + result.non2xx,
+    bytes: result.throughput.average / Math.max(result.requests.average, 1),
+  };
+}
+
+async function signIn(url: string, port: number) {
+  const response = await fetch(`${url}/api/auth/sign-in/email`, {
+    method: "POST",
+    headers: { "content-type": "application/json", origin: `http://localhost:${port}` },
+    body: JSON.stringify({ email: BENCH_EMAIL, password: BENCH_PASSWORD }),
+  });
+  if (!response.ok) throw new Error(`signing in failed: ${response.status} ${await response.text()}`);
+  return response.headers
+    .getSetCookie()
+    .map((cookie) => cookie.split(";")[0])
+    .join("; ");
+}
+
+async function main() {
+  if (!fs.existsSync("build/server/index.js")) throw new Error("no build: run `npm run build` first");
+  console.info(
+    `\nNamecard load benchmark — ${PROFILES.toLocaleString("en")} profiles, ${CONNECTIONS} connections, ${SECONDS} s per route, ${os.availableParallelism()} cores\n`,
+  );
+  await prepareData();
+  const card = "/profile/person.1";
+  const rows: (Result & { mode: string; ratio?: number })[] = [];
+  const memory: { mode: string; before: number; after: number }[] = [];
+  let nginxResult: Result | undefined;
+  for (const mode of MODES) {
+    const server = await startServer(mode);
+    try {
+      const html = Buffer.from(
+        await (await fetch(`${server.url}${card}`, { headers: { "user-agent": BROWSER } })).arrayBuffer(),
+      );
+      if (!nginxResult) {
+        const nginx = await startNginx(html);
+        try {
+          nginxResult = await drive("nginx: the same card HTML, static", `${nginx.url}/card`);
+        } finally {
+          await nginx.stop();
+        }
+      }
+      const cookie = await signIn(server.url, server.port);
+      const before = rssMb(server.child.pid);
+      const routes: [string, string, Record<string, string>?][] = [
+        ["anonymous card", card],
+        ["QR page", "/qr/person.1"],
+        ["contact file", `${card}/contact.vcf`],
+        ["QR PNG", `${card}/qr.png`],
+        ["signed-in directory", "/directory", { cookie }],
+      ];
+      for (const [route, target, headers] of routes) {
+        rows.push({ mode, ...(await drive(route, `${server.url}${target}`, headers)) });
+        process.stdout.write(".");
+      }
+      memory.push({ mode, before, after: rssMb(server.child.pid) });
+    } finally {
+      await stopChild(server.child);
+    }
+  }
+  process.stdout.write("\n\n");
+  const nginxRate = nginxResult?.reqs ?? 0;
+  const table = [
+    ["mode", "route", "req/s", "p50 ms", "p99 ms", "errors", "bytes/resp", "× nginx"],
+    ...[{ mode: "—", ...(nginxResult as Result) }, ...rows].map((row) => [
+      row.mode,
+      row.route,
+      row.reqs.toFixed(0),
+      row.p50.toFixed(0),
+      row.p99.toFixed(0),
+      String(row.errors),
+      row.bytes.toFixed(0),
+      nginxRate ? (row.reqs / nginxRate).toFixed(3) : "—",
+    ]),
+  ];
+  const widths = table[0]!.map((_, column) => Math.max(...table.map((row) => row[column]!.length)));
+  for (const [index, row] of table.entries()) {
+    console.info(
+      `  ${row.map((cell, column) => (column < 2 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!))).join("  ")}`,
+    );
+    if (index === 0) console.info(`  ${widths.map((width) => "-".repeat(width)).join("  ")}`);
+  }
+  console.info("\n  server memory (RSS, MB):");
+  for (const { mode, before, after } of memory) {
+    console.info(`  ${mode.padEnd(12)} before ${before.toFixed(0)}  after ${after.toFixed(0)}`);
+  }
+  console.info("\n  Target: anonymous card, QR page and contact file at least 0.25× nginx, zero errors.\n");
+}
+
+try {
+  await main();
+} catch (error) {
+  console.error(`\nBenchmark failed: ${(error as Error).message.slice(0, 2000)}`);
+  process.exit(1);
+}

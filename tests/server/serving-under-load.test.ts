@@ -1,0 +1,101 @@
+import http from "node:http";
+import path from "node:path";
+import zlib from "node:zlib";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openPglite } from "../../app/.server/db/client";
+import { migratedDataDir, SERVER_BUILT, type ServerProcess, startServer, stop } from "../support/server-process";
+
+/**
+ * A room full of phones downloading codes must not stop the server from
+ * answering anyone else: codes are encoded off the main thread, once per card.
+ */
+const ON_POSTGRES = process.env.NAMECARD_TEST_DB === "postgres";
+if (!SERVER_BUILT) console.warn("SKIPPED: the image load test needs `npm run build` first");
+
+const CARDS = 40;
+let server: ServerProcess | undefined;
+
+beforeAll(async () => {
+  if (ON_POSTGRES || !SERVER_BUILT) return;
+  const dataDir = await migratedDataDir();
+  const handle = await openPglite({ dataDir: path.join(dataDir, "db") });
+  if (!("pglite" in handle.raw)) throw new Error("expected the embedded database");
+  await handle.raw.pglite.exec(`
+    insert into profiles (email, first_name, last_name, username)
+    select 'load' || n || '@example.org', 'Load', 'Person ' || n, 'load.person.' || n
+    from generate_series(1, ${CARDS}) as n`);
+  await handle.close();
+  server = await startServer({ dataDir });
+}, 120_000);
+
+afterAll(async () => {
+  if (server) await stop(server);
+});
+
+describe.skipIf(ON_POSTGRES || !SERVER_BUILT)("images under load", () => {
+  it("answers the health check while the QR codes of 40 cards are being made", async () => {
+    const url = server!.url;
+    let pending = 0;
+    const images = Array.from({ length: CARDS }, (_, i) => {
+      pending++;
+      return fetch(`${url}/profile/load.person.${i + 1}/qr.png`)
+        .then(async (response) => ({ status: response.status, size: (await response.arrayBuffer()).byteLength }))
+        .finally(() => pending--);
+    });
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    const started = performance.now();
+    const health = await fetch(`${url}/healthz`);
+    const waited = performance.now() - started;
+    const stillMaking = pending;
+    // It answers, and the database (on this thread) did too; its disk check
+    // (a synced write) depends on how busy the machine's disk is, not on us.
+    const report = (await health.json()) as { database: { ok: boolean } };
+    expect(report.database.ok, JSON.stringify(report)).toBe(true);
+    // Encoded on the main thread, every code was made and sent before the
+    // health check could answer; now it answers while codes are still queued.
+    expect(stillMaking).toBeGreaterThan(0);
+    // Generous for a busy 2-core machine running other tests beside this one.
+    expect(waited).toBeLessThan(10_000);
+    const answers = await Promise.all(images);
+    expect(answers.every((answer) => answer.status === 200 && answer.size > 0)).toBe(true);
+  }, 120_000);
+
+  it("makes each QR code once: many concurrent requests for one card get the same bytes", async () => {
+    const url = `${server!.url}/profile/load.person.1/qr.png`;
+    const bodies = await Promise.all(
+      Array.from({ length: 30 }, async () => Buffer.from(await (await fetch(url)).arrayBuffer())),
+    );
+    expect(new Set(bodies.map((body) => body.toString("base64"))).size).toBe(1);
+  }, 60_000);
+});
+
+/** The bytes on the wire, as a browser that accepts gzip receives them. */
+function rawGet(url: string): Promise<{ encoding: string | undefined; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    http
+      .get(
+        url,
+        { headers: { "accept-encoding": "gzip", "user-agent": "Mozilla/5.0 (X11; Linux x86_64) Chrome/126.0" } },
+        (response) => {
+          const chunks: Buffer[] = [];
+          response.on("data", (chunk: Buffer) => chunks.push(chunk));
+          response.on("end", () =>
+            resolve({ encoding: response.headers["content-encoding"], body: Buffer.concat(chunks) }),
+          );
+          response.on("error", reject);
+        },
+      )
+      .on("error", reject);
+  });
+}
+
+describe.skipIf(ON_POSTGRES || !SERVER_BUILT)("compressed pages", () => {
+  it("sends a card page gzip-compressed about as small as gzip makes its HTML", async () => {
+    const { encoding, body } = await rawGet(`${server!.url}/profile/load.person.2`);
+    expect(encoding).toBe("gzip");
+    const html = zlib.gunzipSync(body);
+    expect(html.toString("utf8")).toContain("Load Person 2");
+    // Flushed after every streamed chunk, it was 40% larger than this.
+    expect(body.length).toBeLessThan(zlib.gzipSync(html).length * 1.1);
+  }, 60_000);
+});
