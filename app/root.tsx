@@ -4,6 +4,7 @@ import { getSiteSettings } from "~/.server/settings/settings";
 import { takeToast, toastMiddleware } from "~/.server/toast";
 import { RouteErrorBoundary } from "~/components/error-boundary";
 import { Toaster } from "~/components/toaster";
+import { brandPalette, paletteStyle } from "~/lib/color";
 import { fontStylesheet } from "~/lib/fonts";
 import { useNonce } from "~/lib/nonce";
 import { DEFAULT_SETTINGS, FONT_STACKS, type FontFamily } from "~/lib/settings";
@@ -28,6 +29,7 @@ export function Layout({ children }: { children: ReactNode }) {
     "--brand-secondary": site.secondaryColor,
     "--brand-accent": site.accentColor,
     "--brand-font": FONT_STACKS[site.fontFamily as FontFamily] ?? FONT_STACKS.Inter,
+    ...paletteStyle(brandPalette(site.primaryColor, site.secondaryColor)),
   } as CSSProperties;
   return (
     <html lang="en" style={style} suppressHydrationWarning>

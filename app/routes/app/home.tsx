@@ -53,9 +53,9 @@ export default function Home({ loaderData }: Route.ComponentProps) {
   ];
   return (
     <div className="space-y-8">
-      <section className="brand-gradient overflow-hidden rounded-2xl p-6 text-white shadow-sm sm:p-8">
+      <section className="brand-gradient overflow-hidden rounded-2xl p-6 text-on-banner shadow-sm sm:p-8">
         <h1 className="text-2xl font-semibold tracking-tight sm:text-3xl">Welcome back, {firstName}!</h1>
-        <p className="mt-2 max-w-xl text-white/85">Your digital business card is ready to share.</p>
+        <p className="mt-2 max-w-xl">Your digital business card is ready to share.</p>
         {views > 0 || rank > 0 ? (
           <dl className="mt-6 flex flex-wrap gap-3">
             {views > 0 ? (
