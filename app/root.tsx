@@ -1,5 +1,6 @@
 import type { CSSProperties, ReactNode } from "react";
 import { Links, Meta, Outlet, Scripts, ScrollRestoration, useNavigation } from "react-router";
+import { previousUsernameMiddleware } from "~/.server/profiles/previous-usernames";
 import { getSiteSettings } from "~/.server/settings/settings";
 import { takeToast, toastMiddleware } from "~/.server/toast";
 import { RouteErrorBoundary } from "~/components/error-boundary";
@@ -13,8 +14,8 @@ import { THEME_BOOT_SCRIPT, useTheme } from "~/lib/theme";
 import type { Route } from "./+types/root";
 import "./app.css";
 
-/** Reads the toast a redirect left, and clears it once this page has shown it. */
-export const middleware: Route.MiddlewareFunction[] = [toastMiddleware];
+/** Sends old card addresses to the card; reads the toast a redirect left, and clears it once this page has shown it. */
+export const middleware: Route.MiddlewareFunction[] = [previousUsernameMiddleware, toastMiddleware];
 
 export async function loader({ context }: Route.LoaderArgs) {
   return { site: pickSiteSummary(await getSiteSettings()), toast: takeToast(context) };

@@ -53,3 +53,12 @@ export const BRAND_CARDS = {
     },
   },
 } as const;
+
+/** An unclaimed card whose username an administrator changes (the old links must keep working). */
+export const RENAMED_CARD = {
+  firstName: "Rhea",
+  lastName: "Renamed",
+  username: "rhea.renamed",
+  email: "rhea.renamed@example.org",
+  title: "Field Engineer",
+} as const;

@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import type { Queryable } from "../db/client";
-import { profiles } from "../db/schema";
+import { profiles, usernameRedirects } from "../db/schema";
 
 /**
  * A new card's username: lowercase first name, a dot, lowercase last name,
@@ -24,11 +24,17 @@ export const RESERVED_USERNAMES: readonly string[] = ["edit"];
 
 /** `base`, or `base2`, `base3`… — the first one no profile uses (case-insensitive). */
 export async function uniqueUsername(tx: Queryable, base: string): Promise<string> {
+  const prefix = `${base.replace(/[\\%_]/g, "\\$&")}%`;
   const taken = await tx
     .select({ username: sql<string>`lower(${profiles.username})` })
     .from(profiles)
-    .where(sql`lower(${profiles.username}) like ${`${base.replace(/[\\%_]/g, "\\$&")}%`}`);
-  const used = new Set([...RESERVED_USERNAMES, ...taken.map((row) => row.username)]);
+    .where(sql`lower(${profiles.username}) like ${prefix}`);
+  // Old names of other cards still redirect to them.
+  const previous = await tx
+    .select({ username: usernameRedirects.username })
+    .from(usernameRedirects)
+    .where(sql`${usernameRedirects.username} like ${prefix}`);
+  const used = new Set([...RESERVED_USERNAMES, ...[...taken, ...previous].map((row) => row.username)]);
   if (!used.has(base)) return base;
   for (let suffix = 2; ; suffix++) {
     const candidate = `${base}${suffix}`;
