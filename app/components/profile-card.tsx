@@ -6,6 +6,7 @@ import { buttonClasses } from "~/components/ui/button";
 import { cn } from "~/lib/cn";
 import { mediaUrl } from "~/lib/media";
 import { fullName } from "~/lib/names";
+import { telHref } from "~/lib/phone";
 
 export type DirectoryPerson = {
   id: string;
@@ -96,10 +97,7 @@ export function ProfileGridCard({ person }: { person: DirectoryPerson }) {
           {person.phone ? (
             <li className="flex items-center gap-2">
               <Phone aria-hidden className="size-4 shrink-0 text-slate-400" />
-              <a
-                href={`tel:${person.phone.replace(/[^+\d]/g, "")}`}
-                className="text-slate-700 hover:underline dark:text-slate-300"
-              >
+              <a href={telHref(person.phone)} className="text-slate-700 hover:underline dark:text-slate-300">
                 {person.phone}
               </a>
             </li>

@@ -1,17 +1,16 @@
 import { sql } from "drizzle-orm";
+import { transliterate } from "transliteration";
 import type { Queryable } from "../db/client";
 import { profiles, usernameRedirects } from "../db/schema";
 
 /**
  * A new card's username: lowercase first name, a dot, lowercase last name,
- * spaces removed. Accents are folded and characters that do not belong in a
- * URL are dropped.
+ * spaces removed. Every letter is transliterated to ASCII (ı → i, ø → o,
+ * ß → ss, 张 → zhang) and what still does not belong in a URL is dropped.
  */
 export function usernameBase(firstName: string, lastName: string): string {
   const clean = (value: string) =>
-    value
-      .normalize("NFKD")
-      .replace(/\p{M}/gu, "")
+    transliterate(value.normalize("NFC"))
       .toLowerCase()
       .replace(/\s+/g, "")
       .replace(/[^a-z0-9._-]/g, "");

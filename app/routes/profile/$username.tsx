@@ -30,6 +30,7 @@ import { ThemeSwitch } from "~/components/theme-switch";
 import { buttonClasses } from "~/components/ui/button";
 import { mediaUrl } from "~/lib/media";
 import { fullName } from "~/lib/names";
+import { telHref } from "~/lib/phone";
 import { useLiveData } from "~/lib/realtime";
 import type { Route } from "./+types/$username";
 
@@ -231,7 +232,7 @@ export default function PublicCard({ loaderData }: Route.ComponentProps) {
                   <ContactRow
                     icon={<Phone aria-hidden className="size-5" />}
                     label="Phone"
-                    href={`tel:${card.phone.replace(/[^+\d]/g, "")}`}
+                    href={telHref(card.phone)}
                     text={card.phone}
                   />
                 ) : null}
