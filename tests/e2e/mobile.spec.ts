@@ -81,3 +81,18 @@ test("at phone width an administrator reaches every administrator screen, Settin
   await expectAccessible(page);
   await screenshot(page, "admin-settings-mobile-dark");
 });
+
+test("on a phone the profile form says to tap for a photo and shows the card's real address", async ({
+  page,
+  login,
+}) => {
+  await login("member");
+  await page.goto("/profile/edit");
+  await expect(page.getByText("Tap to choose a photo")).toBeVisible();
+  await expect(page.getByText("Drag and drop or click to browse")).toBeHidden();
+  await expect(page.getByLabel("Tap to choose a photo")).toHaveAttribute("type", "file");
+  const username = await page.getByLabel("Username").inputValue();
+  await expect(page.getByText(`Your card's address: ${new URL(page.url()).origin}/profile/${username}`)).toBeVisible();
+  await expectAccessible(page);
+  await screenshot(page, "profile-edit-member-mobile-light");
+});
