@@ -135,7 +135,7 @@ describe("one implementation for a member's own edit and the administrator's", (
     const id = member.viewer.profile!.id;
     storeIsDown();
     // The failed upload is logged for the operator: the one error this test expects.
-    expectConsoleError(/^\[profiles\] photo upload failed: TypeError: fetch failed/);
+    expectConsoleError(/^\[images\] storing the profile photo failed: fetch failed/);
 
     const own = await run(
       editAction,
