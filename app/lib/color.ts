@@ -88,7 +88,7 @@ const SURFACES = {
 
 type Theme = keyof typeof SURFACES;
 
-export type ThemePalette = {
+type ThemePalette = {
   /** A filled control (primary button, bar): seen on the card, with `onSolid` text on it. */
   solid: string;
   onSolid: string;

@@ -5,7 +5,7 @@ import type { Locator } from "@playwright/test";
 type Rgb = [number, number, number];
 
 /** `rgb(…)`, `rgba(…)` with full alpha, or `#rrggbb`. */
-export function parseColor(value: string): Rgb {
+function parseColor(value: string): Rgb {
   const text = value.trim();
   const hex = /^#([0-9a-f]{6})$/i.exec(text);
   if (hex) {

@@ -37,7 +37,7 @@ export async function isPreviousUsernameOfAnother(username: string, profileId: s
 }
 
 /** The card's username now, when `username` is one it had before; else null. */
-export async function currentUsernameOf(username: string): Promise<string | null> {
+async function currentUsernameOf(username: string): Promise<string | null> {
   if (!isPossibleUsername(username)) return null;
   const [row] = await db
     .select({ username: profiles.username })
