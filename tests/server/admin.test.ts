@@ -417,7 +417,8 @@ describe("administrator actions", () => {
     expect((await db.select().from(brands))[0]).toMatchObject({
       name: "Acme Corp",
       active: false,
-      website: "https://acme.example",
+      // Stored as the browser writes the address (normalised).
+      website: "https://acme.example/",
     });
 
     // A logo goes through the image pipeline: re-encoded, stored, and removed with the brand.
