@@ -16,6 +16,7 @@ import { action as brandsAction } from "~/routes/admin/brands";
 import { action as dashboardAction } from "~/routes/admin/profiles";
 import { action as createAction } from "~/routes/admin/profiles-create";
 import { action as editAction } from "~/routes/app/profile-edit";
+import { expectConsoleError } from "../support/console";
 import { makeReadOnly, makeWritable } from "../support/read-only";
 import { cookieFrom, createMember, multipartRequest, run } from "./helpers";
 
@@ -132,6 +133,8 @@ describe.each(FAILURES)("every image form when the store fails ($name)", ({ fail
     linkedinUrl: "",
     companyBrandId: "",
   };
+  // Each failed store is logged for the operator: the error these tests expect.
+  beforeEach(() => expectConsoleError(/^\[images\] storing the (profile photo|brand logo|brand cover) failed:/));
 
   it("a member's own edit saves everything but the photo and says so", async () => {
     const member = await createMember({ firstName: "Kept", lastName: "Typing" });
