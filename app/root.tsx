@@ -1,6 +1,5 @@
 import type { CSSProperties, ReactNode } from "react";
 import { Links, Meta, Outlet, Scripts, ScrollRestoration, useNavigation } from "react-router";
-import { previousUsernameMiddleware } from "~/.server/profiles/previous-usernames";
 import { getSiteSettings } from "~/.server/settings/settings";
 import { takeToast, toastMiddleware } from "~/.server/toast";
 import { RouteErrorBoundary } from "~/components/error-boundary";
@@ -11,6 +10,7 @@ import { useNonce } from "~/lib/nonce";
 import { DEFAULT_SETTINGS, FONT_STACKS, type FontFamily } from "~/lib/settings";
 import { pickSiteSummary, useSite } from "~/lib/site";
 import { THEME_BOOT_SCRIPT, useTheme } from "~/lib/theme";
+import { previousUsernameMiddleware } from "~/middleware/previous-username.server";
 import type { Route } from "./+types/root";
 import "./app.css";
 

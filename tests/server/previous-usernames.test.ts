@@ -1,9 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { ConflictError } from "~/.server/errors";
 import { createProfile } from "~/.server/profiles/create-profile";
-import { movedCardAddress, previousUsernameMiddleware } from "~/.server/profiles/previous-usernames";
+import { movedCardAddress } from "~/.server/profiles/previous-usernames";
 import { USERNAME_TAKEN } from "~/.server/profiles/schemas";
 import { updateProfile } from "~/.server/profiles/update-profile";
+import { previousUsernameMiddleware } from "~/middleware/previous-username.server";
 import { BASE, createMember } from "./helpers";
 
 type Member = Awaited<ReturnType<typeof createMember>>;

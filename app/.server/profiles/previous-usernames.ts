@@ -1,5 +1,4 @@
 import { and, eq, ne, sql } from "drizzle-orm";
-import { type MiddlewareFunction, redirect } from "react-router";
 import { db, type Queryable } from "../db/client";
 import { profiles, usernameRedirects } from "../db/schema";
 import { isPossibleUsername } from "./usernames";
@@ -71,15 +70,3 @@ export async function movedCardAddress(url: URL): Promise<string | null> {
   if (!current || current.toLowerCase() === username.toLowerCase()) return null;
   return `/${kind}/${encodeURIComponent(current)}${file}${data}${url.search}`;
 }
-
-/**
- * Old card addresses answer with a permanent redirect (308) to the card's
- * address now, before any route looks for the card.
- */
-export const previousUsernameMiddleware: MiddlewareFunction<Response> = async ({ request }, next) => {
-  if (request.method === "GET" || request.method === "HEAD") {
-    const target = await movedCardAddress(new URL(request.url));
-    if (target) throw redirect(target, 308);
-  }
-  return next();
-};
