@@ -1,6 +1,6 @@
 import path from "node:path";
 import { sql } from "drizzle-orm";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { beforeEach, describe, expect, it, vi } from "vitest";
 import { db } from "~/.server/db/client";
 import { brands, profiles } from "~/.server/db/schema";
 import routes from "~/routes";
@@ -102,10 +102,10 @@ describe("the hostile-input table", () => {
 
   describe("each route answers as its rows say, stores nothing and logs no error", () => {
     let errors: ReturnType<typeof vi.spyOn>;
+    // The console guard (tests/setup/console.ts) already watches console.error and restores it.
     beforeEach(() => {
       errors = vi.spyOn(console, "error");
     });
-    afterEach(() => errors.mockRestore());
 
     const byRoute = new Map<string, Row[]>();
     for (const row of HOSTILE_INPUT) byRoute.set(row.route, [...(byRoute.get(row.route) ?? []), row]);
