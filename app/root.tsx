@@ -4,16 +4,18 @@ import { getSiteSettings } from "~/.server/settings/settings";
 import { takeToast, toastMiddleware } from "~/.server/toast";
 import { RouteErrorBoundary } from "~/components/error-boundary";
 import { Toaster } from "~/components/toaster";
+import { brandPalette, paletteStyle } from "~/lib/color";
 import { fontStylesheet } from "~/lib/fonts";
 import { useNonce } from "~/lib/nonce";
 import { DEFAULT_SETTINGS, FONT_STACKS, type FontFamily } from "~/lib/settings";
 import { pickSiteSummary, useSite } from "~/lib/site";
 import { THEME_BOOT_SCRIPT, useTheme } from "~/lib/theme";
+import { previousUsernameMiddleware } from "~/middleware/previous-username.server";
 import type { Route } from "./+types/root";
 import "./app.css";
 
-/** Reads the toast a redirect left, and clears it once this page has shown it. */
-export const middleware: Route.MiddlewareFunction[] = [toastMiddleware];
+/** Sends old card addresses to the card; reads the toast a redirect left, and clears it once this page has shown it. */
+export const middleware: Route.MiddlewareFunction[] = [previousUsernameMiddleware, toastMiddleware];
 
 export async function loader({ context }: Route.LoaderArgs) {
   return { site: pickSiteSummary(await getSiteSettings()), toast: takeToast(context) };
@@ -28,6 +30,7 @@ export function Layout({ children }: { children: ReactNode }) {
     "--brand-secondary": site.secondaryColor,
     "--brand-accent": site.accentColor,
     "--brand-font": FONT_STACKS[site.fontFamily as FontFamily] ?? FONT_STACKS.Inter,
+    ...paletteStyle(brandPalette(site.primaryColor, site.secondaryColor)),
   } as CSSProperties;
   return (
     <html lang="en" style={style} suppressHydrationWarning>

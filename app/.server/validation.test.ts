@@ -30,5 +30,14 @@ describe("shared field rules", () => {
     expect(PhoneSchema.parse("")).toBeNull();
     expect(PhoneSchema.parse(" +1 (555) 010-0000 ")).toBe("+1 (555) 010-0000");
     expect(PhoneSchema.safeParse("call me").success).toBe(false);
+    for (const typed of [
+      "+49 30 1234 5678 ext. 9999",
+      "+1 555 0100 x12",
+      "+1 555 0100 #12",
+      "+1 555 0100 extension 7",
+    ]) {
+      expect(PhoneSchema.parse(typed)).toBe(typed);
+    }
+    expect(PhoneSchema.safeParse("+1 555 0100 ext. call").success).toBe(false);
   });
 });

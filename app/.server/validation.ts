@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { FieldErrors } from "~/lib/action-result";
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "~/lib/limits";
+import { splitPhone } from "~/lib/phone";
 import { ValidationError } from "./errors";
 
 /**
@@ -74,8 +75,8 @@ export const PhoneSchema = TextSchema("Phone number")
     z
       .string()
       .max(40, "Phone number is too long")
-      .refine((value) => value === "" || /^[+()0-9.\-\s/]{3,}$/.test(value), {
-        message: "Enter a phone number with digits, spaces, + ( ) - only",
+      .refine((value) => value === "" || /^[+()0-9.\-\s/]{3,}$/.test(splitPhone(value).number), {
+        message: "Enter a phone number with digits, spaces, + ( ) - only, and an extension as ext. 123",
       }),
   )
   .optional()

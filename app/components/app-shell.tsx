@@ -146,7 +146,10 @@ export function AppShell({ viewer, children }: { viewer: ShellViewer; children: 
         <div className="hidden lg:block" />
         <div className="flex items-center gap-1">
           <ThemeSwitch />
-          <MobileAccountMenu viewer={viewer} />
+          <MobileAccountMenu
+            viewer={viewer}
+            items={nav.sidebar.filter((item) => !nav.bottom.some((bottom) => bottom.to === item.to))}
+          />
         </div>
       </header>
 
@@ -184,8 +187,11 @@ export function AppShell({ viewer, children }: { viewer: ShellViewer; children: 
   );
 }
 
-/** On small screens the account lives behind the avatar: card, help, sign out. */
-function MobileAccountMenu({ viewer }: { viewer: ShellViewer }) {
+/**
+ * On small screens the account lives behind the avatar: the card, every
+ * screen of the sidebar the bottom bar has no room for (Settings, Help), sign out.
+ */
+function MobileAccountMenu({ viewer, items }: { viewer: ShellViewer; items: NavItem[] }) {
   const person = viewer.profile ?? { firstName: "Admin", lastName: "", username: "", photoUrl: null };
   return (
     <DropdownMenu.Root>
@@ -212,14 +218,16 @@ function MobileAccountMenu({ viewer }: { viewer: ShellViewer }) {
               </Link>
             </DropdownMenu.Item>
           ) : null}
-          <DropdownMenu.Item asChild>
-            <Link
-              to="/help"
-              className="flex items-center gap-3 rounded-lg px-3 py-2 outline-none data-[highlighted]:bg-slate-100 dark:data-[highlighted]:bg-slate-800"
-            >
-              <CircleHelp aria-hidden className="size-5" /> Help
-            </Link>
-          </DropdownMenu.Item>
+          {items.map(({ to, label, Icon }) => (
+            <DropdownMenu.Item key={to} asChild>
+              <Link
+                to={to}
+                className="flex items-center gap-3 rounded-lg px-3 py-2 outline-none data-[highlighted]:bg-slate-100 dark:data-[highlighted]:bg-slate-800"
+              >
+                <Icon aria-hidden className="size-5" /> {label}
+              </Link>
+            </DropdownMenu.Item>
+          ))}
           <DropdownMenu.Separator className="my-1 h-px bg-slate-200 dark:bg-slate-800" />
           <SignOutButton />
         </DropdownMenu.Content>

@@ -8,16 +8,16 @@ export function AuthShell({ children }: { children: ReactNode }) {
   const site = useSite();
   return (
     <div className="grid min-h-dvh lg:grid-cols-2">
-      <aside className="brand-gradient relative hidden flex-col justify-between p-12 text-white lg:flex">
+      <aside className="brand-gradient relative hidden flex-col justify-between p-12 text-on-banner lg:flex">
         <Link to="/" className="flex items-center gap-3 text-lg font-semibold">
           <Logo />
           {site.companyName}
         </Link>
         <div className="max-w-md space-y-4">
           <p className="text-3xl leading-tight font-semibold">Your card, your colleagues, one link away.</p>
-          <p className="text-white/85">{site.description}</p>
+          <p>{site.description}</p>
         </div>
-        <p className="text-sm text-white/70">Cards that save cleanly into any phone.</p>
+        <p className="text-sm">Cards that save cleanly into any phone.</p>
       </aside>
       <div className="flex flex-col">
         <header className="flex items-center justify-between p-4 sm:p-6">

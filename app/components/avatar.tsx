@@ -27,8 +27,9 @@ export function Avatar({
 }) {
   return (
     <span
+      data-testid="avatar"
       className={cn(
-        "brand-gradient relative inline-flex shrink-0 items-center justify-center overflow-hidden rounded-full font-semibold text-white",
+        "brand-gradient relative inline-flex shrink-0 items-center justify-center overflow-hidden rounded-full font-semibold text-on-banner",
         SIZES[size],
         className,
       )}

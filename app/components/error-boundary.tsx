@@ -31,7 +31,7 @@ export function RouteErrorBoundary({ notFound }: { notFound?: ReactNode }) {
     <main className="mx-auto flex min-h-dvh max-w-md flex-col items-center justify-center gap-4 p-6 text-center">
       <h1 className="text-2xl font-semibold">{title}</h1>
       <p className="text-slate-600 dark:text-slate-400">{detail}</p>
-      <a href="/" className="rounded-lg bg-brand-solid px-4 py-2 text-sm font-medium text-white">
+      <a href="/" className="rounded-lg bg-brand-solid px-4 py-2 text-sm font-medium text-brand-on-solid">
         Go to the home page
       </a>
     </main>

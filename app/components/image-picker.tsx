@@ -100,7 +100,11 @@ export function ImagePicker({
               : "border-slate-300 hover:border-slate-400 dark:border-slate-700 dark:hover:border-slate-500",
           )}
         >
-          <span className="font-medium text-brand-ink">Drag and drop or click to browse</span>
+          {/* A finger cannot drag a file: touch screens say what they do. */}
+          <span className="font-medium text-brand-ink pointer-coarse:hidden">Drag and drop or click to browse</span>
+          <span className="hidden font-medium text-brand-ink pointer-coarse:inline">
+            {name === "photo" ? "Tap to choose a photo" : "Tap to choose an image"}
+          </span>
           <span className="mt-1 text-xs text-slate-500 dark:text-slate-400">
             JPG, PNG or WebP up to 5MB. Square images work best.
           </span>

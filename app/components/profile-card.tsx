@@ -1,11 +1,12 @@
 import { BriefcaseBusiness, Eye, Mail, Phone } from "lucide-react";
 import { Link } from "react-router";
 import { Avatar } from "~/components/avatar";
-import { BrandBadge, brandGradientStyle } from "~/components/brand-badge";
+import { BrandBadge, brandScope } from "~/components/brand-badge";
 import { buttonClasses } from "~/components/ui/button";
 import { cn } from "~/lib/cn";
 import { mediaUrl } from "~/lib/media";
 import { fullName } from "~/lib/names";
+import { telHref } from "~/lib/phone";
 
 export type DirectoryPerson = {
   id: string;
@@ -51,9 +52,16 @@ function views(count: number) {
 
 export function ProfileGridCard({ person }: { person: DirectoryPerson }) {
   const name = fullName(person);
+  const scope = brandScope(person.brand);
   return (
-    <article className="flex h-full flex-col overflow-hidden rounded-2xl border border-slate-200 bg-white shadow-sm transition hover:shadow-md dark:border-slate-800 dark:bg-slate-900">
-      <div className="brand-gradient h-16" style={brandGradientStyle(person.brand)} />
+    <article
+      className={cn(
+        "flex h-full flex-col overflow-hidden rounded-2xl border border-slate-200 bg-white shadow-sm transition hover:shadow-md dark:border-slate-800 dark:bg-slate-900",
+        scope.className,
+      )}
+      style={scope.style}
+    >
+      <div className="brand-gradient h-16" />
       <div className="flex flex-1 flex-col px-5 pb-5">
         <div className="-mt-8 flex items-end justify-between">
           <div className="relative">
@@ -89,10 +97,7 @@ export function ProfileGridCard({ person }: { person: DirectoryPerson }) {
           {person.phone ? (
             <li className="flex items-center gap-2">
               <Phone aria-hidden className="size-4 shrink-0 text-slate-400" />
-              <a
-                href={`tel:${person.phone.replace(/[^+\d]/g, "")}`}
-                className="text-slate-700 hover:underline dark:text-slate-300"
-              >
+              <a href={telHref(person.phone)} className="text-slate-700 hover:underline dark:text-slate-300">
                 {person.phone}
               </a>
             </li>
@@ -123,8 +128,12 @@ export function ProfileGridCard({ person }: { person: DirectoryPerson }) {
 
 export function ProfileListRow({ person }: { person: DirectoryPerson }) {
   const name = fullName(person);
+  const scope = brandScope(person.brand);
   return (
-    <li className="flex flex-col gap-3 px-4 py-4 sm:flex-row sm:items-center sm:gap-4 sm:px-6">
+    <li
+      className={cn("flex flex-col gap-3 px-4 py-4 sm:flex-row sm:items-center sm:gap-4 sm:px-6", scope.className)}
+      style={scope.style}
+    >
       <div className="flex min-w-0 flex-1 items-center gap-4">
         <div className="relative">
           <Avatar person={person} photoUrl={mediaUrl(person.profilePhoto)} size="md" />

@@ -70,7 +70,9 @@ test("a member signs up with the address of a prepared card and owns that card",
   await expect(page.getByRole("heading", { name: "Check your email" })).toBeVisible();
 
   await page.goto(await mailLink(email));
-  await expect(page.getByRole("heading", { name: "Welcome back, Nora!" })).toBeVisible();
+  // Welcomed as new, and told the card was made ready for them.
+  await expect(page.getByRole("heading", { name: "Welcome, Nora!" })).toBeVisible();
+  await expect(page.getByText("Your card was prepared for you before you joined, and it is yours now.")).toBeVisible();
   await page.getByRole("link", { name: /View My Card/ }).click();
   await expect(page).toHaveURL(/\/profile\/nora\.lindqvist$/);
   await expect(page.getByText("Brand Strategist")).toBeVisible();

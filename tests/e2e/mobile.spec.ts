@@ -39,3 +39,60 @@ test("at phone width an administrator gets four items: Dashboard, Directory, Bra
   await expectAccessible(page);
   await screenshot(page, "admin-profiles-mobile-dark");
 });
+
+test("at phone width an administrator reaches every administrator screen, Settings included, from the navigation", async ({
+  page,
+  login,
+}) => {
+  await login("admin");
+  for (const theme of ["light", "dark"] as const) {
+    await page.emulateMedia({ colorScheme: theme });
+    await page.goto("/");
+    const bar = page.locator("nav[aria-label='Main']:visible");
+    await page.getByRole("button", { name: "Account menu" }).click();
+    const menu = page.getByRole("menu");
+    await expect(menu.getByRole("menuitem", { name: "Settings" })).toBeVisible();
+    await expect(menu.getByRole("menuitem", { name: "Help" })).toBeVisible();
+    // The menu stays on the screen.
+    const box = await menu.boundingBox();
+    expect(box && box.x >= 0 && box.x + box.width <= 390).toBe(true);
+    await screenshot(page, `account-menu-admin-mobile-${theme}`);
+    await page.keyboard.press("Escape");
+
+    // Every destination of the wide screen's sidebar is one tap away on a phone.
+    const reachable = [
+      ...(await bar.getByRole("link").allTextContents()),
+      ...(await (async () => {
+        await page.getByRole("button", { name: "Account menu" }).click();
+        const names = await page.getByRole("menu").getByRole("menuitem").allTextContents();
+        await page.keyboard.press("Escape");
+        return names;
+      })()),
+    ].map((name) => name.trim());
+    for (const screen of ["Dashboard", "Directory", "Brands", "Analytics", "Settings", "Help"]) {
+      expect(reachable, `${screen} from the phone navigation`).toContain(screen);
+    }
+  }
+
+  await page.getByRole("button", { name: "Account menu" }).click();
+  await page.getByRole("menuitem", { name: "Settings" }).click();
+  await expect(page).toHaveURL(/\/admin\/settings$/);
+  await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+  await expectAccessible(page);
+  await screenshot(page, "admin-settings-mobile-dark");
+});
+
+test("on a phone the profile form says to tap for a photo and shows the card's real address", async ({
+  page,
+  login,
+}) => {
+  await login("member");
+  await page.goto("/profile/edit");
+  await expect(page.getByText("Tap to choose a photo")).toBeVisible();
+  await expect(page.getByText("Drag and drop or click to browse")).toBeHidden();
+  await expect(page.getByLabel("Tap to choose a photo")).toHaveAttribute("type", "file");
+  const username = await page.getByLabel("Username").inputValue();
+  await expect(page.getByText(`Your card's address: ${new URL(page.url()).origin}/profile/${username}`)).toBeVisible();
+  await expectAccessible(page);
+  await screenshot(page, "profile-edit-member-mobile-light");
+});

@@ -24,3 +24,41 @@ export const PEOPLE = {
 
 export type PersonName = keyof typeof PEOPLE;
 export type Person = (typeof PEOPLE)[PersonName];
+
+/**
+ * Unclaimed cards of brands whose colours are hard to read on: a near-black
+ * brand (invisible on dark surfaces) and an amber one (white text fails on it).
+ */
+export const BRAND_CARDS = {
+  onyx: {
+    brand: { name: "Onyx Partners", primaryColor: "#111111", secondaryColor: "#1f2937", website: null },
+    person: {
+      firstName: "Nora",
+      lastName: "Onyx",
+      username: "nora.onyx",
+      email: "nora.onyx@example.org",
+      title: "Partner",
+      phone: "+1 555 0190",
+    },
+  },
+  saffron: {
+    brand: { name: "Saffron Studio", primaryColor: "#fbbf24", secondaryColor: "#f59e0b", website: null },
+    person: {
+      firstName: "Sunny",
+      lastName: "Saffron",
+      username: "sunny.saffron",
+      email: "sunny.saffron@example.org",
+      title: "Art Director",
+      phone: "+1 555 0191",
+    },
+  },
+} as const;
+
+/** An unclaimed card whose username an administrator changes (the old links must keep working). */
+export const RENAMED_CARD = {
+  firstName: "Rhea",
+  lastName: "Renamed",
+  username: "rhea.renamed",
+  email: "rhea.renamed@example.org",
+  title: "Field Engineer",
+} as const;

@@ -221,6 +221,23 @@ print(json.dumps({
     });
   });
 
+  it.skipIf(!HAS_VOBJECT)(
+    "writes a phone extension after the number as ;ext=, which the strict parser keeps",
+    async () => {
+      const card = await insertCard({ firstName: "Ext", lastName: "Ension", phone: "+49 30 1234 5678 ext. 9999" });
+      const raw = await (await vcardLoader({ params: { username: card.username } } as never)).text();
+      expect(raw).toContain("\r\nTEL;TYPE=CELL:+49 30 1234 5678;ext=9999\r\n");
+      const tel = execFileSync(
+        PYTHON,
+        ["-c", "import sys, vobject\ncard = vobject.readOne(sys.stdin.read(), validate=True)\nprint(card.tel.value)"],
+        { input: raw },
+      )
+        .toString()
+        .trim();
+      expect(tel).toBe("+49 30 1234 5678;ext=9999");
+    },
+  );
+
   it.skipIf(!HAS_VOBJECT)("embeds the photo as a base64 JPEG that the parser decodes", async () => {
     const member = await createMember({ firstName: "Pic", lastName: "Ture" });
     const bytes = await sharp({ create: { width: 640, height: 480, channels: 3, background: "#22aa66" } })

@@ -205,6 +205,26 @@ export const profiles = pgTable(
   ],
 );
 
+/**
+ * The usernames a card had before: its old /profile and /qr addresses (printed
+ * on QR codes) redirect to the card, and no other card may take them. Stored
+ * lower-case; a card that takes its old name back removes it from here.
+ */
+export const usernameRedirects = pgTable(
+  "username_redirects",
+  {
+    username: text("username").primaryKey(),
+    profileId: uuid("profile_id")
+      .notNull()
+      .references(() => profiles.id, { onDelete: "cascade" }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    index("username_redirects_profile_idx").on(table.profileId),
+    check("username_redirects_lower_case", sql`${table.username} = lower(${table.username})`),
+  ],
+);
+
 export const profileViews = pgTable(
   "profile_views",
   {

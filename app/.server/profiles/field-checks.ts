@@ -4,6 +4,7 @@ import { db } from "../db/client";
 import { isUniqueViolation } from "../db/errors";
 import { brands, profiles } from "../db/schema";
 import { ConflictError, ValidationError } from "../errors";
+import { isPreviousUsernameOfAnother } from "./previous-usernames";
 import { EMAIL_TAKEN, type ProfileFields, USERNAME_TAKEN } from "./schemas";
 import { RESERVED_USERNAMES } from "./usernames";
 
@@ -24,7 +25,10 @@ export async function assertProfileFieldsAvailable(
     .from(profiles)
     .where(and(sql`lower(${profiles.username}) = ${fields.username.toLowerCase()}`, others))
     .limit(1);
-  if (username) errors.username = [USERNAME_TAKEN];
+  // Another card's old name still leads to that card: it is not free while it does.
+  if (username || (await isPreviousUsernameOfAnother(fields.username, current?.id ?? null))) {
+    errors.username = [USERNAME_TAKEN];
+  }
   const [email] = await db
     .select({ id: profiles.id })
     .from(profiles)

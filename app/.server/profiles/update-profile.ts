@@ -8,6 +8,7 @@ import { publish } from "../realtime";
 import { type CardEmailRequest, needsCardEmailProof, requestCardEmail } from "./card-email";
 import { assertProfileFieldsAvailable, conflictFromUniqueViolation } from "./field-checks";
 import { storeNewPhoto } from "./photo";
+import { recordUsernameChange } from "./previous-usernames";
 import type { ProfileFields } from "./schemas";
 import { changeableProfiles } from "./scope";
 
@@ -41,6 +42,7 @@ export async function updateProfile({
     .select({
       id: profiles.id,
       email: profiles.email,
+      username: profiles.username,
       profilePhoto: profiles.profilePhoto,
       companyBrandId: profiles.companyBrandId,
     })
@@ -55,10 +57,13 @@ export async function updateProfile({
   const stored = await storeNewPhoto(photo);
   const photoKey = nextImageKey(photo, stored, current.profilePhoto);
   try {
-    await db
-      .update(profiles)
-      .set({ ...saved, profilePhoto: photoKey })
-      .where(and(eq(profiles.id, current.id), changeableProfiles(actor, "update")));
+    await db.transaction(async (tx) => {
+      await tx
+        .update(profiles)
+        .set({ ...saved, profilePhoto: photoKey })
+        .where(and(eq(profiles.id, current.id), changeableProfiles(actor, "update")));
+      await recordUsernameChange(tx, current.id, current.username, saved.username);
+    });
   } catch (error) {
     if (photoKey !== current.profilePhoto) await deleteImageIfUnused(photoKey);
     throw conflictFromUniqueViolation(error);

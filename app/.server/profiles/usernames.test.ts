@@ -9,7 +9,12 @@ describe("usernames made from a name", () => {
     ["Liam", "O'Connor", "liam.oconnor"],
     ["José", "García-Pérez", "jose.garcia-perez"],
     ["", "", "member"],
-    ["李", "", "member"],
+    ["Elif", "Yılmaz", "elif.yilmaz"],
+    ["Søren", "Łukasiewicz", "soren.lukasiewicz"],
+    ["Đorđe", "Straße", "dorde.strasse"],
+    ["Юлия", "Μαρία", "yuliya.maria"],
+    ["李", "", "li"],
+    ["🙂", "", "member"],
   ])("%s %s becomes %s", (first, last, expected) => {
     expect(usernameBase(first, last)).toBe(expected);
   });

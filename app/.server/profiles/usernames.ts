@@ -1,17 +1,16 @@
 import { sql } from "drizzle-orm";
+import { transliterate } from "transliteration";
 import type { Queryable } from "../db/client";
-import { profiles } from "../db/schema";
+import { profiles, usernameRedirects } from "../db/schema";
 
 /**
  * A new card's username: lowercase first name, a dot, lowercase last name,
- * spaces removed. Accents are folded and characters that do not belong in a
- * URL are dropped.
+ * spaces removed. Every letter is transliterated to ASCII (ı → i, ø → o,
+ * ß → ss, 张 → zhang) and what still does not belong in a URL is dropped.
  */
 export function usernameBase(firstName: string, lastName: string): string {
   const clean = (value: string) =>
-    value
-      .normalize("NFKD")
-      .replace(/\p{M}/gu, "")
+    transliterate(value.normalize("NFC"))
       .toLowerCase()
       .replace(/\s+/g, "")
       .replace(/[^a-z0-9._-]/g, "");
@@ -24,11 +23,17 @@ export const RESERVED_USERNAMES: readonly string[] = ["edit"];
 
 /** `base`, or `base2`, `base3`… — the first one no profile uses (case-insensitive). */
 export async function uniqueUsername(tx: Queryable, base: string): Promise<string> {
+  const prefix = `${base.replace(/[\\%_]/g, "\\$&")}%`;
   const taken = await tx
     .select({ username: sql<string>`lower(${profiles.username})` })
     .from(profiles)
-    .where(sql`lower(${profiles.username}) like ${`${base.replace(/[\\%_]/g, "\\$&")}%`}`);
-  const used = new Set([...RESERVED_USERNAMES, ...taken.map((row) => row.username)]);
+    .where(sql`lower(${profiles.username}) like ${prefix}`);
+  // Old names of other cards still redirect to them.
+  const previous = await tx
+    .select({ username: usernameRedirects.username })
+    .from(usernameRedirects)
+    .where(sql`${usernameRedirects.username} like ${prefix}`);
+  const used = new Set([...RESERVED_USERNAMES, ...[...taken, ...previous].map((row) => row.username)]);
   if (!used.has(base)) return base;
   for (let suffix = 2; ; suffix++) {
     const candidate = `${base}${suffix}`;

@@ -1,3 +1,4 @@
+import { splitPhone } from "~/lib/phone";
 import { CONTROL_CHARACTERS } from "../validation";
 
 /**
@@ -86,7 +87,12 @@ export function buildVCard(card: VCardInput): string {
   lines.push(`N:${escapeText(card.lastName.trim())};${escapeText(card.firstName.trim())};;;`);
   add("FN", fullName);
   add("EMAIL;TYPE=INTERNET", card.email);
-  add("TEL;TYPE=CELL", card.phone);
+  const phone = card.phone?.trim() ? splitPhone(card.phone) : null;
+  // The extension as a tel URI writes it: after the number, `;ext=`.
+  if (phone?.number) {
+    const number = escapeText(phone.number).replace(/\\[,;]/g, "");
+    lines.push(`TEL;TYPE=CELL:${number}${phone.extension ? `;ext=${phone.extension}` : ""}`);
+  }
   add("ORG", card.organization);
   add("TITLE", card.title);
   add("URL", card.linkedinUrl, "uri");

@@ -6,7 +6,7 @@ type Variant = "primary" | "secondary" | "ghost" | "destructive" | "destructive-
 type Size = "sm" | "md" | "lg";
 
 const VARIANTS: Record<Variant, string> = {
-  primary: "bg-brand-solid text-white shadow-sm hover:brightness-110 active:brightness-95",
+  primary: "bg-brand-solid text-brand-on-solid shadow-sm hover:brightness-110 active:brightness-95",
   secondary:
     "border border-slate-300 bg-white text-slate-800 shadow-sm hover:bg-slate-50 dark:border-slate-700 dark:bg-slate-900 dark:text-slate-100 dark:hover:bg-slate-800",
   ghost: "text-slate-700 hover:bg-slate-100 dark:text-slate-200 dark:hover:bg-slate-800",

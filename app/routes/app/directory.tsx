@@ -92,7 +92,7 @@ export default function Directory({ loaderData }: Route.ComponentProps) {
         ) : null}
         <button
           type="submit"
-          className="h-10 rounded-lg bg-brand-solid px-4 text-sm font-medium text-white hover:brightness-110"
+          className="h-10 rounded-lg bg-brand-solid px-4 text-sm font-medium text-brand-on-solid hover:brightness-110"
         >
           Search
         </button>

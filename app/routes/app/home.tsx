@@ -2,6 +2,7 @@ import { ArrowRight, Contact, Eye, PencilLine, Trophy, Users } from "lucide-reac
 import { Link } from "react-router";
 import { loadDashboard } from "~/.server/analytics/dashboard";
 import { getProfileRank } from "~/.server/analytics/stats";
+import { claimedPreparedCardRecently } from "~/.server/profiles/welcome";
 import { parseQuery } from "~/.server/responses";
 import { AdminDashboard } from "~/components/admin/dashboard";
 import type { LiveHandle } from "~/lib/realtime";
@@ -35,12 +36,13 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     username: profile?.username ?? "",
     views: profile?.viewCount ?? 0,
     rank: profile ? await getProfileRank(profile.id) : 0,
+    prepared: await claimedPreparedCardRecently(viewer.user.id),
   };
 }
 
 export default function Home({ loaderData }: Route.ComponentProps) {
   if (loaderData.kind === "admin") return <AdminDashboard data={loaderData.dashboard} />;
-  const { firstName, username, views, rank } = loaderData;
+  const { firstName, username, views, rank, prepared } = loaderData;
   const cards = [
     {
       to: "/profile/edit",
@@ -63,9 +65,15 @@ export default function Home({ loaderData }: Route.ComponentProps) {
   ];
   return (
     <div className="space-y-8">
-      <section className="brand-gradient overflow-hidden rounded-2xl p-6 text-white shadow-sm sm:p-8">
-        <h1 className="text-2xl font-semibold tracking-tight sm:text-3xl">Welcome back, {firstName}!</h1>
-        <p className="mt-2 max-w-xl text-white/85">Your digital business card is ready to share.</p>
+      <section className="brand-gradient overflow-hidden rounded-2xl p-6 text-on-banner shadow-sm sm:p-8">
+        <h1 className="text-2xl font-semibold tracking-tight sm:text-3xl">
+          {prepared ? `Welcome, ${firstName}!` : `Welcome back, ${firstName}!`}
+        </h1>
+        <p className="mt-2 max-w-xl">
+          {prepared
+            ? "Your card was prepared for you before you joined, and it is yours now. Check your details and make it your own."
+            : "Your digital business card is ready to share."}
+        </p>
         {views > 0 || rank > 0 ? (
           <dl className="mt-6 flex flex-wrap gap-3">
             {views > 0 ? (

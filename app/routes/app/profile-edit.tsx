@@ -5,6 +5,7 @@ import { NotFoundError } from "~/.server/errors";
 import { formText, imageChange, readUploadForm } from "~/.server/form-data";
 import { getEditableProfile } from "~/.server/profiles/get-editable-profile";
 import { profileSavedMessage } from "~/.server/profiles/messages";
+import { cardUrl } from "~/.server/profiles/qr";
 import { ProfileFieldsSchema } from "~/.server/profiles/schemas";
 import { updateProfile } from "~/.server/profiles/update-profile";
 import { failure, failureFrom } from "~/.server/responses";
@@ -30,6 +31,7 @@ export async function loader({ context }: Route.LoaderArgs) {
     return {
       profile: { ...profile, photoUrl: mediaUrl(profile.profilePhoto) },
       brands: await activeBrandOptions(profile.companyBrandId),
+      address: cardUrl(profile.username),
     };
   } catch (error) {
     if (error instanceof NotFoundError) throw redirect("/");
@@ -89,7 +91,7 @@ export default function EditProfile({ loaderData, actionData }: Route.ComponentP
           errors={errors}
           brands={brands}
           bioRows={4}
-          usernameHint="Your card's address: /profile/your-username"
+          usernameHint={`Your card's address: ${loaderData.address}`}
         />
         <div className="flex flex-col-reverse gap-3 border-t border-slate-200 pt-6 sm:flex-row sm:justify-end dark:border-slate-800">
           <ButtonLink to={cardHref} variant="secondary">

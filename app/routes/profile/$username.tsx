@@ -21,7 +21,7 @@ import { CARD_QR, cardUrl, qrSvg, qrTargetUrl } from "~/.server/profiles/qr";
 import { cardFileName } from "~/.server/profiles/vcard";
 import { notFound } from "~/.server/responses";
 import { Avatar } from "~/components/avatar";
-import { BrandBadge, brandGradientStyle } from "~/components/brand-badge";
+import { BrandBadge, brandScope } from "~/components/brand-badge";
 import { BackButton, CopyLinkButton, DownloadQrLink, SaveContactButton, ShareButton } from "~/components/card-actions";
 import { RouteErrorBoundary } from "~/components/error-boundary";
 import { FallbackImage } from "~/components/fallback-image";
@@ -30,6 +30,7 @@ import { ThemeSwitch } from "~/components/theme-switch";
 import { buttonClasses } from "~/components/ui/button";
 import { mediaUrl } from "~/lib/media";
 import { fullName } from "~/lib/names";
+import { telHref } from "~/lib/phone";
 import { useLiveData } from "~/lib/realtime";
 import type { Route } from "./+types/$username";
 
@@ -130,8 +131,9 @@ export default function PublicCard({ loaderData }: Route.ComponentProps) {
   // Only this card's own views and edits concern it.
   useLiveData((event) => (event.kind === "view" || event.kind === "profile") && event.id === card.id, viewer !== null);
   const name = fullName(card);
+  const scope = brandScope(card.brand);
   return (
-    <div className="min-h-dvh pb-16">
+    <div className={`min-h-dvh pb-16 ${scope.className ?? ""}`} style={scope.style} data-testid="card-page">
       <header className="mx-auto flex max-w-5xl items-center justify-between gap-2 px-4 py-3 sm:px-6">
         <BackButton />
         <nav aria-label="Card" className="flex items-center gap-1">
@@ -151,11 +153,21 @@ export default function PublicCard({ loaderData }: Route.ComponentProps) {
 
       <main className="mx-auto grid max-w-5xl gap-6 px-4 sm:px-6 lg:grid-cols-[minmax(0,1fr)_340px]">
         <article className="self-start overflow-hidden rounded-3xl border border-slate-200 bg-white shadow-sm dark:border-slate-800 dark:bg-slate-900">
-          <div className="brand-gradient relative h-36 sm:h-44" style={brandGradientStyle(card.brand)}>
+          <div className="brand-gradient relative h-36 sm:h-44" data-testid="card-banner">
             {card.brand?.coverUrl ? (
               <FallbackImage src={card.brand.coverUrl} alt="" className="absolute inset-0 size-full object-cover" />
             ) : null}
-            <span className="absolute top-3 right-3 inline-flex items-center gap-1.5 rounded-full bg-black/45 px-3 py-1 text-sm font-medium text-white backdrop-blur">
+            {card.brand?.logoUrl ? (
+              <span className="absolute top-3 left-3 inline-flex h-11 max-w-[55%] items-center rounded-xl bg-white/95 px-3 py-1.5 shadow-sm">
+                <FallbackImage
+                  src={card.brand.logoUrl}
+                  alt={`${card.brand.name} logo`}
+                  className="h-full w-auto max-w-full object-contain"
+                  fallback={<span className="truncate text-sm font-semibold text-slate-900">{card.brand.name}</span>}
+                />
+              </span>
+            ) : null}
+            <span className="absolute top-3 right-3 inline-flex items-center gap-1.5 rounded-full bg-black/60 px-3 py-1 text-sm font-medium text-white backdrop-blur">
               <Eye aria-hidden className="size-4" />
               <span data-testid="view-count">{card.viewCount.toLocaleString("en")}</span>
               <span className="sr-only">views</span>
@@ -221,7 +233,7 @@ export default function PublicCard({ loaderData }: Route.ComponentProps) {
                   <ContactRow
                     icon={<Phone aria-hidden className="size-5" />}
                     label="Phone"
-                    href={`tel:${card.phone.replace(/[^+\d]/g, "")}`}
+                    href={telHref(card.phone)}
                     text={card.phone}
                   />
                 ) : null}
@@ -309,7 +321,7 @@ export default function PublicCard({ loaderData }: Route.ComponentProps) {
 
           <section
             aria-labelledby="howto-title"
-            className="rounded-3xl border border-blue-100 bg-blue-50/70 p-6 text-sm text-slate-700 dark:border-blue-900/50 dark:bg-blue-950/30 dark:text-slate-300"
+            className="rounded-3xl border border-slate-200 bg-brand-tint p-6 text-sm text-slate-700 dark:border-slate-800 dark:text-slate-300"
           >
             <h2
               id="howto-title"
@@ -355,7 +367,10 @@ function ContactRow({
         {...(external ? { target: "_blank", rel: "noopener noreferrer" } : {})}
         className="flex items-center gap-4 px-4 py-3 transition hover:bg-slate-50 dark:hover:bg-slate-800/60"
       >
-        <span className="flex size-10 shrink-0 items-center justify-center rounded-xl bg-brand/10 text-brand-ink">
+        <span
+          className="flex size-10 shrink-0 items-center justify-center rounded-xl bg-brand-tint text-brand-ink"
+          data-testid="icon-tile"
+        >
           {icon}
         </span>
         <span className="min-w-0">

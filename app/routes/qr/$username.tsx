@@ -3,14 +3,13 @@ import { Link } from "react-router";
 import { getCardByUsername } from "~/.server/profiles/get-card";
 import { MOBILE_QR, qrSvg, qrTargetUrl } from "~/.server/profiles/qr";
 import { notFound } from "~/.server/responses";
-import { brandGradientStyle } from "~/components/brand-badge";
+import { brandScope } from "~/components/brand-badge";
 import { RouteErrorBoundary } from "~/components/error-boundary";
 import { FallbackImage } from "~/components/fallback-image";
 import { NotFoundCard } from "~/components/not-found-card";
 import { buttonClasses } from "~/components/ui/button";
 import { mediaUrl } from "~/lib/media";
 import { fullName } from "~/lib/names";
-import { FALLBACK_BORDER_COLOR } from "~/lib/settings";
 import { useSite } from "~/lib/site";
 import type { Route } from "./+types/$username";
 
@@ -24,7 +23,6 @@ export function meta({ data: loaderData }: Route.MetaArgs) {
 export async function loader({ params }: Route.LoaderArgs) {
   const card = await getCardByUsername(params.username);
   if (!card) notFound("Profile not found");
-  const border = card.brand?.primaryColor ?? FALLBACK_BORDER_COLOR;
   return {
     card: {
       firstName: card.firstName,
@@ -32,7 +30,6 @@ export async function loader({ params }: Route.LoaderArgs) {
       username: card.username,
       title: card.title,
       viewCount: card.viewCount,
-      border,
       brand: card.brand
         ? {
             name: card.brand.name,
@@ -50,8 +47,12 @@ export default function MobileQr({ loaderData }: Route.ComponentProps) {
   const site = useSite();
   const { card, qr } = loaderData;
   const profileHref = `/profile/${encodeURIComponent(card.username)}`;
+  const scope = brandScope(card.brand);
   return (
-    <div className="flex min-h-dvh flex-col bg-slate-100 dark:bg-slate-950">
+    <div
+      className={`flex min-h-dvh flex-col bg-slate-100 dark:bg-slate-950 ${scope.className ?? ""}`}
+      style={scope.style}
+    >
       <header className="flex items-center justify-between px-4 py-3">
         <Link to={profileHref} className={buttonClasses("ghost", "sm")}>
           View Full Profile
@@ -59,12 +60,13 @@ export default function MobileQr({ loaderData }: Route.ComponentProps) {
         </Link>
         <span className="inline-flex items-center gap-1.5 text-sm text-slate-600 dark:text-slate-400">
           <Eye aria-hidden className="size-4" />
-          <span data-testid="view-count">{card.viewCount.toLocaleString("en")}</span> views
+          <span data-testid="view-count">{card.viewCount.toLocaleString("en")}</span>{" "}
+          {card.viewCount === 1 ? "view" : "views"}
         </span>
       </header>
       <main className="flex flex-1 flex-col items-center px-4 pb-8">
         <div className="w-full max-w-md overflow-hidden rounded-3xl bg-white shadow-lg dark:bg-slate-900">
-          <div className="brand-gradient px-6 py-6 text-center text-white" style={brandGradientStyle(card.brand)}>
+          <div className="brand-gradient px-6 py-6 text-center text-on-banner" data-testid="card-banner">
             {card.brand?.logoUrl ? (
               <FallbackImage
                 src={card.brand.logoUrl}
@@ -76,15 +78,14 @@ export default function MobileQr({ loaderData }: Route.ComponentProps) {
               <BrandName name={card.brand.name} />
             ) : null}
             <h1 className="text-2xl font-semibold tracking-tight">{fullName(card)}</h1>
-            {card.title ? <p className="mt-1 text-white/90">{card.title}</p> : null}
+            {card.title ? <p className="mt-1">{card.title}</p> : null}
           </div>
           <div className="space-y-4 p-6 text-center">
             <p className="text-lg font-medium">Scan to connect with {card.firstName}</p>
             <div
               role="img"
               aria-label={`QR code for ${fullName(card)}'s card`}
-              className="mx-auto w-full max-w-[400px] overflow-hidden rounded-2xl border-4 bg-white [&>svg]:h-auto [&>svg]:w-full"
-              style={{ borderColor: card.border }}
+              className="mx-auto w-full max-w-[400px] overflow-hidden rounded-2xl border-4 border-brand-dot bg-white [&>svg]:h-auto [&>svg]:w-full"
               // biome-ignore lint/security/noDangerouslySetInnerHtml: an SVG the qrcode library drew on the server from our own card address
               dangerouslySetInnerHTML={{ __html: qr }}
             />
