@@ -87,8 +87,8 @@ function sendTooLarge(req: ExpressRequest, res: ExpressResponse) {
 }
 
 /** How long, and how much, a refused body is still read and thrown away after the answer. */
-const LINGER_MS = 2_000;
-const LINGER_BYTES = 4 * 1024 * 1024;
+const LINGER_MS = 3_000;
+const LINGER_BYTES = 16 * 1024 * 1024;
 
 /**
  * Closing a socket with unread data makes the kernel reset the connection, and
