@@ -12,6 +12,7 @@ import { BRAND_OPTIONS, FilterSelect, SearchBox, STATUS_OPTIONS, useLiveSearch }
 import { Spinner } from "~/components/ui/spinner";
 import { cn } from "~/lib/cn";
 import { can } from "~/lib/permissions";
+import type { LiveHandle } from "~/lib/realtime";
 import { viewerContext } from "~/middleware/viewer.server";
 import type { Route } from "./+types/directory";
 
@@ -23,6 +24,14 @@ function viewFrom(request: Request): "grid" | "list" {
   const cookie = request.headers.get("cookie") ?? "";
   return new RegExp(`(?:^|;\\s*)${VIEW_COOKIE}=list`).test(cookie) ? "list" : "grid";
 }
+
+/** The directory refreshes for a view only when it shows that card's count. */
+export const handle: LiveHandle = {
+  live: (event, data) => {
+    const shown = (data as { entries?: { id: string }[] } | undefined)?.entries ?? [];
+    return event.kind !== "view" || shown.some((entry) => entry.id === event.id);
+  },
+};
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const viewer = context.get(viewerContext);
