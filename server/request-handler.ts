@@ -83,7 +83,34 @@ function sendTooLarge(req: ExpressRequest, res: ExpressResponse) {
       .set({ "Content-Type": "text/plain; charset=utf-8", Connection: "close", "Cache-Control": "no-store" })
       .end("The request is too large. Shorten the text or choose a smaller file, then try again.");
   }
-  res.on("finish", () => req.socket.destroy());
+  res.on("finish", () => lingerThenClose(req));
+}
+
+/** How long, and how much, a refused body is still read and thrown away after the answer. */
+const LINGER_MS = 2_000;
+const LINGER_BYTES = 4 * 1024 * 1024;
+
+/**
+ * Closing a socket with unread data makes the kernel reset the connection, and
+ * a client still sending then sees the reset instead of the 413. So, as nginx
+ * does, read and discard for a moment (bounded in time and bytes, never kept)
+ * to let the client read the answer and stop; then close.
+ */
+function lingerThenClose(req: ExpressRequest) {
+  const socket = req.socket;
+  let discarded = 0;
+  const close = () => {
+    clearTimeout(timer);
+    socket.destroy();
+  };
+  const timer = setTimeout(close, LINGER_MS);
+  req.on("data", (chunk: Buffer) => {
+    discarded += chunk.length;
+    if (discarded > LINGER_BYTES) close();
+  });
+  req.once("end", close);
+  req.once("close", () => clearTimeout(timer));
+  req.resume();
 }
 
 function toFetchRequest(req: ExpressRequest, signal: AbortSignal, body: ReadableStream | undefined) {

@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { expect, expectAccessible, mailLink, PASSWORD, screenshot, test, uniqueEmail } from "./fixtures";
+import { expect, expectAccessible, failedLoad, mailLink, PASSWORD, screenshot, test, uniqueEmail } from "./fixtures";
 
 const SIZES = [
   { name: "desktop", width: 1440, height: 900 },
@@ -80,7 +80,10 @@ for (const size of SIZES) {
   }
 }
 
-test("the password reset page asks for a new password and refuses a common one", async ({ page }) => {
+test("the password reset page asks for a new password and refuses a common one", async ({
+  page,
+  expectConsoleError,
+}) => {
   const email = uniqueEmail("reset-screens");
   await page.goto("/auth?mode=signup");
   await fillSignUp(page, email);
@@ -100,13 +103,15 @@ test("the password reset page asks for a new password and refuses a common one",
       return link.includes("/auth/reset-password");
     })
     .toBe(true);
+  // The refused password comes back as a 400, which the browser logs.
+  expectConsoleError(failedLoad(400, `/auth/reset-password.data${new URL(link).search}`));
   for (const size of SIZES) {
     for (const scheme of ["light", "dark"] as const) {
       await page.setViewportSize(size);
       await page.emulateMedia({ colorScheme: scheme });
       await page.goto(link);
       await expect(page.getByRole("heading", { name: "Choose a new password" })).toBeVisible();
-      await page.getByLabel("New password").fill("password");
+      await page.getByLabel("New password", { exact: true }).fill("password");
       await page.getByLabel("Confirm new password").fill("password");
       await page.getByRole("button", { name: "Save new password" }).click();
       await expect(page.getByText(/too common or too easy to guess/)).toBeVisible();

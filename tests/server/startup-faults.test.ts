@@ -27,14 +27,12 @@ afterEach(async () => {
   await Promise.all(started.splice(0).map((running) => stop(running, "SIGKILL")));
 });
 
-async function startWith(env: NodeJS.ProcessEnv, options: { uid?: number; gid?: number } = {}) {
+async function startWith(env: NodeJS.ProcessEnv) {
   const dataDir = env.DATA_DIR ?? (await migratedDataDir());
-  const running = launch(
-    process.execPath,
-    ["server.js"],
-    { ...serverEnv({ port: await freePort(), dataDir }), ...env },
-    options,
-  );
+  const running = launch(process.execPath, ["server.js"], {
+    ...serverEnv({ port: await freePort(), dataDir }),
+    ...env,
+  });
   started.push(running);
   const exit = await running.exited;
   return { ...exit, output: running.output() };
@@ -83,14 +81,13 @@ describe.skipIf(ON_POSTGRES || !SERVER_BUILT)("start-up faults", () => {
 
   it("names DATA_DIR when this user cannot write it", async () => {
     const dataDir = scratchDir();
-    // As root, the server runs as nobody over a folder only root may write; otherwise the folder is made read-only.
-    const asRoot = process.getuid?.() === 0;
-    if (!asRoot) makeReadOnly(dataDir);
+    // Read-only even for root (tests/support/read-only.ts).
+    makeReadOnly(dataDir);
     try {
-      const result = await startWith({ DATA_DIR: dataDir }, asRoot ? { uid: 65534, gid: 65534 } : {});
+      const result = await startWith({ DATA_DIR: dataDir });
       expectOneLineFault(result, /\[config\] DATA_DIR: .* cannot be written by this user/);
     } finally {
-      if (!asRoot) makeWritable(dataDir);
+      makeWritable(dataDir);
     }
   });
 

@@ -88,11 +88,15 @@ describe("uploads that never collide or leave debris", () => {
   });
 });
 
+/** What the server logs when a store fails: an operator must hear of it. */
+const STORE_FAILED = /^\[images\] storing the (profile photo|brand logo|brand cover) failed: /;
+
 /** Two ways the store fails: a read-only upload folder, and an S3 server that has stopped. */
 const FAILURES = [
   {
     name: "a read-only upload folder",
     async fail() {
+      expectConsoleError(STORE_FAILED);
       makeReadOnly(root);
       return async () => makeWritable(root);
     },
@@ -100,6 +104,7 @@ const FAILURES = [
   {
     name: "S3 stopped",
     async fail() {
+      expectConsoleError(STORE_FAILED);
       const instance = new S3rver({
         address: "127.0.0.1",
         port: 0,
@@ -133,8 +138,6 @@ describe.each(FAILURES)("every image form when the store fails ($name)", ({ fail
     linkedinUrl: "",
     companyBrandId: "",
   };
-  // Each failed store is logged for the operator: the error these tests expect.
-  beforeEach(() => expectConsoleError(/^\[images\] storing the (profile photo|brand logo|brand cover) failed:/));
 
   it("a member's own edit saves everything but the photo and says so", async () => {
     const member = await createMember({ firstName: "Kept", lastName: "Typing" });

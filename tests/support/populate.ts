@@ -25,8 +25,11 @@ async function post(server: ServerProcess, pathname: string, body: FormData, coo
     body,
     redirect: "manual",
   });
-  if (response.status !== 302)
-    throw new Error(`POST ${pathname} answered ${response.status}: ${await response.text()}`);
+  // A redirect to sign in is a 302 too, but nothing was saved.
+  if (response.status !== 302 || response.headers.get("location")?.startsWith("/auth"))
+    throw new Error(
+      `POST ${pathname} answered ${response.status} ${response.headers.get("location")}: ${await response.text()}`,
+    );
   return response;
 }
 

@@ -165,6 +165,17 @@ export async function migratedDataDir(): Promise<string> {
   return copy;
 }
 
+/** The link in the newest mail to `email`: mail goes out after the answer, so it is waited for. */
+async function confirmationLink(server: ServerProcess, email: string, timeoutMs = 30_000) {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const link = latestMail(path.join(server.dataDir, "mail"), email)?.link;
+    if (link) return link;
+    if (Date.now() > until) throw new Error(`no mail reached ${email} within ${timeoutMs / 1000} s`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
 /** Signs up through the running server and opens the confirmation link: the member's cookie. */
 export async function signedInMember(server: ServerProcess, email: string, name = { first: "Pro", last: "Cess" }) {
   const signup = await fetch(`${server.url}/api/auth/sign-up/email`, {
@@ -179,10 +190,27 @@ export async function signedInMember(server: ServerProcess, email: string, name 
     }),
   });
   if (!signup.ok) throw new Error(`sign-up failed: ${signup.status} ${await signup.text()}`);
-  const link = new URL(latestMail(path.join(server.dataDir, "mail"), email)!.link!);
-  const verified = await fetch(`${server.url}${link.pathname}${link.search}`, { redirect: "manual" });
-  return verified.headers
-    .getSetCookie()
-    .map((cookie) => cookie.split(";")[0])
-    .join("; ");
+  // The link confirms without asking for the password again only in the browser
+  // that signed up, which it knows by a cookie set at sign-up: send it back.
+  const browser = cookiePairs(signup.headers);
+  const link = new URL(await confirmationLink(server, email));
+  const verified = await fetch(`${server.url}${link.pathname}${link.search}`, {
+    headers: { cookie: [...browser.values()].join("; ") },
+    redirect: "manual",
+  });
+  const cookie = [...new Map([...browser, ...cookiePairs(verified.headers)]).values()].join("; ");
+  if (!/session_token=/.test(cookie)) {
+    throw new Error(`confirming ${email} did not sign in: ${verified.status} ${verified.headers.get("location")}`);
+  }
+  return cookie;
+}
+
+/** `Set-Cookie` headers as name → "name=value" pairs. */
+function cookiePairs(headers: Headers) {
+  return new Map(
+    headers.getSetCookie().map((cookie) => {
+      const pair = cookie.split(";")[0] ?? "";
+      return [pair.slice(0, pair.indexOf("=")), pair] as const;
+    }),
+  );
 }

@@ -9,7 +9,7 @@ import { writeBackup } from "./archive";
 
 /**
  * While a server runs on the embedded database it is the only process that may
- * open it (docs/decisions/009-one-owner-per-data-directory.md), so
+ * open it (docs/decisions/014-one-owner-per-data-directory.md), so
  * `npm run backup` asks the server for the archive instead
  * (docs/decisions/012-backups.md): over HTTP on the loopback address, with a
  * token the server writes at start into DATA_DIR (readable by its user only)

@@ -5,7 +5,7 @@ import path from "node:path";
 import { StartupError } from "../startup-error";
 
 /**
- * One process per embedded database (docs/decisions/009-one-owner-per-data-directory.md).
+ * One process per embedded database (docs/decisions/014-one-owner-per-data-directory.md).
  * PGlite has no lock of its own: two processes on one data directory each see
  * only their own writes and leave rows missing from the indexes. Whatever opens
  * the directory takes this lock first: a file created atomically beside it that
