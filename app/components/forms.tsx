@@ -7,6 +7,14 @@ const CONTROL =
   "aria-[invalid=true]:border-red-500 aria-[invalid=true]:ring-red-500/20 " +
   "dark:border-slate-700 dark:bg-slate-900 dark:text-slate-100 dark:placeholder:text-slate-500";
 
+/**
+ * The id of the control named `name`: the error summary above a form links to
+ * it (`#field-name`), with or without JavaScript.
+ */
+export function fieldId(name: string | undefined): string | undefined {
+  return name ? `field-${name}` : undefined;
+}
+
 export function ErrorList({ id, errors }: { id?: string; errors?: string[] | null }) {
   if (!errors?.length) return null;
   return (
@@ -78,7 +86,14 @@ export function Field({
   ...input
 }: FieldProps & InputHTMLAttributes<HTMLInputElement>) {
   return (
-    <FieldFrame label={label} hint={hint} errors={errors} className={className} id={input.id} required={input.required}>
+    <FieldFrame
+      label={label}
+      hint={hint}
+      errors={errors}
+      className={className}
+      id={input.id ?? fieldId(input.name)}
+      required={input.required}
+    >
       {(control) => <input {...control} className={CONTROL} {...input} id={control.id} />}
     </FieldFrame>
   );
@@ -97,7 +112,7 @@ export function TextareaField({
       hint={hint}
       errors={errors}
       className={className}
-      id={textarea.id}
+      id={textarea.id ?? fieldId(textarea.name)}
       required={textarea.required}
     >
       {(control) => <textarea {...control} className={cn(CONTROL, "resize-y")} {...textarea} id={control.id} />}
@@ -120,7 +135,7 @@ export function SelectField({
       hint={hint}
       errors={errors}
       className={className}
-      id={select.id}
+      id={select.id ?? fieldId(select.name)}
       required={select.required}
     >
       {(control) => (

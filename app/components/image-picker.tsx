@@ -1,6 +1,6 @@
 import { ImagePlus, Trash2 } from "lucide-react";
-import { useEffect, useId, useRef, useState } from "react";
-import { ErrorList } from "~/components/forms";
+import { useEffect, useRef, useState } from "react";
+import { ErrorList, fieldId } from "~/components/forms";
 import { cn } from "~/lib/cn";
 import { IMAGE_TOO_LARGE, MAX_IMAGE_BYTES } from "~/lib/limits";
 
@@ -22,7 +22,7 @@ export function ImagePicker({
   errors?: string[];
   shape?: "circle" | "wide";
 }) {
-  const id = useId();
+  const id = fieldId(name) ?? "";
   const input = useRef<HTMLInputElement>(null);
   const [preview, setPreview] = useState<string | null>(currentUrl);
   const [removed, setRemoved] = useState(false);

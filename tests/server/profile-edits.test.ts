@@ -210,3 +210,29 @@ describe("one implementation for a member's own edit and the administrator's", (
     expect((await stored(id)).title).toBeNull();
   });
 });
+
+describe("all errors of a submit in one round", () => {
+  it("reports a taken username and email together with a malformed phone, and saves nothing", async () => {
+    const member = await createMember({ firstName: "One", lastName: "Round" });
+    const other = await createMember({ firstName: "Taken", lastName: "Already" });
+    const result = await run(
+      editAction,
+      await multipartRequest(
+        "/profile/edit",
+        form({ ...FIELDS, phone: "call me", email: other.email, username: other.profile.username }),
+        member,
+      ),
+      {},
+      member.viewer,
+    );
+    expect(result.status).toBe(400);
+    expect(result.data).toMatchObject({
+      fieldErrors: {
+        phone: ["Enter a phone number with digits, spaces, + ( ) - only, and an extension as ext. 123"],
+        username: ["Username already exists. Please choose a different one."],
+        email: ["Email already exists. Please use a different email address."],
+      },
+    });
+    expect((await stored(member.profile.id)).username).toBe(member.profile.username);
+  });
+});

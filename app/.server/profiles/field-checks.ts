@@ -1,12 +1,14 @@
 import { and, eq, ne, sql } from "drizzle-orm";
+import type { z } from "zod";
 import type { FieldErrors } from "~/lib/action-result";
 import { db } from "../db/client";
 import { isUniqueViolation } from "../db/errors";
 import { brands, profiles } from "../db/schema";
 import { ConflictError, ValidationError } from "../errors";
+import { parseForm } from "../validation";
 import { isPreviousUsernameOfAnother } from "./previous-usernames";
 import { EMAIL_TAKEN, type ProfileFields, USERNAME_TAKEN } from "./schemas";
-import { RESERVED_USERNAMES } from "./usernames";
+import { isPossibleUsername, RESERVED_USERNAMES } from "./usernames";
 
 /**
  * Checks what only the database knows: the username and email are free
@@ -56,4 +58,44 @@ export function conflictFromUniqueViolation(error: unknown): unknown {
     String((error as { cause?: unknown }).cause ?? "");
   if (text.includes("profiles_email_lower_key")) return new ConflictError({ email: [EMAIL_TAKEN] });
   return new ConflictError({ username: [USERNAME_TAKEN] });
+}
+
+/**
+ * Parses a profile form. When a field's format is wrong, a username or email
+ * that is well-formed but taken is reported in the same answer, so a person
+ * fixes everything in one round instead of meeting "taken" after the rest.
+ */
+export async function parseProfileForm<Schema extends z.ZodType>(
+  schema: Schema,
+  values: Record<string, string>,
+  profileId: string | null,
+): Promise<z.infer<Schema>> {
+  try {
+    return parseForm(schema, values);
+  } catch (error) {
+    if (!(error instanceof ValidationError)) throw error;
+    const errors: FieldErrors = { ...error.fieldErrors };
+    const others = profileId ? ne(profiles.id, profileId) : sql`true`;
+    const username = values.username?.trim().toLowerCase();
+    if (!errors.username && username && isPossibleUsername(username)) {
+      const [row] = await db
+        .select({ id: profiles.id })
+        .from(profiles)
+        .where(and(sql`lower(${profiles.username}) = ${username}`, others))
+        .limit(1);
+      if (row || RESERVED_USERNAMES.includes(username) || (await isPreviousUsernameOfAnother(username, profileId))) {
+        errors.username = [USERNAME_TAKEN];
+      }
+    }
+    const email = values.email?.trim().toLowerCase();
+    if (!errors.email && email) {
+      const [row] = await db
+        .select({ id: profiles.id })
+        .from(profiles)
+        .where(and(sql`lower(${profiles.email}) = ${email}`, others))
+        .limit(1);
+      if (row) errors.email = [EMAIL_TAKEN];
+    }
+    throw new ValidationError(errors);
+  }
 }

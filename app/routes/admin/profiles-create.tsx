@@ -4,11 +4,11 @@ import { requirePermission } from "~/.server/authz";
 import { activeBrandOptions } from "~/.server/brands/list-brands";
 import { formText, imageChange, readUploadForm } from "~/.server/form-data";
 import { createProfile } from "~/.server/profiles/create-profile";
+import { parseProfileForm } from "~/.server/profiles/field-checks";
 import { profileCreatedMessage } from "~/.server/profiles/messages";
 import { CreateProfileSchema } from "~/.server/profiles/schemas";
 import { failure, failureFrom } from "~/.server/responses";
 import { redirectWithToast } from "~/.server/toast";
-import { parseForm } from "~/.server/validation";
 import { FormAlert } from "~/components/form-alert";
 import { ImagePicker } from "~/components/image-picker";
 import { PageHeader } from "~/components/page-header";
@@ -30,7 +30,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (!form) return failure(413, { fieldErrors: { photo: [IMAGE_TOO_LARGE] } });
   const values = formText(form);
   try {
-    const fields = parseForm(CreateProfileSchema, values);
+    const fields = await parseProfileForm(CreateProfileSchema, values, null);
     const created = await createProfile({ actor: viewer, fields, photo: await imageChange(form, "photo") });
     // The address goes in the toast, never in the URL (which access logs keep).
     return redirectWithToast("/admin/profiles", { text: profileCreatedMessage(created.profile, created.photoSkipped) });

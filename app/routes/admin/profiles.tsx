@@ -2,6 +2,7 @@ import { loadDashboard } from "~/.server/analytics/dashboard";
 import { requirePermission } from "~/.server/authz";
 import { formText, imageChange, readUploadForm } from "~/.server/form-data";
 import { deleteProfile } from "~/.server/profiles/delete-profile";
+import { parseProfileForm } from "~/.server/profiles/field-checks";
 import { profileDeletedMessage, profileSavedMessage } from "~/.server/profiles/messages";
 import { ProfileFieldsSchema, ProfileIdSchema } from "~/.server/profiles/schemas";
 import { updateProfile } from "~/.server/profiles/update-profile";
@@ -35,7 +36,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       requirePermission(viewer, "update:profile:any");
       try {
         const { id } = parseForm(ProfileIdSchema, values);
-        const fields = parseForm(ProfileFieldsSchema, values);
+        const fields = await parseProfileForm(ProfileFieldsSchema, values, id);
         const saved = await updateProfile({
           actor: viewer,
           profileId: id,

@@ -1,6 +1,6 @@
 import { ShieldCheck } from "lucide-react";
 import { Tabs } from "radix-ui";
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import { Form, useNavigation } from "react-router";
 import { requirePermission } from "~/.server/authz";
 import { env } from "~/.server/env";
@@ -11,7 +11,7 @@ import { getStoredSettings } from "~/.server/settings/settings";
 import { redirectWithToast } from "~/.server/toast";
 import { parseForm } from "~/.server/validation";
 import { FormAlert } from "~/components/form-alert";
-import { ErrorList, Field, SelectField, TextareaField } from "~/components/forms";
+import { ErrorList, Field, fieldId, SelectField, TextareaField } from "~/components/forms";
 import { PageHeader } from "~/components/page-header";
 import { Button } from "~/components/ui/button";
 import { DEFAULT_SETTINGS, FONT_FAMILIES } from "~/lib/settings";
@@ -25,6 +25,34 @@ const PANEL =
 
 /** Images come from this site only, so no visitor's browser is sent to a third party. */
 const IMAGE_HINT = "An image uploaded to this site (its address starts with /uploads/).";
+
+const TABS = [
+  {
+    value: "general",
+    label: "General",
+    fields: ["companyName", "website", "email", "phone", "description", "address"],
+  },
+  {
+    value: "branding",
+    label: "Branding",
+    fields: [
+      "primaryColor",
+      "secondaryColor",
+      "accentColor",
+      "fontFamily",
+      "primaryLogo",
+      "darkModeLogo",
+      "favicon",
+      "footerLogo",
+    ],
+  },
+  { value: "legal", label: "Legal", fields: ["termsOfService", "privacyPolicy"] },
+  { value: "security", label: "Security", fields: [] },
+] as const;
+
+function tabOf(field: string) {
+  return TABS.find((tab) => (tab.fields as readonly string[]).includes(field))?.value;
+}
 
 export const meta: Route.MetaFunction = () => [{ title: "System Settings" }];
 
@@ -59,7 +87,20 @@ export default function Settings({ loaderData, actionData }: Route.ComponentProp
   const navigation = useNavigation();
   const saving = navigation.state === "submitting";
   const errors = actionData?.fieldErrors;
-  const [tab, setTab] = useState("general");
+  const [tab, setTab] = useState<string>("general");
+  const tabsWithErrors = new Set(
+    Object.entries(errors ?? {})
+      .filter(([, messages]) => messages?.length)
+      .map(([field]) => tabOf(field)),
+  );
+  // After a failed save the first tab holding an error is shown.
+  useEffect(() => {
+    const failed = Object.entries(actionData?.fieldErrors ?? {})
+      .filter(([, messages]) => messages?.length)
+      .map(([field]) => tabOf(field));
+    const first = TABS.find((candidate) => failed.includes(candidate.value));
+    if (first) setTab(first.value);
+  }, [actionData]);
 
   const text = (name: keyof typeof values, label: string, extra: Partial<React.ComponentProps<typeof Field>> = {}) => (
     <Field
@@ -84,21 +125,29 @@ export default function Settings({ loaderData, actionData }: Route.ComponentProp
         }
       />
       <div className="mb-6 empty:hidden">
-        <FormAlert failure={actionData} nothingDone="Nothing was saved." />
+        <FormAlert
+          failure={actionData}
+          nothingDone="Nothing was saved."
+          onFieldLink={(field) => {
+            const owner = tabOf(field);
+            if (owner) setTab(owner);
+          }}
+        />
       </div>
       <Tabs.Root value={tab} onValueChange={setTab}>
         <Tabs.List
           aria-label="Settings"
           className="mb-6 inline-flex flex-wrap rounded-lg bg-slate-100 p-1 dark:bg-slate-900"
         >
-          {[
-            ["general", "General"],
-            ["branding", "Branding"],
-            ["legal", "Legal"],
-            ["security", "Security"],
-          ].map(([value, label]) => (
-            <Tabs.Trigger key={value} value={value!} className={TAB}>
+          {TABS.map(({ value, label }) => (
+            <Tabs.Trigger key={value} value={value} className={TAB}>
               {label}
+              {tabsWithErrors.has(value) ? (
+                <span data-testid="tab-error" className="ml-2 inline-flex items-center">
+                  <span aria-hidden className="size-2 rounded-full bg-red-600 dark:bg-red-400" />
+                  <span className="sr-only"> (has errors)</span>
+                </span>
+              ) : null}
             </Tabs.Trigger>
           ))}
         </Tabs.List>
@@ -226,10 +275,7 @@ function ColorField({
   const [value, setValue] = useState(stored);
   return (
     <div>
-      <label
-        htmlFor={`setting-${name}`}
-        className="mb-1.5 block text-sm font-medium text-slate-700 dark:text-slate-300"
-      >
+      <label htmlFor={fieldId(name)} className="mb-1.5 block text-sm font-medium text-slate-700 dark:text-slate-300">
         {label}
       </label>
       <div className="flex items-center gap-2">
@@ -241,7 +287,7 @@ function ColorField({
           className="h-10 w-12 cursor-pointer rounded-lg border border-slate-300 bg-white p-1 dark:border-slate-700 dark:bg-slate-950"
         />
         <input
-          id={`setting-${name}`}
+          id={fieldId(name)}
           name={name}
           value={value}
           placeholder={fallback}

@@ -3,6 +3,7 @@ import { Form, Link, redirect, useNavigation } from "react-router";
 import { activeBrandOptions } from "~/.server/brands/list-brands";
 import { NotFoundError } from "~/.server/errors";
 import { formText, imageChange, readUploadForm } from "~/.server/form-data";
+import { parseProfileForm } from "~/.server/profiles/field-checks";
 import { getEditableProfile } from "~/.server/profiles/get-editable-profile";
 import { profileSavedMessage } from "~/.server/profiles/messages";
 import { cardUrl } from "~/.server/profiles/qr";
@@ -10,7 +11,6 @@ import { ProfileFieldsSchema } from "~/.server/profiles/schemas";
 import { updateProfile } from "~/.server/profiles/update-profile";
 import { failure, failureFrom } from "~/.server/responses";
 import { redirectWithToast } from "~/.server/toast";
-import { parseForm } from "~/.server/validation";
 import { FormAlert } from "~/components/form-alert";
 import { ImagePicker } from "~/components/image-picker";
 import { PageHeader } from "~/components/page-header";
@@ -47,7 +47,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (!form) return failure(413, { fieldErrors: { photo: [IMAGE_TOO_LARGE] } });
   const values = formText(form);
   try {
-    const fields = parseForm(ProfileFieldsSchema, values);
+    const fields = await parseProfileForm(ProfileFieldsSchema, values, viewer.profile.id);
     const saved = await updateProfile({
       actor: viewer,
       profileId: viewer.profile.id,

@@ -1,0 +1,65 @@
+import { expect, expectAccessible, failedLoad, screenshot, test } from "./fixtures";
+
+test.describe("at phone width", () => {
+  test.use({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+
+  test("a failed save moves to a summary of every error, taken username included, whose entries lead to the fields", async ({
+    page,
+    login,
+    expectConsoleError,
+  }) => {
+    expectConsoleError(failedLoad(400, "/profile/edit.data"));
+    await login("member");
+    await page.goto("/profile/edit");
+    await page.getByLabel("Phone").fill("call me");
+    await page.getByLabel("Username").fill("amelia.hart");
+    await page.getByRole("button", { name: "Save Changes" }).click();
+
+    const summary = page.getByTestId("error-summary");
+    await expect(summary).toBeFocused();
+    await expect(summary).toBeInViewport();
+    // Format and uniqueness in the same round.
+    await expect(summary.getByRole("link")).toHaveText([
+      "Username already exists. Please choose a different one.",
+      "Enter a phone number with digits, spaces, + ( ) - only, and an extension as ext. 123",
+    ]);
+    await expectAccessible(page);
+    await screenshot(page, "profile-edit-errors-mobile-light");
+
+    await summary.getByRole("link", { name: /Enter a phone number/ }).click();
+    await expect(page.getByLabel("Phone")).toBeFocused();
+    await expect(page.getByLabel("Phone")).toBeInViewport();
+  });
+});
+
+test("Settings marks the tab that holds an error and opens it after a failed save", async ({
+  page,
+  login,
+  expectConsoleError,
+}) => {
+  expectConsoleError(failedLoad(400, "/admin/settings.data"));
+  await login("admin");
+  for (const theme of ["light", "dark"] as const) {
+    await page.emulateMedia({ colorScheme: theme });
+    await page.goto("/admin/settings");
+    await page.getByRole("tab", { name: "Branding" }).click();
+    await page.getByLabel("Accent colour", { exact: true }).fill("orange");
+    await page.getByRole("tab", { name: "General" }).click();
+    await page.getByRole("button", { name: "Save Settings" }).click();
+
+    const summary = page.getByTestId("error-summary");
+    await expect(summary).toBeFocused();
+    const branding = page.getByRole("tab", { name: "Branding (has errors)" });
+    await expect(branding).toHaveAttribute("aria-selected", "true");
+    await expect(page.getByRole("tab", { name: "General", exact: true })).toBeVisible();
+    await expect(page.getByLabel("Accent colour", { exact: true })).toBeVisible();
+    await screenshot(page, `settings-errors-desktop-${theme}`);
+
+    // The entry leads to the field, opening its tab when another is shown.
+    await page.getByRole("tab", { name: "Legal" }).click();
+    await summary.getByRole("link").first().click();
+    await expect(branding).toHaveAttribute("aria-selected", "true");
+    await expect(page.getByLabel("Accent colour", { exact: true })).toBeFocused();
+  }
+  await expectAccessible(page);
+});
