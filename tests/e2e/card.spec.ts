@@ -131,7 +131,10 @@ test.describe("members and administrators", () => {
     await page.getByLabel("Job title").fill("Chief Cartographer");
     await page.getByLabel("LinkedIn URL").fill("javascript:alert(1)");
     await page.getByRole("button", { name: "Save Changes" }).click();
-    await expect(page.getByText("LinkedIn URL must start with http:// or https://")).toBeVisible();
+    // Shown in the summary at the top of the form and under the field.
+    await expect(page.locator("#field-linkedinUrl-error")).toHaveText(
+      "LinkedIn URL must start with http:// or https://",
+    );
 
     await page.getByLabel("LinkedIn URL").fill("https://www.linkedin.com/in/olga");
     await page.getByLabel("Drag and drop or click to browse").setInputFiles(photo);

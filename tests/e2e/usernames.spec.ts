@@ -50,7 +50,11 @@ test("after a username change the old card, QR page and files redirect for good,
   await page.getByLabel("Username").fill(old);
   await page.getByLabel("Email").fill("rival.taker@example.org");
   await page.getByRole("button", { name: "Create Profile" }).click();
-  await expect(page.getByText("Username already exists. Please choose a different one.")).toBeVisible();
+  await expect(
+    page
+      .getByTestId("error-summary")
+      .getByRole("link", { name: "Username already exists. Please choose a different one." }),
+  ).toBeVisible();
   await expectAccessible(page);
   await screenshot(page, "username-taken-by-redirect-desktop-light");
 });
