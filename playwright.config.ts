@@ -24,6 +24,9 @@ export default defineConfig({
     baseURL: E2E_URL,
     trace: "on-first-retry",
     screenshot: "only-on-failure",
+    // Pages honour reduced motion (app/app.css): no transition is caught
+    // half-way by an accessibility check or a screenshot.
+    contextOptions: { reducedMotion: "reduce" },
     launchOptions: {
       executablePath,
       args: [

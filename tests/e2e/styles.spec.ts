@@ -68,3 +68,14 @@ test("a page loads the @font-face rules of the chosen font family only", async (
   expect(families).toEqual(["Inter Variable"]);
   expect(stylesheets.filter((url) => /\/assets\/(roboto|open-sans|lato|montserrat|poppins)-/.test(url))).toEqual([]);
 });
+
+test("whoever asks the system for less motion gets buttons without transitions", async ({ page }) => {
+  await page.goto("/profile/noah.fischer");
+  const download = page.getByRole("link", { name: "Download QR" });
+  await expect(download).toBeVisible();
+  const seconds = () => download.evaluate((element) => Number.parseFloat(getComputedStyle(element).transitionDuration));
+  await page.emulateMedia({ reducedMotion: "no-preference" });
+  expect(await seconds()).toBeGreaterThan(0.05);
+  await page.emulateMedia({ reducedMotion: "reduce" });
+  expect(await seconds()).toBeLessThan(0.001);
+});

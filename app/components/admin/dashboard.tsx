@@ -1,11 +1,11 @@
-import { Download, Eye, RefreshCw } from "lucide-react";
+import { Download, Eye } from "lucide-react";
 import { Tabs } from "radix-ui";
-import { Link, useNavigate, useRevalidator } from "react-router";
+import { Link, useNavigate } from "react-router";
 import { ProfileManagement } from "~/components/admin/profile-management";
 import { Avatar } from "~/components/avatar";
 import { PageHeader } from "~/components/page-header";
-import { Button, buttonClasses } from "~/components/ui/button";
-import { cn } from "~/lib/cn";
+import { RefreshButton } from "~/components/refresh-button";
+import { buttonClasses } from "~/components/ui/button";
 import { readableTextOn } from "~/lib/color";
 import type { DashboardData } from "~/lib/dashboard";
 import { fullName } from "~/lib/names";
@@ -17,8 +17,6 @@ const TAB_CLASSES =
 /** The administrator's dashboard: Overview and Manage Profiles. */
 export function AdminDashboard({ data }: { data: DashboardData }) {
   const navigate = useNavigate();
-  const revalidator = useRevalidator();
-  const refreshing = revalidator.state === "loading";
   return (
     <div>
       <PageHeader
@@ -26,10 +24,7 @@ export function AdminDashboard({ data }: { data: DashboardData }) {
         description="An overview of profiles, adoption and views."
         actions={
           <>
-            <Button variant="secondary" onClick={() => void revalidator.revalidate()} disabled={refreshing}>
-              <RefreshCw aria-hidden className={cn("size-4", refreshing && "animate-spin")} />
-              {refreshing ? "Refreshing..." : "Refresh"}
-            </Button>
+            <RefreshButton />
             <a href="/admin/export/dashboard.csv" download className={buttonClasses("primary")}>
               <Download aria-hidden className="size-4" />
               Export Data

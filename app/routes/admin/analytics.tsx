@@ -1,4 +1,4 @@
-import { BarChart3, Download, Eye, RefreshCw, TrendingUp, Users } from "lucide-react";
+import { BarChart3, Download, Eye, TrendingUp, Users } from "lucide-react";
 import { isRouteErrorResponse, useRevalidator } from "react-router";
 import {
   getOverviewStats,
@@ -9,6 +9,7 @@ import {
   getViewsBySource,
 } from "~/.server/analytics/stats";
 import { PageHeader } from "~/components/page-header";
+import { RefreshButton } from "~/components/refresh-button";
 import { Button, buttonClasses } from "~/components/ui/button";
 import { cn } from "~/lib/cn";
 import type { LiveHandle } from "~/lib/realtime";
@@ -37,8 +38,6 @@ const day = (iso: string) => SHORT_DATE.format(new Date(`${iso}T00:00:00Z`));
 
 export default function Analytics({ loaderData }: Route.ComponentProps) {
   const { stats, byBrand, top, registrations, viewsByDay, sources } = loaderData;
-  const revalidator = useRevalidator();
-  const refreshing = revalidator.state === "loading";
   const totalRegistrations = registrations.reduce((sum, week) => sum + week.count, 0);
   const totalSourceViews = sources.qr + sources.link + sources.directory;
   const tiles = [
@@ -55,10 +54,7 @@ export default function Analytics({ loaderData }: Route.ComponentProps) {
         description="Platform insights and user engagement metrics."
         actions={
           <>
-            <Button variant="secondary" onClick={() => void revalidator.revalidate()} disabled={refreshing}>
-              <RefreshCw aria-hidden className={cn("size-4", refreshing && "animate-spin")} />
-              {refreshing ? "Refreshing..." : "Refresh"}
-            </Button>
+            <RefreshButton />
             <a href="/admin/export/analytics.csv" download className={buttonClasses("primary")}>
               <Download aria-hidden className="size-4" />
               Export CSV
