@@ -1,5 +1,5 @@
 import { Transform } from "node:stream";
-import { createReadableStreamFromReadable, writeReadableStreamToWritable } from "@react-router/node";
+import { createReadableStreamFromReadable } from "@react-router/node";
 import type { Request as ExpressRequest, Response as ExpressResponse, NextFunction } from "express";
 import {
   createRequestHandler as createRouterHandler,
@@ -132,11 +132,6 @@ function toFetchRequest(req: ExpressRequest, signal: AbortSignal, body: Readable
   } as RequestInit);
 }
 
-/** Removes the compression middleware's `flush` from one response, so that its writer cannot call it. */
-function hideFlush(res: ExpressResponse) {
-  if (typeof (res as { flush?: unknown }).flush === "function") (res as { flush?: unknown }).flush = undefined;
-}
-
 async function sendResponse(res: ExpressResponse, response: Response, signedIn: boolean) {
   res.statusMessage = response.statusText;
   res.status(response.status);
@@ -147,20 +142,58 @@ async function sendResponse(res: ExpressResponse, response: Response, signedIn: 
   }
   const cookies = response.headers.getSetCookie();
   if (cookies.length) res.setHeader("set-cookie", cookies);
-  if (/text\/event-stream/i.test(response.headers.get("content-type") ?? "")) res.flushHeaders();
-  // Anything but an event stream is compressed as one whole: flushing the
-  // compressor after every streamed chunk (as React Router's writer does when
-  // it can) made the card page 40% larger than gzip of the same HTML
-  // (docs/decisions/013-performance.md).
-  else hideFlush(res);
+  const eventStream = /text\/event-stream/i.test(response.headers.get("content-type") ?? "");
+  if (eventStream) res.flushHeaders();
   if (!response.body) {
     res.end();
     return;
   }
+  // Anything but an event stream is compressed as one whole: flushing the
+  // compressor after every streamed chunk made the card page 40% larger than
+  // gzip of the same HTML (docs/decisions/013-performance.md).
+  await writeBody(response.body, res, eventStream);
+}
+
+/**
+ * Writes a response body, waiting whenever the connection asks to. One
+ * `drain` and one `close` listener serve the whole response: the compression
+ * middleware hands listeners added to the response on to its compressor but
+ * never takes them off, so a listener per wait piled up on large pages.
+ */
+async function writeBody(body: ReadableStream<Uint8Array>, res: ExpressResponse, flushEachChunk: boolean) {
+  const flushable = res as ExpressResponse & { flush?: () => void };
+  let wake: (() => void) | undefined;
+  const resume = () => {
+    const waiting = wake;
+    wake = undefined;
+    waiting?.();
+  };
+  const reader = body.getReader();
+  // Whoever leaves stops the page's rendering, or their event stream, at once.
+  const leave = () => {
+    resume();
+    void reader.cancel().catch(() => {});
+  };
+  res.on("drain", resume);
+  res.on("close", leave);
+  let finished = false;
   try {
-    await writeReadableStreamToWritable(response.body, res);
+    while (true) {
+      const { done, value } = await reader.read();
+      finished = done;
+      if (done) break;
+      if (res.destroyed) return;
+      const ready = res.write(value);
+      if (flushEachChunk) flushable.flush?.();
+      if (!ready && !res.destroyed) await new Promise<void>((resolve) => (wake = resolve));
+    }
+    if (!res.destroyed) res.end();
   } catch (error) {
-    if (res.destroyed || res.writableEnded) return;
-    throw error;
+    // A visitor who left is no failure; anything else goes to the error handler.
+    if (!res.destroyed) throw error;
+  } finally {
+    res.off("drain", resume);
+    res.off("close", leave);
+    if (!finished) void reader.cancel().catch(() => {});
   }
 }

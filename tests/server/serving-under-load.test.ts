@@ -3,7 +3,14 @@ import path from "node:path";
 import zlib from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openPglite } from "../../app/.server/db/client";
-import { migratedDataDir, SERVER_BUILT, type ServerProcess, startServer, stop } from "../support/server-process";
+import {
+  migratedDataDir,
+  SERVER_BUILT,
+  type ServerProcess,
+  signedInMember,
+  startServer,
+  stop,
+} from "../support/server-process";
 
 /**
  * A room full of phones downloading codes must not stop the server from
@@ -21,8 +28,9 @@ beforeAll(async () => {
   const handle = await openPglite({ dataDir: path.join(dataDir, "db") });
   if (!("pglite" in handle.raw)) throw new Error("expected the embedded database");
   await handle.raw.pglite.exec(`
-    insert into profiles (email, first_name, last_name, username)
-    select 'load' || n || '@example.org', 'Load', 'Person ' || n, 'load.person.' || n
+    insert into profiles (email, first_name, last_name, username, bio)
+    select 'load' || n || '@example.org', 'Load', 'Person ' || n, 'load.person.' || n,
+      repeat('A long biography that makes directory pages large. ', 100)
     from generate_series(1, ${CARDS}) as n`);
   await handle.close();
   server = await startServer({ dataDir });
@@ -97,5 +105,17 @@ describe.skipIf(ON_POSTGRES || !SERVER_BUILT)("compressed pages", () => {
     expect(html.toString("utf8")).toContain("Load Person 2");
     // Flushed after every streamed chunk, it was 40% larger than this.
     expect(body.length).toBeLessThan(zlib.gzipSync(html).length * 1.1);
+  }, 60_000);
+
+  it("sends large pages compressed without a listener per wait piling up (no leak warning in the log)", async () => {
+    const cookie = await signedInMember(server!, "large.pages@example.org");
+    for (const encoding of ["br", "gzip"]) {
+      for (const page of ["/directory", "/directory?page=2"]) {
+        const response = await fetch(`${server!.url}${page}`, { headers: { cookie, "accept-encoding": encoding } });
+        expect(response.status).toBe(200);
+        expect((await response.text()).length).toBeGreaterThan(150_000);
+      }
+    }
+    expect(server!.output()).not.toMatch(/MaxListenersExceededWarning|memory leak/);
   }, 60_000);
 });
