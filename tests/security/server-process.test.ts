@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
@@ -6,7 +6,7 @@ import os from "node:os";
 import path from "node:path";
 import { SMTPServer } from "smtp-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { latestMail } from "../support/outbox";
+import { SERVER_BUILT, type ServerProcess, signedInMember, startServer, stop } from "../support/server-process";
 
 /**
  * The real server process, as operators run it (`node server.js` on the
@@ -14,59 +14,11 @@ import { latestMail } from "../support/outbox";
  * proxy, body limits, malformed URLs, headers on every response — and the
  * timing of the forgotten-password answer with a slow mail server.
  */
-const BUILT = fs.existsSync("build/server/index.js");
-if (!BUILT) console.warn("SKIPPED: the server-process tests need `npm run build` first");
+if (!SERVER_BUILT) console.warn("SKIPPED: the server-process tests need `npm run build` first");
 
-type Server = { child: ChildProcess; port: number; dataDir: string; log: () => string };
-
-async function freePort(): Promise<number> {
-  const server = http.createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
-async function startServer(env: Record<string, string>): Promise<Server> {
-  const port = await freePort();
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "namecard-security-"));
-  let output = "";
-  const child = spawn(process.execPath, ["server.js"], {
-    env: {
-      ...process.env,
-      NODE_ENV: "production",
-      PORT: String(port),
-      PUBLIC_URL: `http://localhost:${port}`,
-      DATA_DIR: dataDir,
-      DATABASE_URL: "",
-      SMTP_URL: "",
-      ADMIN_EMAILS: "admin@example.com",
-      AUTH_SECRET: "server-process-secret-0123456789abcdef",
-      TRUST_PROXY: "1",
-      ...env,
-    },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  child.stdout!.on("data", (chunk) => (output += chunk));
-  child.stderr!.on("data", (chunk) => (output += chunk));
-  // A first start migrates a new database: slow on a busy machine.
-  const until = Date.now() + 80_000;
-  while (Date.now() < until) {
-    if (child.exitCode !== null) throw new Error(`server exited: ${output}`);
-    try {
-      if ((await fetch(`http://localhost:${port}/healthz`)).ok) return { child, port, dataDir, log: () => output };
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 150));
-  }
-  throw new Error(`server did not start: ${output}`);
-}
-
-async function stopServer(server: Server | undefined) {
-  if (!server || server.child.exitCode !== null) return;
-  server.child.kill("SIGTERM");
-  await new Promise((resolve) => server.child.once("exit", resolve));
+/** A production server behind one proxy, as operators run it. */
+function startBehindProxy(env: NodeJS.ProcessEnv = {}) {
+  return startServer({ env: { TRUST_PROXY: "1", ...env } });
 }
 
 function rssKb(pid: number) {
@@ -74,7 +26,7 @@ function rssKb(pid: number) {
   return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
 }
 
-describe.skipIf(!BUILT)("the server process", () => {
+describe.skipIf(!SERVER_BUILT)("the server process", () => {
   it("refuses to start when TRUST_PROXY would trust every client, and says what to set", () => {
     const result = spawnSync(process.execPath, ["server.js"], {
       env: {
@@ -91,11 +43,11 @@ describe.skipIf(!BUILT)("the server process", () => {
   });
 
   describe("behind one proxy", () => {
-    let server: Server;
+    let server: ServerProcess;
     beforeAll(async () => {
-      server = await startServer({});
+      server = await startBehindProxy();
     }, 90_000);
-    afterAll(() => stopServer(server));
+    afterAll(() => stop(server));
 
     const url = (pathname: string) => `http://localhost:${server.port}${pathname}`;
 
@@ -211,27 +163,7 @@ describe.skipIf(!BUILT)("the server process", () => {
       const email = "cache.member@example.org";
       // Its own client address: the limits other tests of this server used up do not apply.
       const client = { "x-forwarded-for": "198.51.100.77" };
-      const jar: string[] = [];
-      const signUp = await fetch(url("/api/auth/sign-up/email"), {
-        method: "POST",
-        headers: { "content-type": "application/json", origin: url(""), ...client },
-        body: JSON.stringify({ firstName: "Cache", lastName: "Member", email, password: "a long enough phrase" }),
-      });
-      expect(signUp.status, await signUp.clone().text()).toBe(200);
-      jar.push(...signUp.headers.getSetCookie().map((cookie) => cookie.split(";")[0]!));
-      const mailDir = path.join(server.dataDir, "mail");
-      let link: string | null | undefined;
-      // The mail leaves after the answer; on a busy machine that takes a moment.
-      const until = Date.now() + 30_000;
-      while (!link && Date.now() < until) {
-        link = latestMail(mailDir, email)?.link;
-        if (!link) await new Promise((resolve) => setTimeout(resolve, 100));
-      }
-      expect(link, "the confirmation mail").toBeTruthy();
-      const confirmed = await fetch(link!, { headers: { cookie: jar.join("; "), ...client }, redirect: "manual" });
-      expect(confirmed.headers.get("location")).toBe("/");
-      jar.push(...confirmed.headers.getSetCookie().map((cookie) => cookie.split(";")[0]!));
-      const cookie = jar.filter((pair) => !pair.endsWith("=")).join("; ");
+      const cookie = await signedInMember(server, email, { first: "Cache", last: "Member" }, client);
       for (const pathname of ["/", "/directory", "/profile/edit"]) {
         const page = await fetch(url(pathname), { headers: { cookie, ...client }, redirect: "manual" });
         expect(page.status, pathname).toBe(200);
@@ -240,13 +172,13 @@ describe.skipIf(!BUILT)("the server process", () => {
     });
 
     it("logged no unhandled error while under attack", () => {
-      expect(server.log()).not.toMatch(/^\s*at .*\(.*\)$/m);
-      expect(server.log()).not.toMatch(/\b(TypeError|RangeError|SyntaxError|ReferenceError)\b/);
+      expect(server.output()).not.toMatch(/^\s*at .*\(.*\)$/m);
+      expect(server.output()).not.toMatch(/\b(TypeError|RangeError|SyntaxError|ReferenceError)\b/);
     });
   });
 
   describe("with a slow mail server", () => {
-    let server: Server;
+    let server: ServerProcess;
     let smtp: SMTPServer;
     const delivered: string[] = [];
     const DELAY_MS = 3_000;
@@ -267,10 +199,10 @@ describe.skipIf(!BUILT)("the server process", () => {
       });
       await new Promise<void>((resolve) => smtp.listen(0, "127.0.0.1", resolve));
       const smtpPort = (smtp.server.address() as AddressInfo).port;
-      server = await startServer({ SMTP_URL: `smtp://127.0.0.1:${smtpPort}` });
+      server = await startBehindProxy({ SMTP_URL: `smtp://127.0.0.1:${smtpPort}` });
     }, 90_000);
     afterAll(async () => {
-      await stopServer(server);
+      await stop(server);
       await new Promise<void>((resolve) => smtp.close(() => resolve()));
     });
 

@@ -4,10 +4,10 @@ import { afterEach, describe, expect, it } from "vitest";
 import { contentsOf, filesIn } from "../support/database-contents";
 import { populate } from "../support/populate";
 import { createScratchDatabase, POSTGRES_URL } from "../support/postgres";
+import { ON_POSTGRES, startedProcesses } from "../support/process-suite";
 import {
   freePort,
   migratedDataDir,
-  type Running,
   runScript,
   SERVER_BUILT,
   scratchDir,
@@ -22,13 +22,10 @@ import {
  * to PGlite; the PostgreSQL run moves an embedded installation to PostgreSQL
  * and back, which is the same archive restored into the other engine.
  */
-const ON_POSTGRES = process.env.NAMECARD_TEST_DB === "postgres";
-if (!SERVER_BUILT) console.warn("SKIPPED: the backup tests need `npm run build` first");
 
-const started: Running[] = [];
+const started = startedProcesses("the backup tests");
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
-  await Promise.all(started.splice(0).map((running) => stop(running, "SIGKILL")));
   for (const cleanup of cleanups.splice(0)) await cleanup();
 });
 

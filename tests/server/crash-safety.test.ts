@@ -3,9 +3,9 @@ import { type SQL, sql } from "drizzle-orm";
 import { afterEach, describe, expect, it } from "vitest";
 import { type DatabaseHandle, openPglite, openPostgres, rowsOf } from "~/.server/db/client";
 import { createScratchDatabase, POSTGRES_URL } from "../support/postgres";
+import { ON_POSTGRES, startedProcesses } from "../support/process-suite";
 import {
   migratedDataDir,
-  type Running,
   SERVER_BUILT,
   type ServerProcess,
   scratchDir,
@@ -22,8 +22,6 @@ import {
  * and is found, no username or address is taken twice, and each card's view
  * count agrees with its views. Once on the engine of the run.
  */
-const ON_POSTGRES = process.env.NAMECARD_TEST_DB === "postgres";
-if (!SERVER_BUILT) console.warn("SKIPPED: the crash-safety test needs `npm run build` first");
 
 /** Answered writes before the kill: enough for a real stream, little enough for a busy 2-core machine. */
 const CREATES_BEFORE_KILL = 20;
@@ -32,10 +30,9 @@ const EDITS_BEFORE_KILL = 3;
 const CREATORS = 2;
 const VIEWERS = 2;
 
-const started: Running[] = [];
+const started = startedProcesses("the crash-safety tests");
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
-  await Promise.all(started.splice(0).map((running) => stop(running, "SIGKILL")));
   for (const cleanup of cleanups.splice(0)) await cleanup();
 });
 

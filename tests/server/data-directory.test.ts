@@ -1,13 +1,13 @@
 import fs from "node:fs";
 import path from "node:path";
 import { sql } from "drizzle-orm";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { openPglite, rowsOf } from "~/.server/db/client";
+import { ON_POSTGRES, startedProcesses } from "../support/process-suite";
 import {
   freePort,
   launch,
   migratedDataDir,
-  type Running,
   runScript,
   SERVER_BUILT,
   serverEnv,
@@ -17,13 +17,9 @@ import {
 } from "../support/server-process";
 
 /** Real server processes on one embedded DATA_DIR; the PostgreSQL run has nothing to add here. */
-const EMBEDDED = process.env.NAMECARD_TEST_DB !== "postgres";
-if (EMBEDDED && !SERVER_BUILT) console.warn("SKIPPED: the data-directory tests need `npm run build` first");
+const EMBEDDED = !ON_POSTGRES;
 
-const started: Running[] = [];
-afterEach(async () => {
-  await Promise.all(started.splice(0).map((running) => stop(running, "SIGKILL")));
-});
+const started = startedProcesses("the data-directory tests");
 
 /** No stack trace: an operator's fault is answered with one line. */
 function expectOneLine(output: string, pattern: RegExp) {

@@ -1,24 +1,13 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { adminQuery, createScratchDatabase, POSTGRES_URL } from "../support/postgres";
+import { ON_POSTGRES, startedProcesses } from "../support/process-suite";
 import { makeReadOnly, makeWritable } from "../support/read-only";
-import {
-  migratedDataDir,
-  type Running,
-  SERVER_BUILT,
-  scratchDir,
-  signedInMember,
-  startServer,
-  stop,
-} from "../support/server-process";
+import { migratedDataDir, SERVER_BUILT, scratchDir, signedInMember, startServer } from "../support/server-process";
 import { startTcpProxy } from "../support/tcp-proxy";
 
-const ON_POSTGRES = process.env.NAMECARD_TEST_DB === "postgres";
-if (!SERVER_BUILT) console.warn("SKIPPED: the outage tests need `npm run build` first");
-
-const started: Running[] = [];
+const started = startedProcesses("the outage tests");
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
-  await Promise.all(started.splice(0).map((running) => stop(running, "SIGKILL")));
   for (const cleanup of cleanups.splice(0)) await cleanup();
 });
 

@@ -2,25 +2,21 @@ import net from "node:net";
 import path from "node:path";
 import { sql } from "drizzle-orm";
 import sharp from "sharp";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { openPglite, rowsOf } from "~/.server/db/client";
+import { ON_POSTGRES, startedProcesses } from "../support/process-suite";
 import {
   migratedDataDir,
-  type Running,
   SERVER_BUILT,
   type ServerProcess,
   signedInMember,
   startServer,
-  stop,
 } from "../support/server-process";
 
 /** One embedded server is enough: stopping is the process's business, whatever the engine. */
-const EMBEDDED = process.env.NAMECARD_TEST_DB !== "postgres";
+const EMBEDDED = !ON_POSTGRES;
 
-const started: Running[] = [];
-afterEach(async () => {
-  await Promise.all(started.splice(0).map((running) => stop(running, "SIGKILL")));
-});
+const started = startedProcesses("the graceful-stop tests");
 
 /** A raw HTTP/1.1 exchange we control byte by byte: what a slow client on a slow network does. */
 function rawRequest(port: number) {

@@ -1,16 +1,10 @@
 import fs from "node:fs";
 import path from "node:path";
 import { type Browser, chromium, type Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { populate } from "../support/populate";
-import {
-  migratedDataDir,
-  type Running,
-  SERVER_BUILT,
-  type ServerProcess,
-  startServer,
-  stop,
-} from "../support/server-process";
+import { ON_POSTGRES, startedProcesses } from "../support/process-suite";
+import { migratedDataDir, SERVER_BUILT, type ServerProcess, startServer } from "../support/server-process";
 
 /**
  * Uploaded files that are gone (deleted from the disk, lost in a restore, a
@@ -19,16 +13,11 @@ import {
  * has no photo, and nothing answers 500. Checked in a real browser on the
  * built server. The files are the same on either engine, so this runs once.
  */
-const ON_POSTGRES = process.env.NAMECARD_TEST_DB === "postgres";
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const HAS_CHROMIUM = fs.existsSync(CHROMIUM);
-if (!SERVER_BUILT) console.warn("SKIPPED: the missing-file tests need `npm run build` first");
 if (!HAS_CHROMIUM) console.warn(`SKIPPED: the missing-file tests need Chromium at ${CHROMIUM}`);
 
-const started: Running[] = [];
-afterEach(async () => {
-  await Promise.all(started.splice(0).map((running) => stop(running, "SIGKILL")));
-});
+const started = startedProcesses("the missing-file tests");
 
 let browser: Browser | undefined;
 beforeAll(async () => {

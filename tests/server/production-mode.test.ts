@@ -1,25 +1,13 @@
-import { afterEach, describe, expect, it } from "vitest";
-import {
-  freePort,
-  launch,
-  migratedDataDir,
-  type Running,
-  SERVER_BUILT,
-  serverEnv,
-  stop,
-} from "../support/server-process";
+import { describe, expect, it } from "vitest";
+import { ON_POSTGRES, startedProcesses } from "../support/process-suite";
+import { freePort, launch, migratedDataDir, SERVER_BUILT, serverEnv } from "../support/server-process";
 
 /**
  * `npm start` is what operators run: it must serve React's and Express's
  * production builds unless NODE_ENV says otherwise.
  */
-const ON_POSTGRES = process.env.NAMECARD_TEST_DB === "postgres";
-if (!SERVER_BUILT) console.warn("SKIPPED: the production-mode tests need `npm run build` first");
 
-const started: Running[] = [];
-afterEach(async () => {
-  await Promise.all(started.splice(0).map((running) => stop(running)));
-});
+const started = startedProcesses("the production-mode tests", { signal: "SIGTERM" });
 
 async function startWithout(nodeEnv: string | undefined) {
   const port = await freePort();

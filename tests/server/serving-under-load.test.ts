@@ -3,6 +3,7 @@ import path from "node:path";
 import zlib from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openPglite } from "../../app/.server/db/client";
+import { ON_POSTGRES } from "../support/process-suite";
 import {
   migratedDataDir,
   SERVER_BUILT,
@@ -16,10 +17,9 @@ import {
  * A room full of phones downloading codes must not stop the server from
  * answering anyone else: codes are encoded off the main thread, once per card.
  */
-const ON_POSTGRES = process.env.NAMECARD_TEST_DB === "postgres";
-if (!SERVER_BUILT) console.warn("SKIPPED: the image load test needs `npm run build` first");
 
 const CARDS = 40;
+if (!SERVER_BUILT) console.warn("SKIPPED: the load tests need `npm run build` first");
 let server: ServerProcess | undefined;
 
 beforeAll(async () => {

@@ -1,31 +1,18 @@
 import fs from "node:fs";
 import net from "node:net";
 import path from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { ON_POSTGRES, startedProcesses } from "../support/process-suite";
 import { makeReadOnly, makeWritable } from "../support/read-only";
-import {
-  freePort,
-  launch,
-  migratedDataDir,
-  type Running,
-  SERVER_BUILT,
-  scratchDir,
-  serverEnv,
-  stop,
-} from "../support/server-process";
+import { freePort, launch, migratedDataDir, SERVER_BUILT, scratchDir, serverEnv } from "../support/server-process";
 
 /**
  * Every start-up fault an operator can make ends in one line that names the
  * variable or the port and what to do, and exit status 1: never a stack trace,
  * never a server that says it listens and serves nothing.
  */
-const ON_POSTGRES = process.env.NAMECARD_TEST_DB === "postgres";
-if (!SERVER_BUILT) console.warn("SKIPPED: the start-up fault tests need `npm run build` first");
 
-const started: Running[] = [];
-afterEach(async () => {
-  await Promise.all(started.splice(0).map((running) => stop(running, "SIGKILL")));
-});
+const started = startedProcesses("the start-up fault tests");
 
 async function startWith(env: NodeJS.ProcessEnv) {
   const dataDir = env.DATA_DIR ?? (await migratedDataDir());

@@ -177,10 +177,16 @@ async function confirmationLink(server: ServerProcess, email: string, timeoutMs 
 }
 
 /** Signs up through the running server and opens the confirmation link: the member's cookie. */
-export async function signedInMember(server: ServerProcess, email: string, name = { first: "Pro", last: "Cess" }) {
+export async function signedInMember(
+  server: ServerProcess,
+  email: string,
+  name = { first: "Pro", last: "Cess" },
+  /** Sent with every request, e.g. a client address of its own behind a proxy. */
+  headers: Record<string, string> = {},
+) {
   const signup = await fetch(`${server.url}/api/auth/sign-up/email`, {
     method: "POST",
-    headers: { "content-type": "application/json", origin: `http://localhost:${server.port}` },
+    headers: { "content-type": "application/json", origin: `http://localhost:${server.port}`, ...headers },
     body: JSON.stringify({
       name: `${name.first} ${name.last}`,
       firstName: name.first,
@@ -195,7 +201,7 @@ export async function signedInMember(server: ServerProcess, email: string, name 
   const browser = cookiePairs(signup.headers);
   const link = new URL(await confirmationLink(server, email));
   const verified = await fetch(`${server.url}${link.pathname}${link.search}`, {
-    headers: { cookie: [...browser.values()].join("; ") },
+    headers: { cookie: [...browser.values()].join("; "), ...headers },
     redirect: "manual",
   });
   const cookie = [...new Map([...browser, ...cookiePairs(verified.headers)]).values()].join("; ");
