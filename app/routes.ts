@@ -16,6 +16,7 @@ export default [
   route("profile/:username/qr.png", "routes/profile/qr.png.ts"),
   route("profile/:username/og.png", "routes/profile/og.png.ts"),
   route("uploads/*", "routes/uploads.$.ts"),
+  route("favicon.ico", "routes/favicon.ico.ts"),
   route("events", "routes/events.ts"),
   route("terms", "routes/legal/document.tsx", { id: "terms" }),
   route("privacy", "routes/legal/document.tsx", { id: "privacy" }),

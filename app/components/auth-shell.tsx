@@ -22,7 +22,7 @@ export function AuthShell({ children }: { children: ReactNode }) {
       <div className="flex flex-col">
         <header className="flex items-center justify-between p-4 sm:p-6">
           <Link to="/" className="flex items-center gap-2 font-semibold lg:invisible">
-            <Logo className="size-8" />
+            <Logo className="h-8" />
             {site.companyName}
           </Link>
           <ThemeSwitch />
@@ -36,7 +36,12 @@ export function AuthShell({ children }: { children: ReactNode }) {
   );
 }
 
-export function Logo({ className = "size-9" }: { className?: string }) {
+/**
+ * The company's logo as uploaded in the settings (the dark-mode logo in dark
+ * mode, when there is one), or the product's glyph. `className` sets its height;
+ * a wide logo keeps its proportions. It sits beside the company's name, so it is decorative.
+ */
+export function Logo({ className = "h-9" }: { className?: string }) {
   const site = useSite();
   if (site.primaryLogo) {
     const dark = site.darkModeLogo;
@@ -45,13 +50,21 @@ export function Logo({ className = "size-9" }: { className?: string }) {
         <img
           src={site.primaryLogo}
           alt=""
-          className={`${className} rounded-lg object-contain ${dark ? "dark:hidden" : ""}`}
+          data-testid="site-logo"
+          className={`${className} w-auto max-w-28 shrink-0 object-contain ${dark ? "dark:hidden" : ""}`}
         />
-        {dark ? <img src={dark} alt="" className={`${className} hidden rounded-lg object-contain dark:block`} /> : null}
+        {dark ? (
+          <img
+            src={dark}
+            alt=""
+            data-testid="site-logo-dark"
+            className={`${className} hidden w-auto max-w-28 shrink-0 object-contain dark:block`}
+          />
+        ) : null}
       </>
     );
   }
-  return <img src="/favicon.svg" alt="" className={`${className} rounded-lg`} />;
+  return <img src="/favicon.svg" alt="" className={`${className} aspect-square shrink-0 rounded-lg`} />;
 }
 
 /** The footer: footer logo, company name and the published legal texts. */
