@@ -1,5 +1,6 @@
 import type { ReactNode } from "react";
 import { Link } from "react-router";
+import { FallbackImage } from "~/components/fallback-image";
 import { ThemeSwitch } from "~/components/theme-switch";
 import { useSite } from "~/lib/site";
 
@@ -43,28 +44,31 @@ export function AuthShell({ children }: { children: ReactNode }) {
  */
 export function Logo({ className = "h-9" }: { className?: string }) {
   const site = useSite();
-  if (site.primaryLogo) {
-    const dark = site.darkModeLogo;
-    return (
-      <>
-        <img
-          src={site.primaryLogo}
+  const glyph = (visibility = "") => (
+    <img src="/favicon.svg" alt="" className={`${className} aspect-square shrink-0 rounded-lg ${visibility}`} />
+  );
+  if (!site.primaryLogo) return glyph();
+  const dark = site.darkModeLogo;
+  const uploaded = `${className} w-auto max-w-28 shrink-0 object-contain`;
+  // A file gone from the store shows the product's glyph, not a broken image.
+  return (
+    <>
+      <FallbackImage
+        src={site.primaryLogo}
+        alt=""
+        className={`${uploaded} ${dark ? "dark:hidden" : ""}`}
+        fallback={glyph(dark ? "dark:hidden" : "")}
+      />
+      {dark ? (
+        <FallbackImage
+          src={dark}
           alt=""
-          data-testid="site-logo"
-          className={`${className} w-auto max-w-28 shrink-0 object-contain ${dark ? "dark:hidden" : ""}`}
+          className={`${uploaded} hidden dark:block`}
+          fallback={glyph("hidden dark:block")}
         />
-        {dark ? (
-          <img
-            src={dark}
-            alt=""
-            data-testid="site-logo-dark"
-            className={`${className} hidden w-auto max-w-28 shrink-0 object-contain dark:block`}
-          />
-        ) : null}
-      </>
-    );
-  }
-  return <img src="/favicon.svg" alt="" className={`${className} aspect-square shrink-0 rounded-lg`} />;
+      ) : null}
+    </>
+  );
 }
 
 /** The footer: footer logo, company name and the published legal texts. */
@@ -75,7 +79,8 @@ export function SiteFooter({ className = "" }: { className?: string }) {
       className={`flex flex-wrap items-center justify-center gap-x-4 gap-y-2 text-xs text-slate-500 dark:text-slate-400 ${className}`}
     >
       <span className="inline-flex items-center gap-2">
-        {site.footerLogo ? <img src={site.footerLogo} alt="" className="h-5 w-auto" /> : null}© {site.companyName}
+        {site.footerLogo ? <FallbackImage src={site.footerLogo} alt="" className="h-5 w-auto" /> : null}©{" "}
+        {site.companyName}
       </span>
       {site.hasTerms ? (
         <a href="/terms" className="hover:underline">
