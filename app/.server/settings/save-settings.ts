@@ -22,7 +22,7 @@ import type { SettingsInput } from "./schemas";
 
 /** The site's own images, each uploaded on the settings form (docs/decisions/015-site-images-are-uploads.md). */
 export const SITE_IMAGE_FIELDS = ["primaryLogo", "darkModeLogo", "favicon", "footerLogo"] as const;
-export type SiteImageField = (typeof SITE_IMAGE_FIELDS)[number];
+type SiteImageField = (typeof SITE_IMAGE_FIELDS)[number];
 export type SiteImageChanges = Record<SiteImageField, ImageChange>;
 
 const KIND: Record<SiteImageField, SiteImageKind> = {
