@@ -40,4 +40,7 @@ export default [
       route("admin/export/analytics.csv", "routes/admin/export/analytics.csv.ts"),
     ]),
   ]),
+
+  // Any other address: a 404 page in the product's frame.
+  route("*", "routes/not-found.tsx"),
 ] satisfies RouteConfig;

@@ -187,6 +187,7 @@ test("a visitor sees no view count or Member Since when the company hides them; 
   page,
   login,
   newContext,
+  sessions,
 }) => {
   await login("admin");
   await openBranding(page);
@@ -197,33 +198,41 @@ test("a visitor sees no view count or Member Since when the company hides them; 
   await page.getByRole("tab", { name: "Branding" }).click();
   await expect(hide).toBeChecked();
 
-  // The owner (the administrator's own card) sees both numbers.
-  await page.goto("/profile/ada.admin");
-  await expect(page.getByRole("heading", { name: `${PEOPLE.admin.firstName} ${PEOPLE.admin.lastName}` })).toBeVisible();
+  // The card's owner sees both numbers, and so does an administrator.
+  const card = "/profile/mia.member";
+  const name = `${PEOPLE.member.firstName} ${PEOPLE.member.lastName}`;
+  const ownerContext = await newContext();
+  await ownerContext.addCookies((await sessions("member")).cookies);
+  const owner = await ownerContext.newPage();
+  await owner.goto(card);
+  await expect(owner.getByRole("link", { name: "Edit Profile" })).toBeVisible();
+  await expect(owner.getByTestId("view-count")).toBeVisible();
+  await expect(owner.getByText("Member Since")).toBeVisible();
+  await page.goto(card);
   await expect(page.getByTestId("view-count")).toBeVisible();
   await expect(page.getByText("Member Since")).toBeVisible();
 
   const visitor = await (await newContext()).newPage();
-  await visitor.goto("/profile/ada.admin");
-  await expect(visitor.getByRole("heading", { name: "Ada Admin" })).toBeVisible();
+  await visitor.goto(card);
+  await expect(visitor.getByRole("heading", { name })).toBeVisible();
   await expect(visitor.getByTestId("view-count")).toHaveCount(0);
   await expect(visitor.getByText("Member Since")).toHaveCount(0);
   await expect(visitor.getByRole("heading", { name: "Profile Stats" })).toHaveCount(0);
   await expectAccessible(visitor);
   // Not in the page at all: the HTML carries neither the number nor the date.
-  const html = await (await visitor.request.get("/profile/ada.admin")).text();
+  const html = await (await visitor.request.get(card)).text();
   expect(html).not.toContain("Member Since");
   expect(html).not.toContain("view-count");
   expect(html).not.toMatch(/\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z/);
-  await visitor.goto("/qr/ada.admin");
-  await expect(visitor.getByText("Scan to connect with Ada")).toBeVisible();
+  await visitor.goto("/qr/mia.member");
+  await expect(visitor.getByText(`Scan to connect with ${PEOPLE.member.firstName}`)).toBeVisible();
   await expect(visitor.getByTestId("view-count")).toHaveCount(0);
 
   // Shown again: the default.
   await openBranding(page);
   await page.getByRole("radio", { name: "Everyone who opens a card" }).check();
   await saveSettings(page);
-  await visitor.goto("/profile/ada.admin");
+  await visitor.goto(card);
   await expect(visitor.getByTestId("view-count")).toBeVisible();
   await expect(visitor.getByText("Member Since")).toBeVisible();
 });

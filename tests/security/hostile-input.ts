@@ -246,6 +246,8 @@ export const HOSTILE_INPUT: Row[] = [
       status: 404,
     }),
   ),
+  { route: "*", who: "visitor", method: "GET", url: "/no-such-page/%00?x=%00", status: 404 },
+  { route: "*", who: "member", method: "POST", url: "/no-such-page", form: { x: NUL }, status: 404 },
   {
     route: "favicon.ico",
     who: "visitor",
