@@ -42,12 +42,14 @@ export default defineConfig({
   },
   projects: [
     { name: "chromium", use: { ...devices["Desktop Chrome"], channel: undefined }, testIgnore: /\.last\.spec\.ts$/ },
-    // Changes the site's settings, which every page shows: runs after the rest.
+    // Changes the site's settings, which every page shows: runs after the rest,
+    // one file at a time, so one file's settings never meet another's.
     {
       name: "settings",
       use: { ...devices["Desktop Chrome"], channel: undefined },
       testMatch: /\.last\.spec\.ts$/,
       dependencies: ["chromium"],
+      workers: 1,
     },
   ],
   webServer: {

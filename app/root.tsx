@@ -1,5 +1,6 @@
 import type { CSSProperties, ReactNode } from "react";
 import { Links, Meta, Outlet, Scripts, ScrollRestoration, useNavigation } from "react-router";
+import { hasSessionCookie } from "~/.server/authz";
 import { getSiteSettings } from "~/.server/settings/settings";
 import { takeToast, toastMiddleware } from "~/.server/toast";
 import { RouteErrorBoundary } from "~/components/error-boundary";
@@ -17,8 +18,12 @@ import "./app.css";
 /** Sends old card addresses to the card; reads the toast a redirect left, and clears it once this page has shown it. */
 export const middleware: Route.MiddlewareFunction[] = [previousUsernameMiddleware, toastMiddleware];
 
-export async function loader({ context }: Route.LoaderArgs) {
-  return { site: pickSiteSummary(await getSiteSettings()), toast: takeToast(context) };
+export async function loader({ context, request }: Route.LoaderArgs) {
+  return {
+    site: pickSiteSummary(await getSiteSettings()),
+    signedIn: hasSessionCookie(request),
+    toast: takeToast(context),
+  };
 }
 
 export function Layout({ children }: { children: ReactNode }) {
@@ -44,8 +49,9 @@ export function Layout({ children }: { children: ReactNode }) {
           // biome-ignore lint/security/noDangerouslySetInnerHtml: a constant script of ours, with no data from anyone
           dangerouslySetInnerHTML={{ __html: THEME_BOOT_SCRIPT }}
         />
+        {/* The uploaded favicon is a PNG served from this site (/uploads/…), never from elsewhere. */}
         {site.favicon ? (
-          <link rel="icon" href={site.favicon} />
+          <link rel="icon" href={site.favicon} type="image/png" />
         ) : (
           <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
         )}

@@ -16,6 +16,7 @@ export default [
   route("profile/:username/qr.png", "routes/profile/qr.png.ts"),
   route("profile/:username/og.png", "routes/profile/og.png.ts"),
   route("uploads/*", "routes/uploads.$.ts"),
+  route("favicon.ico", "routes/favicon.ico.ts"),
   route("events", "routes/events.ts"),
   route("terms", "routes/legal/document.tsx", { id: "terms" }),
   route("privacy", "routes/legal/document.tsx", { id: "privacy" }),
@@ -39,4 +40,7 @@ export default [
       route("admin/export/analytics.csv", "routes/admin/export/analytics.csv.ts"),
     ]),
   ]),
+
+  // Any other address: a 404 page in the product's frame.
+  route("*", "routes/not-found.tsx"),
 ] satisfies RouteConfig;

@@ -4,7 +4,7 @@ import { CLIENT_IP_HEADER } from "~/.server/auth";
 import { BACKUP_PATH, backupEndpoint, publishControl } from "~/.server/backup/control";
 import { connectDatabase } from "~/.server/db/connect";
 import { env } from "~/.server/env";
-import { MAX_UPLOAD_FORM_BYTES } from "~/.server/form-data";
+import { MAX_SETTINGS_FORM_BYTES, MAX_UPLOAD_FORM_BYTES } from "~/.server/form-data";
 import { checkHealth } from "~/.server/health";
 import { failedForOutage, RETRY_AFTER_SECONDS } from "~/.server/outage";
 import { endStreams as endEventStreams, startRealtime } from "~/.server/realtime";
@@ -35,8 +35,6 @@ const withdrawControl = database.kind === "pglite" ? publishControl(env.PORT) : 
 
 /** Every form and API call but the uploads and the settings: far more than any of them needs. */
 export const MAX_FORM_BYTES = 64 * 1024;
-/** The settings form carries two long legal texts (100,000 characters each, percent-encoded). */
-const MAX_SETTINGS_FORM_BYTES = 2 * 1024 * 1024;
 /** The forms that carry an image. */
 const UPLOAD_ROUTES = new Set(["/profile/edit", "/admin/profiles", "/admin/profiles/create", "/admin/brands"]);
 

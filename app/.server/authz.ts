@@ -85,6 +85,14 @@ async function loadViewer(request: Request): Promise<Viewer | null> {
   };
 }
 
+/**
+ * Whether the request carries a session cookie, without asking the database:
+ * enough to choose which way onward a page offers, never to let anyone in.
+ */
+export function hasSessionCookie(request: Request): boolean {
+  return /(?:^|;\s*)(?:__Secure-)?namecard\.session_token=/.test(request.headers.get("cookie") ?? "");
+}
+
 /** The signed-in viewer, or null. Looked up once per request. */
 export function getOptionalViewer(request: Request): Promise<Viewer | null> {
   let pending = viewerCache.get(request);

@@ -1,4 +1,4 @@
-import { MAX_IMAGE_BYTES } from "~/lib/limits";
+import { MAX_IMAGE_BYTES, MAX_SITE_IMAGE_BYTES } from "~/lib/limits";
 import type { ImageChange } from "./images";
 
 /** A request body over the limit is refused while it is read, not after. */
@@ -35,12 +35,19 @@ async function readFormData(request: Request, maxBytes: number): Promise<FormDat
 /** Room for one image at the size limit plus the text fields around it. */
 export const MAX_UPLOAD_FORM_BYTES = MAX_IMAGE_BYTES + 256 * 1024;
 
+/**
+ * The settings form: two long legal texts (100,000 characters each, percent-encoded
+ * when sent without files) and the site's four images.
+ */
+export const MAX_SETTINGS_FORM_BYTES = 2 * 1024 * 1024 + 4 * MAX_SITE_IMAGE_BYTES;
+
 /** Reads a form that may carry an image; an oversized body is reported, not thrown. */
 export async function readUploadForm(
   request: Request,
+  maxBytes = MAX_UPLOAD_FORM_BYTES,
 ): Promise<{ form: FormData; tooLarge: false } | { form: null; tooLarge: true }> {
   try {
-    return { form: await readFormData(request, MAX_UPLOAD_FORM_BYTES), tooLarge: false };
+    return { form: await readFormData(request, maxBytes), tooLarge: false };
   } catch (error) {
     if (error instanceof BodyTooLargeError) return { form: null, tooLarge: true };
     throw error;

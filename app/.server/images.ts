@@ -1,9 +1,9 @@
 import { createHash } from "node:crypto";
 import { eq, or } from "drizzle-orm";
 import sharp from "sharp";
-import { IMAGE_TOO_LARGE, MAX_IMAGE_BYTES } from "~/lib/limits";
+import { IMAGE_TOO_LARGE, MAX_IMAGE_BYTES, MAX_SITE_IMAGE_BYTES, SITE_IMAGE_TOO_LARGE } from "~/lib/limits";
 import { db } from "./db/client";
-import { brands, profiles } from "./db/schema";
+import { brands, profiles, siteSettings } from "./db/schema";
 import { StorageError } from "./errors";
 import { getStorage } from "./storage";
 
@@ -30,9 +30,9 @@ async function put(key: string, body: Uint8Array, contentType: string) {
 
 const ACCEPTED_FORMATS = new Set(["jpeg", "png", "webp", "heif", "avif", "gif", "tiff"]);
 
-async function decode(bytes: Uint8Array) {
+async function decode(bytes: Uint8Array, limit = { bytes: MAX_IMAGE_BYTES, message: IMAGE_TOO_LARGE }) {
   if (bytes.byteLength === 0) throw new ImageError("The file is empty.");
-  if (bytes.byteLength > MAX_IMAGE_BYTES) throw new ImageError(IMAGE_TOO_LARGE);
+  if (bytes.byteLength > limit.bytes) throw new ImageError(limit.message);
   let metadata: Awaited<ReturnType<ReturnType<typeof sharp>["metadata"]>>;
   try {
     metadata = await sharp(bytes, { limitInputPixels: MAX_INPUT_PIXELS }).metadata();
@@ -100,6 +100,75 @@ export async function storeBrandImage(bytes: Uint8Array, kind: "logo" | "cover")
   }
   const key = `brands/${digest(webp)}-${kind}.webp`;
   await put(key, webp, "image/webp");
+  return key;
+}
+
+/** The site's own images: logos (the dark-mode and footer logos too) and the favicon. */
+export type SiteImageKind = "logo" | "favicon";
+
+/** A favicon smaller than this is a blur in a browser tab and on a phone's home screen. */
+const MIN_FAVICON_SIDE = 32;
+/** The favicon's square: a phone's home screen wants 180 px, a tab 32; browsers scale it down. */
+const FAVICON_SIZE = 192;
+/** Logos are drawn at most a few dozen pixels high, on screens up to three times as dense. */
+const SITE_LOGO_BOX = [800, 400] as const;
+
+/** Refuses what the site's images cannot use; returns the decoded size. */
+async function decodeSiteImage(bytes: Uint8Array, kind: SiteImageKind) {
+  const metadata = await decode(bytes, { bytes: MAX_SITE_IMAGE_BYTES, message: SITE_IMAGE_TOO_LARGE });
+  // Sizes as shown, after the camera's rotation is applied.
+  const upright = (metadata.orientation ?? 1) >= 5;
+  const width = (upright ? metadata.height : metadata.width) ?? 0;
+  const height = (upright ? metadata.width : metadata.height) ?? 0;
+  if (kind === "favicon" && Math.min(width, height) < MIN_FAVICON_SIDE) {
+    throw new ImageError(
+      `The favicon must be at least ${MIN_FAVICON_SIDE} × ${MIN_FAVICON_SIDE} pixels. Choose a larger, square image.`,
+    );
+  }
+  return { width, height };
+}
+
+/**
+ * Checks a file for one of the site's images without storing it, so that its
+ * message comes in the same round as the other fields' (null when it is fine).
+ */
+export async function siteImageProblem(bytes: Uint8Array, kind: SiteImageKind): Promise<string | null> {
+  try {
+    await decodeSiteImage(bytes, kind);
+    return null;
+  } catch (error) {
+    if (error instanceof ImageError) return error.message;
+    throw error;
+  }
+}
+
+/**
+ * One of the site's own images, re-encoded without metadata. A logo keeps its
+ * proportions and transparency (WebP); the favicon is centred on a transparent
+ * square PNG, the format every browser and phone takes as an icon.
+ */
+export async function storeSiteImage(bytes: Uint8Array, kind: SiteImageKind): Promise<string> {
+  const { width, height } = await decodeSiteImage(bytes, kind);
+  let body: Buffer;
+  try {
+    const image = sharp(bytes, { limitInputPixels: MAX_INPUT_PIXELS }).rotate();
+    if (kind === "favicon") {
+      const side = Math.min(FAVICON_SIZE, Math.max(width, height));
+      body = await image
+        .resize(side, side, { fit: "contain", background: { r: 0, g: 0, b: 0, alpha: 0 } })
+        .png({ compressionLevel: 9 })
+        .toBuffer();
+    } else {
+      body = await image
+        .resize(SITE_LOGO_BOX[0], SITE_LOGO_BOX[1], { fit: "inside", withoutEnlargement: true })
+        .webp({ quality: 90, alphaQuality: 100 })
+        .toBuffer();
+    }
+  } catch {
+    throw new ImageError("This image could not be processed. Try another file.");
+  }
+  const key = kind === "favicon" ? `settings/${digest(body)}-favicon.png` : `settings/${digest(body)}-logo.webp`;
+  await put(key, body, kind === "favicon" ? "image/png" : "image/webp");
   return key;
 }
 
@@ -178,7 +247,7 @@ async function deleteImage(key: string | null | undefined) {
 
 /**
  * Keys are content-addressed, so two records may share one file: it is removed
- * only when no profile or brand refers to it any more.
+ * only when no profile, brand or site setting refers to it any more.
  */
 export async function deleteImageIfUnused(key: string | null | undefined) {
   if (!key) return;
@@ -192,5 +261,17 @@ export async function deleteImageIfUnused(key: string | null | undefined) {
     .from(brands)
     .where(or(eq(brands.logo, key), eq(brands.coverImage, key)))
     .limit(1);
-  if (!profileUse && !brandUse) await deleteImage(key);
+  const [settingUse] = await db
+    .select({ id: siteSettings.id })
+    .from(siteSettings)
+    .where(
+      or(
+        eq(siteSettings.primaryLogo, key),
+        eq(siteSettings.darkModeLogo, key),
+        eq(siteSettings.favicon, key),
+        eq(siteSettings.footerLogo, key),
+      ),
+    )
+    .limit(1);
+  if (!profileUse && !brandUse && !settingUse) await deleteImage(key);
 }

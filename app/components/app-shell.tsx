@@ -107,7 +107,7 @@ export function AppShell({ viewer, children }: { viewer: ShellViewer; children: 
       {/* Sidebar: 64 units wide on large screens. */}
       <aside className="fixed inset-y-0 left-0 hidden w-64 flex-col border-r border-slate-200 bg-white lg:flex dark:border-slate-800 dark:bg-slate-900">
         <Link to="/" className="flex h-16 items-center gap-2.5 px-6 text-base font-semibold">
-          <Logo className="size-8" />
+          <Logo className="h-8" />
           <span className="truncate">{site.companyName}</span>
         </Link>
         <div className="border-y border-slate-200 px-4 py-4 dark:border-slate-800">
@@ -140,7 +140,7 @@ export function AppShell({ viewer, children }: { viewer: ShellViewer; children: 
 
       <header className="sticky top-0 z-30 flex h-16 items-center justify-between gap-3 border-b border-slate-200 bg-white/85 px-4 backdrop-blur sm:px-6 dark:border-slate-800 dark:bg-slate-950/85">
         <Link to="/" className="flex items-center gap-2 font-semibold lg:hidden">
-          <Logo className="size-8" />
+          <Logo className="h-8" />
           <span className="truncate">{site.companyName}</span>
         </Link>
         <div className="hidden lg:block" />

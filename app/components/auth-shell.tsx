@@ -1,5 +1,6 @@
 import type { ReactNode } from "react";
 import { Link } from "react-router";
+import { FallbackImage } from "~/components/fallback-image";
 import { ThemeSwitch } from "~/components/theme-switch";
 import { useSite } from "~/lib/site";
 
@@ -22,7 +23,7 @@ export function AuthShell({ children }: { children: ReactNode }) {
       <div className="flex flex-col">
         <header className="flex items-center justify-between p-4 sm:p-6">
           <Link to="/" className="flex items-center gap-2 font-semibold lg:invisible">
-            <Logo className="size-8" />
+            <Logo className="h-8" />
             {site.companyName}
           </Link>
           <ThemeSwitch />
@@ -36,22 +37,38 @@ export function AuthShell({ children }: { children: ReactNode }) {
   );
 }
 
-export function Logo({ className = "size-9" }: { className?: string }) {
+/**
+ * The company's logo as uploaded in the settings (the dark-mode logo in dark
+ * mode, when there is one), or the product's glyph. `className` sets its height;
+ * a wide logo keeps its proportions. It sits beside the company's name, so it is decorative.
+ */
+export function Logo({ className = "h-9" }: { className?: string }) {
   const site = useSite();
-  if (site.primaryLogo) {
-    const dark = site.darkModeLogo;
-    return (
-      <>
-        <img
-          src={site.primaryLogo}
+  const glyph = (visibility = "") => (
+    <img src="/favicon.svg" alt="" className={`${className} aspect-square shrink-0 rounded-lg ${visibility}`} />
+  );
+  if (!site.primaryLogo) return glyph();
+  const dark = site.darkModeLogo;
+  const uploaded = `${className} w-auto max-w-28 shrink-0 object-contain`;
+  // A file gone from the store shows the product's glyph, not a broken image.
+  return (
+    <>
+      <FallbackImage
+        src={site.primaryLogo}
+        alt=""
+        className={`${uploaded} ${dark ? "dark:hidden" : ""}`}
+        fallback={glyph(dark ? "dark:hidden" : "")}
+      />
+      {dark ? (
+        <FallbackImage
+          src={dark}
           alt=""
-          className={`${className} rounded-lg object-contain ${dark ? "dark:hidden" : ""}`}
+          className={`${uploaded} hidden dark:block`}
+          fallback={glyph("hidden dark:block")}
         />
-        {dark ? <img src={dark} alt="" className={`${className} hidden rounded-lg object-contain dark:block`} /> : null}
-      </>
-    );
-  }
-  return <img src="/favicon.svg" alt="" className={`${className} rounded-lg`} />;
+      ) : null}
+    </>
+  );
 }
 
 /** The footer: footer logo, company name and the published legal texts. */
@@ -62,7 +79,8 @@ export function SiteFooter({ className = "" }: { className?: string }) {
       className={`flex flex-wrap items-center justify-center gap-x-4 gap-y-2 text-xs text-slate-500 dark:text-slate-400 ${className}`}
     >
       <span className="inline-flex items-center gap-2">
-        {site.footerLogo ? <img src={site.footerLogo} alt="" className="h-5 w-auto" /> : null}© {site.companyName}
+        {site.footerLogo ? <FallbackImage src={site.footerLogo} alt="" className="h-5 w-auto" /> : null}©{" "}
+        {site.companyName}
       </span>
       {site.hasTerms ? (
         <a href="/terms" className="hover:underline">

@@ -4,6 +4,8 @@ import { ErrorList, fieldId } from "~/components/forms";
 import { cn } from "~/lib/cn";
 import { IMAGE_TOO_LARGE, MAX_IMAGE_BYTES } from "~/lib/limits";
 
+const PHOTO_HINT = "JPG, PNG or WebP up to 5MB. Square images work best.";
+
 /**
  * The image picker: drag and drop or click, a preview and a remove
  * button. The file travels with the form; the server decides what is accepted.
@@ -15,12 +17,22 @@ export function ImagePicker({
   currentUrl,
   errors,
   shape = "circle",
+  surface = "light",
+  hint = PHOTO_HINT,
+  maxBytes = MAX_IMAGE_BYTES,
+  tooLarge = IMAGE_TOO_LARGE,
 }: {
   name: string;
   label: string;
   currentUrl: string | null;
   errors?: string[];
-  shape?: "circle" | "wide";
+  /** A photo (circle), a cover (wide, filled), a logo (wide, whole) or an icon (square, whole). */
+  shape?: "circle" | "wide" | "logo" | "square";
+  /** The preview's background: `dark` for an image made for dark mode. */
+  surface?: "light" | "dark";
+  hint?: string;
+  maxBytes?: number;
+  tooLarge?: string;
 }) {
   const id = fieldId(name) ?? "";
   const input = useRef<HTMLInputElement>(null);
@@ -45,8 +57,8 @@ export function ImagePicker({
       input.current.value = "";
       return;
     }
-    if (file.size > MAX_IMAGE_BYTES) {
-      setClientError(IMAGE_TOO_LARGE);
+    if (file.size > maxBytes) {
+      setClientError(tooLarge);
       input.current.value = "";
       return;
     }
@@ -63,24 +75,38 @@ export function ImagePicker({
   }
 
   const errorId = `${id}-error`;
+  const labelId = `${id}-label`;
+  const zoneId = `${id}-zone`;
+  const whole = shape === "logo" || shape === "square";
   const allErrors = [...(clientError ? [clientError] : []), ...(errors ?? [])];
   return (
     <div>
-      <span className="mb-1.5 block text-sm font-medium text-slate-700 dark:text-slate-300">{label}</span>
+      <span id={labelId} className="mb-1.5 block text-sm font-medium text-slate-700 dark:text-slate-300">
+        {label}
+      </span>
       <div className="flex flex-col gap-4 sm:flex-row sm:items-center">
         <div
           className={cn(
-            "flex shrink-0 items-center justify-center overflow-hidden bg-slate-100 text-slate-400 dark:bg-slate-800",
-            shape === "circle" ? "size-24 rounded-full" : "h-24 w-40 rounded-xl",
+            "flex shrink-0 items-center justify-center overflow-hidden text-slate-400",
+            surface === "dark" ? "bg-slate-900 ring-1 ring-slate-700" : "bg-slate-100 dark:bg-slate-800",
+            shape === "circle" && "size-24 rounded-full",
+            (shape === "wide" || shape === "logo") && "h-24 w-40 rounded-xl",
+            shape === "square" && "size-24 rounded-xl",
+            whole && "p-3",
           )}
         >
           {preview && !removed ? (
-            <img src={preview} alt="Preview of the chosen file" className="size-full object-cover" />
+            <img
+              src={preview}
+              alt={`Preview of the chosen file (${label})`}
+              className={cn("size-full", whole ? "object-contain" : "object-cover")}
+            />
           ) : (
             <ImagePlus aria-hidden className="size-8" />
           )}
         </div>
         <label
+          id={zoneId}
           htmlFor={id}
           onDragOver={(event) => {
             event.preventDefault();
@@ -105,9 +131,7 @@ export function ImagePicker({
           <span className="hidden font-medium text-brand-ink pointer-coarse:inline">
             {name === "photo" ? "Tap to choose a photo" : "Tap to choose an image"}
           </span>
-          <span className="mt-1 text-xs text-slate-500 dark:text-slate-400">
-            JPG, PNG or WebP up to 5MB. Square images work best.
-          </span>
+          <span className="mt-1 text-xs text-slate-500 dark:text-slate-400">{hint}</span>
           <input
             ref={input}
             id={id}
@@ -115,6 +139,7 @@ export function ImagePicker({
             type="file"
             accept="image/*"
             className="sr-only"
+            aria-labelledby={`${labelId} ${zoneId}`}
             aria-describedby={allErrors.length ? errorId : undefined}
             onChange={(event) => choose(event.currentTarget.files)}
           />
@@ -131,7 +156,7 @@ export function ImagePicker({
           className="mt-2 inline-flex items-center gap-1.5 text-sm font-medium text-red-700 hover:underline dark:text-red-400"
         >
           <Trash2 aria-hidden className="size-4" />
-          Remove image
+          Remove image<span className="sr-only"> ({label})</span>
         </button>
       ) : null}
       <input type="hidden" name={`${name}Remove`} value={removed ? "1" : ""} />

@@ -1,19 +1,11 @@
 import { UserX } from "lucide-react";
-import { ButtonLink } from "~/components/ui/button";
+import { StatusPage } from "~/components/status-page";
 
-export function NotFoundCard({ text, linkLabel, to }: { text: string; linkLabel: string; to: string }) {
+/** A card that does not exist: a member goes on to `member`, a visitor is never sent to sign in. */
+export function NotFoundCard({ text, member }: { text: string; member: { to: string; label: string } }) {
   return (
-    <main className="flex min-h-dvh items-center justify-center p-6">
-      <div className="max-w-sm space-y-4 text-center">
-        <span className="mx-auto flex size-14 items-center justify-center rounded-full bg-slate-100 text-slate-500 dark:bg-slate-800">
-          <UserX aria-hidden className="size-7" />
-        </span>
-        <h1 className="text-2xl font-semibold tracking-tight">Profile not found</h1>
-        <p className="text-slate-600 dark:text-slate-400">{text}</p>
-        <ButtonLink to={to} variant="secondary">
-          {linkLabel}
-        </ButtonLink>
-      </div>
-    </main>
+    <StatusPage icon={<UserX aria-hidden className="size-7" />} title="Profile not found" member={member}>
+      <p>{text}</p>
+    </StatusPage>
   );
 }

@@ -16,6 +16,8 @@ export const DEFAULT_SETTINGS = {
   darkModeLogo: null as string | null,
   favicon: null as string | null,
   footerLogo: null as string | null,
+  /** Visitors who are not signed in see a card's view count and "Member Since" unless this is off. */
+  showStatsToVisitors: true as boolean,
   termsOfService: null as string | null,
   privacyPolicy: null as string | null,
 };

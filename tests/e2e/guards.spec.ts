@@ -28,7 +28,10 @@ test.describe("a visitor", () => {
     await expect(page.getByText("Scan to connect with Sofia")).toBeVisible();
     await page.goto("/profile/nobody.here");
     await expect(page.getByRole("heading", { name: "Profile not found" })).toBeVisible();
-    await expect(page.getByRole("link", { name: "Back to Directory" })).toBeVisible();
+    // The directory would only ask them to sign in: they go back where they came from.
+    await expect(page.getByRole("link", { name: "Back to Directory" })).toHaveCount(0);
+    await page.getByRole("button", { name: "Go back" }).click();
+    await expect(page.getByText("Scan to connect with Sofia")).toBeVisible();
   });
 });
 

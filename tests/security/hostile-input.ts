@@ -246,6 +246,16 @@ export const HOSTILE_INPUT: Row[] = [
       status: 404,
     }),
   ),
+  { route: "*", who: "visitor", method: "GET", url: "/no-such-page/%00?x=%00", status: 404 },
+  { route: "*", who: "member", method: "POST", url: "/no-such-page", form: { x: NUL }, status: 404 },
+  {
+    route: "favicon.ico",
+    who: "visitor",
+    method: "GET",
+    url: "/favicon.ico?x=%00",
+    status: 302,
+    why: "the icon takes no input",
+  },
   { route: "events", who: "visitor", method: "GET", url: "/events?x=%00", status: 401 },
   {
     route: "terms",

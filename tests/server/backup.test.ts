@@ -66,8 +66,8 @@ async function expectSameInstallation(source: Installation, copy: Installation) 
   expect(before.profile_views!.length).toBeGreaterThan(0);
   expect(after).toEqual(before);
   const files = filesIn(path.join(source.dataDir, "uploads"));
-  // A photo in two renditions, a logo and a cover.
-  expect(Object.keys(files)).toHaveLength(4);
+  // A photo in two renditions, a logo, a cover and the site's favicon.
+  expect(Object.keys(files)).toHaveLength(5);
   expect(filesIn(path.join(copy.dataDir, "uploads"))).toEqual(files);
 }
 

@@ -1,5 +1,6 @@
 // Fills a running server through its own pages and API, as people would: an
-// administrator, a member with a photo, a brand with a logo and cover, views.
+// administrator, a member with a photo, a brand with a logo and cover, the
+// site's favicon, views.
 import sharp from "sharp";
 import { type ServerProcess, signedInMember } from "./server-process";
 
@@ -70,6 +71,12 @@ export async function populate(server: ServerProcess) {
       { photo: await png("#cc3366") },
     ),
     member,
+  );
+  await post(
+    server,
+    "/admin/settings",
+    upload({ companyName: "Backup Group", showStatsToVisitors: "hidden" }, { favicon: await png("#22aa55", 64) }),
+    admin,
   );
   for (let visitor = 0; visitor < 3; visitor++) {
     const page = await fetch(`${server.url}/profile/pho.tograph?src=qr`, {

@@ -74,7 +74,7 @@ function quoted(name: string) {
   return sql.raw(`"${name.replace(/"/g, '""')}"`);
 }
 
-/** The uploads a set of rows refers to: photos with their JPEG rendition, logos, covers. */
+/** The uploads a set of rows refers to: photos with their JPEG rendition, logos, covers, the site's images. */
 function referencedFiles(tables: Map<string, Record<string, unknown>[]>): string[] {
   const keys = new Set<string>();
   for (const row of tables.get("profiles") ?? []) {
@@ -86,6 +86,11 @@ function referencedFiles(tables: Map<string, Record<string, unknown>[]>): string
   }
   for (const row of tables.get("brands") ?? []) {
     for (const key of [row.logo, row.cover_image]) if (typeof key === "string" && key) keys.add(key);
+  }
+  for (const row of tables.get("site_settings") ?? []) {
+    for (const key of [row.primary_logo, row.dark_mode_logo, row.favicon, row.footer_logo]) {
+      if (typeof key === "string" && key) keys.add(key);
+    }
   }
   return [...keys].sort();
 }

@@ -266,6 +266,8 @@ export const siteSettings = pgTable(
     darkModeLogo: text("dark_mode_logo"),
     favicon: text("favicon"),
     footerLogo: text("footer_logo"),
+    /** Whether visitors who are not signed in see a card's view count and "Member Since"; null means the default (yes). */
+    showStatsToVisitors: boolean("show_stats_to_visitors"),
     termsOfService: text("terms_of_service"),
     privacyPolicy: text("privacy_policy"),
     updatedAt: timestamp("updated_at", { withTimezone: true })

@@ -1,35 +1,116 @@
+import { eq } from "drizzle-orm";
+import type { FieldErrors } from "~/lib/action-result";
 import { can } from "~/lib/permissions";
 import type { FontFamily } from "~/lib/settings";
 import type { Actor } from "../authz";
 import { db } from "../db/client";
 import { siteSettings } from "../db/schema";
 import { ForbiddenError, ValidationError } from "../errors";
+import {
+  deleteImageIfUnused,
+  type FormImage,
+  type ImageChange,
+  nextImageKey,
+  type SiteImageKind,
+  siteImageProblem,
+  storedKey,
+  storeFormImage,
+  storeSiteImage,
+} from "../images";
 import { publish } from "../realtime";
-import { getStorage } from "../storage";
 import type { SettingsInput } from "./schemas";
 
-/** Updates or inserts the single settings row, and tells every open page. */
-export async function saveSiteSettings({ actor, values }: { actor: Actor; values: SettingsInput }) {
-  if (!can(actor.role, "update:settings:any")) throw new ForbiddenError();
-  await assertImagesStored(values);
-  const fontFamily = values.fontFamily as FontFamily | null;
-  await db
-    .insert(siteSettings)
-    .values({ id: 1, ...values, fontFamily })
-    .onConflictDoUpdate({ target: siteSettings.id, set: { ...values, fontFamily, updatedAt: new Date() } });
-  await publish({ kind: "settings", id: "1" });
+/** The site's own images, each uploaded on the settings form (docs/decisions/015-site-images-are-uploads.md). */
+export const SITE_IMAGE_FIELDS = ["primaryLogo", "darkModeLogo", "favicon", "footerLogo"] as const;
+type SiteImageField = (typeof SITE_IMAGE_FIELDS)[number];
+export type SiteImageChanges = Record<SiteImageField, ImageChange>;
+
+const KIND: Record<SiteImageField, SiteImageKind> = {
+  primaryLogo: "logo",
+  darkModeLogo: "logo",
+  favicon: "favicon",
+  footerLogo: "logo",
+};
+
+const UPLOAD_FAILED = "Failed to upload image. Please try again.";
+
+/**
+ * What is wrong with the files chosen, without storing any: the form reports
+ * them together with its text fields' mistakes, in one round.
+ */
+export async function siteImageErrors(images: SiteImageChanges): Promise<FieldErrors> {
+  const errors: FieldErrors = {};
+  for (const field of SITE_IMAGE_FIELDS) {
+    const change = images[field];
+    if (change.kind !== "replace") continue;
+    const problem = await siteImageProblem(change.bytes, KIND[field]);
+    if (problem) errors[field] = [problem];
+  }
+  return errors;
 }
 
-const IMAGE_FIELDS = ["primaryLogo", "darkModeLogo", "favicon", "footerLogo"] as const;
+/**
+ * Updates or inserts the single settings row with its images, and tells every
+ * open page. A file that cannot be used, or a store that fails, changes nothing.
+ */
+export async function saveSiteSettings({
+  actor,
+  values,
+  images,
+}: {
+  actor: Actor;
+  values: SettingsInput;
+  images: SiteImageChanges;
+}) {
+  if (!can(actor.role, "update:settings:any")) throw new ForbiddenError();
+  const [current] = await db
+    .select({
+      primaryLogo: siteSettings.primaryLogo,
+      darkModeLogo: siteSettings.darkModeLogo,
+      favicon: siteSettings.favicon,
+      footerLogo: siteSettings.footerLogo,
+    })
+    .from(siteSettings)
+    .where(eq(siteSettings.id, 1));
 
-/** Every image address names a file this site stored (the schema has checked its form). */
-async function assertImagesStored(values: SettingsInput) {
-  const errors: Record<string, string[]> = {};
-  for (const field of IMAGE_FIELDS) {
-    const value = values[field];
-    if (!value) continue;
-    const object = await getStorage().get(value.slice("/uploads/".length));
-    if (!object) errors[field] = ["No image was uploaded at this address"];
+  const stored = {} as Record<SiteImageField, FormImage>;
+  for (const field of SITE_IMAGE_FIELDS) {
+    stored[field] = await storeFormImage(
+      images[field],
+      (bytes) => storeSiteImage(bytes, KIND[field]),
+      `site ${KIND[field]}`,
+    );
   }
-  if (Object.keys(errors).length) throw new ValidationError(errors);
+  const newKeys = () => SITE_IMAGE_FIELDS.map((field) => storedKey(stored[field]));
+  const errors: FieldErrors = {};
+  for (const field of SITE_IMAGE_FIELDS) {
+    const outcome = stored[field];
+    if (outcome.outcome === "invalid") errors[field] = [outcome.message];
+    if (outcome.outcome === "storage-failed") errors[field] = [UPLOAD_FAILED];
+  }
+  if (Object.keys(errors).length) {
+    for (const key of newKeys()) await deleteImageIfUnused(key);
+    throw new ValidationError(errors);
+  }
+
+  const keys = Object.fromEntries(
+    SITE_IMAGE_FIELDS.map((field) => [field, nextImageKey(images[field], stored[field], current?.[field] ?? null)]),
+  ) as Record<SiteImageField, string | null>;
+  const fontFamily = values.fontFamily as FontFamily | null;
+  const row = { ...values, ...keys, fontFamily };
+  try {
+    await db
+      .insert(siteSettings)
+      .values({ id: 1, ...row })
+      .onConflictDoUpdate({ target: siteSettings.id, set: { ...row, updatedAt: new Date() } });
+  } catch (error) {
+    for (const key of newKeys()) await deleteImageIfUnused(key);
+    throw error;
+  }
+  // The images no setting uses any more.
+  for (const field of SITE_IMAGE_FIELDS) {
+    const previous = current?.[field];
+    if (previous && previous !== keys[field]) await deleteImageIfUnused(previous);
+  }
+  await publish({ kind: "settings", id: "1" });
 }

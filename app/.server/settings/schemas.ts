@@ -6,25 +6,13 @@ import { EmailSchema, OptionalTextSchema, OptionalUrlSchema, PhoneSchema } from 
 const optional = (max: number, label: string, options: { multiline?: boolean } = {}) =>
   OptionalTextSchema(max, label, options);
 
-/**
- * The address of an image this site stored: `/uploads/…` with a key our image
- * pipeline gives (content-addressed), so no visitor's browser is sent to a
- * third party. That the file exists is checked when saving.
- */
-const UPLOADED_IMAGE_PATH = /^\/uploads\/(profiles|brands|settings)\/[0-9a-f]{32}(-[a-z]+)?\.(webp|jpg|png)$/;
-
-const ImageUrl = (label: string) =>
-  optional(500, label).refine((value) => value === null || UPLOADED_IMAGE_PATH.test(value), {
-    message: `${label} must be an image uploaded to this site (an address starting with /uploads/)`,
-  });
-
 const OptionalColor = (label: string) =>
   optional(7, label).refine((value) => value === null || HEX_COLOR.test(value), {
     message: `${label} must be a colour like #3b82f6`,
   });
 
 /**
- * Every field of the settings form. An emptied field is
+ * Every text field of the settings form (its images are files, read apart). An emptied field is
  * stored as empty (null), so an administrator can clear a value on purpose;
  * an empty field then shows its default.
  */
@@ -48,10 +36,10 @@ export const SettingsSchema = z.object({
     .refine((value) => value === null || (FONT_FAMILIES as readonly string[]).includes(value), {
       message: "Choose one of the offered fonts",
     }),
-  primaryLogo: ImageUrl("Primary logo"),
-  darkModeLogo: ImageUrl("Dark-mode logo"),
-  favicon: ImageUrl("Favicon"),
-  footerLogo: ImageUrl("Footer logo"),
+  showStatsToVisitors: z
+    .enum(["", "shown", "hidden"], { message: "Choose whether visitors see the numbers" })
+    .optional()
+    .transform((value) => (value === "shown" ? true : value === "hidden" ? false : null)),
   termsOfService: optional(100_000, "Terms of service", { multiline: true }),
   privacyPolicy: optional(100_000, "Privacy policy", { multiline: true }),
 });

@@ -3,6 +3,11 @@ import { DEFAULT_SETTINGS, type SiteSettings } from "~/lib/settings";
 import { db } from "../db/client";
 import { siteSettings } from "../db/schema";
 
+/** The settings that name a stored image: its storage key (shown through `mediaUrl`). */
+const IMAGE_SETTINGS = new Set<keyof SiteSettings>(["primaryLogo", "darkModeLogo", "favicon", "footerLogo"]);
+/** A key our image pipeline gives; anything else (an address elsewhere) is never shown. */
+const STORED_IMAGE_KEY = /^[a-z]+\/[0-9a-f]{16,64}(-[a-z0-9]+)?\.(webp|jpg|png)$/;
+
 /** The single settings row merged over the defaults; absent or empty fields fall back. */
 export async function getSiteSettings(): Promise<SiteSettings> {
   const [row] = await db.select().from(siteSettings).where(eq(siteSettings.id, 1)).limit(1);
@@ -10,11 +15,25 @@ export async function getSiteSettings(): Promise<SiteSettings> {
   if (!row) return merged;
   for (const key of Object.keys(DEFAULT_SETTINGS) as (keyof SiteSettings)[]) {
     const value = row[key];
-    if (typeof value === "string" && value.trim() !== "") {
-      (merged as Record<string, unknown>)[key] = value;
-    }
+    if (typeof value === "boolean") (merged as Record<string, unknown>)[key] = value;
+    if (typeof value !== "string" || value.trim() === "") continue;
+    if (IMAGE_SETTINGS.has(key) && !STORED_IMAGE_KEY.test(value)) continue;
+    (merged as Record<string, unknown>)[key] = value;
   }
   return merged;
+}
+
+/**
+ * Whether a visitor who is not signed in sees a card's view count and "Member
+ * Since" (signed-in members, the card's owner and administrators always do).
+ */
+export async function visitorsSeeStats(): Promise<boolean> {
+  const [row] = await db
+    .select({ show: siteSettings.showStatsToVisitors })
+    .from(siteSettings)
+    .where(eq(siteSettings.id, 1))
+    .limit(1);
+  return row?.show ?? DEFAULT_SETTINGS.showStatsToVisitors;
 }
 
 /** The stored row as the form shows it (empty where nothing is stored). */

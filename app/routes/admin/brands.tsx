@@ -303,7 +303,8 @@ function BrandDialog({ brand, onClose }: { brand: Brand | null; onClose: () => v
               label="Logo"
               currentUrl={brand?.logoUrl ?? null}
               errors={errors?.logo}
-              shape="wide"
+              shape="logo"
+              hint="JPG, PNG or WebP up to 5MB. A transparent background works best."
             />
             <ImagePicker
               name="cover"
@@ -311,6 +312,7 @@ function BrandDialog({ brand, onClose }: { brand: Brand | null; onClose: () => v
               currentUrl={brand?.coverUrl ?? null}
               errors={errors?.cover}
               shape="wide"
+              hint="JPG, PNG or WebP up to 5MB. Wide images work best (about 1600 × 600)."
             />
           </div>
           <label className="flex items-center gap-3 text-sm font-medium">

@@ -4,16 +4,27 @@ import { useEffect, useState } from "react";
 import { Form, useNavigation } from "react-router";
 import { requirePermission } from "~/.server/authz";
 import { env } from "~/.server/env";
-import { failureFrom } from "~/.server/responses";
-import { saveSiteSettings } from "~/.server/settings/save-settings";
+import { ValidationError } from "~/.server/errors";
+import { formText, imageChange, MAX_SETTINGS_FORM_BYTES, readUploadForm } from "~/.server/form-data";
+import { failure, failureFrom } from "~/.server/responses";
+import {
+  SITE_IMAGE_FIELDS,
+  type SiteImageChanges,
+  saveSiteSettings,
+  siteImageErrors,
+} from "~/.server/settings/save-settings";
 import { SettingsSchema } from "~/.server/settings/schemas";
 import { getStoredSettings } from "~/.server/settings/settings";
 import { redirectWithToast } from "~/.server/toast";
-import { parseForm } from "~/.server/validation";
+import { fieldErrors } from "~/.server/validation";
 import { FormAlert } from "~/components/form-alert";
 import { ErrorList, Field, fieldId, SelectField, TextareaField } from "~/components/forms";
+import { ImagePicker } from "~/components/image-picker";
 import { PageHeader } from "~/components/page-header";
 import { Button } from "~/components/ui/button";
+import type { FieldErrors } from "~/lib/action-result";
+import { MAX_SITE_IMAGE_BYTES, SITE_IMAGE_TOO_LARGE } from "~/lib/limits";
+import { mediaUrl } from "~/lib/media";
 import { DEFAULT_SETTINGS, FONT_FAMILIES } from "~/lib/settings";
 import { viewerContext } from "~/middleware/viewer.server";
 import type { Route } from "./+types/settings";
@@ -23,8 +34,8 @@ const TAB =
 const PANEL =
   "space-y-5 rounded-2xl border border-slate-200 bg-white p-6 shadow-sm data-[state=inactive]:hidden sm:p-8 dark:border-slate-800 dark:bg-slate-900";
 
-/** Images come from this site only, so no visitor's browser is sent to a third party. */
-const IMAGE_HINT = "An image uploaded to this site (its address starts with /uploads/).";
+const LOGO_HINT = "JPG, PNG or WebP up to 2MB. A transparent background works best.";
+const FAVICON_HINT = "JPG, PNG or WebP up to 2MB, at least 32 × 32 pixels. Square images work best.";
 
 const TABS = [
   {
@@ -40,6 +51,7 @@ const TABS = [
       "secondaryColor",
       "accentColor",
       "fontFamily",
+      "showStatsToVisitors",
       "primaryLogo",
       "darkModeLogo",
       "favicon",
@@ -56,24 +68,52 @@ function tabOf(field: string) {
 
 export const meta: Route.MetaFunction = () => [{ title: "System Settings" }];
 
+type TextSetting = Exclude<keyof typeof DEFAULT_SETTINGS, (typeof SITE_IMAGE_FIELDS)[number] | "showStatsToVisitors">;
+
 export async function loader({ context }: Route.LoaderArgs) {
   const viewer = context.get(viewerContext);
   const stored = await getStoredSettings();
   const values = Object.fromEntries(
-    Object.keys(DEFAULT_SETTINGS).map((key) => [key, (stored?.[key as keyof typeof stored] as string | null) ?? ""]),
-  ) as Record<keyof typeof DEFAULT_SETTINGS, string>;
-  return { values, adminEmail: viewer.user.email, adminCount: env.ADMIN_EMAILS.length };
+    Object.keys(DEFAULT_SETTINGS)
+      .filter((key) => !(SITE_IMAGE_FIELDS as readonly string[]).includes(key) && key !== "showStatsToVisitors")
+      .map((key) => [key, (stored?.[key as TextSetting] as string | null) ?? ""]),
+  ) as Record<TextSetting, string>;
+  const showStats = stored?.showStatsToVisitors ?? DEFAULT_SETTINGS.showStatsToVisitors;
+  const images = Object.fromEntries(SITE_IMAGE_FIELDS.map((field) => [field, mediaUrl(stored?.[field])])) as Record<
+    (typeof SITE_IMAGE_FIELDS)[number],
+    string | null
+  >;
+  return {
+    values: { ...values, showStatsToVisitors: showStats ? "shown" : "hidden" },
+    images,
+    // Pickers start afresh after each save, so a file once sent is not sent again.
+    savedAt: stored?.updatedAt.toISOString() ?? "never",
+    adminEmail: viewer.user.email,
+    adminCount: env.ADMIN_EMAILS.length,
+  };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
   const viewer = requirePermission(context.get(viewerContext), "update:settings:any");
-  const values = Object.fromEntries(
-    [...(await request.formData()).entries()].filter(
-      (entry): entry is [string, string] => typeof entry[1] === "string",
-    ),
-  );
+  const { form } = await readUploadForm(request, MAX_SETTINGS_FORM_BYTES);
+  if (!form) return failure(413, { formError: "Each image can be up to 2MB. Choose smaller files." });
+  const values = formText(form);
   try {
-    await saveSiteSettings({ actor: viewer, values: parseForm(SettingsSchema, values) });
+    const images = Object.fromEntries(
+      await Promise.all(SITE_IMAGE_FIELDS.map(async (field) => [field, await imageChange(form, field)] as const)),
+    ) as SiteImageChanges;
+    // Every mistake in one round: the text fields' and the files'.
+    const errors: FieldErrors = { ...(await siteImageErrors(images)) };
+    for (const field of SITE_IMAGE_FIELDS) {
+      // Only a file is an image: an address typed or sent in its place is not taken.
+      if (typeof form.get(field) === "string" && form.get(field) !== "") {
+        errors[field] = ["Choose an image file to upload."];
+      }
+    }
+    const parsed = SettingsSchema.safeParse(values);
+    if (!parsed.success) Object.assign(errors, fieldErrors(parsed.error));
+    if (!parsed.success || Object.keys(errors).length) throw new ValidationError(errors);
+    await saveSiteSettings({ actor: viewer, values: parsed.data, images });
     return redirectWithToast("/admin/settings", { text: "Settings saved successfully!" });
   } catch (error) {
     return failureFrom(error, { values, unexpected: "Failed to save settings. Please try again." });
@@ -81,7 +121,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export default function Settings({ loaderData, actionData }: Route.ComponentProps) {
-  const { adminEmail, adminCount } = loaderData;
+  const { adminEmail, adminCount, images, savedAt } = loaderData;
   // After a failed save the form shows what was typed, with or without JavaScript.
   const values = { ...loaderData.values, ...actionData?.values };
   const navigation = useNavigation();
@@ -102,7 +142,7 @@ export default function Settings({ loaderData, actionData }: Route.ComponentProp
     if (first) setTab(first.value);
   }, [actionData]);
 
-  const text = (name: keyof typeof values, label: string, extra: Partial<React.ComponentProps<typeof Field>> = {}) => (
+  const text = (name: TextSetting, label: string, extra: Partial<React.ComponentProps<typeof Field>> = {}) => (
     <Field
       label={label}
       name={name}
@@ -114,7 +154,7 @@ export default function Settings({ loaderData, actionData }: Route.ComponentProp
   );
 
   return (
-    <Form method="post" noValidate className="max-w-4xl">
+    <Form method="post" encType="multipart/form-data" noValidate className="max-w-4xl">
       <PageHeader
         title="System Settings"
         description="Company details, branding and legal texts for the whole site."
@@ -204,12 +244,61 @@ export default function Settings({ loaderData, actionData }: Route.ComponentProp
             errors={errors?.fontFamily}
             options={FONT_FAMILIES.map((font) => ({ value: font, label: font }))}
           />
-          <div className="grid gap-4 sm:grid-cols-2">
-            {text("primaryLogo", "Primary logo URL", { placeholder: "/uploads/…", hint: IMAGE_HINT })}
-            {text("darkModeLogo", "Dark-mode logo URL", { placeholder: "/uploads/…", hint: IMAGE_HINT })}
-            {text("favicon", "Favicon URL", { placeholder: "/uploads/…", hint: IMAGE_HINT })}
-            {text("footerLogo", "Footer logo URL", { placeholder: "/uploads/…", hint: IMAGE_HINT })}
-          </div>
+          <fieldset className="space-y-5">
+            <legend className="mb-1 text-base font-semibold">Logos and favicon</legend>
+            <p className="text-sm text-slate-500 dark:text-slate-400">
+              Uploaded to this site and served from it, so no visitor's browser is sent anywhere else. The logo appears
+              beside the company name in the header, on the sign-in screen and on error pages.
+            </p>
+            <div className="grid gap-6 lg:grid-cols-2">
+              <ImagePicker
+                key={`primaryLogo ${images.primaryLogo} ${savedAt}`}
+                name="primaryLogo"
+                label="Logo"
+                currentUrl={images.primaryLogo}
+                errors={errors?.primaryLogo}
+                shape="logo"
+                hint={LOGO_HINT}
+                maxBytes={MAX_SITE_IMAGE_BYTES}
+                tooLarge={SITE_IMAGE_TOO_LARGE}
+              />
+              <ImagePicker
+                key={`darkModeLogo ${images.darkModeLogo} ${savedAt}`}
+                name="darkModeLogo"
+                label="Dark-mode logo"
+                currentUrl={images.darkModeLogo}
+                errors={errors?.darkModeLogo}
+                shape="logo"
+                surface="dark"
+                hint={`${LOGO_HINT} Shown in dark mode; without it, the logo is.`}
+                maxBytes={MAX_SITE_IMAGE_BYTES}
+                tooLarge={SITE_IMAGE_TOO_LARGE}
+              />
+              <ImagePicker
+                key={`favicon ${images.favicon} ${savedAt}`}
+                name="favicon"
+                label="Favicon"
+                currentUrl={images.favicon}
+                errors={errors?.favicon}
+                shape="square"
+                hint={FAVICON_HINT}
+                maxBytes={MAX_SITE_IMAGE_BYTES}
+                tooLarge={SITE_IMAGE_TOO_LARGE}
+              />
+              <ImagePicker
+                key={`footerLogo ${images.footerLogo} ${savedAt}`}
+                name="footerLogo"
+                label="Footer logo"
+                currentUrl={images.footerLogo}
+                errors={errors?.footerLogo}
+                shape="logo"
+                hint={LOGO_HINT}
+                maxBytes={MAX_SITE_IMAGE_BYTES}
+                tooLarge={SITE_IMAGE_TOO_LARGE}
+              />
+            </div>
+          </fieldset>
+          <VisitorStatsField defaultValue={values.showStatsToVisitors} errors={errors?.showStatsToVisitors} />
         </Tabs.Content>
 
         <Tabs.Content value="legal" forceMount className={PANEL}>
@@ -256,6 +345,44 @@ export default function Settings({ loaderData, actionData }: Route.ComponentProp
         </Tabs.Content>
       </Tabs.Root>
     </Form>
+  );
+}
+
+/** Whether visitors who are not signed in see a card's numbers. */
+function VisitorStatsField({ defaultValue, errors }: { defaultValue: string; errors?: string[] }) {
+  const options = [
+    { value: "shown", label: "Everyone who opens a card" },
+    { value: "hidden", label: "Only people who are signed in" },
+  ];
+  return (
+    <fieldset
+      id={fieldId("showStatsToVisitors")}
+      tabIndex={-1}
+      aria-describedby="visitor-stats-hint"
+      className="space-y-2 outline-none"
+    >
+      <legend className="text-sm font-medium text-slate-700 dark:text-slate-300">
+        Who sees a card's view count and "Member Since"
+      </legend>
+      <p id="visitor-stats-hint" className="text-sm text-slate-500 dark:text-slate-400">
+        On public cards and QR pages. The card's owner, signed-in members and administrators always see them.
+      </p>
+      <div className="flex flex-col gap-2 sm:flex-row sm:gap-6">
+        {options.map((option) => (
+          <label key={option.value} className="flex items-center gap-2 text-sm">
+            <input
+              type="radio"
+              name="showStatsToVisitors"
+              value={option.value}
+              defaultChecked={defaultValue === option.value}
+              className="size-4 accent-[var(--color-brand-solid)]"
+            />
+            {option.label}
+          </label>
+        ))}
+      </div>
+      <ErrorList errors={errors} />
+    </fieldset>
   );
 }
 

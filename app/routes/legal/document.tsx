@@ -1,8 +1,9 @@
-import { ArrowLeft } from "lucide-react";
+import { ArrowLeft, FileText } from "lucide-react";
 import { Link } from "react-router";
 import { notFound } from "~/.server/responses";
 import { getSiteSettings } from "~/.server/settings/settings";
 import { RouteErrorBoundary } from "~/components/error-boundary";
+import { StatusPage } from "~/components/status-page";
 import { ThemeSwitch } from "~/components/theme-switch";
 import type { Route } from "./+types/document";
 
@@ -41,13 +42,13 @@ export function ErrorBoundary() {
   return (
     <RouteErrorBoundary
       notFound={
-        <main className="mx-auto flex min-h-dvh max-w-md flex-col items-center justify-center gap-4 p-6 text-center">
-          <h1 className="text-2xl font-semibold">Not published</h1>
-          <p className="text-slate-600 dark:text-slate-400">This document has not been published yet.</p>
-          <Link to="/" className="font-medium text-brand-ink hover:underline">
-            Go to the home page
-          </Link>
-        </main>
+        <StatusPage
+          icon={<FileText aria-hidden className="size-7" />}
+          title="Not published"
+          member={{ to: "/", label: "Go to the home page" }}
+        >
+          <p>This document has not been published yet.</p>
+        </StatusPage>
       }
     />
   );

@@ -20,6 +20,7 @@ import { ogVersion } from "~/.server/profiles/og-image";
 import { CARD_QR, cardUrl, qrSvg, qrTargetUrl } from "~/.server/profiles/qr";
 import { cardFileName } from "~/.server/profiles/vcard";
 import { notFound } from "~/.server/responses";
+import { visitorsSeeStats } from "~/.server/settings/settings";
 import { Avatar } from "~/components/avatar";
 import { BrandBadge, brandScope } from "~/components/brand-badge";
 import { BackButton, CopyLinkButton, DownloadQrLink, SaveContactButton, ShareButton } from "~/components/card-actions";
@@ -76,6 +77,9 @@ export async function loader({ params, request }: Route.LoaderArgs) {
       viewerUserId: viewer?.user.id ?? null,
       source: viewSourceOf(new URL(request.url)),
     }));
+  // The company decides whether visitors see the numbers; whoever is signed in does.
+  // Hidden numbers are left out of the page and its data, not only out of sight.
+  const showStats = viewer !== null || (await visitorsSeeStats());
   const base = `/profile/${encodeURIComponent(card.username)}`;
   const absolute = cardUrl(card.username);
   return {
@@ -90,8 +94,8 @@ export async function loader({ params, request }: Route.LoaderArgs) {
       bio: card.bio,
       linkedinUrl: card.linkedinUrl,
       photoUrl: mediaUrl(card.profilePhoto),
-      viewCount: card.viewCount + (counted ? 1 : 0),
-      memberSince: card.createdAt.toISOString(),
+      viewCount: showStats ? card.viewCount + (counted ? 1 : 0) : null,
+      memberSince: showStats ? card.createdAt.toISOString() : null,
       brand: card.brand
         ? {
             name: card.brand.name,
@@ -167,11 +171,13 @@ export default function PublicCard({ loaderData }: Route.ComponentProps) {
                 />
               </span>
             ) : null}
-            <span className="absolute top-3 right-3 inline-flex items-center gap-1.5 rounded-full bg-black/60 px-3 py-1 text-sm font-medium text-white backdrop-blur">
-              <Eye aria-hidden className="size-4" />
-              <span data-testid="view-count">{card.viewCount.toLocaleString("en")}</span>
-              <span className="sr-only">views</span>
-            </span>
+            {card.viewCount !== null ? (
+              <span className="absolute top-3 right-3 inline-flex items-center gap-1.5 rounded-full bg-black/60 px-3 py-1 text-sm font-medium text-white backdrop-blur">
+                <Eye aria-hidden className="size-4" />
+                <span data-testid="view-count">{card.viewCount.toLocaleString("en")}</span>
+                <span className="sr-only">views</span>
+              </span>
+            ) : null}
           </div>
           <div className="px-6 pb-8 sm:px-8">
             <div className="-mt-14 flex items-end gap-4">
@@ -291,33 +297,39 @@ export default function PublicCard({ loaderData }: Route.ComponentProps) {
             </p>
           </section>
 
-          <section
-            aria-labelledby="stats-title"
-            className="rounded-3xl border border-slate-200 bg-white p-6 shadow-sm dark:border-slate-800 dark:bg-slate-900"
-          >
-            <h2 id="stats-title" className="mb-4 text-lg font-semibold">
-              Profile Stats
-            </h2>
-            <dl className="space-y-3 text-sm">
-              <Stat
-                icon={<Eye aria-hidden className="size-4" />}
-                label="Total Views"
-                value={card.viewCount.toLocaleString("en")}
-              />
-              <Stat
-                icon={<CalendarDays aria-hidden className="size-4" />}
-                label="Member Since"
-                value={MONTH_YEAR.format(new Date(card.memberSince))}
-              />
-              {admin ? (
-                <Stat
-                  icon={<ShieldCheck aria-hidden className="size-4" />}
-                  label="Status"
-                  value={admin.claimed ? "Active" : "Unclaimed"}
-                />
-              ) : null}
-            </dl>
-          </section>
+          {card.viewCount !== null || card.memberSince !== null || admin ? (
+            <section
+              aria-labelledby="stats-title"
+              className="rounded-3xl border border-slate-200 bg-white p-6 shadow-sm dark:border-slate-800 dark:bg-slate-900"
+            >
+              <h2 id="stats-title" className="mb-4 text-lg font-semibold">
+                Profile Stats
+              </h2>
+              <dl className="space-y-3 text-sm">
+                {card.viewCount !== null ? (
+                  <Stat
+                    icon={<Eye aria-hidden className="size-4" />}
+                    label="Total Views"
+                    value={card.viewCount.toLocaleString("en")}
+                  />
+                ) : null}
+                {card.memberSince !== null ? (
+                  <Stat
+                    icon={<CalendarDays aria-hidden className="size-4" />}
+                    label="Member Since"
+                    value={MONTH_YEAR.format(new Date(card.memberSince))}
+                  />
+                ) : null}
+                {admin ? (
+                  <Stat
+                    icon={<ShieldCheck aria-hidden className="size-4" />}
+                    label="Status"
+                    value={admin.claimed ? "Active" : "Unclaimed"}
+                  />
+                ) : null}
+              </dl>
+            </section>
+          ) : null}
 
           <section
             aria-labelledby="howto-title"
@@ -400,8 +412,7 @@ export function ErrorBoundary() {
       notFound={
         <NotFoundCard
           text="The profile you're looking for doesn't exist or has been removed."
-          linkLabel="Back to Directory"
-          to="/directory"
+          member={{ to: "/directory", label: "Back to Directory" }}
         />
       }
     />

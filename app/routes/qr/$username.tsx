@@ -1,8 +1,10 @@
 import { ArrowUpRight, Eye } from "lucide-react";
 import { Link } from "react-router";
+import { getOptionalViewer } from "~/.server/authz";
 import { getCardByUsername } from "~/.server/profiles/get-card";
 import { MOBILE_QR, qrSvg, qrTargetUrl } from "~/.server/profiles/qr";
 import { notFound } from "~/.server/responses";
+import { visitorsSeeStats } from "~/.server/settings/settings";
 import { brandScope } from "~/components/brand-badge";
 import { RouteErrorBoundary } from "~/components/error-boundary";
 import { FallbackImage } from "~/components/fallback-image";
@@ -20,16 +22,18 @@ export function meta({ data: loaderData }: Route.MetaArgs) {
   ];
 }
 
-export async function loader({ params }: Route.LoaderArgs) {
+export async function loader({ params, request }: Route.LoaderArgs) {
   const card = await getCardByUsername(params.username);
   if (!card) notFound("Profile not found");
+  // As on the card: the company decides whether visitors see the count; whoever is signed in does.
+  const showStats = (await visitorsSeeStats()) || (await getOptionalViewer(request)) !== null;
   return {
     card: {
       firstName: card.firstName,
       lastName: card.lastName,
       username: card.username,
       title: card.title,
-      viewCount: card.viewCount,
+      viewCount: showStats ? card.viewCount : null,
       brand: card.brand
         ? {
             name: card.brand.name,
@@ -58,11 +62,13 @@ export default function MobileQr({ loaderData }: Route.ComponentProps) {
           View Full Profile
           <ArrowUpRight aria-hidden className="size-4" />
         </Link>
-        <span className="inline-flex items-center gap-1.5 text-sm text-slate-600 dark:text-slate-400">
-          <Eye aria-hidden className="size-4" />
-          <span data-testid="view-count">{card.viewCount.toLocaleString("en")}</span>{" "}
-          {card.viewCount === 1 ? "view" : "views"}
-        </span>
+        {card.viewCount !== null ? (
+          <span className="inline-flex items-center gap-1.5 text-sm text-slate-600 dark:text-slate-400">
+            <Eye aria-hidden className="size-4" />
+            <span data-testid="view-count">{card.viewCount.toLocaleString("en")}</span>{" "}
+            {card.viewCount === 1 ? "view" : "views"}
+          </span>
+        ) : null}
       </header>
       <main className="flex flex-1 flex-col items-center px-4 pb-8">
         <div className="w-full max-w-md overflow-hidden rounded-3xl bg-white shadow-lg dark:bg-slate-900">
@@ -115,7 +121,12 @@ function BrandName({ name }: { name: string }) {
 export function ErrorBoundary() {
   return (
     <RouteErrorBoundary
-      notFound={<NotFoundCard text="The profile you're looking for doesn't exist." linkLabel="Back" to="/directory" />}
+      notFound={
+        <NotFoundCard
+          text="The profile you're looking for doesn't exist."
+          member={{ to: "/directory", label: "Back to Directory" }}
+        />
+      }
     />
   );
 }
