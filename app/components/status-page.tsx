@@ -98,12 +98,21 @@ function WayOnward({ member }: { member: { to: string; label: string } }) {
   if (site.website) {
     return (
       <a href={site.website} className={buttonClasses("primary")}>
-        Visit {site.companyName}
+        Visit {hostOf(site.website)}
         <ArrowUpRight aria-hidden className="size-4" />
       </a>
     );
   }
   return <HistoryBack />;
+}
+
+/** A website as people say it: its host, without `www.`. */
+function hostOf(url: string) {
+  try {
+    return new URL(url).host.replace(/^www\./, "");
+  } catch {
+    return url;
+  }
 }
 
 /** "Go back", shown once the page knows there is a page to go back to. */

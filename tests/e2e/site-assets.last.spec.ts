@@ -141,7 +141,7 @@ test("the company's logos and favicon are uploaded in Settings and show in the a
     await expect(header).toContainText("Namecard");
     await expect(header.getByRole("button", { name: /^Theme/ })).toBeVisible();
     // The way onward is the company's website, never the sign-in page.
-    await expect(visitor.getByRole("link", { name: "Visit Namecard" })).toHaveAttribute("href", WEBSITE);
+    await expect(visitor.getByRole("link", { name: "Visit northwind.example" })).toHaveAttribute("href", WEBSITE);
     await expect(visitor.locator('a[href^="/auth"], a[href="/"], a[href="/directory"]')).toHaveCount(0);
     if (name === "404") await expectAccessible(visitor);
     for (const [size, width] of [

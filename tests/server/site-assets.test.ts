@@ -294,6 +294,15 @@ describe("settings that held an address before images were uploads", () => {
     expect((after.data as { site: object }).site).toMatchObject({
       primaryLogo: "/uploads/settings/0123456789abcdef0123456789abcdef-logo.webp",
     });
+    // The settings form shows the kept image and offers uploads for the rest.
+    const who = await admin();
+    const form = await run(settingsLoader, getRequest("/admin/settings", who.cookie), {}, who.viewer);
+    expect((form.data as { images: object }).images).toEqual({
+      primaryLogo: "/uploads/settings/0123456789abcdef0123456789abcdef-logo.webp",
+      darkModeLogo: null,
+      favicon: null,
+      footerLogo: null,
+    });
   });
 
   it("sends /favicon.ico to the product's icon while no favicon is uploaded", async () => {

@@ -8,6 +8,11 @@ const IMAGE_SETTINGS = new Set<keyof SiteSettings>(["primaryLogo", "darkModeLogo
 /** A key our image pipeline gives; anything else (an address elsewhere) is never shown. */
 const STORED_IMAGE_KEY = /^[a-z]+\/[0-9a-f]{16,64}(-[a-z0-9]+)?\.(webp|jpg|png)$/;
 
+/** A stored image setting's key, or null for anything else (an address elsewhere is never shown). */
+export function storedImageKey(value: string | null | undefined): string | null {
+  return value && STORED_IMAGE_KEY.test(value) ? value : null;
+}
+
 /** The single settings row merged over the defaults; absent or empty fields fall back. */
 export async function getSiteSettings(): Promise<SiteSettings> {
   const [row] = await db.select().from(siteSettings).where(eq(siteSettings.id, 1)).limit(1);
@@ -17,7 +22,7 @@ export async function getSiteSettings(): Promise<SiteSettings> {
     const value = row[key];
     if (typeof value === "boolean") (merged as Record<string, unknown>)[key] = value;
     if (typeof value !== "string" || value.trim() === "") continue;
-    if (IMAGE_SETTINGS.has(key) && !STORED_IMAGE_KEY.test(value)) continue;
+    if (IMAGE_SETTINGS.has(key) && !storedImageKey(value)) continue;
     (merged as Record<string, unknown>)[key] = value;
   }
   return merged;

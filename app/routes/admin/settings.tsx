@@ -14,7 +14,7 @@ import {
   siteImageErrors,
 } from "~/.server/settings/save-settings";
 import { SettingsSchema } from "~/.server/settings/schemas";
-import { getStoredSettings } from "~/.server/settings/settings";
+import { getStoredSettings, storedImageKey } from "~/.server/settings/settings";
 import { redirectWithToast } from "~/.server/toast";
 import { fieldErrors } from "~/.server/validation";
 import { FormAlert } from "~/components/form-alert";
@@ -79,10 +79,9 @@ export async function loader({ context }: Route.LoaderArgs) {
       .map((key) => [key, (stored?.[key as TextSetting] as string | null) ?? ""]),
   ) as Record<TextSetting, string>;
   const showStats = stored?.showStatsToVisitors ?? DEFAULT_SETTINGS.showStatsToVisitors;
-  const images = Object.fromEntries(SITE_IMAGE_FIELDS.map((field) => [field, mediaUrl(stored?.[field])])) as Record<
-    (typeof SITE_IMAGE_FIELDS)[number],
-    string | null
-  >;
+  const images = Object.fromEntries(
+    SITE_IMAGE_FIELDS.map((field) => [field, mediaUrl(storedImageKey(stored?.[field]))]),
+  ) as Record<(typeof SITE_IMAGE_FIELDS)[number], string | null>;
   return {
     values: { ...values, showStatsToVisitors: showStats ? "shown" : "hidden" },
     images,
