@@ -20,6 +20,7 @@ import { ogVersion } from "~/.server/profiles/og-image";
 import { CARD_QR, cardUrl, qrSvg, qrTargetUrl } from "~/.server/profiles/qr";
 import { cardFileName } from "~/.server/profiles/vcard";
 import { notFound } from "~/.server/responses";
+import { getSiteSettings } from "~/.server/settings/settings";
 import { Avatar } from "~/components/avatar";
 import { BrandBadge, brandScope } from "~/components/brand-badge";
 import { BackButton, CopyLinkButton, DownloadQrLink, SaveContactButton, ShareButton } from "~/components/card-actions";
@@ -63,7 +64,11 @@ export function meta({ data: loaderData }: Route.MetaArgs) {
 }
 
 export async function loader({ params, request }: Route.LoaderArgs) {
-  const [viewer, card] = await Promise.all([getOptionalViewer(request), getCardByUsername(params.username)]);
+  const [viewer, card, site] = await Promise.all([
+    getOptionalViewer(request),
+    getCardByUsername(params.username),
+    getSiteSettings(),
+  ]);
   if (!card) notFound("Profile not found");
 
   // Only a page load counts as a visit (a HEAD request does not).
@@ -114,7 +119,7 @@ export async function loader({ params, request }: Route.LoaderArgs) {
       qrPng: `${base}/qr.png`,
       qrPngName: cardFileName(card, "_QR.png"),
       mobileQr: `/qr/${encodeURIComponent(card.username)}`,
-      ogImage: `${absolute}/og.png?v=${ogVersion(card)}`,
+      ogImage: `${absolute}/og.png?v=${ogVersion(card, site)}`,
     },
   };
 }
