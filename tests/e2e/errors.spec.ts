@@ -21,7 +21,7 @@ test.describe("at phone width", () => {
     // Format and uniqueness in the same round.
     await expect(summary.getByRole("link")).toHaveText([
       "Username already exists. Please choose a different one.",
-      "Enter a phone number with digits, spaces, + ( ) - only, and an extension as ext. 123",
+      "Enter a phone number such as +49 30 1234 5678 (digits, spaces, + ( ) -), and an extension as ext. 123",
     ]);
     await expectAccessible(page);
     await screenshot(page, "profile-edit-errors-mobile-light");
