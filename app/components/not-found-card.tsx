@@ -1,7 +1,8 @@
 import { UserX } from "lucide-react";
-import { ButtonLink } from "~/components/ui/button";
+import type { ReactNode } from "react";
 
-export function NotFoundCard({ text, linkLabel, to }: { text: string; linkLabel: string; to: string }) {
+/** A card or QR page that does not exist; `children` is the way back, when there is one. */
+export function NotFoundCard({ text, children }: { text: string; children?: ReactNode }) {
   return (
     <main className="flex min-h-dvh items-center justify-center p-6">
       <div className="max-w-sm space-y-4 text-center">
@@ -10,9 +11,7 @@ export function NotFoundCard({ text, linkLabel, to }: { text: string; linkLabel:
         </span>
         <h1 className="text-2xl font-semibold tracking-tight">Profile not found</h1>
         <p className="text-slate-600 dark:text-slate-400">{text}</p>
-        <ButtonLink to={to} variant="secondary">
-          {linkLabel}
-        </ButtonLink>
+        {children}
       </div>
     </main>
   );

@@ -49,6 +49,8 @@ test("Settings marks the tab that holds an error and opens it after a failed sav
 
     const summary = page.getByTestId("error-summary");
     await expect(summary).toBeFocused();
+    // What to do, not what is wrong.
+    await expect(summary.getByRole("link")).toHaveText(["Use a hex colour such as #f97316"]);
     const branding = page.getByRole("tab", { name: "Branding (has errors)" });
     await expect(branding).toHaveAttribute("aria-selected", "true");
     await expect(page.getByRole("tab", { name: "General", exact: true })).toBeVisible();

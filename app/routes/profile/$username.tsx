@@ -19,16 +19,17 @@ import { getCardByUsername } from "~/.server/profiles/get-card";
 import { ogVersion } from "~/.server/profiles/og-image";
 import { CARD_QR, cardUrl, qrSvg, qrTargetUrl } from "~/.server/profiles/qr";
 import { cardFileName } from "~/.server/profiles/vcard";
-import { notFound } from "~/.server/responses";
+import { cardNotFound, wayBack } from "~/.server/profiles/way-back";
 import { getSiteSettings } from "~/.server/settings/settings";
 import { Avatar } from "~/components/avatar";
 import { BrandBadge, brandScope } from "~/components/brand-badge";
-import { BackButton, CopyLinkButton, DownloadQrLink, SaveContactButton, ShareButton } from "~/components/card-actions";
+import { CopyLinkButton, DownloadQrLink, SaveContactButton, ShareButton } from "~/components/card-actions";
 import { RouteErrorBoundary } from "~/components/error-boundary";
 import { FallbackImage } from "~/components/fallback-image";
 import { NotFoundCard } from "~/components/not-found-card";
 import { ThemeSwitch } from "~/components/theme-switch";
 import { buttonClasses } from "~/components/ui/button";
+import { NotFoundWayBack, shortBackLabel, WayBackLink } from "~/components/way-back";
 import { mediaUrl } from "~/lib/media";
 import { fullName } from "~/lib/names";
 import { telHref } from "~/lib/phone";
@@ -69,7 +70,8 @@ export async function loader({ params, request }: Route.LoaderArgs) {
     getCardByUsername(params.username),
     getSiteSettings(),
   ]);
-  if (!card) notFound("Profile not found");
+  const back = wayBack(request, { signedIn: viewer !== null, brand: card?.brand ?? null, site });
+  if (!card) cardNotFound(back);
 
   // Only a page load counts as a visit (a HEAD request does not).
   const counted =
@@ -109,6 +111,7 @@ export async function loader({ params, request }: Route.LoaderArgs) {
         : null,
     },
     viewer: viewer ? { isOwner: viewer.user.id === card.userId } : null,
+    back,
     // Claim status is for administrators only: others never receive it.
     admin: viewer?.isAdmin ? { claimed: card.userId !== null } : null,
     qr: await qrSvg(qrTargetUrl(card.username), CARD_QR),
@@ -131,7 +134,7 @@ function websiteLabel(url: string) {
 }
 
 export default function PublicCard({ loaderData }: Route.ComponentProps) {
-  const { card, links, viewer, admin, qr } = loaderData;
+  const { card, links, viewer, admin, qr, back } = loaderData;
   // Signed-in viewers see the view badge move as others look (docs/decisions/006-realtime-and-views.md).
   // Only this card's own views and edits concern it.
   useLiveData((event) => (event.kind === "view" || event.kind === "profile") && event.id === card.id, viewer !== null);
@@ -140,14 +143,14 @@ export default function PublicCard({ loaderData }: Route.ComponentProps) {
   return (
     <div className={`min-h-dvh pb-16 ${scope.className ?? ""}`} style={scope.style} data-testid="card-page">
       <header className="mx-auto flex max-w-5xl items-center justify-between gap-2 px-4 py-3 sm:px-6">
-        <BackButton />
+        <WayBackLink way={back} className={buttonClasses("ghost", "sm", "whitespace-nowrap")} label={shortBackLabel} />
         <nav aria-label="Card" className="flex items-center gap-1">
-          <Link to={links.mobileQr} className={buttonClasses("ghost", "sm")}>
+          <Link to={links.mobileQr} className={buttonClasses("ghost", "sm", "whitespace-nowrap")}>
             <QrCode aria-hidden className="size-4" />
             Mobile QR
           </Link>
           {viewer?.isOwner ? (
-            <Link to="/profile/edit" className={buttonClasses("ghost", "sm")}>
+            <Link to="/profile/edit" className={buttonClasses("ghost", "sm", "whitespace-nowrap")}>
               <Pencil aria-hidden className="size-4" />
               Edit Profile
             </Link>
@@ -199,21 +202,23 @@ export default function PublicCard({ loaderData }: Route.ComponentProps) {
             </div>
             <div className="mt-4 space-y-2">
               <div className="flex flex-wrap items-center gap-2">
-                <h1 className="text-3xl font-semibold tracking-tight">{name}</h1>
+                <h1 className="min-w-0 text-2xl font-semibold tracking-tight wrap-anywhere sm:text-3xl">{name}</h1>
                 {admin && !admin.claimed ? (
                   <span className="rounded-full bg-orange-100 px-2.5 py-0.5 text-xs font-semibold text-orange-800 dark:bg-orange-950 dark:text-orange-200">
                     Unclaimed Profile
                   </span>
                 ) : null}
               </div>
-              {card.title ? <p className="text-lg text-slate-700 dark:text-slate-300">{card.title}</p> : null}
+              {card.title ? (
+                <p className="text-lg text-slate-700 wrap-anywhere dark:text-slate-300">{card.title}</p>
+              ) : null}
               <div className="flex flex-wrap items-center gap-2 text-sm text-slate-500 dark:text-slate-400">
-                <span>@{card.username}</span>
+                <span className="min-w-0 wrap-anywhere">@{card.username}</span>
                 <BrandBadge brand={card.brand} />
               </div>
             </div>
             {card.bio ? (
-              <p className="mt-5 whitespace-pre-line text-slate-700 dark:text-slate-300">{card.bio}</p>
+              <p className="mt-5 whitespace-pre-line text-slate-700 wrap-anywhere dark:text-slate-300">{card.bio}</p>
             ) : null}
             <div className="mt-6 flex flex-col gap-3 sm:flex-row">
               <SaveContactButton href={links.vcard} fileName={links.vcardName} firstName={card.firstName} />
@@ -380,7 +385,9 @@ function ContactRow({
         </span>
         <span className="min-w-0">
           <span className="block text-xs text-slate-500 dark:text-slate-400">{label}</span>
-          <span className="block truncate font-medium">{text}</span>
+          <span className="block font-medium wrap-anywhere" data-testid="contact-text">
+            {text}
+          </span>
         </span>
       </a>
     </li>
@@ -403,11 +410,9 @@ export function ErrorBoundary() {
   return (
     <RouteErrorBoundary
       notFound={
-        <NotFoundCard
-          text="The profile you're looking for doesn't exist or has been removed."
-          linkLabel="Back to Directory"
-          to="/directory"
-        />
+        <NotFoundCard text="The profile you're looking for doesn't exist or has been removed.">
+          <NotFoundWayBack />
+        </NotFoundCard>
       }
     />
   );

@@ -1,13 +1,16 @@
 import { ArrowUpRight, Eye } from "lucide-react";
 import { Link } from "react-router";
+import { getOptionalViewer } from "~/.server/authz";
 import { getCardByUsername } from "~/.server/profiles/get-card";
 import { MOBILE_QR, qrSvg, qrTargetUrl } from "~/.server/profiles/qr";
-import { notFound } from "~/.server/responses";
+import { cardNotFound, wayBack } from "~/.server/profiles/way-back";
+import { getSiteSettings } from "~/.server/settings/settings";
 import { brandScope } from "~/components/brand-badge";
 import { RouteErrorBoundary } from "~/components/error-boundary";
 import { FallbackImage } from "~/components/fallback-image";
 import { NotFoundCard } from "~/components/not-found-card";
 import { buttonClasses } from "~/components/ui/button";
+import { NotFoundWayBack, shortBackLabel, WayBackLink } from "~/components/way-back";
 import { mediaUrl } from "~/lib/media";
 import { fullName } from "~/lib/names";
 import { useSite } from "~/lib/site";
@@ -20,9 +23,14 @@ export function meta({ data: loaderData }: Route.MetaArgs) {
   ];
 }
 
-export async function loader({ params }: Route.LoaderArgs) {
-  const card = await getCardByUsername(params.username);
-  if (!card) notFound("Profile not found");
+export async function loader({ params, request }: Route.LoaderArgs) {
+  const [viewer, card, site] = await Promise.all([
+    getOptionalViewer(request),
+    getCardByUsername(params.username),
+    getSiteSettings(),
+  ]);
+  const back = wayBack(request, { signedIn: viewer !== null, brand: card?.brand ?? null, site });
+  if (!card) cardNotFound(back);
   return {
     card: {
       firstName: card.firstName,
@@ -40,12 +48,13 @@ export async function loader({ params }: Route.LoaderArgs) {
         : null,
     },
     qr: await qrSvg(qrTargetUrl(card.username), MOBILE_QR),
+    back,
   };
 }
 
 export default function MobileQr({ loaderData }: Route.ComponentProps) {
   const site = useSite();
-  const { card, qr } = loaderData;
+  const { card, qr, back } = loaderData;
   const profileHref = `/profile/${encodeURIComponent(card.username)}`;
   const scope = brandScope(card.brand);
   return (
@@ -53,12 +62,19 @@ export default function MobileQr({ loaderData }: Route.ComponentProps) {
       className={`flex min-h-dvh flex-col bg-slate-100 dark:bg-slate-950 ${scope.className ?? ""}`}
       style={scope.style}
     >
-      <header className="flex items-center justify-between px-4 py-3">
-        <Link to={profileHref} className={buttonClasses("ghost", "sm")}>
-          View Full Profile
-          <ArrowUpRight aria-hidden className="size-4" />
-        </Link>
-        <span className="inline-flex items-center gap-1.5 text-sm text-slate-600 dark:text-slate-400">
+      <header className="flex items-center justify-between gap-2 px-4 py-3">
+        <div className="flex items-center gap-1">
+          <WayBackLink
+            way={back}
+            className={buttonClasses("ghost", "sm", "whitespace-nowrap")}
+            label={shortBackLabel}
+          />
+          <Link to={profileHref} className={buttonClasses("ghost", "sm", "whitespace-nowrap")}>
+            View Full Profile
+            <ArrowUpRight aria-hidden className="size-4" />
+          </Link>
+        </div>
+        <span className="inline-flex items-center gap-1.5 text-sm whitespace-nowrap text-slate-600 dark:text-slate-400">
           <Eye aria-hidden className="size-4" />
           <span data-testid="view-count">{card.viewCount.toLocaleString("en")}</span>{" "}
           {card.viewCount === 1 ? "view" : "views"}
@@ -77,11 +93,11 @@ export default function MobileQr({ loaderData }: Route.ComponentProps) {
             ) : card.brand ? (
               <BrandName name={card.brand.name} />
             ) : null}
-            <h1 className="text-2xl font-semibold tracking-tight">{fullName(card)}</h1>
-            {card.title ? <p className="mt-1">{card.title}</p> : null}
+            <h1 className="text-2xl font-semibold tracking-tight wrap-anywhere">{fullName(card)}</h1>
+            {card.title ? <p className="mt-1 wrap-anywhere">{card.title}</p> : null}
           </div>
           <div className="space-y-4 p-6 text-center">
-            <p className="text-lg font-medium">Scan to connect with {card.firstName}</p>
+            <p className="text-lg font-medium wrap-anywhere">Scan to connect with {card.firstName}</p>
             <div
               role="img"
               aria-label={`QR code for ${fullName(card)}'s card`}
@@ -109,13 +125,17 @@ export default function MobileQr({ loaderData }: Route.ComponentProps) {
 }
 
 function BrandName({ name }: { name: string }) {
-  return <p className="mb-2 text-sm font-semibold tracking-wide uppercase opacity-90">{name}</p>;
+  return <p className="mb-2 text-sm font-semibold tracking-wide uppercase opacity-90 wrap-anywhere">{name}</p>;
 }
 
 export function ErrorBoundary() {
   return (
     <RouteErrorBoundary
-      notFound={<NotFoundCard text="The profile you're looking for doesn't exist." linkLabel="Back" to="/directory" />}
+      notFound={
+        <NotFoundCard text="The profile you're looking for doesn't exist.">
+          <NotFoundWayBack />
+        </NotFoundCard>
+      }
     />
   );
 }
