@@ -4,15 +4,24 @@ import { isRouteErrorResponse, useRouteError } from "react-router";
 import { buttonClasses } from "~/components/ui/button";
 import type { WayBack } from "~/lib/way-back";
 
-/** Whether this tab has a page to go back to (read after hydration: the server cannot know). */
+/**
+ * Whether going back leads to the page that linked here: the tab has history
+ * and this page was opened from a link (a tab opened by a camera app, or a
+ * typed address, has no referrer, and what precedes it is no page of theirs).
+ */
+function hasHistory() {
+  return window.history.length > 1 && document.referrer !== "";
+}
+
+/** Read after hydration: the server cannot know. */
 function useHasHistory() {
   const [has, setHas] = useState(false);
-  useEffect(() => setHas(window.history.length > 1), []);
+  useEffect(() => setHas(hasHistory()), []);
   return has;
 }
 
 function goBack(event: { preventDefault: () => void }) {
-  if (window.history.length > 1) {
+  if (hasHistory()) {
     event.preventDefault();
     window.history.back();
   }

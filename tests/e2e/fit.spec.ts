@@ -114,9 +114,15 @@ test.describe("the own card's top bar at 390 px", () => {
       elements.map((el) => {
         const rect = el.getBoundingClientRect();
         const text = el.textContent ?? "";
-        const range = document.createRange();
-        range.selectNodeContents(el);
-        const tops = new Set(Array.from(range.getClientRects(), (r) => Math.round(r.top)));
+        // The lines the visible label takes: the tops of its text's boxes.
+        const tops = new Set<number>();
+        const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+        for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+          if (node.parentElement?.closest(".sr-only") || !node.textContent?.trim()) continue;
+          const range = document.createRange();
+          range.selectNodeContents(node);
+          for (const r of Array.from(range.getClientRects())) tops.add(Math.round(r.top));
+        }
         return { text, right: rect.right, lines: tops.size, vw: window.innerWidth };
       }),
     );

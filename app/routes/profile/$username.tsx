@@ -10,7 +10,7 @@ import {
   QrCode,
   ShieldCheck,
 } from "lucide-react";
-import type { ReactNode } from "react";
+import { Fragment, type ReactNode } from "react";
 import { Link } from "react-router";
 import { recordView, viewSourceOf } from "~/.server/analytics/views";
 import { getOptionalViewer } from "~/.server/authz";
@@ -357,6 +357,17 @@ export default function PublicCard({ loaderData }: Route.ComponentProps) {
   );
 }
 
+/** An address with line-break opportunities after its @, dots and slashes, so a long one wraps where it reads best. */
+function breakable(text: string): ReactNode {
+  return text.split(/(?<=[@./])/).map((part, index) => (
+    // biome-ignore lint/suspicious/noArrayIndexKey: the parts of one fixed string, in order
+    <Fragment key={index}>
+      {index > 0 ? <wbr /> : null}
+      {part}
+    </Fragment>
+  ));
+}
+
 function ContactRow({
   icon,
   label,
@@ -386,7 +397,7 @@ function ContactRow({
         <span className="min-w-0">
           <span className="block text-xs text-slate-500 dark:text-slate-400">{label}</span>
           <span className="block font-medium wrap-anywhere" data-testid="contact-text">
-            {text}
+            {breakable(text)}
           </span>
         </span>
       </a>
