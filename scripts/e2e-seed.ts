@@ -1,10 +1,10 @@
 // The browser tests' data (tests/e2e/serve.js runs it before the e2e server
 // starts): the demo data, then the accounts the tests sign in with
 // (tests/e2e/people.ts), then a few unclaimed cards that tests change or look
-// at closely (BRAND_CARDS, RENAMED_CARD there).
+// at closely (BRAND_CARDS, LONG_CARD, RENAMED_CARD, PLAIN_CARD there).
 import { connectDatabase } from "~/.server/db/connect";
 import { brands, profiles } from "~/.server/db/schema";
-import { BRAND_CARDS, PASSWORD, PEOPLE, RENAMED_CARD } from "../tests/e2e/people";
+import { BRAND_CARDS, LONG_CARD, PASSWORD, PEOPLE, PLAIN_CARD, RENAMED_CARD } from "../tests/e2e/people";
 import { createMember } from "../tests/support/members";
 
 await import("./seed");
@@ -12,11 +12,11 @@ await import("./seed");
 const handle = await connectDatabase();
 try {
   for (const person of Object.values(PEOPLE)) await createMember({ ...person, password: PASSWORD });
-  for (const card of Object.values(BRAND_CARDS)) {
+  for (const card of [...Object.values(BRAND_CARDS), LONG_CARD]) {
     const [brand] = await handle.db.insert(brands).values(card.brand).returning({ id: brands.id });
     await handle.db.insert(profiles).values({ ...card.person, companyBrandId: brand?.id ?? null });
   }
-  await handle.db.insert(profiles).values(RENAMED_CARD);
+  await handle.db.insert(profiles).values([RENAMED_CARD, PLAIN_CARD]);
   console.info(`[e2e] ${Object.keys(PEOPLE).length} test accounts, ${Object.keys(BRAND_CARDS).length} brand cards`);
 } finally {
   await handle.close();

@@ -31,7 +31,7 @@ async function put(key: string, body: Uint8Array, contentType: string) {
 const ACCEPTED_FORMATS = new Set(["jpeg", "png", "webp", "heif", "avif", "gif", "tiff"]);
 
 async function decode(bytes: Uint8Array, limit = { bytes: MAX_IMAGE_BYTES, message: IMAGE_TOO_LARGE }) {
-  if (bytes.byteLength === 0) throw new ImageError("The file is empty.");
+  if (bytes.byteLength === 0) throw new ImageError("This file is empty. Choose a JPG, PNG or WebP image.");
   if (bytes.byteLength > limit.bytes) throw new ImageError(limit.message);
   let metadata: Awaited<ReturnType<ReturnType<typeof sharp>["metadata"]>>;
   try {

@@ -21,7 +21,7 @@ describe("shared field rules", () => {
 
   it("states the minimum password length", () => {
     expect(PasswordSchema.safeParse("1234567").error?.issues[0]?.message).toBe(
-      "Password must be at least 8 characters",
+      "Use at least 8 characters for the password",
     );
     expect(PasswordSchema.safeParse("12345678").success).toBe(true);
   });

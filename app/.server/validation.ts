@@ -29,15 +29,27 @@ function hasForbiddenCharacters(value: string, options: { multiline?: boolean } 
   return (options.multiline ? FORBIDDEN_MULTI_LINE : FORBIDDEN_SINGLE_LINE).test(value);
 }
 
+/**
+ * A label as it reads inside a sentence: "First name" becomes "first name";
+ * a label that starts with a proper name ("LinkedIn URL") is kept.
+ */
+function noun(label: string) {
+  return /^[A-Z][a-z]+[A-Z]/.test(label) ? label : label.charAt(0).toLowerCase() + label.slice(1);
+}
+
+/** What to do about a value longer than its field takes. */
+export const tooLongMessage = (label: string, max: number) =>
+  `Use at most ${max.toLocaleString("en-US")} characters for the ${noun(label)}`;
+
 const forbiddenMessage = (label: string, multiline: boolean) =>
   multiline
-    ? `${label} contains characters that can't be used here (control characters).`
-    : `${label} must be one line of plain text, without line breaks or control characters.`;
+    ? `Remove the control characters from the ${noun(label)}: only letters, numbers, punctuation and line breaks can be used`
+    : `Write the ${noun(label)} on one line of plain text, without line breaks or control characters`;
 
 /** A trimmed string that refuses control characters (line breaks only where `multiline`). */
 export const TextSchema = (label: string, options: { multiline?: boolean } = {}) =>
   z
-    .string({ message: `${label} must be text` })
+    .string({ message: `Enter the ${noun(label)} as text` })
     .refine((value) => !hasForbiddenCharacters(value, options), {
       message: forbiddenMessage(label, !!options.multiline),
       abort: true,
@@ -46,27 +58,36 @@ export const TextSchema = (label: string, options: { multiline?: boolean } = {})
 
 export const EmailSchema = TextSchema("Email")
   .pipe(
-    z.string().min(1, "Email is required").max(254, "Email is too long").pipe(z.email("Enter a valid email address")),
+    z
+      .string()
+      .min(1, "Enter an email address")
+      .max(254, tooLongMessage("Email address", 254))
+      .pipe(z.email("Enter an email address such as name@company.com")),
   )
   .transform((value) => value.toLowerCase());
 
 /** A password is taken as typed (spaces count); only control characters are refused. */
 export const PasswordSchema = z
-  .string({ message: "Password is required" })
-  .min(1, "Password is required")
-  .min(PASSWORD_MIN_LENGTH, `Password must be at least ${PASSWORD_MIN_LENGTH} characters`)
-  .max(PASSWORD_MAX_LENGTH, `Password must be at most ${PASSWORD_MAX_LENGTH} characters`)
+  .string({ message: "Enter a password" })
+  .min(1, "Enter a password")
+  .min(PASSWORD_MIN_LENGTH, `Use at least ${PASSWORD_MIN_LENGTH} characters for the password`)
+  .max(PASSWORD_MAX_LENGTH, tooLongMessage("Password", PASSWORD_MAX_LENGTH))
   .refine((value) => !hasForbiddenCharacters(value), {
-    message: "Password cannot contain line breaks or control characters",
+    message: "Use a password without line breaks or control characters",
   });
 
 export const NameSchema = (label: string) =>
-  TextSchema(label).pipe(z.string().min(1, `${label} is required`).max(80, `${label} is too long`));
+  TextSchema(label).pipe(
+    z
+      .string()
+      .min(1, `Enter a ${noun(label)}`)
+      .max(80, tooLongMessage(label, 80)),
+  );
 
 /** An optional text field: empty means null. */
 export const OptionalTextSchema = (max: number, label: string, options: { multiline?: boolean } = {}) =>
   TextSchema(label, options)
-    .pipe(z.string().max(max, `${label} is too long`))
+    .pipe(z.string().max(max, tooLongMessage(label, max)))
     .optional()
     .transform((value) => (value ? value : null));
 
@@ -74,9 +95,10 @@ export const PhoneSchema = TextSchema("Phone number")
   .pipe(
     z
       .string()
-      .max(40, "Phone number is too long")
+      .max(40, tooLongMessage("Phone number", 40))
       .refine((value) => value === "" || /^[+()0-9.\-\s/]{3,}$/.test(splitPhone(value).number), {
-        message: "Enter a phone number with digits, spaces, + ( ) - only, and an extension as ext. 123",
+        message:
+          "Enter a phone number such as +49 30 1234 5678 (digits, spaces, + ( ) -), and an extension as ext. 123",
       }),
   )
   .optional()
@@ -103,13 +125,13 @@ function isHttpUrl(value: string) {
  * An optional web address; only http(s), so a card never carries a script link. It is
  * stored as the browser would resolve it (WHATWG-normalised), so what is stored is what is shown and linked.
  */
-export const OptionalUrlSchema = (label: string) =>
+export const OptionalUrlSchema = (label: string, example = "https://www.example.com") =>
   TextSchema(label)
-    .pipe(z.string().max(300, `${label} is too long`))
+    .pipe(z.string().max(300, tooLongMessage(label, 300)))
     .optional()
     .transform((value) => (value ? value : null))
     .refine((value) => value === null || isHttpUrl(value), {
-      message: `${label} must start with http:// or https://`,
+      message: `Enter the whole address, starting with https://, such as ${example}`,
     })
     .transform((value) => (value === null ? null : normalizeHttpUrl(value)));
 
@@ -132,10 +154,10 @@ export function parseListFilters(url: URL): { brand: number | null; page: number
   const errors: FieldErrors = {};
   const brandText = url.searchParams.get("brand") ?? "";
   const brand = brandText === "" ? null : parseId(brandText);
-  if (brandText !== "" && brand === null) errors.brand = ["The brand filter must be a brand from the list."];
+  if (brandText !== "" && brand === null) errors.brand = ["Choose a brand from the list."];
   const pageText = url.searchParams.get("page") ?? "";
   const page = pageText === "" ? 1 : /^[0-9]{1,5}$/.test(pageText) ? Number(pageText) : Number.NaN;
-  if (!(page >= 1 && page <= 10_000)) errors.page = ["The page number must be a whole number from 1 to 10,000."];
+  if (!(page >= 1 && page <= 10_000)) errors.page = ["Use a page number from 1 to 10,000."];
   if (Object.keys(errors).length) throw new ValidationError(errors);
   return { brand, page };
 }
@@ -143,7 +165,8 @@ export function parseListFilters(url: URL): { brand: number | null; page: number
 /** A search text from a URL: trimmed, cut to `max` characters, control characters refused like any field. */
 export function parseSearchText(url: URL, max = 100): string {
   const q = (url.searchParams.get("q") ?? "").trim().slice(0, max);
-  if (hasForbiddenCharacters(q)) throw new ValidationError({ q: ["The search cannot contain control characters."] });
+  if (hasForbiddenCharacters(q))
+    throw new ValidationError({ q: ["Search with letters, numbers and punctuation, without control characters."] });
   return q;
 }
 
@@ -173,12 +196,15 @@ export function safeRedirect(target: FormDataEntryValue | string | null | undefi
   return path.startsWith("/") && !path.startsWith("//") ? path : fallback;
 }
 
-/** Flattens a zod error to `{ field: [messages] }` for the form. */
+/**
+ * Flattens a zod error to `{ field: [message] }` for the form: one message per
+ * field, the first rule it fails, so a person fixes one thing at a time.
+ */
 export function fieldErrors(error: z.ZodError): FieldErrors {
   const result: FieldErrors = {};
   for (const issue of error.issues) {
     const key = issue.path.join(".") || "form";
-    result[key] = [...(result[key] ?? []), issue.message];
+    result[key] ??= [issue.message];
   }
   return result;
 }

@@ -1,4 +1,4 @@
-import { ArrowLeft, Check, Copy, Download, Share2, UserPlus } from "lucide-react";
+import { Check, Copy, Download, Share2, UserPlus } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
 import { Button, buttonClasses } from "~/components/ui/button";
 
@@ -28,25 +28,6 @@ async function copyText(text: string): Promise<boolean> {
     window.prompt("Copy this link:", text);
     return false;
   }
-}
-
-/** Back goes where the visitor came from, or to the directory when they came from nowhere. */
-export function BackButton() {
-  return (
-    <a
-      href="/directory"
-      onClick={(event) => {
-        if (window.history.length > 1) {
-          event.preventDefault();
-          window.history.back();
-        }
-      }}
-      className={buttonClasses("ghost", "sm")}
-    >
-      <ArrowLeft aria-hidden className="size-4" />
-      Back
-    </a>
-  );
 }
 
 /**

@@ -15,14 +15,13 @@ export function fieldId(name: string | undefined): string | undefined {
   return name ? `field-${name}` : undefined;
 }
 
+/** A field's message: one at a time, the first rule it fails, so a person fixes one thing and then the next. */
 export function ErrorList({ id, errors }: { id?: string; errors?: string[] | null }) {
   if (!errors?.length) return null;
   return (
-    <ul id={id} className="mt-1.5 space-y-0.5 text-sm text-red-600 dark:text-red-400">
-      {errors.map((error) => (
-        <li key={error}>{error}</li>
-      ))}
-    </ul>
+    <p id={id} className="mt-1.5 text-sm text-red-600 dark:text-red-400">
+      {errors[0]}
+    </p>
   );
 }
 

@@ -25,7 +25,6 @@ export const DEFAULT_SETTINGS = {
 export type SiteSettings = typeof DEFAULT_SETTINGS;
 
 export const NO_BRAND_COLOR = "#6b7280";
-export const FALLBACK_BORDER_COLOR = "#3b82f6";
 
 /** The fonts the settings offer, all self-hosted. */
 export const FONT_FAMILIES = ["Inter", "Roboto", "Open Sans", "Lato", "Montserrat", "Poppins"] as const;

@@ -133,7 +133,7 @@ test.describe("members and administrators", () => {
     await page.getByRole("button", { name: "Save Changes" }).click();
     // Shown in the summary at the top of the form and under the field.
     await expect(page.locator("#field-linkedinUrl-error")).toHaveText(
-      "LinkedIn URL must start with http:// or https://",
+      "Enter the whole address, starting with https://, such as https://www.linkedin.com/in/your-name",
     );
 
     await page.getByLabel("LinkedIn URL").fill("https://www.linkedin.com/in/olga");

@@ -21,7 +21,7 @@ test.describe("at phone width", () => {
     // Format and uniqueness in the same round.
     await expect(summary.getByRole("link")).toHaveText([
       "Username already exists. Please choose a different one.",
-      "Enter a phone number with digits, spaces, + ( ) - only, and an extension as ext. 123",
+      "Enter a phone number such as +49 30 1234 5678 (digits, spaces, + ( ) -), and an extension as ext. 123",
     ]);
     await expectAccessible(page);
     await screenshot(page, "profile-edit-errors-mobile-light");
@@ -49,6 +49,8 @@ test("Settings marks the tab that holds an error and opens it after a failed sav
 
     const summary = page.getByTestId("error-summary");
     await expect(summary).toBeFocused();
+    // What to do, not what is wrong.
+    await expect(summary.getByRole("link")).toHaveText(["Use a hex colour such as #f97316"]);
     const branding = page.getByRole("tab", { name: "Branding (has errors)" });
     await expect(branding).toHaveAttribute("aria-selected", "true");
     await expect(page.getByRole("tab", { name: "General", exact: true })).toBeVisible();

@@ -62,3 +62,34 @@ export const RENAMED_CARD = {
   email: "rhea.renamed@example.org",
   title: "Field Engineer",
 } as const;
+
+/**
+ * An unclaimed card whose name, email and addresses are far wider than a phone,
+ * of a brand with a website (where a visitor's Back leads).
+ */
+export const LONG_CARD = {
+  brand: {
+    name: "Longitude Maritime Consolidated Holdings",
+    primaryColor: "#0f766e",
+    secondaryColor: "#14b8a6",
+    website: "https://longitude-maritime.example/",
+  },
+  person: {
+    firstName: "Maximiliana-Bartholomea",
+    lastName: "Featherstonehaugh-Wolfeschlegelstein",
+    username: "maximiliana.featherstonehaugh",
+    email: "maximiliana.featherstonehaugh-wolfeschlegelstein@longitude-maritime-holdings.example",
+    title: "Senior Vice President of International Strategic Partnerships and Enterprise Customer Success",
+    phone: "+49 30 1234 5678 ext. 9999",
+    linkedinUrl: "https://www.linkedin.com/in/maximiliana-bartholomea-featherstonehaugh-wolfeschlegelstein-0123456789/",
+  },
+} as const;
+
+/** An unclaimed card of no brand: with no company website either, a visitor has no Back. */
+export const PLAIN_CARD = {
+  firstName: "Pia",
+  lastName: "Plain",
+  username: "pia.plain",
+  email: "pia.plain@example.org",
+  title: "Buyer",
+} as const;

@@ -124,10 +124,10 @@ describe("signing up", () => {
     expect(result.data).toMatchObject({
       values: { intent: "signup" },
       fieldErrors: {
-        firstName: ["First name is required"],
-        lastName: ["Last name is required"],
-        email: ["Enter a valid email address"],
-        password: ["Password must be at least 8 characters"],
+        firstName: ["Enter a first name"],
+        lastName: ["Enter a last name"],
+        email: ["Enter an email address such as name@company.com"],
+        password: ["Use at least 8 characters for the password"],
       },
     });
     const [count] = await db.select({ n: sql<number>`count(*)::int` }).from(users);

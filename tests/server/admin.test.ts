@@ -387,8 +387,8 @@ describe("administrator actions", () => {
     });
     expect((bad.data as { fieldErrors: unknown }).fieldErrors).toEqual({
       name: ["Brand name is required"],
-      primaryColor: ["Primary colour must be a colour like #3b82f6"],
-      website: ["Website must start with http:// or https://"],
+      primaryColor: ["Use a hex colour such as #3b82f6"],
+      website: ["Enter the whole address, starting with https://, such as https://www.example.com"],
     });
     expect(await db.select().from(brands)).toEqual([]);
 

@@ -440,8 +440,10 @@ describe("editing your own card", () => {
     );
     expect(result.status).toBe(400);
     const { fieldErrors: errors } = result.data as { fieldErrors: Record<string, string[]> };
-    expect(errors.firstName).toEqual(["First name is required"]);
-    expect(errors.linkedinUrl).toEqual(["LinkedIn URL must start with http:// or https://"]);
+    expect(errors.firstName).toEqual(["Enter a first name"]);
+    expect(errors.linkedinUrl).toEqual([
+      "Enter the whole address, starting with https://, such as https://www.linkedin.com/in/your-name",
+    ]);
 
     const second = await run(
       editAction,

@@ -228,7 +228,9 @@ describe("all errors of a submit in one round", () => {
     expect(result.status).toBe(400);
     expect(result.data).toMatchObject({
       fieldErrors: {
-        phone: ["Enter a phone number with digits, spaces, + ( ) - only, and an extension as ext. 123"],
+        phone: [
+          "Enter a phone number such as +49 30 1234 5678 (digits, spaces, + ( ) -), and an extension as ext. 123",
+        ],
         username: ["Username already exists. Please choose a different one."],
         email: ["Email already exists. Please use a different email address."],
       },

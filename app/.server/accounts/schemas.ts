@@ -1,12 +1,20 @@
 import { z } from "zod";
-import { EmailSchema, NameSchema, PasswordSchema, PhoneSchema, safeRedirect, TextSchema } from "../validation";
+import {
+  EmailSchema,
+  NameSchema,
+  PasswordSchema,
+  PhoneSchema,
+  safeRedirect,
+  TextSchema,
+  tooLongMessage,
+} from "../validation";
 
 /** The forms of accounts, and the bodies better-auth's endpoints accept: the same field rules for both. */
 const SignInSchema = z.object({
   intent: z.literal("signin"),
   email: EmailSchema,
   // Sign-in checks presence only: the stored rule decides the rest.
-  password: z.string().min(1, "Password is required").max(200, "Invalid email or password"),
+  password: z.string().min(1, "Enter your password").max(200, "Invalid email or password"),
 });
 
 const SignUpSchema = z.object({
@@ -38,7 +46,7 @@ export const ResetPasswordSchema = z
     confirmPassword: z.string(),
   })
   .refine((value) => value.password === value.confirmPassword, {
-    message: "The passwords do not match",
+    message: "Type the same password in both fields",
     path: ["confirmPassword"],
   });
 
@@ -72,7 +80,11 @@ export const SignUpBodySchema = z.strictObject({
   password: PasswordSchema,
   phone: optionalNull(PhoneSchema),
   // Accepted for clients that send it; the stored name is always "first last".
-  name: optionalNull(TextSchema("Name").pipe(z.string().max(161, "Name is too long")).optional()),
+  name: optionalNull(
+    TextSchema("Name")
+      .pipe(z.string().max(161, tooLongMessage("Name", 161)))
+      .optional(),
+  ),
   callbackURL: ReturnPath,
   rememberMe: z.boolean().optional(),
 });
@@ -80,8 +92,8 @@ export const SignUpBodySchema = z.strictObject({
 export const SignInBodySchema = z.strictObject({
   email: EmailSchema,
   password: z
-    .string({ message: "Password is required" })
-    .min(1, "Password is required")
+    .string({ message: "Enter your password" })
+    .min(1, "Enter your password")
     .max(200, "Invalid email or password"),
   callbackURL: ReturnPath,
   rememberMe: z.boolean().optional(),

@@ -1,15 +1,17 @@
 import { z } from "zod";
 import { HEX_COLOR } from "~/lib/color";
-import { MAX_ID, OptionalUrlSchema, TextSchema } from "../validation";
+import { MAX_ID, OptionalUrlSchema, TextSchema, tooLongMessage } from "../validation";
 
 const Color = (label: string) =>
   TextSchema(label)
-    .pipe(z.string().min(1, `${label} is required`).regex(HEX_COLOR, `${label} must be a colour like #3b82f6`))
+    .pipe(z.string().min(1, `Choose a ${label.toLowerCase()}`).regex(HEX_COLOR, "Use a hex colour such as #3b82f6"))
     .transform((value) => value.toLowerCase());
 
 /** The brand form's fields. */
 export const BrandSchema = z.object({
-  name: TextSchema("Brand name").pipe(z.string().min(1, "Brand name is required").max(80, "Brand name is too long")),
+  name: TextSchema("Brand name").pipe(
+    z.string().min(1, "Brand name is required").max(80, tooLongMessage("Brand name", 80)),
+  ),
   primaryColor: Color("Primary colour"),
   secondaryColor: Color("Secondary colour"),
   website: OptionalUrlSchema("Website"),
@@ -24,8 +26,8 @@ export type BrandFields = z.infer<typeof BrandSchema>;
 /** The id a brand form names its brand by. */
 export const BrandIdSchema = z.object({
   id: z
-    .string({ message: "Unknown brand" })
-    .regex(/^[0-9]{1,10}$/, "Unknown brand")
+    .string({ message: "Choose a brand from the list" })
+    .regex(/^[0-9]{1,10}$/, "Choose a brand from the list")
     .transform(Number)
-    .pipe(z.number().int().positive("Unknown brand").max(MAX_ID, "Unknown brand")),
+    .pipe(z.number().int().positive("Choose a brand from the list").max(MAX_ID, "Choose a brand from the list")),
 });

@@ -7,6 +7,7 @@ import {
   OptionalUrlSchema,
   PhoneSchema,
   TextSchema,
+  tooLongMessage,
 } from "../validation";
 
 /** The messages a taken username or address gets, quoted exactly wherever they appear. */
@@ -18,8 +19,8 @@ const UsernameSchema = TextSchema("Username")
   .pipe(
     z
       .string()
-      .min(1, "Username is required")
-      .max(40, "Username is too long")
+      .min(1, "Enter a username")
+      .max(40, tooLongMessage("Username", 40))
       .regex(
         /^[a-z0-9][a-z0-9._-]*$/,
         "Use letters, numbers, dots, dashes or underscores, starting with a letter or number",
@@ -48,7 +49,7 @@ export const ProfileFieldsSchema = z.object({
   title: OptionalTextSchema(100, "Job title"),
   phone: PhoneSchema,
   bio: OptionalTextSchema(1000, "Bio", { multiline: true }),
-  linkedinUrl: OptionalUrlSchema("LinkedIn URL"),
+  linkedinUrl: OptionalUrlSchema("LinkedIn URL", "https://www.linkedin.com/in/your-name"),
   companyBrandId: BrandIdSchema,
 });
 
@@ -57,9 +58,10 @@ export type ProfileFields = z.infer<typeof ProfileFieldsSchema>;
 /** The create form: the username may be left blank, and then follows the first.last rule. */
 export const CreateProfileSchema = ProfileFieldsSchema.extend({
   username: z
-    .union([z.literal("").transform(() => null), UsernameSchema])
+    .string()
     .optional()
-    .transform((value) => value ?? null),
+    .transform((value) => (value?.trim() ? value : null))
+    .pipe(UsernameSchema.nullable()),
 });
 
 export type NewProfileFields = z.infer<typeof CreateProfileSchema>;

@@ -1,15 +1,17 @@
 import { z } from "zod";
 import { HEX_COLOR } from "~/lib/color";
 import { FONT_FAMILIES } from "~/lib/settings";
-import { EmailSchema, OptionalTextSchema, OptionalUrlSchema, PhoneSchema } from "../validation";
+import { EmailSchema, OptionalTextSchema, OptionalUrlSchema, PhoneSchema, TextSchema } from "../validation";
 
 const optional = (max: number, label: string, options: { multiline?: boolean } = {}) =>
   OptionalTextSchema(max, label, options);
 
+/** A colour field: a hex colour or nothing, with one message for anything else whatever its length. */
 const OptionalColor = (label: string) =>
-  optional(7, label).refine((value) => value === null || HEX_COLOR.test(value), {
-    message: `${label} must be a colour like #3b82f6`,
-  });
+  TextSchema(label)
+    .optional()
+    .transform((value) => (value ? value : null))
+    .refine((value) => value === null || HEX_COLOR.test(value), { message: "Use a hex colour such as #f97316" });
 
 /**
  * Every text field of the settings form (its images are files, read apart). An emptied field is
@@ -19,10 +21,12 @@ const OptionalColor = (label: string) =>
 export const SettingsSchema = z.object({
   companyName: optional(80, "Company name"),
   website: OptionalUrlSchema("Website"),
+  // Empty means none; anything else is an address, with the address's own messages.
   email: z
-    .union([z.literal("").transform(() => null), EmailSchema])
+    .string()
     .optional()
-    .transform((value) => value ?? null),
+    .transform((value) => (value?.trim() ? value : null))
+    .pipe(EmailSchema.nullable()),
   phone: PhoneSchema,
   description: optional(500, "Description", { multiline: true }),
   address: optional(300, "Address", { multiline: true }),

@@ -108,8 +108,8 @@ export function ProfileManagement({
                 <div className="flex items-center gap-3">
                   <Avatar person={row} photoUrl={row.photoUrl} size="sm" />
                   <div className="min-w-0 flex-1">
-                    <p className="truncate font-medium">{fullName(row)}</p>
-                    <p className="truncate text-sm text-slate-500 dark:text-slate-400">{row.email}</p>
+                    <p className="font-medium wrap-anywhere">{fullName(row)}</p>
+                    <p className="text-sm text-slate-500 wrap-anywhere dark:text-slate-400">{row.email}</p>
                   </div>
                   <StatusBadge claimed={row.claimed} />
                 </div>
@@ -149,13 +149,15 @@ export function ProfileManagement({
                       <div className="flex items-center gap-3">
                         <Avatar person={row} photoUrl={row.photoUrl} size="sm" />
                         <div className="min-w-0">
-                          <p className="font-medium">{fullName(row)}</p>
-                          <p className="text-slate-500 dark:text-slate-400">@{row.username}</p>
+                          <p className="font-medium wrap-anywhere">{fullName(row)}</p>
+                          <p className="text-slate-500 wrap-anywhere dark:text-slate-400">@{row.username}</p>
                         </div>
                       </div>
                     </td>
                     <td className="px-4 py-3">
-                      <p className="max-w-56 truncate">{row.email}</p>
+                      <p className="wrap-anywhere" data-testid="profile-email">
+                        {row.email}
+                      </p>
                       {row.phone ? <p className="text-slate-500 dark:text-slate-400">{row.phone}</p> : null}
                     </td>
                     <td className="px-4 py-3">

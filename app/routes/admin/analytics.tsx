@@ -63,7 +63,7 @@ export default function Analytics({ loaderData }: Route.ComponentProps) {
         }
       />
 
-      <dl className="grid gap-4 sm:grid-cols-2 xl:grid-cols-4">
+      <dl className="grid grid-cols-1 gap-4 sm:grid-cols-2 xl:grid-cols-4">
         {tiles.map(({ label, value, Icon }) => (
           <div
             key={label}
@@ -78,7 +78,7 @@ export default function Analytics({ loaderData }: Route.ComponentProps) {
         ))}
       </dl>
 
-      <div className="grid gap-6 lg:grid-cols-2">
+      <div className="grid grid-cols-1 gap-6 lg:grid-cols-2">
         <Panel title="Profiles by Brand">
           {byBrand.length === 0 ? (
             <Empty text="No active brands yet." />
@@ -86,11 +86,11 @@ export default function Analytics({ loaderData }: Route.ComponentProps) {
             <ul className="space-y-3">
               {byBrand.map((brand) => (
                 <li key={brand.id}>
-                  <div className="mb-1 flex justify-between text-sm">
-                    <span className="flex items-center gap-2">
+                  <div className="mb-1 flex justify-between gap-3 text-sm">
+                    <span className="flex min-w-0 items-center gap-2 wrap-anywhere">
                       <span
                         aria-hidden
-                        className="size-2.5 rounded-full"
+                        className="size-2.5 shrink-0 rounded-full"
                         style={{ backgroundColor: brand.color || NO_BRAND_COLOR }}
                       />
                       {brand.name}
@@ -123,10 +123,10 @@ export default function Analytics({ loaderData }: Route.ComponentProps) {
                     {index + 1}
                   </span>
                   <span className="min-w-0 flex-1">
-                    <span className="block truncate font-medium">
+                    <span className="block font-medium wrap-anywhere">
                       {person.firstName} {person.lastName}
                     </span>
-                    <span className="block truncate text-slate-500 dark:text-slate-400">
+                    <span className="block text-slate-500 wrap-anywhere dark:text-slate-400">
                       @{person.username}
                       {person.brandName ? ` · ${person.brandName}` : ""}
                     </span>
@@ -155,7 +155,7 @@ export default function Analytics({ loaderData }: Route.ComponentProps) {
         </Panel>
       ) : null}
 
-      <div className="grid gap-6 lg:grid-cols-3">
+      <div className="grid grid-cols-1 gap-6 lg:grid-cols-3">
         <Panel title="Views per Day (Last 30 Days)" className="lg:col-span-2">
           <BarChart
             label="Card views per day over the last 30 days"
@@ -207,7 +207,7 @@ function Panel({ title, children, className }: { title: string; children: React.
   return (
     <section
       className={cn(
-        "rounded-2xl border border-slate-200 bg-white p-6 shadow-sm dark:border-slate-800 dark:bg-slate-900",
+        "min-w-0 rounded-2xl border border-slate-200 bg-white p-6 shadow-sm dark:border-slate-800 dark:bg-slate-900",
         className,
       )}
     >
@@ -253,22 +253,26 @@ function BarChart({
       </div>
       <div aria-hidden className="mt-2 flex gap-1.5">
         {bars.map((bar) => (
-          <span key={bar.key} className="flex-1 truncate text-center text-[11px] text-slate-500 dark:text-slate-400">
-            {bar.short}
+          // Centred under its bar and free to be wider than it: a thin bar's date is not cut to "O…".
+          <span key={bar.key} className="relative h-4 flex-1 text-[11px] text-slate-500 dark:text-slate-400">
+            <span className="absolute left-1/2 -translate-x-1/2 whitespace-nowrap">{bar.short}</span>
           </span>
         ))}
       </div>
-      <table className="sr-only">
-        <caption>{label}</caption>
-        <tbody>
-          {bars.map((bar) => (
-            <tr key={bar.key}>
-              <th scope="row">{bar.label}</th>
-              <td>{bar.value}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      {/* A table is as wide as its content whatever its width says: a 1 px box around it keeps it from widening the page. */}
+      <div className="sr-only">
+        <table>
+          <caption>{label}</caption>
+          <tbody>
+            {bars.map((bar) => (
+              <tr key={bar.key}>
+                <th scope="row">{bar.label}</th>
+                <td>{bar.value}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
     </figure>
   );
 }

@@ -10,7 +10,7 @@ import {
   QrCode,
   ShieldCheck,
 } from "lucide-react";
-import type { ReactNode } from "react";
+import { Fragment, type ReactNode } from "react";
 import { Link } from "react-router";
 import { recordView, viewSourceOf } from "~/.server/analytics/views";
 import { getOptionalViewer } from "~/.server/authz";
@@ -19,16 +19,18 @@ import { getCardByUsername } from "~/.server/profiles/get-card";
 import { ogVersion } from "~/.server/profiles/og-image";
 import { CARD_QR, cardUrl, qrSvg, qrTargetUrl } from "~/.server/profiles/qr";
 import { cardFileName } from "~/.server/profiles/vcard";
+import { wayBack } from "~/.server/profiles/way-back";
 import { notFound } from "~/.server/responses";
-import { visitorsSeeStats } from "~/.server/settings/settings";
+import { getSiteSettings, visitorsSeeStats } from "~/.server/settings/settings";
 import { Avatar } from "~/components/avatar";
 import { BrandBadge, brandScope } from "~/components/brand-badge";
-import { BackButton, CopyLinkButton, DownloadQrLink, SaveContactButton, ShareButton } from "~/components/card-actions";
+import { CopyLinkButton, DownloadQrLink, SaveContactButton, ShareButton } from "~/components/card-actions";
 import { RouteErrorBoundary } from "~/components/error-boundary";
 import { FallbackImage } from "~/components/fallback-image";
 import { NotFoundCard } from "~/components/not-found-card";
 import { ThemeSwitch } from "~/components/theme-switch";
 import { buttonClasses } from "~/components/ui/button";
+import { shortBackLabel, WayBackLink } from "~/components/way-back";
 import { mediaUrl } from "~/lib/media";
 import { fullName } from "~/lib/names";
 import { telHref } from "~/lib/phone";
@@ -64,8 +66,13 @@ export function meta({ data: loaderData }: Route.MetaArgs) {
 }
 
 export async function loader({ params, request }: Route.LoaderArgs) {
-  const [viewer, card] = await Promise.all([getOptionalViewer(request), getCardByUsername(params.username)]);
+  const [viewer, card, site] = await Promise.all([
+    getOptionalViewer(request),
+    getCardByUsername(params.username),
+    getSiteSettings(),
+  ]);
   if (!card) notFound("Profile not found");
+  const back = wayBack({ signedIn: viewer !== null, brand: card.brand, site });
 
   // Only a page load counts as a visit (a HEAD request does not).
   const counted =
@@ -108,6 +115,7 @@ export async function loader({ params, request }: Route.LoaderArgs) {
         : null,
     },
     viewer: viewer ? { isOwner: viewer.user.id === card.userId } : null,
+    back,
     // Claim status is for administrators only: others never receive it.
     admin: viewer?.isAdmin ? { claimed: card.userId !== null } : null,
     qr: await qrSvg(qrTargetUrl(card.username), CARD_QR),
@@ -118,7 +126,7 @@ export async function loader({ params, request }: Route.LoaderArgs) {
       qrPng: `${base}/qr.png`,
       qrPngName: cardFileName(card, "_QR.png"),
       mobileQr: `/qr/${encodeURIComponent(card.username)}`,
-      ogImage: `${absolute}/og.png?v=${ogVersion(card)}`,
+      ogImage: `${absolute}/og.png?v=${ogVersion(card, site)}`,
     },
   };
 }
@@ -130,7 +138,7 @@ function websiteLabel(url: string) {
 }
 
 export default function PublicCard({ loaderData }: Route.ComponentProps) {
-  const { card, links, viewer, admin, qr } = loaderData;
+  const { card, links, viewer, admin, qr, back } = loaderData;
   // Signed-in viewers see the view badge move as others look (docs/decisions/006-realtime-and-views.md).
   // Only this card's own views and edits concern it.
   useLiveData((event) => (event.kind === "view" || event.kind === "profile") && event.id === card.id, viewer !== null);
@@ -139,14 +147,14 @@ export default function PublicCard({ loaderData }: Route.ComponentProps) {
   return (
     <div className={`min-h-dvh pb-16 ${scope.className ?? ""}`} style={scope.style} data-testid="card-page">
       <header className="mx-auto flex max-w-5xl items-center justify-between gap-2 px-4 py-3 sm:px-6">
-        <BackButton />
+        <WayBackLink way={back} className={buttonClasses("ghost", "sm", "whitespace-nowrap")} label={shortBackLabel} />
         <nav aria-label="Card" className="flex items-center gap-1">
-          <Link to={links.mobileQr} className={buttonClasses("ghost", "sm")}>
+          <Link to={links.mobileQr} className={buttonClasses("ghost", "sm", "whitespace-nowrap")}>
             <QrCode aria-hidden className="size-4" />
             Mobile QR
           </Link>
           {viewer?.isOwner ? (
-            <Link to="/profile/edit" className={buttonClasses("ghost", "sm")}>
+            <Link to="/profile/edit" className={buttonClasses("ghost", "sm", "whitespace-nowrap")}>
               <Pencil aria-hidden className="size-4" />
               Edit Profile
             </Link>
@@ -200,21 +208,23 @@ export default function PublicCard({ loaderData }: Route.ComponentProps) {
             </div>
             <div className="mt-4 space-y-2">
               <div className="flex flex-wrap items-center gap-2">
-                <h1 className="text-3xl font-semibold tracking-tight">{name}</h1>
+                <h1 className="min-w-0 text-2xl font-semibold tracking-tight wrap-anywhere sm:text-3xl">{name}</h1>
                 {admin && !admin.claimed ? (
                   <span className="rounded-full bg-orange-100 px-2.5 py-0.5 text-xs font-semibold text-orange-800 dark:bg-orange-950 dark:text-orange-200">
                     Unclaimed Profile
                   </span>
                 ) : null}
               </div>
-              {card.title ? <p className="text-lg text-slate-700 dark:text-slate-300">{card.title}</p> : null}
+              {card.title ? (
+                <p className="text-lg text-slate-700 wrap-anywhere dark:text-slate-300">{card.title}</p>
+              ) : null}
               <div className="flex flex-wrap items-center gap-2 text-sm text-slate-500 dark:text-slate-400">
-                <span>@{card.username}</span>
+                <span className="min-w-0 wrap-anywhere">@{card.username}</span>
                 <BrandBadge brand={card.brand} />
               </div>
             </div>
             {card.bio ? (
-              <p className="mt-5 whitespace-pre-line text-slate-700 dark:text-slate-300">{card.bio}</p>
+              <p className="mt-5 whitespace-pre-line text-slate-700 wrap-anywhere dark:text-slate-300">{card.bio}</p>
             ) : null}
             <div className="mt-6 flex flex-col gap-3 sm:flex-row">
               <SaveContactButton href={links.vcard} fileName={links.vcardName} firstName={card.firstName} />
@@ -359,6 +369,17 @@ export default function PublicCard({ loaderData }: Route.ComponentProps) {
   );
 }
 
+/** An address with line-break opportunities after its @, dots and slashes, so a long one wraps where it reads best. */
+function breakable(text: string): ReactNode {
+  return text.split(/(?<=[@./])/).map((part, index) => (
+    // biome-ignore lint/suspicious/noArrayIndexKey: the parts of one fixed string, in order
+    <Fragment key={index}>
+      {index > 0 ? <wbr /> : null}
+      {part}
+    </Fragment>
+  ));
+}
+
 function ContactRow({
   icon,
   label,
@@ -387,7 +408,9 @@ function ContactRow({
         </span>
         <span className="min-w-0">
           <span className="block text-xs text-slate-500 dark:text-slate-400">{label}</span>
-          <span className="block truncate font-medium">{text}</span>
+          <span className="block font-medium wrap-anywhere" data-testid="contact-text">
+            {breakable(text)}
+          </span>
         </span>
       </a>
     </li>

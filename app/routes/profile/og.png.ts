@@ -2,13 +2,14 @@ import { isNotModified, notModified } from "~/.server/http";
 import { getCardByUsername } from "~/.server/profiles/get-card";
 import { ogImage, ogVersion } from "~/.server/profiles/og-image";
 import { notFound } from "~/.server/responses";
+import { getSiteSettings } from "~/.server/settings/settings";
 import type { Route } from "./+types/og.png";
 
 /** The link-preview image; its URL carries the version, so each version is immutable. */
 export async function loader({ params, request }: Route.LoaderArgs) {
-  const card = await getCardByUsername(params.username);
+  const [card, site] = await Promise.all([getCardByUsername(params.username), getSiteSettings()]);
   if (!card) notFound("Profile not found");
-  const version = ogVersion(card);
+  const version = ogVersion(card, site);
   const requested = new URL(request.url).searchParams.get("v");
   const headers = {
     "Content-Type": "image/png",
@@ -17,6 +18,6 @@ export async function loader({ params, request }: Route.LoaderArgs) {
   };
   // The version names the image, so a current copy is answered without reading or drawing it.
   if (isNotModified(request, headers.ETag)) return notModified(headers);
-  const png = await ogImage(card);
+  const png = await ogImage(card, site);
   return new Response(new Uint8Array(png), { headers });
 }

@@ -3,13 +3,15 @@ import { Link } from "react-router";
 import { getOptionalViewer } from "~/.server/authz";
 import { getCardByUsername } from "~/.server/profiles/get-card";
 import { MOBILE_QR, qrSvg, qrTargetUrl } from "~/.server/profiles/qr";
+import { wayBack } from "~/.server/profiles/way-back";
 import { notFound } from "~/.server/responses";
-import { visitorsSeeStats } from "~/.server/settings/settings";
+import { getSiteSettings, visitorsSeeStats } from "~/.server/settings/settings";
 import { brandScope } from "~/components/brand-badge";
 import { RouteErrorBoundary } from "~/components/error-boundary";
 import { FallbackImage } from "~/components/fallback-image";
 import { NotFoundCard } from "~/components/not-found-card";
 import { buttonClasses } from "~/components/ui/button";
+import { shortBackLabel, WayBackLink } from "~/components/way-back";
 import { mediaUrl } from "~/lib/media";
 import { fullName } from "~/lib/names";
 import { useSite } from "~/lib/site";
@@ -23,10 +25,15 @@ export function meta({ data: loaderData }: Route.MetaArgs) {
 }
 
 export async function loader({ params, request }: Route.LoaderArgs) {
-  const card = await getCardByUsername(params.username);
+  const [viewer, card, site] = await Promise.all([
+    getOptionalViewer(request),
+    getCardByUsername(params.username),
+    getSiteSettings(),
+  ]);
   if (!card) notFound("Profile not found");
+  const back = wayBack({ signedIn: viewer !== null, brand: card.brand, site });
   // As on the card: the company decides whether visitors see the count; whoever is signed in does.
-  const showStats = (await visitorsSeeStats()) || (await getOptionalViewer(request)) !== null;
+  const showStats = viewer !== null || (await visitorsSeeStats());
   return {
     card: {
       firstName: card.firstName,
@@ -44,12 +51,13 @@ export async function loader({ params, request }: Route.LoaderArgs) {
         : null,
     },
     qr: await qrSvg(qrTargetUrl(card.username), MOBILE_QR),
+    back,
   };
 }
 
 export default function MobileQr({ loaderData }: Route.ComponentProps) {
   const site = useSite();
-  const { card, qr } = loaderData;
+  const { card, qr, back } = loaderData;
   const profileHref = `/profile/${encodeURIComponent(card.username)}`;
   const scope = brandScope(card.brand);
   return (
@@ -57,13 +65,20 @@ export default function MobileQr({ loaderData }: Route.ComponentProps) {
       className={`flex min-h-dvh flex-col bg-slate-100 dark:bg-slate-950 ${scope.className ?? ""}`}
       style={scope.style}
     >
-      <header className="flex items-center justify-between px-4 py-3">
-        <Link to={profileHref} className={buttonClasses("ghost", "sm")}>
-          View Full Profile
-          <ArrowUpRight aria-hidden className="size-4" />
-        </Link>
+      <header className="flex items-center justify-between gap-2 px-4 py-3">
+        <div className="flex items-center gap-1">
+          <WayBackLink
+            way={back}
+            className={buttonClasses("ghost", "sm", "whitespace-nowrap")}
+            label={shortBackLabel}
+          />
+          <Link to={profileHref} className={buttonClasses("ghost", "sm", "whitespace-nowrap")}>
+            View Full Profile
+            <ArrowUpRight aria-hidden className="size-4" />
+          </Link>
+        </div>
         {card.viewCount !== null ? (
-          <span className="inline-flex items-center gap-1.5 text-sm text-slate-600 dark:text-slate-400">
+          <span className="inline-flex items-center gap-1.5 text-sm whitespace-nowrap text-slate-600 dark:text-slate-400">
             <Eye aria-hidden className="size-4" />
             <span data-testid="view-count">{card.viewCount.toLocaleString("en")}</span>{" "}
             {card.viewCount === 1 ? "view" : "views"}
@@ -83,11 +98,11 @@ export default function MobileQr({ loaderData }: Route.ComponentProps) {
             ) : card.brand ? (
               <BrandName name={card.brand.name} />
             ) : null}
-            <h1 className="text-2xl font-semibold tracking-tight">{fullName(card)}</h1>
-            {card.title ? <p className="mt-1">{card.title}</p> : null}
+            <h1 className="text-2xl font-semibold tracking-tight wrap-anywhere">{fullName(card)}</h1>
+            {card.title ? <p className="mt-1 wrap-anywhere">{card.title}</p> : null}
           </div>
           <div className="space-y-4 p-6 text-center">
-            <p className="text-lg font-medium">Scan to connect with {card.firstName}</p>
+            <p className="text-lg font-medium wrap-anywhere">Scan to connect with {card.firstName}</p>
             <div
               role="img"
               aria-label={`QR code for ${fullName(card)}'s card`}
@@ -115,7 +130,7 @@ export default function MobileQr({ loaderData }: Route.ComponentProps) {
 }
 
 function BrandName({ name }: { name: string }) {
-  return <p className="mb-2 text-sm font-semibold tracking-wide uppercase opacity-90">{name}</p>;
+  return <p className="mb-2 text-sm font-semibold tracking-wide uppercase opacity-90 wrap-anywhere">{name}</p>;
 }
 
 export function ErrorBoundary() {
