@@ -2,6 +2,8 @@ import { useCallback, useEffect, useSyncExternalStore } from "react";
 
 /** Kept in local browser storage under the key `theme`. */
 const THEME_STORAGE_KEY = "theme";
+/** The cookie that carries the theme chosen without JavaScript (and the only one a reused card page may see). */
+export const THEME_COOKIE = "theme";
 const THEMES = ["light", "dark", "system"] as const;
 export type Theme = (typeof THEMES)[number];
 

@@ -12,8 +12,9 @@ import {
 } from "lucide-react";
 import type { ReactNode } from "react";
 import { Link } from "react-router";
-import { recordView, viewSourceOf } from "~/.server/analytics/views";
+import { countView, uncommittedViews, viewSourceOf } from "~/.server/analytics/views";
 import { getOptionalViewer } from "~/.server/authz";
+import { reusableCount } from "~/.server/cached-render";
 import { visitOf } from "~/.server/http";
 import { getCardByUsername } from "~/.server/profiles/get-card";
 import { ogVersion } from "~/.server/profiles/og-image";
@@ -62,20 +63,21 @@ export function meta({ data: loaderData }: Route.MetaArgs) {
   ];
 }
 
-export async function loader({ params, request }: Route.LoaderArgs) {
+export async function loader({ params, request, context }: Route.LoaderArgs) {
   const [viewer, card] = await Promise.all([getOptionalViewer(request), getCardByUsername(params.username)]);
   if (!card) notFound("Profile not found");
 
-  // Only a page load counts as a visit (a HEAD request does not).
-  const counted =
-    request.method === "GET" &&
-    (await recordView({
+  // Only a page load counts as a visit (a HEAD request does not). The view is
+  // written with the next batch; the page already shows it.
+  if (request.method === "GET") {
+    countView({
       visit: visitOf(request),
       profileId: card.id,
       ownerUserId: card.userId,
       viewerUserId: viewer?.user.id ?? null,
       source: viewSourceOf(new URL(request.url)),
-    }));
+    });
+  }
   const base = `/profile/${encodeURIComponent(card.username)}`;
   const absolute = cardUrl(card.username);
   return {
@@ -90,7 +92,7 @@ export async function loader({ params, request }: Route.LoaderArgs) {
       bio: card.bio,
       linkedinUrl: card.linkedinUrl,
       photoUrl: mediaUrl(card.profilePhoto),
-      viewCount: card.viewCount + (counted ? 1 : 0),
+      viewCount: reusableCount(context, card.id, card.viewCount + uncommittedViews(card.id)),
       memberSince: card.createdAt.toISOString(),
       brand: card.brand
         ? {

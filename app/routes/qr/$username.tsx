@@ -1,5 +1,7 @@
 import { ArrowUpRight, Eye } from "lucide-react";
 import { Link } from "react-router";
+import { uncommittedViews } from "~/.server/analytics/views";
+import { reusableCount } from "~/.server/cached-render";
 import { getCardByUsername } from "~/.server/profiles/get-card";
 import { MOBILE_QR, qrSvg, qrTargetUrl } from "~/.server/profiles/qr";
 import { notFound } from "~/.server/responses";
@@ -20,7 +22,7 @@ export function meta({ data: loaderData }: Route.MetaArgs) {
   ];
 }
 
-export async function loader({ params }: Route.LoaderArgs) {
+export async function loader({ params, context }: Route.LoaderArgs) {
   const card = await getCardByUsername(params.username);
   if (!card) notFound("Profile not found");
   return {
@@ -29,7 +31,7 @@ export async function loader({ params }: Route.LoaderArgs) {
       lastName: card.lastName,
       username: card.username,
       title: card.title,
-      viewCount: card.viewCount,
+      viewCount: reusableCount(context, card.id, card.viewCount + uncommittedViews(card.id)),
       brand: card.brand
         ? {
             name: card.brand.name,
