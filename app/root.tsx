@@ -1,5 +1,6 @@
 import type { CSSProperties, ReactNode } from "react";
-import { Links, Meta, Outlet, Scripts, ScrollRestoration, useNavigation } from "react-router";
+import { useState } from "react";
+import { Links, Meta, Outlet, Scripts, ScrollRestoration, useNavigation, useRouteLoaderData } from "react-router";
 import { getSiteSettings } from "~/.server/settings/settings";
 import { takeToast, toastMiddleware } from "~/.server/toast";
 import { RouteErrorBoundary } from "~/components/error-boundary";
@@ -9,7 +10,7 @@ import { fontStylesheet } from "~/lib/fonts";
 import { useNonce } from "~/lib/nonce";
 import { DEFAULT_SETTINGS, FONT_STACKS, type FontFamily } from "~/lib/settings";
 import { pickSiteSummary, useSite } from "~/lib/site";
-import { THEME_BOOT_SCRIPT, useTheme } from "~/lib/theme";
+import { THEME_BOOT_SCRIPT, themeFromCookie, useTheme } from "~/lib/theme";
 import { previousUsernameMiddleware } from "~/middleware/previous-username.server";
 import type { Route } from "./+types/root";
 import "./app.css";
@@ -17,14 +18,23 @@ import "./app.css";
 /** Sends old card addresses to the card; reads the toast a redirect left, and clears it once this page has shown it. */
 export const middleware: Route.MiddlewareFunction[] = [previousUsernameMiddleware, toastMiddleware];
 
-export async function loader({ context }: Route.LoaderArgs) {
-  return { site: pickSiteSummary(await getSiteSettings()), toast: takeToast(context) };
+export async function loader({ context, request }: Route.LoaderArgs) {
+  return {
+    site: pickSiteSummary(await getSiteSettings()),
+    toast: takeToast(context),
+    // The theme chosen without JavaScript (a cookie), painted by the server.
+    theme: themeFromCookie(request.headers.get("cookie")),
+  };
 }
 
 export function Layout({ children }: { children: ReactNode }) {
   const site = useSite();
   // Inline scripts run only with this response's nonce (the page's Content-Security-Policy).
   const nonce = useNonce();
+  // Dark from the first byte when the cookie says so. Kept as first rendered: from then on the
+  // page's own script owns the classes of <html> (`dark`, and `js` when scripts run).
+  const chosen = useRouteLoaderData<typeof loader>("root")?.theme;
+  const [darkClass] = useState(() => (chosen === "dark" ? "dark" : undefined));
   const style = {
     "--brand-primary": site.primaryColor,
     "--brand-secondary": site.secondaryColor,
@@ -33,7 +43,7 @@ export function Layout({ children }: { children: ReactNode }) {
     ...paletteStyle(brandPalette(site.primaryColor, site.secondaryColor)),
   } as CSSProperties;
   return (
-    <html lang="en" style={style} suppressHydrationWarning>
+    <html lang="en" className={darkClass} style={style} suppressHydrationWarning>
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1, viewport-fit=cover" />

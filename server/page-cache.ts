@@ -8,7 +8,7 @@ import { type CachedRender, cachedRenderContext, newPlaceholder } from "~/.serve
 import { db } from "~/.server/db/client";
 import { profiles } from "~/.server/db/schema";
 import { currentListeningPeriod, onPublished, type RealtimeEvent, subscribe } from "~/.server/realtime";
-import { THEME_COOKIE } from "~/lib/theme";
+import { THEME_COOKIE, themeFromCookie } from "~/lib/theme";
 
 /**
  * The anonymous card page, QR page and contact file, rendered once and reused
@@ -134,7 +134,7 @@ async function viewCount(profileId: string): Promise<number> {
 
 /** Only the theme cookie may come with a reused page; any other cookie may change it. */
 function themeOf(cookieHeader: string | undefined): string | null {
-  if (!cookieHeader) return "";
+  if (!cookieHeader) return themeFromCookie("");
   let theme = "";
   for (const pair of cookieHeader.split(";")) {
     const trimmed = pair.trim();
@@ -142,9 +142,10 @@ function themeOf(cookieHeader: string | undefined): string | null {
     const equals = trimmed.indexOf("=");
     const name = equals < 0 ? trimmed : trimmed.slice(0, equals);
     if (name !== THEME_COOKIE) return null;
-    theme = trimmed.slice(equals + 1);
+    theme = trimmed;
   }
-  return theme;
+  // As the page reads it: an unknown value is the system's theme.
+  return themeFromCookie(theme);
 }
 
 /** The query a reused page may carry: none, or the view's source alone. */

@@ -52,6 +52,41 @@ test.describe("a visitor without JavaScript", () => {
     await expect(page.getByTestId("view-count")).toHaveText(String(before + 1));
   });
 
+  test("gets the card's link to copy, and switches the theme with a plain form", async ({ page }) => {
+    // Kenji Watanabe's card: no test counts its views.
+    await page.goto("/profile/kenji.watanabe");
+    await expect(page.getByRole("textbox", { name: "Link to this card" })).toHaveValue(
+      "http://localhost:3100/profile/kenji.watanabe",
+    );
+    await expect(page.getByRole("textbox", { name: "Link to this card" })).toHaveAttribute("readonly", "");
+    // The buttons that need JavaScript are not offered.
+    await expect(page.getByRole("button", { name: "Share Profile" })).toBeHidden();
+    await expect(page.getByRole("button", { name: "Copy Link" })).toBeHidden();
+    await expect(page.getByRole("link", { name: "Download QR" })).toBeVisible();
+
+    await expect(page.locator("html")).not.toHaveClass(/dark/);
+    await expect(page.getByRole("button", { name: "System" })).toHaveAttribute("aria-pressed", "true");
+    await page.getByRole("button", { name: "Dark" }).click();
+    await expect(page).toHaveURL(/\/profile\/kenji\.watanabe$/);
+    await expect(page.locator("html")).toHaveClass(/dark/);
+    await expect(page.getByRole("button", { name: "Dark" })).toHaveAttribute("aria-pressed", "true");
+    await screenshot(page, "card-no-js-desktop-dark");
+    await page.setViewportSize({ width: 390, height: 844 });
+    await screenshot(page, "card-no-js-phone-dark");
+    // The choice is kept for the other pages too.
+    await page.goto("/qr/kenji.watanabe");
+    await expect(page.locator("html")).toHaveClass(/dark/);
+
+    await page.goto("/profile/kenji.watanabe");
+    await page.getByRole("button", { name: "Light" }).click();
+    await expect(page).toHaveURL(/\/profile\/kenji\.watanabe$/);
+    await expect(page.locator("html")).not.toHaveClass(/dark/);
+    await expect(page.getByRole("button", { name: "Light" })).toHaveAttribute("aria-pressed", "true");
+    await screenshot(page, "card-no-js-phone-light");
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await screenshot(page, "card-no-js-desktop-light");
+  });
+
   test("sees the not-found state for an unknown card", async ({ page, expectConsoleError }) => {
     expectConsoleError(failedLoad(404, "/profile/no.such.person"));
     const response = await page.goto("/profile/no.such.person");
