@@ -30,11 +30,15 @@ async function copyText(text: string): Promise<boolean> {
   }
 }
 
+// The `data-` attributes let the card page's small script (app/lib/card-script.ts) do the same
+// where the app's JavaScript is not loaded.
+
 /** Back goes where the visitor came from, or to the directory when they came from nowhere. */
 export function BackButton() {
   return (
     <a
       href="/directory"
+      data-back=""
       onClick={(event) => {
         if (window.history.length > 1) {
           event.preventDefault();
@@ -67,6 +71,7 @@ export function SaveContactButton({
     <a
       href={href}
       download={fileName}
+      data-save={firstName}
       aria-disabled={saving || undefined}
       className={buttonClasses("primary", "lg", "w-full sm:flex-1")}
       onClick={async (event) => {
@@ -121,6 +126,8 @@ export function ShareButton({ url, title }: { url: string; title: string }) {
         variant="secondary"
         size="lg"
         className="w-full no-js:hidden sm:flex-1"
+        data-share={url}
+        data-title={title}
         disabled={sharing}
         onClick={async () => {
           setSharing(true);
@@ -153,6 +160,7 @@ export function CopyLinkButton({ url }: { url: string }) {
     <Button
       variant="secondary"
       className="flex-1 px-3 whitespace-nowrap no-js:hidden"
+      data-copy={url}
       onClick={async () => {
         if (await copyText(url)) flagCopied();
       }}

@@ -21,7 +21,12 @@ export function ThemeSwitch() {
   const current = OPTIONS.find((option) => option.value === theme) ?? OPTIONS[2]!;
   return (
     <>
-      <form method="post" action="/theme" aria-label="Theme" className="hidden items-center gap-0.5 no-js:flex">
+      <form
+        method="post"
+        action="/theme"
+        aria-label="Theme"
+        className="hidden items-center gap-0.5 no-js:flex static-page:flex"
+      >
         <input type="hidden" name="back" value={`${location.pathname}${location.search}`} />
         {OPTIONS.map(({ value, label, Icon }) => (
           <button
@@ -55,7 +60,7 @@ function ThemeMenu({
   return (
     <DropdownMenu.Root>
       <DropdownMenu.Trigger
-        className="inline-flex size-9 items-center justify-center rounded-lg text-slate-600 hover:bg-slate-100 no-js:hidden dark:text-slate-300 dark:hover:bg-slate-800"
+        className="inline-flex size-9 items-center justify-center rounded-lg text-slate-600 hover:bg-slate-100 no-js:hidden static-page:hidden dark:text-slate-300 dark:hover:bg-slate-800"
         aria-label={`Theme: ${current.label}`}
       >
         <current.Icon aria-hidden className="size-5" />

@@ -228,6 +228,34 @@ test.describe("members and administrators", () => {
     expect((await download).suggestedFilename()).toBe("Amelia_Hart.vcf");
   });
 
+  test("a visitor's card loads none of the app's JavaScript, and its theme buttons switch at once", async ({
+    page,
+  }) => {
+    const scripts: string[] = [];
+    page.on("request", (request) => {
+      if (request.resourceType() === "script") scripts.push(request.url());
+    });
+    await page.emulateMedia({ colorScheme: "light" });
+    await page.goto("/profile/kenji.watanabe");
+    await expect(page.getByRole("heading", { name: "Kenji Watanabe", level: 1 })).toBeVisible();
+    await expect(page.getByRole("button", { name: "Share Profile" })).toBeVisible();
+    await expect(page.getByRole("textbox", { name: "Link to this card" })).toBeHidden();
+    await page.evaluate(() => {
+      (window as unknown as { samePage: boolean }).samePage = true;
+    });
+    await page.getByRole("button", { name: "Dark" }).click();
+    await expect(page.locator("html")).toHaveClass(/dark/);
+    await expect(page.getByRole("button", { name: "Dark" })).toHaveAttribute("aria-pressed", "true");
+    // No reload: the page is the same one.
+    expect(await page.evaluate(() => (window as unknown as { samePage?: boolean }).samePage)).toBe(true);
+    await expectAccessible(page);
+    await page.reload();
+    await expect(page.locator("html")).toHaveClass(/dark/);
+    await page.getByRole("button", { name: "System" }).click();
+    await expect(page.locator("html")).not.toHaveClass(/dark/);
+    expect(scripts).toEqual([]);
+  });
+
   test("an administrator sees the claim status of a prepared card", async ({ page, login }) => {
     await login("admin");
     await page.goto("/profile/samuel.adeyemi");

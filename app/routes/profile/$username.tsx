@@ -121,6 +121,11 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
   };
 }
 
+/** A visitor who is not signed in gets the card complete as sent, without the app's JavaScript. */
+export const handle = {
+  staticForVisitor: (data: { viewer: unknown }) => data.viewer === null,
+};
+
 const MONTH_YEAR = new Intl.DateTimeFormat("en-US", { month: "long", year: "numeric", timeZone: "UTC" });
 
 function websiteLabel(url: string) {

@@ -45,6 +45,9 @@ export async function loader({ params, context }: Route.LoaderArgs) {
   };
 }
 
+/** Complete as sent, for anyone: sent without the app's JavaScript (docs/decisions/015-reused-cards-and-batched-views.md). */
+export const handle = { staticForVisitor: () => true };
+
 export default function MobileQr({ loaderData }: Route.ComponentProps) {
   const site = useSite();
   const { card, qr } = loaderData;
