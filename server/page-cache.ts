@@ -302,6 +302,8 @@ export async function keepAnswer(req: Request, res: Response, response: globalTh
   const reusable =
     response.status === 200 &&
     profileId !== null &&
+    // A contact file with a photo is made per request: its photo is read from storage, which may change behind the app.
+    !(fill.kind === "vcard" && /^PHOTO/m.test(text)) &&
     !response.headers.has("set-cookie") &&
     fill.generation === generation &&
     fill.period === currentListeningPeriod();
