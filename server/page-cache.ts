@@ -203,7 +203,8 @@ type Fill = { key: string; kind: Kind; generation: number; period: number; rende
 export function servePages(req: Request, res: Response, next: NextFunction) {
   if (req.method !== "GET") return next();
   const match = PAGE.exec(req.path);
-  if (!match) return next();
+  // Only whole pages (and the contact file); the app's data requests (`.data`) go to React Router.
+  if (!match || req.path.endsWith(".data")) return next();
   const theme = themeOf(req.headers.cookie);
   const query = sourceQuery(req.originalUrl);
   const period = currentListeningPeriod();
