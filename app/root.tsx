@@ -1,16 +1,27 @@
 import type { CSSProperties, ReactNode } from "react";
-import { Links, Meta, Outlet, Scripts, ScrollRestoration, useNavigation } from "react-router";
+import { useState } from "react";
+import {
+  Links,
+  Meta,
+  Outlet,
+  Scripts,
+  ScrollRestoration,
+  useMatches,
+  useNavigation,
+  useRouteLoaderData,
+} from "react-router";
 import { hasSessionCookie } from "~/.server/authz";
 import { getSiteSettings } from "~/.server/settings/settings";
 import { takeToast, toastMiddleware } from "~/.server/toast";
 import { RouteErrorBoundary } from "~/components/error-boundary";
 import { Toaster } from "~/components/toaster";
+import { CARD_SCRIPT } from "~/lib/card-script";
 import { brandPalette, paletteStyle } from "~/lib/color";
 import { fontStylesheet } from "~/lib/fonts";
 import { useNonce } from "~/lib/nonce";
 import { DEFAULT_SETTINGS, FONT_STACKS, type FontFamily } from "~/lib/settings";
 import { pickSiteSummary, useSite } from "~/lib/site";
-import { THEME_BOOT_SCRIPT, useTheme } from "~/lib/theme";
+import { THEME_BOOT_SCRIPT, themeFromCookie, useTheme } from "~/lib/theme";
 import { previousUsernameMiddleware } from "~/middleware/previous-username.server";
 import type { Route } from "./+types/root";
 import "./app.css";
@@ -23,6 +34,8 @@ export async function loader({ context, request }: Route.LoaderArgs) {
     site: pickSiteSummary(await getSiteSettings()),
     signedIn: hasSessionCookie(request),
     toast: takeToast(context),
+    // The theme chosen without JavaScript (a cookie), painted by the server.
+    theme: themeFromCookie(request.headers.get("cookie")),
   };
 }
 
@@ -30,6 +43,14 @@ export function Layout({ children }: { children: ReactNode }) {
   const site = useSite();
   // Inline scripts run only with this response's nonce (the page's Content-Security-Policy).
   const nonce = useNonce();
+  // Dark from the first byte when the cookie says so. Kept as first rendered: from then on the
+  // page's own script owns the classes of <html> (`dark`, and `js` when scripts run).
+  const chosen = useRouteLoaderData<typeof loader>("root")?.theme;
+  // A page that is complete as sent gets no app JavaScript, only its own small script.
+  // Decided by the first render: a running app stays one.
+  const matches = useMatches();
+  const [staticPage] = useState(() => matches.some((match) => isStaticForVisitor(match.handle, match.loaderData)));
+  const [darkClass] = useState(() => (chosen === "dark" ? "dark" : undefined));
   const style = {
     "--brand-primary": site.primaryColor,
     "--brand-secondary": site.secondaryColor,
@@ -38,7 +59,13 @@ export function Layout({ children }: { children: ReactNode }) {
     ...paletteStyle(brandPalette(site.primaryColor, site.secondaryColor)),
   } as CSSProperties;
   return (
-    <html lang="en" style={style} suppressHydrationWarning>
+    <html
+      lang="en"
+      className={darkClass}
+      style={style}
+      data-static={staticPage ? "" : undefined}
+      suppressHydrationWarning
+    >
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1, viewport-fit=cover" />
@@ -62,11 +89,31 @@ export function Layout({ children }: { children: ReactNode }) {
       </head>
       <body className="min-h-dvh font-sans">
         {children}
-        <ScrollRestoration nonce={nonce} />
-        <Scripts nonce={nonce} />
+        {staticPage ? (
+          <script
+            nonce={nonce}
+            // biome-ignore lint/security/noDangerouslySetInnerHtml: a constant script of ours, with no data from anyone
+            dangerouslySetInnerHTML={{ __html: CARD_SCRIPT }}
+          />
+        ) : (
+          <>
+            <ScrollRestoration nonce={nonce} />
+            <Scripts nonce={nonce} />
+          </>
+        )}
       </body>
     </html>
   );
+}
+
+/**
+ * Pages whose route says `handle.staticForVisitor(loaderData)` are sent
+ * without the app's JavaScript: the card, to a visitor who is not signed in
+ * (docs/decisions/018-reused-cards-and-batched-views.md).
+ */
+function isStaticForVisitor(handle: unknown, data: unknown): boolean {
+  const test = (handle as { staticForVisitor?: (data: unknown) => boolean } | undefined)?.staticForVisitor;
+  return Boolean(test && data && test(data));
 }
 
 export function meta({ data }: Route.MetaArgs) {

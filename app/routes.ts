@@ -21,6 +21,7 @@ export default [
   route("terms", "routes/legal/document.tsx", { id: "terms" }),
   route("privacy", "routes/legal/document.tsx", { id: "privacy" }),
   route("qr/:username", "routes/qr/$username.tsx"),
+  route("theme", "routes/theme.ts"),
 
   // Signed in
   layout("routes/app/layout.tsx", [

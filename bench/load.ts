@@ -10,6 +10,7 @@
 //    serving the anonymous card's HTML saved to disk, gzip on.
 // 4. autocannon against each route: BENCH_CONNECTIONS (50) connections for
 //    BENCH_SECONDS (10) each, gzip accepted, after a short warm-up.
+// 5. What Chromium transfers to show the anonymous card (bench/card-weight.ts).
 //
 //   npm run build && flock /tmp/namecard-heavy.lock npm run bench:load
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
@@ -19,6 +20,7 @@ import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
+import { measureCardWeight, printWeights, type Weight } from "./card-weight";
 
 const PROFILES = Number(process.env.BENCH_PROFILES ?? 10_000);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -252,6 +254,7 @@ async function main() {
   const rows: (Result & { mode: string; ratio?: number })[] = [];
   const memory: { mode: string; before: number; after: number }[] = [];
   let nginxResult: Result | undefined;
+  let weights: Weight[] | undefined;
   for (const mode of MODES) {
     const server = await startServer(mode);
     try {
@@ -266,6 +269,10 @@ async function main() {
           await nginx.stop();
         }
       }
+      weights ??= await measureCardWeight(`${server.url}${card}`).catch((error: Error) => {
+        console.warn(`  could not measure the card's weight in Chromium: ${error.message.split("\n")[0]}`);
+        return undefined;
+      });
       const cookie = await signIn(server.url, server.port);
       const before = rssMb(server.child.pid);
       const routes: [string, string, Record<string, string>?][] = [
@@ -309,6 +316,10 @@ async function main() {
   console.info("\n  server memory (RSS, MB):");
   for (const { mode, before, after } of memory) {
     console.info(`  ${mode.padEnd(12)} before ${before.toFixed(0)}  after ${after.toFixed(0)}`);
+  }
+  if (weights) {
+    console.info("\n  what Chromium transfers to show the anonymous card (compressed, with headers):");
+    printWeights(weights);
   }
   console.info("\n  Target: anonymous card, QR page and contact file at least 0.25× nginx, zero errors.\n");
 }

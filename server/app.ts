@@ -1,5 +1,6 @@
 import type { Express, NextFunction, Request, Response } from "express";
 import { RouterContextProvider } from "react-router";
+import { startCountingViews, stopCountingViews } from "~/.server/analytics/views";
 import { CLIENT_IP_HEADER } from "~/.server/auth";
 import { BACKUP_PATH, backupEndpoint, publishControl } from "~/.server/backup/control";
 import { connectDatabase } from "~/.server/db/connect";
@@ -8,6 +9,7 @@ import { MAX_SETTINGS_FORM_BYTES, MAX_UPLOAD_FORM_BYTES } from "~/.server/form-d
 import { checkHealth } from "~/.server/health";
 import { failedForOutage, RETRY_AFTER_SECONDS } from "~/.server/outage";
 import { endStreams as endEventStreams, startRealtime } from "~/.server/realtime";
+import { keepAnswer, servePages, startPageCache } from "./page-cache";
 import { createRequestHandler } from "./request-handler";
 
 /**
@@ -24,6 +26,8 @@ if (env.ADMIN_EMAILS.length === 0) {
 
 const database = await connectDatabase();
 const stopRealtime = await startRealtime(database);
+const stopPageCache = startPageCache();
+await startCountingViews();
 console.info(
   `[db] ${database.kind === "pglite" ? `embedded PGlite in ${env.DATA_DIR}` : "PostgreSQL"}: migrations applied`,
 );
@@ -115,8 +119,11 @@ export function prepare(app: Express) {
 export function handle(app: Express) {
   app.post(BACKUP_PATH, backupEndpoint);
   app.use(answerOutagesWith503);
+  // Anonymous cards are answered from pages kept for reuse (docs/decisions/018-reused-cards-and-batched-views.md).
+  app.use(servePages);
   app.use(
     createRequestHandler({
+      keepAnswer,
       build: () => import("virtual:react-router/server-build"),
       mode: env.NODE_ENV,
       bodyLimit,
@@ -155,6 +162,9 @@ export function endStreams() {
 /** Closes the database; PGlite would otherwise keep the process alive. */
 export async function shutdown() {
   withdrawControl();
+  // Every counted view is written before the database closes.
+  await stopCountingViews();
+  stopPageCache();
   await stopRealtime();
   await database.close();
 }

@@ -22,6 +22,8 @@ export function createRequestHandler(options: {
   signedIn: (req: ExpressRequest) => boolean;
   /** The router context the app's loaders and actions receive. */
   getLoadContext: (req: ExpressRequest, res: ExpressResponse) => RouterContextProvider;
+  /** Answers in its own way when it returns true (server/page-cache.ts keeps pages for reuse). */
+  keepAnswer?: (req: ExpressRequest, res: ExpressResponse, response: Response) => Promise<boolean>;
 }) {
   const handleRequest = createRouterHandler(options.build, options.mode);
   return async (req: ExpressRequest, res: ExpressResponse, next: NextFunction) => {
@@ -47,6 +49,7 @@ export function createRequestHandler(options: {
         await response.body?.cancel().catch(() => {});
         return;
       }
+      if (await options.keepAnswer?.(req, res, response)) return;
       await sendResponse(res, response, options.signedIn(req));
     } catch (error) {
       if (refused) return;

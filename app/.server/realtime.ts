@@ -27,9 +27,35 @@ export const BROWSER_EVENT_KINDS: ReadonlySet<RealtimeEvent["kind"]> = new Set([
 type Listener = (event: RealtimeEvent) => void;
 const listeners = new Set<Listener>();
 
-/** Sends an event to every instance; inside a transaction it goes out on commit. */
+const publishedHooks = new Set<Listener>();
+
+/**
+ * Sends an event to every instance; inside a transaction it goes out on commit.
+ * Outside one (the write is committed), this instance's `onPublished` hooks
+ * run before it returns, so that what answers next here already knows.
+ */
 export async function publish(event: RealtimeEvent, tx: Queryable = db) {
   await tx.execute(sql`select pg_notify(${EVENTS_CHANNEL}, ${JSON.stringify(event)})`);
+  if (tx === db) for (const hook of publishedHooks) hook(event);
+}
+
+/** Runs `hook` for each event this instance publishes outside a transaction, as soon as it is sent. */
+export function onPublished(hook: Listener): () => void {
+  publishedHooks.add(hook);
+  return () => publishedHooks.delete(hook);
+}
+
+/**
+ * Counts the times this instance started listening; null while it is not.
+ * Events sent while an instance was not listening never reach it, so what it
+ * keeps because no event said otherwise (server/page-cache.ts) is valid only
+ * within one listening period.
+ */
+let listeningPeriod: number | null = null;
+let periods = 0;
+
+export function currentListeningPeriod(): number | null {
+  return listeningPeriod;
 }
 
 /** Open event streams, ended when the server stops so that they never hold the shutdown. */
@@ -80,7 +106,13 @@ const RECONNECT_MAX_MS = 30_000;
 /** Starts listening on the open database; returns how to stop. */
 export async function startRealtime(handle: DatabaseHandle): Promise<() => Promise<void>> {
   if ("pglite" in handle.raw) {
-    return handle.raw.pglite.listen(EVENTS_CHANNEL, deliver);
+    // The embedded database is in this process: it never stops listening while open.
+    const unlisten = await handle.raw.pglite.listen(EVENTS_CHANNEL, deliver);
+    listeningPeriod = ++periods;
+    return async () => {
+      listeningPeriod = null;
+      await unlisten();
+    };
   }
   // A dedicated connection: LISTEN needs one session for as long as we listen.
   const connectionString = (handle.raw.pool.options as { connectionString?: string }).connectionString;
@@ -92,6 +124,7 @@ export async function startRealtime(handle: DatabaseHandle): Promise<() => Promi
     const next = new pg.Client({ connectionString });
     next.on("notification", (message) => deliver(message.payload));
     next.on("error", (error) => {
+      listeningPeriod = null;
       console.error("[realtime] listener connection lost:", error.message);
       next.end().catch(() => {});
       schedule();
@@ -100,6 +133,7 @@ export async function startRealtime(handle: DatabaseHandle): Promise<() => Promi
       await next.connect();
       await next.query(`LISTEN ${EVENTS_CHANNEL}`);
       client = next;
+      listeningPeriod = ++periods;
       delay = RECONNECT_MIN_MS;
     } catch (error) {
       console.error("[realtime] could not listen:", (error as Error).message);
@@ -116,6 +150,7 @@ export async function startRealtime(handle: DatabaseHandle): Promise<() => Promi
   await connect();
   return async () => {
     stopped = true;
+    listeningPeriod = null;
     clearTimeout(retry);
     await client?.end().catch(() => {});
   };

@@ -1,5 +1,6 @@
 import { Check, Monitor, Moon, Sun } from "lucide-react";
 import { DropdownMenu } from "radix-ui";
+import { useLocation, useRouteLoaderData } from "react-router";
 import { type Theme, useTheme } from "~/lib/theme";
 
 const OPTIONS: { value: Theme; label: string; Icon: typeof Sun }[] = [
@@ -8,14 +9,58 @@ const OPTIONS: { value: Theme; label: string; Icon: typeof Sun }[] = [
   { value: "system", label: "System", Icon: Monitor },
 ];
 
-/** The header's theme switch: Light, Dark and System. */
+/**
+ * The header's theme switch: Light, Dark and System, in a menu. Without
+ * JavaScript it is a plain form of three buttons that keeps the choice in a
+ * cookie and comes back to this page.
+ */
 export function ThemeSwitch() {
-  const [theme, setTheme] = useTheme();
+  const chosen = (useRouteLoaderData("root") as { theme?: Theme } | undefined)?.theme;
+  const [theme, setTheme] = useTheme(chosen);
+  const location = useLocation();
   const current = OPTIONS.find((option) => option.value === theme) ?? OPTIONS[2]!;
+  return (
+    <>
+      <form
+        method="post"
+        action="/theme"
+        aria-label="Theme"
+        className="hidden items-center gap-0.5 no-js:flex static-page:flex"
+      >
+        <input type="hidden" name="back" value={`${location.pathname}${location.search}`} />
+        {OPTIONS.map(({ value, label, Icon }) => (
+          <button
+            key={value}
+            type="submit"
+            name="theme"
+            value={value}
+            aria-label={label}
+            aria-pressed={value === theme}
+            title={label}
+            className="inline-flex size-9 items-center justify-center rounded-lg text-slate-600 hover:bg-slate-100 aria-pressed:bg-slate-100 aria-pressed:text-slate-900 dark:text-slate-300 dark:hover:bg-slate-800 dark:aria-pressed:bg-slate-800 dark:aria-pressed:text-white"
+          >
+            <Icon aria-hidden className="size-5" />
+          </button>
+        ))}
+      </form>
+      <ThemeMenu theme={theme} setTheme={setTheme} current={current} />
+    </>
+  );
+}
+
+function ThemeMenu({
+  theme,
+  setTheme,
+  current,
+}: {
+  theme: Theme;
+  setTheme: (theme: Theme) => void;
+  current: (typeof OPTIONS)[number];
+}) {
   return (
     <DropdownMenu.Root>
       <DropdownMenu.Trigger
-        className="inline-flex size-9 items-center justify-center rounded-lg text-slate-600 hover:bg-slate-100 dark:text-slate-300 dark:hover:bg-slate-800"
+        className="inline-flex size-9 items-center justify-center rounded-lg text-slate-600 hover:bg-slate-100 no-js:hidden static-page:hidden dark:text-slate-300 dark:hover:bg-slate-800"
         aria-label={`Theme: ${current.label}`}
       >
         <current.Icon aria-hidden className="size-5" />

@@ -35,10 +35,11 @@ export function WayBackLink({
   label: (way: WayBack | null) => ReactNode;
 }) {
   const history = useHasHistory();
+  // `data-back` lets a visitor's card page, sent without the app's JavaScript,
+  // do the same with its small script (app/lib/card-script.ts).
   if (!way) {
-    if (!history) return null;
     return (
-      <button type="button" onClick={() => window.history.back()} className={className}>
+      <button type="button" hidden={!history} onClick={() => window.history.back()} className={className} data-back="">
         <ArrowLeft aria-hidden className="size-4 shrink-0" />
         {label(null)}
       </button>
@@ -54,6 +55,7 @@ export function WayBackLink({
       }}
       className={className}
       data-testid="way-back"
+      data-back=""
     >
       <ArrowLeft aria-hidden className="size-4 shrink-0" />
       {/* A website is only where Back leads when the tab has no history. */}
@@ -67,7 +69,11 @@ export function shortBackLabel(way: WayBack | null): ReactNode {
   if (way?.kind !== "website") return "Back";
   return (
     <>
-      Back<span className="sr-only"> to {way.name}</span>
+      Back
+      <span className="sr-only" data-back-place="">
+        {" "}
+        to {way.name}
+      </span>
     </>
   );
 }

@@ -5,35 +5,124 @@ export type RealtimeEvent = { kind: "profile" | "brand" | "view" | "settings"; i
 
 type Listener = (event: RealtimeEvent) => void;
 const listeners = new Set<Listener>();
-let source: EventSource | null = null;
-let retryDelay = 1_000;
-let retryTimer: ReturnType<typeof setTimeout> | undefined;
 const MAX_RETRY_MS = 30_000;
 
-/** One stream per tab, shared by every component that listens; reconnects with back-off. */
-function connect() {
-  if (source || listeners.size === 0) return;
-  const next = new EventSource("/events");
-  source = next;
-  next.addEventListener("open", () => {
-    retryDelay = 1_000;
-  });
-  next.addEventListener("change", (message) => {
-    let event: RealtimeEvent;
-    try {
-      event = JSON.parse((message as MessageEvent<string>).data) as RealtimeEvent;
-    } catch {
-      return;
-    }
-    for (const listener of listeners) listener(event);
-  });
-  next.addEventListener("error", () => {
-    next.close();
-    source = null;
+function dispatch(event: RealtimeEvent) {
+  for (const listener of listeners) listener(event);
+}
+
+/**
+ * One `/events` stream, reopened with back-off when it fails. Returns how to
+ * close it for good.
+ */
+function openStream(onEvent: Listener, onState: (open: boolean) => void): () => void {
+  let source: EventSource | null = null;
+  let retryDelay = 1_000;
+  let retryTimer: ReturnType<typeof setTimeout> | undefined;
+  let closed = false;
+  const connect = () => {
+    if (closed) return;
+    const next = new EventSource("/events");
+    source = next;
+    next.addEventListener("open", () => {
+      retryDelay = 1_000;
+      onState(true);
+    });
+    next.addEventListener("change", (message) => {
+      try {
+        onEvent(JSON.parse((message as MessageEvent<string>).data) as RealtimeEvent);
+      } catch {
+        // not an event of ours
+      }
+    });
+    next.addEventListener("error", () => {
+      next.close();
+      source = null;
+      onState(false);
+      clearTimeout(retryTimer);
+      retryTimer = setTimeout(connect, retryDelay);
+      retryDelay = Math.min(retryDelay * 2, MAX_RETRY_MS);
+    });
+  };
+  connect();
+  return () => {
+    closed = true;
     clearTimeout(retryTimer);
-    retryTimer = setTimeout(connect, retryDelay);
-    retryDelay = Math.min(retryDelay * 2, MAX_RETRY_MS);
+    source?.close();
+    source = null;
+    onState(false);
+  };
+}
+
+/** Marks the page while it receives live updates (`<html data-live="connected">`). */
+function showState(open: boolean) {
+  if (open) document.documentElement.dataset.live = "connected";
+  else delete document.documentElement.dataset.live;
+}
+
+/**
+ * One stream per browser, not per tab (docs/decisions/018-reused-cards-and-batched-views.md): over
+ * HTTP/1.1 a browser opens at most six connections to a site, and a stream
+ * per tab left the seventh tab with none to load its page. The tabs that
+ * listen elect a leader with a Web Lock; the leader holds the stream and
+ * relays its events to the other tabs over a BroadcastChannel. When the
+ * leader closes (or stops listening), the browser hands the lock to the next
+ * tab, which opens the stream. Browsers without either API keep a stream per tab.
+ */
+const CHANNEL = "namecard-events";
+const LEADER_LOCK = "namecard-events-leader";
+type Message = { type: "event"; event: RealtimeEvent } | { type: "state"; open: boolean } | { type: "ask" };
+
+let leave: (() => void) | null = null;
+
+function join() {
+  if (leave) return;
+  if (typeof BroadcastChannel === "undefined" || !navigator.locks) {
+    leave = openStream(dispatch, showState);
+    return;
+  }
+  const channel = new BroadcastChannel(CHANNEL);
+  const stop = new AbortController();
+  let leading = false;
+  let open = false;
+  channel.addEventListener("message", (message: MessageEvent<Message>) => {
+    const data = message.data;
+    if (data.type === "event") dispatch(data.event);
+    else if (data.type === "state") showState(data.open);
+    else if (data.type === "ask" && leading) channel.postMessage({ type: "state", open } satisfies Message);
   });
+  // Whoever leads says whether the stream is open.
+  channel.postMessage({ type: "ask" } satisfies Message);
+  navigator.locks
+    .request(LEADER_LOCK, { signal: stop.signal }, () => {
+      leading = true;
+      const close = openStream(
+        (event) => {
+          dispatch(event);
+          channel.postMessage({ type: "event", event } satisfies Message);
+        },
+        (state) => {
+          open = state;
+          showState(state);
+          channel.postMessage({ type: "state", open: state } satisfies Message);
+        },
+      );
+      // Held until this tab stops listening (or closes, which releases it too).
+      return new Promise<void>((resolve) => {
+        stop.signal.addEventListener("abort", () => {
+          close();
+          resolve();
+        });
+      });
+    })
+    .catch(() => {
+      // Stopped listening before this tab was asked to lead.
+    });
+  leave = () => {
+    stop.abort();
+    channel.close();
+    showState(false);
+  };
 }
 
 function useRealtime(listener: Listener, enabled = true) {
@@ -43,13 +132,12 @@ function useRealtime(listener: Listener, enabled = true) {
     if (!enabled) return;
     const forward: Listener = (event) => latest.current(event);
     listeners.add(forward);
-    connect();
+    join();
     return () => {
       listeners.delete(forward);
       if (listeners.size === 0) {
-        clearTimeout(retryTimer);
-        source?.close();
-        source = null;
+        leave?.();
+        leave = null;
       }
     };
   }, [enabled]);

@@ -52,6 +52,41 @@ test.describe("a visitor without JavaScript", () => {
     await expect(page.getByTestId("view-count")).toHaveText(String(before + 1));
   });
 
+  test("gets the card's link to copy, and switches the theme with a plain form", async ({ page }) => {
+    // Kenji Watanabe's card: no test counts its views.
+    await page.goto("/profile/kenji.watanabe");
+    await expect(page.getByRole("textbox", { name: "Link to this card" })).toHaveValue(
+      "http://localhost:3100/profile/kenji.watanabe",
+    );
+    await expect(page.getByRole("textbox", { name: "Link to this card" })).toHaveAttribute("readonly", "");
+    // The buttons that need JavaScript are not offered.
+    await expect(page.getByRole("button", { name: "Share Profile" })).toBeHidden();
+    await expect(page.getByRole("button", { name: "Copy Link" })).toBeHidden();
+    await expect(page.getByRole("link", { name: "Download QR" })).toBeVisible();
+
+    await expect(page.locator("html")).not.toHaveClass(/dark/);
+    await expect(page.getByRole("button", { name: "System" })).toHaveAttribute("aria-pressed", "true");
+    await page.getByRole("button", { name: "Dark" }).click();
+    await expect(page).toHaveURL(/\/profile\/kenji\.watanabe$/);
+    await expect(page.locator("html")).toHaveClass(/dark/);
+    await expect(page.getByRole("button", { name: "Dark" })).toHaveAttribute("aria-pressed", "true");
+    await screenshot(page, "card-no-js-desktop-dark");
+    await page.setViewportSize({ width: 390, height: 844 });
+    await screenshot(page, "card-no-js-phone-dark");
+    // The choice is kept for the other pages too.
+    await page.goto("/qr/kenji.watanabe");
+    await expect(page.locator("html")).toHaveClass(/dark/);
+
+    await page.goto("/profile/kenji.watanabe");
+    await page.getByRole("button", { name: "Light" }).click();
+    await expect(page).toHaveURL(/\/profile\/kenji\.watanabe$/);
+    await expect(page.locator("html")).not.toHaveClass(/dark/);
+    await expect(page.getByRole("button", { name: "Light" })).toHaveAttribute("aria-pressed", "true");
+    await screenshot(page, "card-no-js-phone-light");
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await screenshot(page, "card-no-js-desktop-light");
+  });
+
   test("sees the not-found state for an unknown card", async ({ page, expectConsoleError }) => {
     expectConsoleError(failedLoad(404, "/profile/no.such.person"));
     const response = await page.goto("/profile/no.such.person");
@@ -191,6 +226,34 @@ test.describe("members and administrators", () => {
     await page.getByRole("link", { name: "Save Contact" }).click();
     expect(await alert).toBe("Contact saved! Amelia's contact information has been downloaded to your device.");
     expect((await download).suggestedFilename()).toBe("Amelia_Hart.vcf");
+  });
+
+  test("a visitor's card loads none of the app's JavaScript, and its theme buttons switch at once", async ({
+    page,
+  }) => {
+    const scripts: string[] = [];
+    page.on("request", (request) => {
+      if (request.resourceType() === "script") scripts.push(request.url());
+    });
+    await page.emulateMedia({ colorScheme: "light" });
+    await page.goto("/profile/kenji.watanabe");
+    await expect(page.getByRole("heading", { name: "Kenji Watanabe", level: 1 })).toBeVisible();
+    await expect(page.getByRole("button", { name: "Share Profile" })).toBeVisible();
+    await expect(page.getByRole("textbox", { name: "Link to this card" })).toBeHidden();
+    await page.evaluate(() => {
+      (window as unknown as { samePage: boolean }).samePage = true;
+    });
+    await page.getByRole("button", { name: "Dark" }).click();
+    await expect(page.locator("html")).toHaveClass(/dark/);
+    await expect(page.getByRole("button", { name: "Dark" })).toHaveAttribute("aria-pressed", "true");
+    // No reload: the page is the same one.
+    expect(await page.evaluate(() => (window as unknown as { samePage?: boolean }).samePage)).toBe(true);
+    await expectAccessible(page);
+    await page.reload();
+    await expect(page.locator("html")).toHaveClass(/dark/);
+    await page.getByRole("button", { name: "System" }).click();
+    await expect(page.locator("html")).not.toHaveClass(/dark/);
+    expect(scripts).toEqual([]);
   });
 
   test("an administrator sees the claim status of a prepared card", async ({ page, login }) => {

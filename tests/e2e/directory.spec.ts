@@ -69,9 +69,8 @@ test("the administrator sees the legend, the status filter and a dot per card", 
 
 test("a change made in one browser reaches another without a reload", async ({ page, login, newContext }) => {
   await login("member");
-  const listens = page.waitForResponse((response) => response.url().endsWith("/events"));
   await page.goto("/directory?q=ethan.brooks");
-  await listens;
+  await expect(page.locator("html")).toHaveAttribute("data-live", "connected");
   const card = page.getByRole("article").filter({ hasText: "Ethan Brooks" });
   const views = card.getByText(/views?$/);
   const before = Number((await views.textContent())?.split(" ")[0]);

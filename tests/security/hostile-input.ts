@@ -173,6 +173,29 @@ export const HOSTILE_INPUT: Row[] = [
     }),
   ),
   {
+    route: "theme",
+    who: "visitor",
+    method: "GET",
+    url: "/theme?theme=%00",
+    status: 302,
+    why: "a GET chooses nothing: it goes to /",
+  },
+  ...[
+    { theme: NUL, back: "/directory" },
+    { theme: LONG, back: LONG },
+    { theme: "dark", back: `/\t/evil.example${NUL}` },
+  ].map(
+    (form): Row => ({
+      route: "theme",
+      who: "visitor",
+      method: "POST",
+      url: "/theme",
+      form,
+      status: 303,
+      why: "an unknown theme sets nothing, and the way back is a path of this site or / (theme.test.ts)",
+    }),
+  ),
+  {
     route: "auth/sign-out",
     who: "visitor",
     method: "GET",

@@ -3,9 +3,11 @@ import fs from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
+import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "~/.server/db/client";
-import { profiles } from "~/.server/db/schema";
+import { profiles, siteSettings } from "~/.server/db/schema";
+import { publish } from "~/.server/realtime";
 import { IN_CI } from "../support/checkers";
 import { createMember } from "../support/members";
 import { present } from "../support/present";
@@ -136,5 +138,52 @@ describe.skipIf(!BUILT)("two app instances on one PostgreSQL", () => {
     await onA.waitFor(`{"kind":"view","id":"${card.id}"}`);
     onA.close();
     onB.close();
+  });
+
+  it("drops the anonymous card that one instance keeps when the card or the site changes through the other", async () => {
+    const [a, b] = servers as [(typeof servers)[0], (typeof servers)[0]];
+    const { cookie, email } = await createMember({ email: "kept@example.org", firstName: "Kept", lastName: "Card" });
+    const [row] = await db.select().from(profiles).where(eq(profiles.email, email));
+    const card = present(row, "the member's card");
+    const anonymous = async () =>
+      (
+        await fetch(`http://localhost:${b.port}/profile/${card.username}`, { headers: { "user-agent": BROWSER } })
+      ).text();
+    await db.update(profiles).set({ title: "First Title" }).where(eq(profiles.id, card.id));
+    expect(await anonymous()).toContain("First Title");
+
+    // Instance B answers anonymous visitors from the page it kept: a change made
+    // behind the app's back (no event) does not show...
+    await db.update(profiles).set({ title: "Quiet Title" }).where(eq(profiles.id, card.id));
+    expect(await anonymous()).toContain("First Title");
+
+    // ...but an edit saved through instance A shows on B as soon as A's event arrives.
+    const form = new FormData();
+    const fields = { firstName: "Kept", lastName: "Card", email, username: card.username, title: "Edited On A" };
+    for (const [name, value] of Object.entries({
+      phone: "",
+      bio: "",
+      linkedinUrl: "",
+      companyBrandId: "",
+      ...fields,
+    })) {
+      form.set(name, value);
+    }
+    const saved = await fetch(`http://localhost:${a.port}/profile/edit`, {
+      method: "POST",
+      headers: { cookie, origin: `http://localhost:${a.port}` },
+      body: form,
+      redirect: "manual",
+    });
+    expect(saved.status, await saved.text()).toBe(302);
+    await expect.poll(anonymous, { timeout: 8_000 }).toContain("Edited On A");
+
+    // A site setting changed elsewhere (here by the test, as a third instance would) drops every kept page.
+    await db
+      .insert(siteSettings)
+      .values({ id: 1, primaryColor: "#123456" })
+      .onConflictDoUpdate({ target: siteSettings.id, set: { primaryColor: "#123456" } });
+    await publish({ kind: "settings", id: "1" });
+    await expect.poll(anonymous, { timeout: 8_000 }).toContain("--brand-primary:#123456");
   });
 });

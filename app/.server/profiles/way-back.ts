@@ -10,7 +10,7 @@ type Places = {
  * Where Back leads from a public card or QR page (app/lib/way-back.ts). It
  * depends on who asks and on the card, never on the request's Referer: a
  * visitor's card page is the same for every visitor, and is reused between
- * them (docs/decisions/016-reused-cards-and-batched-views.md). The page that
+ * them (docs/decisions/018-reused-cards-and-batched-views.md). The page that
  * linked here is reached through the browser's history instead.
  */
 export function wayBack({ signedIn, brand, site }: Places): WayBack | null {

@@ -12,8 +12,9 @@ import {
 } from "lucide-react";
 import { Fragment, type ReactNode } from "react";
 import { Link } from "react-router";
-import { recordView, viewSourceOf } from "~/.server/analytics/views";
+import { countView, uncommittedViews, viewSourceOf } from "~/.server/analytics/views";
 import { getOptionalViewer } from "~/.server/authz";
+import { reusableCount } from "~/.server/cached-render";
 import { visitOf } from "~/.server/http";
 import { getCardByUsername } from "~/.server/profiles/get-card";
 import { ogVersion } from "~/.server/profiles/og-image";
@@ -65,7 +66,7 @@ export function meta({ data: loaderData }: Route.MetaArgs) {
   ];
 }
 
-export async function loader({ params, request }: Route.LoaderArgs) {
+export async function loader({ params, request, context }: Route.LoaderArgs) {
   const [viewer, card, site] = await Promise.all([
     getOptionalViewer(request),
     getCardByUsername(params.username),
@@ -74,16 +75,17 @@ export async function loader({ params, request }: Route.LoaderArgs) {
   if (!card) notFound("Profile not found");
   const back = wayBack({ signedIn: viewer !== null, brand: card.brand, site });
 
-  // Only a page load counts as a visit (a HEAD request does not).
-  const counted =
-    request.method === "GET" &&
-    (await recordView({
+  // Only a page load counts as a visit (a HEAD request does not). The view is
+  // written with the next batch; the page already shows it.
+  if (request.method === "GET") {
+    countView({
       visit: visitOf(request),
       profileId: card.id,
       ownerUserId: card.userId,
       viewerUserId: viewer?.user.id ?? null,
       source: viewSourceOf(new URL(request.url)),
-    }));
+    });
+  }
   // The company decides whether visitors see the numbers; whoever is signed in does.
   // Hidden numbers are left out of the page and its data, not only out of sight.
   const showStats = viewer !== null || (await visitorsSeeStats());
@@ -101,7 +103,7 @@ export async function loader({ params, request }: Route.LoaderArgs) {
       bio: card.bio,
       linkedinUrl: card.linkedinUrl,
       photoUrl: mediaUrl(card.profilePhoto),
-      viewCount: showStats ? card.viewCount + (counted ? 1 : 0) : null,
+      viewCount: showStats ? reusableCount(context, card.id, card.viewCount + uncommittedViews(card.id)) : null,
       memberSince: showStats ? card.createdAt.toISOString() : null,
       brand: card.brand
         ? {
@@ -130,6 +132,11 @@ export async function loader({ params, request }: Route.LoaderArgs) {
     },
   };
 }
+
+/** A visitor who is not signed in gets the card complete as sent, without the app's JavaScript. */
+export const handle = {
+  staticForVisitor: (data: { viewer: unknown }) => data.viewer === null,
+};
 
 const MONTH_YEAR = new Intl.DateTimeFormat("en-US", { month: "long", year: "numeric", timeZone: "UTC" });
 

@@ -1,3 +1,4 @@
+import { noteReusedCard } from "~/.server/cached-render";
 import { attachment } from "~/.server/http";
 import { readPhotoJpeg } from "~/.server/images";
 import { getCardByUsername } from "~/.server/profiles/get-card";
@@ -7,9 +8,10 @@ import { notFound } from "~/.server/responses";
 import type { Route } from "./+types/contact.vcf";
 
 /** The card as a vCard 3.0 file, at a stable address that works without JavaScript. */
-export async function loader({ params }: Route.LoaderArgs) {
+export async function loader({ params, context }: Route.LoaderArgs) {
   const card = await getCardByUsername(params.username);
   if (!card) notFound("Profile not found");
+  noteReusedCard(context, card.id);
   const photo = await readPhotoJpeg(card.profilePhoto);
   const body = buildVCard({
     firstName: card.firstName,

@@ -1,6 +1,8 @@
 import { ArrowUpRight, Eye } from "lucide-react";
 import { Link } from "react-router";
+import { uncommittedViews } from "~/.server/analytics/views";
 import { getOptionalViewer } from "~/.server/authz";
+import { reusableCount } from "~/.server/cached-render";
 import { getCardByUsername } from "~/.server/profiles/get-card";
 import { MOBILE_QR, qrSvg, qrTargetUrl } from "~/.server/profiles/qr";
 import { wayBack } from "~/.server/profiles/way-back";
@@ -24,7 +26,7 @@ export function meta({ data: loaderData }: Route.MetaArgs) {
   ];
 }
 
-export async function loader({ params, request }: Route.LoaderArgs) {
+export async function loader({ params, request, context }: Route.LoaderArgs) {
   const [viewer, card, site] = await Promise.all([
     getOptionalViewer(request),
     getCardByUsername(params.username),
@@ -40,7 +42,7 @@ export async function loader({ params, request }: Route.LoaderArgs) {
       lastName: card.lastName,
       username: card.username,
       title: card.title,
-      viewCount: showStats ? card.viewCount : null,
+      viewCount: showStats ? reusableCount(context, card.id, card.viewCount + uncommittedViews(card.id)) : null,
       brand: card.brand
         ? {
             name: card.brand.name,
@@ -54,6 +56,9 @@ export async function loader({ params, request }: Route.LoaderArgs) {
     back,
   };
 }
+
+/** Complete as sent, for anyone: sent without the app's JavaScript (docs/decisions/018-reused-cards-and-batched-views.md). */
+export const handle = { staticForVisitor: () => true };
 
 export default function MobileQr({ loaderData }: Route.ComponentProps) {
   const site = useSite();

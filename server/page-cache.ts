@@ -1,0 +1,335 @@
+import { gzipSync } from "node:zlib";
+import { eq } from "drizzle-orm";
+import type { NextFunction, Request, Response } from "express";
+import type { RouterContextProvider } from "react-router";
+import { countView, onViewsWritten, uncommittedViews, viewSourceOf } from "~/.server/analytics/views";
+import { CLIENT_IP_HEADER } from "~/.server/auth";
+import { type CachedRender, cachedRenderContext, newPlaceholder } from "~/.server/cached-render";
+import { db } from "~/.server/db/client";
+import { profiles } from "~/.server/db/schema";
+import { currentListeningPeriod, onPublished, type RealtimeEvent, subscribe } from "~/.server/realtime";
+import { THEME_COOKIE, themeFromCookie } from "~/lib/theme";
+
+/**
+ * The anonymous card page, QR page and contact file, rendered once and reused
+ * for every anonymous visitor until something they show changes
+ * (docs/decisions/018-reused-cards-and-batched-views.md).
+ *
+ * - Only requests without any cookie but the theme's, and without a query but
+ *   the view's source, are answered from here: nothing per viewer is in the
+ *   page. The key is the path, the source and the theme.
+ * - An event about the card drops its pages; one about a brand or the site
+ *   settings drops all. This instance's own edits drop them before the
+ *   editor's answer; other instances' arrive through PostgreSQL. A render
+ *   that overlapped any of these is used once and not kept, and nothing is
+ *   kept while events could be missed (not listening, or since the last
+ *   reconnection). A page is also dropped after PAGE_TTL_MS, for changes made
+ *   to the database by hand.
+ * - The view count is the one thing that changes with every visitor: the page
+ *   is rendered with a placeholder count, which each answer replaces with the
+ *   stored count plus the views counted here and not yet written. The
+ *   compressed body is kept for the last count.
+ */
+const PAGE_TTL_MS = 5 * 60_000;
+/** Pages kept at most, in bytes (text and compressed bodies); the least recently used go first. */
+const MAX_BYTES = 24 * 1024 * 1024;
+const MAX_COUNTS = 50_000;
+
+type Kind = "card" | "qr" | "vcard";
+const PAGE = /^\/(?:profile\/([^/]+?)(\/contact\.vcf)?|qr\/([^/]+?))\/?$/;
+
+type Entry = {
+  key: string;
+  kind: Kind;
+  profileId: string;
+  headers: [string, string][];
+  /** The body cut at each placeholder count: the count goes between two parts. */
+  parts: string[];
+  /** Whether each cut was the placeholder as digits (false: with thousands separators). */
+  plain: boolean[];
+  expires: number;
+  period: number;
+  size: number;
+  compressed?: { count: number; body: Buffer };
+};
+
+const entries = new Map<string, Entry>();
+let bytes = 0;
+/** Moves on every change that drops pages: a render that saw it move is not kept. */
+let generation = 0;
+
+/** Stored view counts of cards, read when first needed and again after views of them are written. */
+const counts = new Map<string, number>();
+let countChanges = 0;
+
+function drop(entry: Entry) {
+  if (entries.get(entry.key) !== entry) return;
+  entries.delete(entry.key);
+  bytes -= entry.size;
+}
+
+function dropWhere(test: (entry: Entry) => boolean) {
+  generation++;
+  for (const entry of [...entries.values()]) if (test(entry)) drop(entry);
+}
+
+function forgetCount(profileId: string) {
+  countChanges++;
+  counts.delete(profileId);
+}
+
+function onEvent(event: RealtimeEvent) {
+  switch (event.kind) {
+    case "profile":
+      forgetCount(event.id);
+      dropWhere((entry) => entry.profileId === event.id);
+      break;
+    case "brand":
+    case "settings":
+      dropWhere(() => true);
+      break;
+    case "view":
+      forgetCount(event.id);
+      break;
+  }
+}
+
+/** Starts following the events that drop pages; returns how to stop. */
+export function startPageCache(): () => void {
+  const stops = [
+    subscribe(onEvent),
+    onPublished(onEvent),
+    onViewsWritten((profileIds) => {
+      for (const id of profileIds) forgetCount(id);
+    }),
+  ];
+  return () => {
+    for (const stop of stops) stop();
+    dropWhere(() => true);
+    counts.clear();
+  };
+}
+
+/** The card's count as a page shows it: stored, plus counted here and not yet written. */
+async function viewCount(profileId: string): Promise<number> {
+  let stored = counts.get(profileId);
+  for (let attempt = 0; stored === undefined && attempt < 3; attempt++) {
+    const before = countChanges;
+    const [row] = await db
+      .select({ viewCount: profiles.viewCount })
+      .from(profiles)
+      .where(eq(profiles.id, profileId))
+      .limit(1);
+    const read = row?.viewCount ?? 0;
+    // A batch written while reading may or may not be in what was read: read again.
+    if (before !== countChanges && attempt < 2) continue;
+    stored = read;
+    if (before === countChanges) {
+      if (counts.size >= MAX_COUNTS) counts.clear();
+      counts.set(profileId, read);
+    }
+  }
+  return stored ?? 0;
+}
+
+/** Only the theme cookie may come with a reused page; any other cookie may change it. */
+function themeOf(cookieHeader: string | undefined): string | null {
+  if (!cookieHeader) return themeFromCookie("");
+  let theme = "";
+  for (const pair of cookieHeader.split(";")) {
+    const trimmed = pair.trim();
+    if (!trimmed) continue;
+    const equals = trimmed.indexOf("=");
+    const name = equals < 0 ? trimmed : trimmed.slice(0, equals);
+    if (name !== THEME_COOKIE) return null;
+    theme = trimmed;
+  }
+  // As the page reads it: an unknown value is the system's theme.
+  return themeFromCookie(theme);
+}
+
+/** The query a reused page may carry: none, or the view's source alone. */
+function sourceQuery(url: string): string | null {
+  const mark = url.indexOf("?");
+  if (mark < 0) return "";
+  const query = url.slice(mark + 1);
+  return /^src=(?:qr|link|directory)$/.test(query) ? query : null;
+}
+
+function acceptsGzip(req: Request) {
+  return /\bgzip\b/.test(req.headers["accept-encoding"] ?? "");
+}
+
+function bodyOf(entry: Entry, count: number): string {
+  if (entry.parts.length === 1) return entry.parts[0] ?? "";
+  const plain = String(count);
+  const formatted = count.toLocaleString("en");
+  let text = entry.parts[0] ?? "";
+  for (let index = 1; index < entry.parts.length; index++) {
+    text += (entry.plain[index - 1] ? plain : formatted) + entry.parts[index];
+  }
+  return text;
+}
+
+function send(entry: Entry, count: number, req: Request, res: Response, cookies: string[] = []) {
+  res.status(200);
+  for (const [name, value] of entry.headers) res.setHeader(name, value);
+  if (cookies.length) res.setHeader("set-cookie", cookies);
+  res.setHeader("Vary", "Accept-Encoding");
+  if (acceptsGzip(req)) {
+    if (entry.compressed?.count !== count) {
+      const body = gzipSync(bodyOf(entry, count));
+      const growth = body.length - (entry.compressed?.body.length ?? 0);
+      if (entries.get(entry.key) === entry) bytes += growth;
+      entry.size += growth;
+      entry.compressed = { count, body };
+    }
+    res.setHeader("Content-Encoding", "gzip");
+    res.setHeader("Content-Length", entry.compressed.body.length);
+    res.end(entry.compressed.body);
+    return;
+  }
+  const body = Buffer.from(bodyOf(entry, count));
+  res.setHeader("Content-Length", body.length);
+  res.end(body);
+}
+
+type Fill = { key: string; kind: Kind; generation: number; period: number; render: CachedRender };
+
+/**
+ * Before React Router: answers from a kept page (counting the view, for the
+ * card), or marks the request so that its answer is kept (`keepAnswer`).
+ */
+export function servePages(req: Request, res: Response, next: NextFunction) {
+  if (req.method !== "GET") return next();
+  const match = PAGE.exec(req.path);
+  // Only whole pages (and the contact file); the app's data requests (`.data`) go to React Router.
+  if (!match || req.path.endsWith(".data")) return next();
+  const theme = themeOf(req.headers.cookie);
+  const query = sourceQuery(req.originalUrl);
+  const period = currentListeningPeriod();
+  if (theme === null || query === null || period === null) return next();
+  const kind: Kind = match[3] ? "qr" : match[2] ? "vcard" : "card";
+  const key = `${theme}\n${req.path}?${query}`;
+  const entry = entries.get(key);
+  if (entry && entry.expires > Date.now() && entry.period === period) {
+    // Most recently used last.
+    entries.delete(key);
+    entries.set(key, entry);
+    countOf(entry)
+      .then(
+        (count) => answerKept(entry, count, req, res),
+        // The stored count cannot be read (the database is unavailable): React Router answers.
+        () => next(),
+      )
+      .catch(next);
+    return;
+  }
+  if (entry) drop(entry);
+  const render: CachedRender = { profileId: null, placeholder: newPlaceholder() };
+  (res.locals.routerContext as RouterContextProvider).set(cachedRenderContext, render);
+  res.locals.pageFill = { key, kind, generation, period, render } satisfies Fill;
+  next();
+}
+
+function countOf(entry: Entry): Promise<number> {
+  return entry.kind === "vcard" ? Promise.resolve(0) : viewCount(entry.profileId);
+}
+
+/** A kept page's answer: the visit is counted (on the card) and shown. */
+function answerKept(entry: Entry, stored: number, req: Request, res: Response) {
+  if (entry.kind === "card") {
+    const purpose = String(req.headers["sec-purpose"] ?? req.headers.purpose ?? "");
+    const ip = req.headers[CLIENT_IP_HEADER];
+    countView({
+      visit: {
+        ip: typeof ip === "string" ? ip : null,
+        userAgent: req.headers["user-agent"] ?? "",
+        prefetch: purpose.includes("prefetch"),
+      },
+      profileId: entry.profileId,
+      ownerUserId: null,
+      viewerUserId: null,
+      source: viewSourceOf(new URL(req.originalUrl, "http://localhost")),
+    });
+  }
+  send(entry, shownCount(entry, stored), req, res);
+}
+
+/** The stored count plus the views counted here and not yet written (this visit's too). */
+function shownCount(entry: Entry, stored: number) {
+  return entry.kind === "vcard" ? 0 : stored + uncommittedViews(entry.profileId);
+}
+
+/**
+ * After React Router, for a request `servePages` marked: the answer is read
+ * whole, its placeholder count replaced, and kept when it is a page for
+ * anyone (200, no cookie set, nothing changed while it was made). Returns
+ * false when the request was not marked.
+ */
+export async function keepAnswer(req: Request, res: Response, response: globalThis.Response): Promise<boolean> {
+  const fill = res.locals.pageFill as Fill | undefined;
+  if (!fill) return false;
+  const text = await response.text();
+  const { profileId, placeholder } = fill.render;
+  const plainForm = String(placeholder);
+  const formatted = placeholder.toLocaleString("en");
+  const parts: string[] = [];
+  const plain: boolean[] = [];
+  const cut = new RegExp(`${plainForm}|${formatted.replace(/[.,]/g, "\\$&")}`, "g");
+  let last = 0;
+  for (const found of text.matchAll(cut)) {
+    parts.push(text.slice(last, found.index));
+    plain.push(found[0] === plainForm);
+    last = found.index + found[0].length;
+  }
+  parts.push(text.slice(last));
+  const headers: [string, string][] = [];
+  for (const [name, value] of response.headers) {
+    if (!/^(content-length|content-encoding|transfer-encoding|set-cookie|vary)$/i.test(name))
+      headers.push([name, value]);
+  }
+  const entry: Entry = {
+    key: fill.key,
+    kind: fill.kind,
+    profileId: profileId ?? "",
+    headers,
+    parts,
+    plain,
+    expires: Date.now() + PAGE_TTL_MS,
+    period: fill.period,
+    size: text.length * 2,
+  };
+  const reusable =
+    response.status === 200 &&
+    profileId !== null &&
+    // A contact file with a photo is made per request: its photo is read from storage, which may change behind the app.
+    !(fill.kind === "vcard" && /^PHOTO/m.test(text)) &&
+    !response.headers.has("set-cookie") &&
+    fill.generation === generation &&
+    fill.period === currentListeningPeriod();
+  if (!profileId || response.status !== 200) {
+    // Not a card's page (not found, an error): answered as it is.
+    res.statusMessage = response.statusText;
+    res.status(response.status);
+    for (const [name, value] of response.headers) {
+      if (name !== "set-cookie") res.setHeader(name, value);
+    }
+    const cookies = response.headers.getSetCookie();
+    if (cookies.length) res.setHeader("set-cookie", cookies);
+    res.end(bodyOf(entry, 0));
+    return true;
+  }
+  if (reusable) {
+    const existing = entries.get(entry.key);
+    if (existing) drop(existing);
+    entries.set(entry.key, entry);
+    bytes += entry.size;
+    for (const oldest of entries.values()) {
+      if (bytes <= MAX_BYTES) break;
+      drop(oldest);
+    }
+  }
+  send(entry, shownCount(entry, await countOf(entry)), req, res, response.headers.getSetCookie());
+  return true;
+}

@@ -1,0 +1,157 @@
+import path from "node:path";
+import { sql } from "drizzle-orm";
+import { afterEach, describe, expect, it } from "vitest";
+import { openPglite, rowsOf } from "~/.server/db/client";
+import {
+  migratedDataDir,
+  type Running,
+  SERVER_BUILT,
+  type ServerProcess,
+  signedInMember,
+  startServer,
+  stop,
+} from "../support/server-process";
+
+/**
+ * The built server answering anonymous visitors of a card from a page it keeps
+ * (server/page-cache.ts), with views written in batches: every distinct
+ * visitor counted once, an edit shown on the next request, and a clean stop
+ * writing every view it had counted. On the embedded database (the
+ * two-instance file covers PostgreSQL).
+ */
+const EMBEDDED = process.env.NAMECARD_TEST_DB !== "postgres";
+const BROWSER = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Safari/537.36";
+
+const started: Running[] = [];
+afterEach(async () => {
+  await Promise.all(started.splice(0).map((running) => stop(running, "SIGKILL")));
+});
+
+async function usernameOf(server: ServerProcess, cookie: string) {
+  const html = await (await fetch(`${server.url}/profile/edit`, { headers: { cookie } })).text();
+  return /name="username"[^>]*value="([^"]+)"/.exec(html)?.[1] ?? /value="([^"]+)"[^>]*name="username"/.exec(html)![1]!;
+}
+
+/** An anonymous visitor at `ip` (the server trusts the local proxy that says so). */
+async function visit(server: ServerProcess, pathname: string, ip: string, headers: Record<string, string> = {}) {
+  const response = await fetch(`${server.url}${pathname}`, {
+    headers: { "user-agent": BROWSER, "x-forwarded-for": ip, "accept-encoding": "gzip", ...headers },
+    redirect: "manual",
+  });
+  return { status: response.status, headers: response.headers, text: await response.text() };
+}
+
+function shownCount(html: string) {
+  const match = /data-testid="view-count">([\d,]+)</.exec(html);
+  if (!match?.[1]) throw new Error(`no view count in:\n${html.slice(0, 400)}`);
+  return Number(match[1].replace(/,/g, ""));
+}
+
+async function editCard(server: ServerProcess, cookie: string, fields: Record<string, string>) {
+  const form = new FormData();
+  const values = { phone: "", bio: "", linkedinUrl: "", companyBrandId: "", ...fields };
+  for (const [name, value] of Object.entries(values)) form.set(name, value);
+  const response = await fetch(`http://localhost:${server.port}/profile/edit`, {
+    method: "POST",
+    headers: { cookie, origin: `http://localhost:${server.port}` },
+    body: form,
+    redirect: "manual",
+  });
+  expect(response.status, await response.text()).toBe(302);
+}
+
+describe.skipIf(!EMBEDDED || !SERVER_BUILT)("anonymous visitors of a card", () => {
+  it("are each counted once however many come at once, see an edit at once, and a clean stop writes every view", async () => {
+    const dataDir = await migratedDataDir();
+    const server = await startServer({ dataDir, env: { TRUST_PROXY: "loopback" } });
+    started.push(server);
+    const email = "reused.card@example.org";
+    const cookie = await signedInMember(server, email, { first: "Reu", last: "Sed" });
+    const username = await usernameOf(server, cookie);
+    const card = `/profile/${username}`;
+
+    // The first visitor is counted and sees their view; their reload is not counted again.
+    const first = await visit(server, card, "10.9.1.1");
+    expect(first.status).toBe(200);
+    expect(first.headers.get("content-encoding")).toBe("gzip");
+    expect(shownCount(first.text)).toBe(1);
+    expect(shownCount((await visit(server, card, "10.9.1.1")).text)).toBe(1);
+
+    // Forty different visitors at once, and one visitor ten times at once.
+    const crowd = await Promise.all(
+      Array.from({ length: 40 }, (_, index) => visit(server, `${card}?src=qr`, `10.9.2.${index + 1}`)),
+    );
+    expect(crowd.map((answer) => answer.status)).toEqual(Array(40).fill(200));
+    const repeats = await Promise.all(Array.from({ length: 10 }, () => visit(server, card, "10.9.3.1")));
+    expect(repeats.map((answer) => answer.status)).toEqual(Array(10).fill(200));
+    expect(shownCount((await visit(server, card, "10.9.1.1")).text)).toBe(42);
+    // The QR page shows the same count without counting.
+    expect(shownCount((await visit(server, `/qr/${username}`, "10.9.4.1")).text)).toBe(42);
+    expect(shownCount((await visit(server, `/qr/${username}`, "10.9.4.1")).text)).toBe(42);
+
+    // Nothing of one viewer reaches another: the owner, signed in, gets their own page.
+    const owners = await (await fetch(`${server.url}${card}`, { headers: { cookie, "user-agent": BROWSER } })).text();
+    expect(owners).toContain("Edit Profile");
+    expect((await visit(server, card, "10.9.1.1")).text).not.toContain("Edit Profile");
+
+    // An edit shows on the very next request, on the card, its QR page and its contact file.
+    await visit(server, `${card}/contact.vcf`, "10.9.4.1");
+    await editCard(server, cookie, {
+      firstName: "Reu",
+      lastName: "Sed",
+      email,
+      username,
+      title: "Freshly Edited Title",
+    });
+    expect((await visit(server, card, "10.9.1.1")).text).toContain("Freshly Edited Title");
+    expect((await visit(server, `${card}?src=qr`, "10.9.1.1")).text).toContain("Freshly Edited Title");
+    expect((await visit(server, `/qr/${username}`, "10.9.4.1")).text).toContain("Freshly Edited Title");
+    expect((await visit(server, `${card}/contact.vcf`, "10.9.4.1")).text).toContain("TITLE:Freshly Edited Title");
+
+    // A new username: the old address moves to the new one at once, which shows the card.
+    const renamed = `${username}.renamed`;
+    await editCard(server, cookie, { firstName: "Reu", lastName: "Sed", email, username: renamed, title: "Renamed" });
+    const moved = await visit(server, card, "10.9.1.1");
+    expect(moved.status).toBe(308);
+    expect(moved.headers.get("location")).toBe(`/profile/${renamed}`);
+    expect((await visit(server, `/profile/${renamed}`, "10.9.1.1")).text).toContain("Renamed");
+
+    // Stopped cleanly right after the crowd: every counted view is stored, none twice.
+    server.child.kill("SIGTERM");
+    expect(await server.exited).toEqual({ code: 0, signal: null });
+    const handle = await openPglite({ dataDir: path.join(dataDir, "db") });
+    try {
+      const [row] = rowsOf(
+        await handle.db.execute(
+          sql`select p.view_count, (select count(*)::int from profile_views v where v.profile_id = p.id) as views
+              from profiles p where p.email = ${email}`,
+        ),
+      ) as { view_count: number; views: number }[];
+      expect(row).toEqual({ view_count: 42, views: 42 });
+    } finally {
+      await handle.close();
+    }
+  }, 180_000);
+
+  it("keeps every view a clean stop finds still waiting to be written", async () => {
+    const dataDir = await migratedDataDir();
+    const server = await startServer({ dataDir, env: { TRUST_PROXY: "loopback" } });
+    started.push(server);
+    const email = "stopped.early@example.org";
+    const cookie = await signedInMember(server, email, { first: "Sto", last: "Pped" });
+    const card = `/profile/${await usernameOf(server, cookie)}`;
+    const answers = await Promise.all(
+      Array.from({ length: 30 }, (_, index) => visit(server, card, `10.8.0.${index + 1}`)),
+    );
+    expect(answers.map((answer) => answer.status)).toEqual(Array(30).fill(200));
+    // At once: the last views are still waiting for their batch.
+    server.child.kill("SIGTERM");
+    expect(await server.exited).toEqual({ code: 0, signal: null });
+
+    const restarted = await startServer({ dataDir, env: { TRUST_PROXY: "loopback" } });
+    started.push(restarted);
+    // After the restart: all thirty, and a reload by one of them is not counted again.
+    expect(shownCount((await visit(restarted, card, "10.8.0.1")).text)).toBe(30);
+    expect(shownCount((await visit(restarted, card, "10.8.0.31")).text)).toBe(31);
+  }, 180_000);
+});
