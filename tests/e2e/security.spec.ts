@@ -91,6 +91,9 @@ test("the password reset page asks for a new password and refuses a common one",
   // Opened in the browser that signed up: the address is confirmed and the member signed in.
   await page.goto(await mailLink(email));
   await expect(page).toHaveURL(/\/$/);
+  // The page has opened its live-update stream (with the session) before the cookies go:
+  // a stream asked for afterwards would be refused (401), which the browser logs.
+  await expect(page.locator("html")).toHaveAttribute("data-live", "connected");
   await page.context().clearCookies();
   await page.goto("/auth/forgot-password");
   await page.getByLabel("Email").fill(email);
