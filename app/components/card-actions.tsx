@@ -48,6 +48,7 @@ export function SaveContactButton({
     <a
       href={href}
       download={fileName}
+      data-save={firstName}
       aria-disabled={saving || undefined}
       className={buttonClasses("primary", "lg", "w-full sm:flex-1")}
       onClick={async (event) => {
@@ -79,37 +80,54 @@ export function SaveContactButton({
   );
 }
 
-/** 'Share Profile': the native share sheet where there is one, else copy. */
+/**
+ * 'Share Profile': the native share sheet where there is one, else copy.
+ * Without JavaScript (no share sheet, no clipboard) the link itself is shown,
+ * in a read-only field to select and copy.
+ */
 export function ShareButton({ url, title }: { url: string; title: string }) {
   const [sharing, setSharing] = useState(false);
   const [copied, flagCopied] = useTimedFlag();
   return (
-    <Button
-      variant="secondary"
-      size="lg"
-      className="w-full sm:flex-1"
-      disabled={sharing}
-      onClick={async () => {
-        setSharing(true);
-        try {
-          if (typeof navigator.share === "function") {
-            try {
-              await navigator.share({ title, url });
-              return;
-            } catch (error) {
-              // The person closed the sheet: nothing to do.
-              if ((error as DOMException).name === "AbortError") return;
+    <>
+      <label className="hidden min-w-0 flex-col gap-1 text-sm no-js:flex sm:flex-1">
+        <span className="font-medium text-slate-600 dark:text-slate-300">Link to this card</span>
+        <input
+          type="url"
+          readOnly
+          value={url}
+          className="h-11 w-full min-w-0 rounded-xl border border-slate-300 bg-white px-3 text-slate-900 dark:border-slate-700 dark:bg-slate-950 dark:text-slate-100"
+        />
+      </label>
+      <Button
+        variant="secondary"
+        size="lg"
+        className="w-full no-js:hidden sm:flex-1"
+        data-share={url}
+        data-title={title}
+        disabled={sharing}
+        onClick={async () => {
+          setSharing(true);
+          try {
+            if (typeof navigator.share === "function") {
+              try {
+                await navigator.share({ title, url });
+                return;
+              } catch (error) {
+                // The person closed the sheet: nothing to do.
+                if ((error as DOMException).name === "AbortError") return;
+              }
             }
+            if (await copyText(url)) flagCopied();
+          } finally {
+            setSharing(false);
           }
-          if (await copyText(url)) flagCopied();
-        } finally {
-          setSharing(false);
-        }
-      }}
-    >
-      <Share2 aria-hidden className="size-5" />
-      <span aria-live="polite">{sharing ? "Sharing..." : copied ? "Link Copied!" : "Share Profile"}</span>
-    </Button>
+        }}
+      >
+        <Share2 aria-hidden className="size-5" />
+        <span aria-live="polite">{sharing ? "Sharing..." : copied ? "Link Copied!" : "Share Profile"}</span>
+      </Button>
+    </>
   );
 }
 
@@ -118,7 +136,8 @@ export function CopyLinkButton({ url }: { url: string }) {
   return (
     <Button
       variant="secondary"
-      className="flex-1 px-3 whitespace-nowrap"
+      className="flex-1 px-3 whitespace-nowrap no-js:hidden"
+      data-copy={url}
       onClick={async () => {
         if (await copyText(url)) flagCopied();
       }}
