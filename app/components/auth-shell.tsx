@@ -1,3 +1,4 @@
+import { MailCheck } from "lucide-react";
 import type { ReactNode } from "react";
 import { Link } from "react-router";
 import { FallbackImage } from "~/components/fallback-image";
@@ -34,6 +35,21 @@ export function AuthShell({ children }: { children: ReactNode }) {
         <SiteFooter className="px-4 pb-6" />
       </div>
     </div>
+  );
+}
+
+/** "Check your email": the screen once a link has gone out; `children` say where to, and what next. */
+export function MailSentScreen({ children }: { children: ReactNode }) {
+  return (
+    <AuthShell>
+      <div className="space-y-5 text-center">
+        <span className="mx-auto flex size-14 items-center justify-center rounded-full bg-brand/10 text-brand-ink">
+          <MailCheck aria-hidden className="size-7" />
+        </span>
+        <h1 className="text-2xl font-semibold tracking-tight">Check your email</h1>
+        {children}
+      </div>
+    </AuthShell>
   );
 }
 

@@ -19,27 +19,13 @@ import { loader as ogPngLoader } from "~/routes/profile/og.png";
 import { loader as qrPngLoader } from "~/routes/profile/qr.png";
 import { loader as uploadsLoader } from "~/routes/uploads.$";
 import { hasVobject, hasZbar, PYTHON } from "../support/checkers";
-import { BASE, createMember, getRequest, multipartRequest, present, run } from "./helpers";
+import { BASE, createMember, getRequest, insertCard, multipartRequest, present, run } from "./helpers";
 
 const BROWSER = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Safari/537.36";
 const UPLOADS = path.join(env.DATA_DIR, "uploads");
 
 const HAS_VOBJECT = hasVobject();
 const HAS_ZBAR = hasZbar();
-
-async function insertCard(values: Partial<typeof profiles.$inferInsert> = {}) {
-  const [card] = await db
-    .insert(profiles)
-    .values({
-      email: `${Math.random().toString(36).slice(2)}@example.org`,
-      firstName: "Zoë",
-      lastName: "Laurent",
-      username: `zoe${Math.random().toString(36).slice(2, 8)}`,
-      ...values,
-    })
-    .returning();
-  return present(card, "the inserted card");
-}
 
 function visit(
   username: string,

@@ -1,6 +1,8 @@
 import { RouterContextProvider } from "react-router";
 import { CLIENT_IP_HEADER, getAuth } from "~/.server/auth";
 import { requireViewer, type Viewer } from "~/.server/authz";
+import { db } from "~/.server/db/client";
+import { profiles } from "~/.server/db/schema";
 import { OUTBOX_DIR } from "~/.server/mail";
 import { viewerContext } from "~/middleware/viewer.server";
 import { createMember as createSignedInMember, type NewMember } from "../support/members";
@@ -119,4 +121,19 @@ export async function multipartRequest(pathname: string, form: FormData, options
   });
   if (options.cookie) headers.set("cookie", options.cookie);
   return new Request(`${BASE}${pathname}`, { method: "POST", headers, body: await encoded.blob() });
+}
+
+/** A card put straight into the database: Zoë Laurent with a fresh address and username unless `values` say otherwise. */
+export async function insertCard(values: Partial<typeof profiles.$inferInsert> = {}) {
+  const [card] = await db
+    .insert(profiles)
+    .values({
+      email: `${Math.random().toString(36).slice(2)}@example.org`,
+      firstName: "Zoë",
+      lastName: "Laurent",
+      username: `zoe${Math.random().toString(36).slice(2, 8)}`,
+      ...values,
+    })
+    .returning();
+  return present(card, "the inserted card");
 }

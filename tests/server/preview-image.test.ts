@@ -2,11 +2,11 @@ import { eq } from "drizzle-orm";
 import sharp from "sharp";
 import { afterEach, describe, expect, it } from "vitest";
 import { db } from "~/.server/db/client";
-import { brands, profiles, siteSettings } from "~/.server/db/schema";
+import { brands, siteSettings } from "~/.server/db/schema";
 import { storeBrandImage } from "~/.server/images";
 import { OG_MARGIN } from "~/.server/profiles/og-image";
 import { loader as ogPngLoader } from "~/routes/profile/og.png";
-import { BASE, present } from "./helpers";
+import { BASE, insertCard, present } from "./helpers";
 
 const WIDTH = 1200;
 const HEIGHT = 630;
@@ -20,20 +20,6 @@ type Rgb = [number, number, number];
 function hex(color: string): Rgb {
   const value = Number.parseInt(color.slice(1), 16);
   return [(value >> 16) & 0xff, (value >> 8) & 0xff, value & 0xff];
-}
-
-async function insertCard(values: Partial<typeof profiles.$inferInsert>) {
-  const [card] = await db
-    .insert(profiles)
-    .values({
-      email: `${Math.random().toString(36).slice(2)}@example.org`,
-      firstName: "Zoë",
-      lastName: "Laurent",
-      username: `og${Math.random().toString(36).slice(2, 8)}`,
-      ...values,
-    })
-    .returning();
-  return present(card, "the inserted card");
 }
 
 async function preview(username: string) {

@@ -1,26 +1,17 @@
 import { eq } from "drizzle-orm";
 import { afterEach, describe, expect, it } from "vitest";
 import { db } from "~/.server/db/client";
-import { brands, profiles, siteSettings } from "~/.server/db/schema";
+import { brands, siteSettings } from "~/.server/db/schema";
 import { loader as cardLoader } from "~/routes/profile/$username";
 import { loader as qrLoader } from "~/routes/qr/$username";
-import { BASE, createMember, present, run } from "./helpers";
+import { BASE, createMember, insertCard, run } from "./helpers";
 
-async function insertCard(website: string | null) {
+/** A card of a brand with `website`, or of no brand. */
+async function cardWithBrandSite(website: string | null) {
   const [brand] = website
     ? await db.insert(brands).values({ name: "Harbor Logistics", website }).returning()
     : [undefined];
-  const [card] = await db
-    .insert(profiles)
-    .values({
-      email: `${Math.random().toString(36).slice(2)}@example.org`,
-      firstName: "Hana",
-      lastName: "Harbor",
-      username: `hana${Math.random().toString(36).slice(2, 8)}`,
-      companyBrandId: brand?.id ?? null,
-    })
-    .returning();
-  return present(card, "the inserted card");
+  return insertCard({ firstName: "Hana", lastName: "Harbor", companyBrandId: brand?.id ?? null });
 }
 
 function open(page: "profile" | "qr", username: string, headers: Record<string, string> = {}) {
@@ -38,7 +29,7 @@ afterEach(async () => {
 
 describe("Back on a public card and QR page", () => {
   it("takes a visitor who scanned a code to the brand's website, never to sign-in", async () => {
-    const card = await insertCard("https://harbor.example/");
+    const card = await cardWithBrandSite("https://harbor.example/");
     for (const page of ["profile", "qr"] as const) {
       expect(backOf(await open(page, card.username))).toEqual({
         kind: "website",
@@ -49,7 +40,7 @@ describe("Back on a public card and QR page", () => {
   });
 
   it("gives every visitor the same way back, wherever they came from (the browser's history takes them back)", async () => {
-    const card = await insertCard("https://harbor.example/");
+    const card = await cardWithBrandSite("https://harbor.example/");
     for (const referer of [
       `${BASE}/qr/${card.username}`,
       `${BASE}/auth?redirectTo=%2F`,
@@ -64,7 +55,7 @@ describe("Back on a public card and QR page", () => {
   });
 
   it("falls back to the company's website, and offers no Back when there is none", async () => {
-    const card = await insertCard(null);
+    const card = await cardWithBrandSite(null);
     expect(backOf(await open("qr", card.username))).toBeNull();
     await db.insert(siteSettings).values({ id: 1, companyName: "Harbor Group", website: "https://group.example/" });
     expect(backOf(await open("qr", card.username))).toEqual({
@@ -76,7 +67,7 @@ describe("Back on a public card and QR page", () => {
 
   it("keeps Back to Directory for a signed-in member", async () => {
     const member = await createMember();
-    const card = await insertCard("https://harbor.example/");
+    const card = await cardWithBrandSite("https://harbor.example/");
     for (const page of ["profile", "qr"] as const) {
       expect(backOf(await open(page, card.username, { cookie: member.cookie }))).toEqual({
         kind: "directory",

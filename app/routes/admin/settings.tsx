@@ -37,6 +37,20 @@ const PANEL =
 const LOGO_HINT = "JPG, PNG or WebP up to 2MB. A transparent background works best.";
 const FAVICON_HINT = "JPG, PNG or WebP up to 2MB, at least 32 × 32 pixels. Square images work best.";
 
+/** The site's own images, each uploaded through its picker. */
+const SITE_IMAGES = [
+  { name: "primaryLogo", label: "Logo", shape: "logo", hint: LOGO_HINT },
+  {
+    name: "darkModeLogo",
+    label: "Dark-mode logo",
+    shape: "logo",
+    surface: "dark",
+    hint: `${LOGO_HINT} Shown in dark mode; without it, the logo is.`,
+  },
+  { name: "favicon", label: "Favicon", shape: "square", hint: FAVICON_HINT },
+  { name: "footerLogo", label: "Footer logo", shape: "logo", hint: LOGO_HINT },
+] as const;
+
 const TABS = [
   {
     value: "general",
@@ -250,51 +264,17 @@ export default function Settings({ loaderData, actionData }: Route.ComponentProp
               beside the company name in the header, on the sign-in screen and on error pages.
             </p>
             <div className="grid gap-6 lg:grid-cols-2">
-              <ImagePicker
-                key={`primaryLogo ${images.primaryLogo} ${savedAt}`}
-                name="primaryLogo"
-                label="Logo"
-                currentUrl={images.primaryLogo}
-                errors={errors?.primaryLogo}
-                shape="logo"
-                hint={LOGO_HINT}
-                maxBytes={MAX_SITE_IMAGE_BYTES}
-                tooLarge={SITE_IMAGE_TOO_LARGE}
-              />
-              <ImagePicker
-                key={`darkModeLogo ${images.darkModeLogo} ${savedAt}`}
-                name="darkModeLogo"
-                label="Dark-mode logo"
-                currentUrl={images.darkModeLogo}
-                errors={errors?.darkModeLogo}
-                shape="logo"
-                surface="dark"
-                hint={`${LOGO_HINT} Shown in dark mode; without it, the logo is.`}
-                maxBytes={MAX_SITE_IMAGE_BYTES}
-                tooLarge={SITE_IMAGE_TOO_LARGE}
-              />
-              <ImagePicker
-                key={`favicon ${images.favicon} ${savedAt}`}
-                name="favicon"
-                label="Favicon"
-                currentUrl={images.favicon}
-                errors={errors?.favicon}
-                shape="square"
-                hint={FAVICON_HINT}
-                maxBytes={MAX_SITE_IMAGE_BYTES}
-                tooLarge={SITE_IMAGE_TOO_LARGE}
-              />
-              <ImagePicker
-                key={`footerLogo ${images.footerLogo} ${savedAt}`}
-                name="footerLogo"
-                label="Footer logo"
-                currentUrl={images.footerLogo}
-                errors={errors?.footerLogo}
-                shape="logo"
-                hint={LOGO_HINT}
-                maxBytes={MAX_SITE_IMAGE_BYTES}
-                tooLarge={SITE_IMAGE_TOO_LARGE}
-              />
+              {SITE_IMAGES.map(({ name, ...picker }) => (
+                <ImagePicker
+                  key={`${name} ${images[name]} ${savedAt}`}
+                  name={name}
+                  currentUrl={images[name]}
+                  errors={errors?.[name]}
+                  maxBytes={MAX_SITE_IMAGE_BYTES}
+                  tooLarge={SITE_IMAGE_TOO_LARGE}
+                  {...picker}
+                />
+              ))}
             </div>
           </fieldset>
           <VisitorStatsField defaultValue={values.showStatsToVisitors} errors={errors?.showStatsToVisitors} />

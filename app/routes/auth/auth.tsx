@@ -1,16 +1,15 @@
-import { MailCheck } from "lucide-react";
 import { data, Form, Link, redirect, useNavigation, useSearchParams } from "react-router";
 import { AuthSchema, ResendSchema } from "~/.server/accounts/schemas";
 import { callAuth, cookieHeaders } from "~/.server/auth";
 import { requireAnonymous } from "~/.server/authz";
 import { failure } from "~/.server/responses";
 import { fieldErrors, safeRedirect } from "~/.server/validation";
-import { AuthShell } from "~/components/auth-shell";
+import { NameFields, NewPasswordField, PhoneField } from "~/components/account-fields";
+import { AuthShell, MailSentScreen } from "~/components/auth-shell";
 import { Field, Honeypot } from "~/components/forms";
 import { Alert } from "~/components/ui/alert";
 import { Button } from "~/components/ui/button";
 import type { ActionFailure } from "~/lib/action-result";
-import { PASSWORD_MIN_LENGTH } from "~/lib/limits";
 import { useSite } from "~/lib/site";
 import type { Route } from "./+types/auth";
 
@@ -136,24 +135,7 @@ export default function AuthRoute({ actionData }: Route.ComponentProps) {
         {mode === "signup" ? (
           <>
             <Honeypot />
-            <div className="grid grid-cols-2 gap-3">
-              <Field
-                label="First name"
-                name="firstName"
-                autoComplete="given-name"
-                required
-                defaultValue={typed.firstName}
-                errors={errors?.firstName}
-              />
-              <Field
-                label="Last name"
-                name="lastName"
-                autoComplete="family-name"
-                required
-                defaultValue={typed.lastName}
-                errors={errors?.lastName}
-              />
-            </div>
+            <NameFields typed={typed} errors={errors} />
           </>
         ) : null}
         <Field
@@ -165,25 +147,20 @@ export default function AuthRoute({ actionData }: Route.ComponentProps) {
           defaultValue={typed.email}
           errors={errors?.email}
         />
-        <Field
-          label="Password"
-          name="password"
-          type="password"
-          autoComplete={mode === "signup" ? "new-password" : "current-password"}
-          required
-          minLength={mode === "signup" ? PASSWORD_MIN_LENGTH : undefined}
-          hint={mode === "signup" ? `At least ${PASSWORD_MIN_LENGTH} characters.` : undefined}
-          errors={errors?.password}
-        />
         {mode === "signup" ? (
+          <NewPasswordField errors={errors} />
+        ) : (
           <Field
-            label="Phone (optional)"
-            name="phone"
-            type="tel"
-            autoComplete="tel"
-            defaultValue={typed.phone}
-            errors={errors?.phone}
+            label="Password"
+            name="password"
+            type="password"
+            autoComplete="current-password"
+            required
+            errors={errors?.password}
           />
+        )}
+        {mode === "signup" ? (
+          <PhoneField typed={typed} errors={errors} />
         ) : (
           <div className="flex justify-end">
             <Link to="/auth/forgot-password" className="text-sm font-medium text-brand-ink hover:underline">
@@ -239,47 +216,41 @@ function CheckYourEmail({ sent, companyName, busy }: { sent: Sent; companyName: 
     </>
   );
   return (
-    <AuthShell>
-      <div className="space-y-5 text-center">
-        <span className="mx-auto flex size-14 items-center justify-center rounded-full bg-brand/10 text-brand-ink">
-          <MailCheck aria-hidden className="size-7" />
-        </span>
-        <h1 className="text-2xl font-semibold tracking-tight">Check your email</h1>
-        <p className="text-slate-600 dark:text-slate-400">
-          We sent a link to <strong className="break-all text-slate-900 dark:text-slate-100">{sent.sent}</strong>. Open
-          it to confirm your address and finish joining {companyName}.
-        </p>
-        {sent.resent ? (
-          <Alert tone="success">We sent a new link. Links we sent before it no longer work.</Alert>
-        ) : sent.notice ? (
-          <Alert tone="error">{sent.notice}</Alert>
-        ) : null}
-        <p className="text-sm text-slate-500 dark:text-slate-400">
-          Nothing arrived after a few minutes? Check your spam folder, then send it again.
-        </p>
-        <div className="flex flex-col gap-3 sm:flex-row sm:justify-center">
-          <Form method="post">
-            <input type="hidden" name="intent" value="resend" />
-            {hidden}
-            <Button type="submit" variant="secondary" className="w-full" disabled={busy}>
-              {busy ? "Sending..." : "Send the link again"}
-            </Button>
-          </Form>
-          <Form method="post">
-            <input type="hidden" name="intent" value="correct" />
-            {hidden}
-            <Button type="submit" variant="secondary" className="w-full" disabled={busy}>
-              Change the address
-            </Button>
-          </Form>
-        </div>
-        <p className="text-sm text-slate-500 dark:text-slate-400">
-          Already confirmed?{" "}
-          <Link to="/auth" className="font-medium text-brand-ink hover:underline">
-            Sign in
-          </Link>
-        </p>
+    <MailSentScreen>
+      <p className="text-slate-600 dark:text-slate-400">
+        We sent a link to <strong className="break-all text-slate-900 dark:text-slate-100">{sent.sent}</strong>. Open it
+        to confirm your address and finish joining {companyName}.
+      </p>
+      {sent.resent ? (
+        <Alert tone="success">We sent a new link. Links we sent before it no longer work.</Alert>
+      ) : sent.notice ? (
+        <Alert tone="error">{sent.notice}</Alert>
+      ) : null}
+      <p className="text-sm text-slate-500 dark:text-slate-400">
+        Nothing arrived after a few minutes? Check your spam folder, then send it again.
+      </p>
+      <div className="flex flex-col gap-3 sm:flex-row sm:justify-center">
+        <Form method="post">
+          <input type="hidden" name="intent" value="resend" />
+          {hidden}
+          <Button type="submit" variant="secondary" className="w-full" disabled={busy}>
+            {busy ? "Sending..." : "Send the link again"}
+          </Button>
+        </Form>
+        <Form method="post">
+          <input type="hidden" name="intent" value="correct" />
+          {hidden}
+          <Button type="submit" variant="secondary" className="w-full" disabled={busy}>
+            Change the address
+          </Button>
+        </Form>
       </div>
-    </AuthShell>
+      <p className="text-sm text-slate-500 dark:text-slate-400">
+        Already confirmed?{" "}
+        <Link to="/auth" className="font-medium text-brand-ink hover:underline">
+          Sign in
+        </Link>
+      </p>
+    </MailSentScreen>
   );
 }

@@ -5,11 +5,10 @@ import { ConfirmSignUpSchema } from "~/.server/accounts/schemas";
 import { callAuth, cookieHeaders } from "~/.server/auth";
 import { failure } from "~/.server/responses";
 import { fieldErrors, safeRedirect } from "~/.server/validation";
+import { NameFields, NewPasswordField, PhoneField } from "~/components/account-fields";
 import { AuthShell } from "~/components/auth-shell";
-import { Field } from "~/components/forms";
 import { Alert } from "~/components/ui/alert";
 import { Button } from "~/components/ui/button";
-import { PASSWORD_MIN_LENGTH } from "~/lib/limits";
 import { useSite } from "~/lib/site";
 import type { Route } from "./+types/confirm";
 
@@ -96,42 +95,9 @@ export default function ConfirmSignUp({ loaderData, actionData }: Route.Componen
       <Form method="post" className="space-y-4" noValidate>
         <input type="hidden" name="token" value={token} />
         {actionData?.formError ? <Alert tone="error">{actionData.formError}</Alert> : null}
-        <div className="grid grid-cols-2 gap-3">
-          <Field
-            label="First name"
-            name="firstName"
-            autoComplete="given-name"
-            required
-            defaultValue={typed.firstName ?? ""}
-            errors={errors?.firstName}
-          />
-          <Field
-            label="Last name"
-            name="lastName"
-            autoComplete="family-name"
-            required
-            defaultValue={typed.lastName ?? ""}
-            errors={errors?.lastName}
-          />
-        </div>
-        <Field
-          label="Phone (optional)"
-          name="phone"
-          type="tel"
-          autoComplete="tel"
-          defaultValue={typed.phone ?? ""}
-          errors={errors?.phone}
-        />
-        <Field
-          label="Password"
-          name="password"
-          type="password"
-          autoComplete="new-password"
-          required
-          minLength={PASSWORD_MIN_LENGTH}
-          hint={`At least ${PASSWORD_MIN_LENGTH} characters.`}
-          errors={errors?.password}
-        />
+        <NameFields typed={typed} errors={errors} />
+        <PhoneField typed={typed} errors={errors} />
+        <NewPasswordField errors={errors} />
         <Button type="submit" size="lg" className="w-full" disabled={busy}>
           {busy ? "Confirming..." : "Confirm and sign in"}
         </Button>

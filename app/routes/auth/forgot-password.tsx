@@ -1,11 +1,10 @@
-import { MailCheck } from "lucide-react";
 import { data, Form, Link, useNavigation } from "react-router";
 import { ForgotPasswordSchema } from "~/.server/accounts/schemas";
 import { callAuth } from "~/.server/auth";
 import { requireAnonymous } from "~/.server/authz";
 import { failure } from "~/.server/responses";
 import { fieldErrors } from "~/.server/validation";
-import { AuthShell } from "~/components/auth-shell";
+import { AuthShell, MailSentScreen } from "~/components/auth-shell";
 import { Field } from "~/components/forms";
 import { Alert } from "~/components/ui/alert";
 import { Button } from "~/components/ui/button";
@@ -35,21 +34,15 @@ export default function ForgotPassword({ actionData }: Route.ComponentProps) {
   const failed = actionData && !("sent" in actionData) ? actionData : undefined;
   if (actionData && "sent" in actionData) {
     return (
-      <AuthShell>
-        <div className="space-y-4 text-center">
-          <span className="mx-auto flex size-14 items-center justify-center rounded-full bg-brand/10 text-brand-ink">
-            <MailCheck aria-hidden className="size-7" />
-          </span>
-          <h1 className="text-2xl font-semibold tracking-tight">Check your email</h1>
-          <p className="text-slate-600 dark:text-slate-400">
-            If an account exists for <strong className="text-slate-900 dark:text-slate-100">{actionData.sent}</strong>,
-            we've sent a link to choose a new password. It works for one hour.
-          </p>
-          <Link to="/auth" className="inline-block font-medium text-brand-ink hover:underline">
-            Back to sign in
-          </Link>
-        </div>
-      </AuthShell>
+      <MailSentScreen>
+        <p className="text-slate-600 dark:text-slate-400">
+          If an account exists for <strong className="break-all text-slate-900 dark:text-slate-100">{actionData.sent}</strong>,
+          we've sent a link to choose a new password. It works for one hour.
+        </p>
+        <Link to="/auth" className="inline-block font-medium text-brand-ink hover:underline">
+          Back to sign in
+        </Link>
+      </MailSentScreen>
     );
   }
   return (

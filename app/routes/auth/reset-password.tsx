@@ -6,11 +6,11 @@ import { requireAnonymous } from "~/.server/authz";
 import { failure } from "~/.server/responses";
 import { redirectWithToast } from "~/.server/toast";
 import { fieldErrors } from "~/.server/validation";
+import { NewPasswordField } from "~/components/account-fields";
 import { AuthShell } from "~/components/auth-shell";
 import { Field } from "~/components/forms";
 import { Alert } from "~/components/ui/alert";
 import { Button } from "~/components/ui/button";
-import { PASSWORD_MIN_LENGTH } from "~/lib/limits";
 import type { Route } from "./+types/reset-password";
 
 export const meta: Route.MetaFunction = () => [{ title: "Choose a new password" }];
@@ -61,16 +61,7 @@ export default function ResetPassword({ loaderData, actionData }: Route.Componen
         <Form method="post" className="space-y-4" noValidate>
           <input type="hidden" name="token" value={loaderData.token ?? ""} />
           {actionData?.formError ? <Alert tone="error">{actionData.formError}</Alert> : null}
-          <Field
-            label="New password"
-            name="password"
-            type="password"
-            autoComplete="new-password"
-            required
-            minLength={PASSWORD_MIN_LENGTH}
-            hint={`At least ${PASSWORD_MIN_LENGTH} characters.`}
-            errors={actionData?.fieldErrors?.password}
-          />
+          <NewPasswordField label="New password" errors={actionData?.fieldErrors} />
           <Field
             label="Confirm new password"
             name="confirmPassword"
