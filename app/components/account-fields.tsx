@@ -4,7 +4,13 @@ import { PASSWORD_MIN_LENGTH } from "~/lib/limits";
 type Errors = Record<string, string[] | undefined> | undefined;
 
 /** First and last name side by side, as a new account gives them. */
-export function NameFields({ typed, errors }: { typed: { firstName?: string | null; lastName?: string | null }; errors: Errors }) {
+export function NameFields({
+  typed,
+  errors,
+}: {
+  typed: { firstName?: string | null; lastName?: string | null };
+  errors: Errors;
+}) {
   return (
     <div className="grid grid-cols-2 gap-3">
       <Field

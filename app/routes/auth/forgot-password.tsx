@@ -36,8 +36,9 @@ export default function ForgotPassword({ actionData }: Route.ComponentProps) {
     return (
       <MailSentScreen>
         <p className="text-slate-600 dark:text-slate-400">
-          If an account exists for <strong className="break-all text-slate-900 dark:text-slate-100">{actionData.sent}</strong>,
-          we've sent a link to choose a new password. It works for one hour.
+          If an account exists for{" "}
+          <strong className="break-all text-slate-900 dark:text-slate-100">{actionData.sent}</strong>, we've sent a link
+          to choose a new password. It works for one hour.
         </p>
         <Link to="/auth" className="inline-block font-medium text-brand-ink hover:underline">
           Back to sign in
