@@ -8,10 +8,10 @@
 //   DATABASE_URL=postgresql://user:pass@127.0.0.1/scratch npm run bench:directory
 import { spawn } from "node:child_process";
 import fs from "node:fs";
-import net from "node:net";
 import path from "node:path";
 import { generateRandomString, hashPassword } from "better-auth/crypto";
 import { sql } from "drizzle-orm";
+import { freePort } from "./free-port";
 
 const PROFILES = Number(process.env.BENCH_PROFILES ?? 100_000);
 const BRANDS = 20;
@@ -23,17 +23,6 @@ const BENCH_EMAIL = "bench.admin@example.com";
 const BENCH_PASSWORD = "bench password 123";
 const postgresUrl = process.env.DATABASE_URL || undefined;
 
-/** A port nobody is using, for the server this benchmark starts. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer();
-    probe.once("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
-      const { port } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
-}
 const PORT = await freePort();
 
 process.env.DATA_DIR = DATA_DIR;

@@ -16,11 +16,11 @@
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import fs from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
 import { measureCardWeight, printWeights, type Weight } from "./card-weight";
+import { freePort } from "./free-port";
 
 const PROFILES = Number(process.env.BENCH_PROFILES ?? 10_000);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -32,17 +32,6 @@ const BENCH_PASSWORD = "bench password 123";
 const BENCH_USERNAME = "bench.load";
 /** Cards are counted only for browsers; the benchmark presents itself as one. */
 const BROWSER = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36";
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer();
-    probe.once("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
-      const { port } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 /** What makes a scratch data directory valid: the profile count and the migrations it was made with. */
 function dataFingerprint() {

@@ -1,6 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import fs from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { eq } from "drizzle-orm";
@@ -11,6 +10,7 @@ import { publish } from "~/.server/realtime";
 import { IN_CI } from "../support/checkers";
 import { createMember } from "../support/members";
 import { present } from "../support/present";
+import { freePort } from "../support/server-process";
 
 /**
  * Two real server processes on one PostgreSQL (this file runs on PostgreSQL
@@ -25,18 +25,6 @@ if (!BUILT) {
   const message = "the two-instance test starts the built server: run `npm run build` first";
   if (IN_CI) throw new Error(message);
   console.warn(`\n[tests] SKIPPED: ${message}\n`);
-}
-
-/** A port nothing listens on now. */
-function freePort() {
-  return new Promise<number>((resolve, reject) => {
-    const server = net.createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 describe.skipIf(!BUILT)("two app instances on one PostgreSQL", () => {
