@@ -11,13 +11,17 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0)) await cleanup();
 });
 
-/** Asks until the answer has the wanted status: recovery takes as long as reconnecting does. */
-async function eventually(url: string, status: number, timeoutMs = 30_000) {
+/**
+ * Asks until the answer has the wanted status (and its body says `saying`):
+ * recovery takes as long as reconnecting does, and a fault shows its lasting
+ * cause only once the connections it cut have been replaced.
+ */
+async function eventually(url: string, status: number, saying?: RegExp, timeoutMs = 30_000) {
   const until = Date.now() + timeoutMs;
   for (;;) {
     const response = await fetch(url).catch(() => null);
     const body = response ? await response.text() : "";
-    if (response?.status === status) return body;
+    if (response?.status === status && (!saying || saying.test(body))) return body;
     if (Date.now() > until) throw new Error(`${url} still answers ${response?.status}: ${body}`);
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
@@ -73,7 +77,8 @@ describe.skipIf(!ON_POSTGRES || !POSTGRES_URL || !SERVER_BUILT)("while PostgreSQ
     const endSessions = `select pg_terminate_backend(pid) from pg_stat_activity where datname = '${database.name}' and pid <> pg_backend_pid()`;
     await adminQuery(`alter database ${database.name} set default_transaction_read_only = on`);
     await adminQuery(endSessions);
-    const body = JSON.parse(await eventually(`${server.url}/healthz`, 503));
+    // The sessions just ended answer "terminating connection" first; then the new ones are read-only.
+    const body = JSON.parse(await eventually(`${server.url}/healthz`, 503, /read-only/));
     expect(body).toMatchObject({ ok: false, database: { ok: false, error: expect.stringMatching(/read-only/) } });
 
     await adminQuery(`alter database ${database.name} reset default_transaction_read_only`);
