@@ -11,7 +11,7 @@ import { ProfileFormFields, profileFormValues } from "~/components/profile-form-
 import { BRAND_OPTIONS, FilterSelect, SearchBox, STATUS_OPTIONS, useLiveSearch } from "~/components/search-form";
 import { Alert } from "~/components/ui/alert";
 import { Button, buttonClasses } from "~/components/ui/button";
-import { Confirm, Modal } from "~/components/ui/dialog";
+import { Confirm, DIALOG_FORM_ACTIONS, Modal } from "~/components/ui/dialog";
 import { useDialogFetcher } from "~/components/use-dialog-fetcher";
 import type { DashboardData, ManagedProfile, ProfileManagementData } from "~/lib/dashboard";
 import { fullName } from "~/lib/names";
@@ -311,7 +311,7 @@ function EditProfileDialog({
           bioRows={3}
           disabled={saving}
         />
-        <div className="flex flex-col-reverse gap-3 border-t border-slate-200 pt-5 sm:flex-row sm:justify-end dark:border-slate-800">
+        <div className={DIALOG_FORM_ACTIONS}>
           <Button variant="secondary" onClick={onClose}>
             Cancel
           </Button>

@@ -8,6 +8,13 @@ const PANEL =
   "fixed top-1/2 left-1/2 z-50 max-h-[92dvh] w-[calc(100vw-2rem)] -translate-x-1/2 -translate-y-1/2 overflow-y-auto rounded-2xl border border-slate-200 bg-white p-6 shadow-2xl focus:outline-none dark:border-slate-800 dark:bg-slate-900";
 
 /** A modal dialog (Radix): focus is trapped, Escape closes, the title names it. */
+/**
+ * The actions of a form in a dialog: they stay in view at the bottom of a long
+ * dialog (which scrolls), on the dialog's own background.
+ */
+export const DIALOG_FORM_ACTIONS =
+  "sticky bottom-0 -mx-6 -mb-6 flex flex-col-reverse gap-3 border-t border-slate-200 bg-white px-6 pt-5 pb-6 sm:flex-row sm:justify-end dark:border-slate-800 dark:bg-slate-900";
+
 export function Modal({
   open,
   onOpenChange,

@@ -17,7 +17,7 @@ import { ImagePicker } from "~/components/image-picker";
 import { PageHeader } from "~/components/page-header";
 import { Alert } from "~/components/ui/alert";
 import { Button } from "~/components/ui/button";
-import { Confirm, Modal } from "~/components/ui/dialog";
+import { Confirm, DIALOG_FORM_ACTIONS, Modal } from "~/components/ui/dialog";
 import { useDialogFetcher } from "~/components/use-dialog-fetcher";
 import { mediaUrl } from "~/lib/media";
 import { DEFAULT_BRAND_PRIMARY, DEFAULT_BRAND_SECONDARY } from "~/lib/settings";
@@ -325,7 +325,7 @@ function BrandDialog({ brand, onClose }: { brand: Brand | null; onClose: () => v
             Active (shown in pickers and counted in analytics)
           </label>
         </fieldset>
-        <div className="flex flex-col-reverse gap-3 border-t border-slate-200 pt-5 sm:flex-row sm:justify-end dark:border-slate-800">
+        <div className={DIALOG_FORM_ACTIONS}>
           <Button variant="secondary" onClick={onClose} disabled={saving}>
             Cancel
           </Button>
