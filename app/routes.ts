@@ -8,6 +8,7 @@ export default [
   route("auth/confirm", "routes/auth/confirm.tsx"),
   route("auth/verified", "routes/auth/verified.tsx"),
   route("auth/sign-out", "routes/auth/sign-out.tsx"),
+  route("auth/invitation", "routes/auth/invitation.tsx"),
   route("api/auth/*", "routes/api/auth.$.ts"),
 
   // Public cards

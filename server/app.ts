@@ -7,6 +7,8 @@ import { connectDatabase } from "~/.server/db/connect";
 import { env } from "~/.server/env";
 import { MAX_SETTINGS_FORM_BYTES, MAX_UPLOAD_FORM_BYTES } from "~/.server/form-data";
 import { checkHealth } from "~/.server/health";
+import { sendDueReminders } from "~/.server/invitations/invitations";
+import { startMailQueue } from "~/.server/invitations/mail-queue";
 import { failedForOutage, RETRY_AFTER_SECONDS } from "~/.server/outage";
 import { endStreams as endEventStreams, startRealtime } from "~/.server/realtime";
 import { keepAnswer, servePages, startPageCache } from "./page-cache";
@@ -28,6 +30,8 @@ const database = await connectDatabase();
 const stopRealtime = await startRealtime(database);
 const stopPageCache = startPageCache();
 await startCountingViews();
+// Invitations and reminders leave through the mail queue kept in the database.
+const stopMailQueue = startMailQueue({ beforeEach: sendDueReminders });
 console.info(
   `[db] ${database.kind === "pglite" ? `embedded PGlite in ${env.DATA_DIR}` : "PostgreSQL"}: migrations applied`,
 );
@@ -164,6 +168,8 @@ export async function shutdown() {
   withdrawControl();
   // Every counted view is written before the database closes.
   await stopCountingViews();
+  // A mail being sent is finished; the rest waits in the database for the next start.
+  await stopMailQueue();
   stopPageCache();
   await stopRealtime();
   await database.close();

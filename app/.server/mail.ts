@@ -15,7 +15,8 @@ export type MailMessage = {
 
 export const OUTBOX_DIR = path.join(env.DATA_DIR, "mail");
 
-let smtp: Transporter | undefined;
+/** One SMTP transport per server address. */
+const smtp = new Map<string, Transporter>();
 const renderer = nodemailer.createTransport({
   streamTransport: true,
   buffer: true,
@@ -26,7 +27,7 @@ const renderer = nodemailer.createTransport({
  * Sends through SMTP when SMTP_URL is set; otherwise writes an `.eml` file to
  * DATA_DIR/mail and logs where it is, so a local install needs no mail server.
  */
-export async function sendMail(message: MailMessage): Promise<void> {
+export async function sendMail(message: MailMessage, smtpUrl = env.SMTP_URL): Promise<void> {
   const envelope = {
     from: env.MAIL_FROM,
     to: message.to,
@@ -34,9 +35,13 @@ export async function sendMail(message: MailMessage): Promise<void> {
     text: message.text,
     html: message.html,
   };
-  if (env.SMTP_URL) {
-    smtp ??= nodemailer.createTransport(env.SMTP_URL);
-    await smtp.sendMail(envelope);
+  if (smtpUrl) {
+    let transport = smtp.get(smtpUrl);
+    if (!transport) {
+      transport = nodemailer.createTransport(smtpUrl);
+      smtp.set(smtpUrl, transport);
+    }
+    await transport.sendMail(envelope);
     console.info(`[mail] sent "${message.subject}" to ${message.to}`);
     return;
   }

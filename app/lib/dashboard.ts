@@ -7,7 +7,17 @@ export type ClaimFilter = "all" | "claimed" | "unclaimed";
 
 export type DashboardTab = "overview" | "profiles";
 
-export type AdminProfileQuery = { q: string; brand: number | null; status: ClaimFilter; page: number };
+/** Invitation states a card can be filtered by (not invited, invited, reminded, claimed). */
+export const INVITATION_FILTERS = ["all", "not-invited", "invited", "reminded", "claimed"] as const;
+export type InvitationFilter = (typeof INVITATION_FILTERS)[number];
+
+export type AdminProfileQuery = {
+  q: string;
+  brand: number | null;
+  status: ClaimFilter;
+  page: number;
+  invitation: InvitationFilter;
+};
 
 type OverviewStats = {
   totalProfiles: number;
@@ -46,6 +56,27 @@ export type ManagedProfile = Person & {
   brandColor: string | null;
   photoUrl: string | null;
   createdAt: string;
+  /** When the person was last invited (null: never), and how many reminders followed. */
+  invitedAt: string | null;
+  remindersSent: number;
+};
+
+/** Invitation mails the queue gave up on, for the administrator to retry. */
+export type FailedMail = {
+  id: number;
+  kind: "invitation" | "reminder";
+  email: string;
+  attempts: number;
+  lastError: string | null;
+};
+
+export type InvitationSummary = {
+  /** Unclaimed cards never invited. */
+  notInvited: number;
+  /** Unclaimed cards invited at least once. */
+  invitedUnclaimed: number;
+  failed: FailedMail[];
+  failedCount: number;
 };
 
 export type ProfileManagementData = {
@@ -55,6 +86,7 @@ export type ProfileManagementData = {
   page: number;
   pageCount: number;
   query: AdminProfileQuery;
+  invitations: InvitationSummary;
 };
 
 export type DashboardData = {

@@ -12,6 +12,7 @@ export type Permission =
   | "update:profile:any"
   | "delete:profile:any"
   | "create:profile:any"
+  | "invite:profile:any"
   | "manage:brand:any"
   | "read:analytics:any"
   | "update:settings:any";
@@ -26,6 +27,7 @@ const ROLE_PERMISSIONS: Record<Role, readonly Permission[]> = {
     "update:profile:any",
     "delete:profile:any",
     "create:profile:any",
+    "invite:profile:any",
     "manage:brand:any",
     "read:analytics:any",
     "update:settings:any",

@@ -2,10 +2,12 @@ import type { BetterAuthPlugin, GenericEndpointContext } from "better-auth";
 import { APIError, createAuthEndpoint, createAuthMiddleware, isAPIError } from "better-auth/api";
 import { setSessionCookie } from "better-auth/cookies";
 import type { z } from "zod";
+import { acceptInvitation, viewInvitation } from "../invitations/accept";
 import { fieldErrors } from "../validation";
 import { type ConfirmedUser, confirmSignUp } from "./confirm-sign-up";
 import { weakPasswordMessage } from "./password-strength";
 import {
+  AcceptInvitationBodySchema,
   ConfirmBodySchema,
   EmptyBodySchema,
   RequestResetBodySchema,
@@ -27,6 +29,7 @@ import {
 const ONE_DAY_S = 60 * 60 * 24;
 
 export const TOO_MANY_MAILS = `We have already sent ${MAILS_PER_ADDRESS_PER_HOUR} emails to this address in the last hour. Use the newest link we sent, or try again later.`;
+const CHOOSE_PASSWORD = "Choose a password";
 export const INVALID_LINK = "This link is invalid, was already used, or has been replaced by a newer one.";
 
 /**
@@ -45,6 +48,7 @@ const OPEN_ENDPOINTS = new Set([
   "GET /confirm-email",
   "POST /confirm-email",
   "POST /resend-confirmation",
+  "POST /accept-invitation",
 ]);
 
 function refuse(error: z.ZodError): never {
@@ -157,6 +161,42 @@ export function namecardAccounts() {
         }
         await startSession(ctx, result.user);
         return ctx.json({ status: true, redirectTo: result.redirectTo });
+      }),
+
+      /**
+       * An invitation's link (docs/decisions/021-invitations-and-the-mail-queue.md): with a new
+       * password the card is claimed and its person signed in; for an address
+       * with a confirmed account the card is added to it, and they sign in
+       * with their own password.
+       */
+      acceptInvitation: createAuthEndpoint("/accept-invitation", { method: "POST" }, async (ctx) => {
+        const body = parseBody(AcceptInvitationBodySchema, ctx.body);
+        if (body.password) {
+          const view = await viewInvitation(body.token);
+          const related = view.state === "choose-password" ? [view.firstName, view.lastName, view.email] : [];
+          await assertStrong(body.password, related, "password");
+        }
+        const result = await acceptInvitation({
+          token: body.token,
+          passwordHash: body.password ? await ctx.context.password.hash(body.password) : null,
+        });
+        switch (result.outcome) {
+          case "claimed":
+            await startSession(ctx, result.user);
+            return ctx.json({ outcome: result.outcome, username: result.profile.username });
+          case "linked":
+            return ctx.json({ outcome: result.outcome, username: result.profile.username });
+          case "has-card":
+            return ctx.json({ outcome: result.outcome, username: null });
+          case "needs-password":
+            throw new APIError("BAD_REQUEST", {
+              message: CHOOSE_PASSWORD,
+              code: "INVALID_INPUT",
+              fieldErrors: { password: [CHOOSE_PASSWORD] },
+            });
+          default:
+            throw new APIError("BAD_REQUEST", { message: INVALID_LINK, code: "INVALID_TOKEN" });
+        }
       }),
 
       /**

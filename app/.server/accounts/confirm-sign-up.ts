@@ -19,7 +19,7 @@ export type ConfirmResult =
 /** What the confirmation page shows before asking for a password: the pending details, or null. */
 export async function pendingSignUp(token: string) {
   const link = await findLink(token, "sign-up");
-  if (!link) return null;
+  if (!link?.userId) return null;
   const [user] = await db
     .select({ email: users.email, firstName: users.firstName, lastName: users.lastName, phone: users.phone })
     .from(users)
@@ -47,7 +47,8 @@ export async function confirmSignUp(options: {
 }): Promise<ConfirmResult> {
   const result = await db.transaction(async (tx): Promise<ConfirmResult> => {
     const link = await findLink(options.token, "sign-up", tx);
-    if (!link) return { outcome: "invalid" };
+    if (!link?.userId) return { outcome: "invalid" };
+    const userId = link.userId;
     const { details } = options;
     const sameBrowser = !!options.browserKey && sameHash(tokenHash(options.browserKey), link.browserHash);
     if (!details && !sameBrowser) return { outcome: "needs-details" };
@@ -56,7 +57,7 @@ export async function confirmSignUp(options: {
       await tx
         .update(accounts)
         .set({ password: details.passwordHash })
-        .where(and(eq(accounts.userId, link.userId), eq(accounts.providerId, "credential")));
+        .where(and(eq(accounts.userId, userId), eq(accounts.providerId, "credential")));
     }
     const [user] = await tx
       .update(users)
@@ -71,7 +72,7 @@ export async function confirmSignUp(options: {
             }
           : {}),
       })
-      .where(and(eq(users.id, link.userId), eq(users.emailVerified, false)))
+      .where(and(eq(users.id, userId), eq(users.emailVerified, false)))
       .returning();
     if (!user) return { outcome: "invalid" };
     return { outcome: "confirmed", user, redirectTo: safeRedirect(link.redirectTo) };

@@ -46,17 +46,18 @@ export async function issueLink(
 }
 
 /** The live link a token belongs to, or null (unknown, replaced, used or expired). */
-export async function findLink(token: string, purpose: LinkPurpose, tx: Queryable = db): Promise<EmailLink | null> {
+export async function findLink(
+  token: string,
+  purpose: LinkPurpose,
+  tx: Queryable = db,
+  now = new Date(),
+): Promise<EmailLink | null> {
   if (!/^[A-Za-z0-9_-]{20,100}$/.test(token)) return null;
   const [link] = await tx
     .select()
     .from(emailLinks)
     .where(
-      and(
-        eq(emailLinks.tokenHash, tokenHash(token)),
-        eq(emailLinks.purpose, purpose),
-        gt(emailLinks.expiresAt, new Date()),
-      ),
+      and(eq(emailLinks.tokenHash, tokenHash(token)), eq(emailLinks.purpose, purpose), gt(emailLinks.expiresAt, now)),
     )
     .limit(1);
   return link ?? null;

@@ -63,6 +63,12 @@ export const ConfirmSignUpSchema = z.object({
   password: PasswordSchema,
 });
 
+/**
+ * Using an invitation's link: a new password when the address has no
+ * confirmed account, nothing more when it has one (the card is added to it).
+ */
+export const AcceptInvitationSchema = z.object({ token: LinkTokenSchema, password: PasswordSchema.optional() });
+
 // ── better-auth's JSON bodies ────────────────────────────────────────────────
 // Strict: a field the form does not have is refused, not stored.
 
@@ -109,5 +115,7 @@ export const ResendBodySchema = z.strictObject({
   email: EmailSchema,
   password: z.string().max(200).optional(),
 });
+
+export const AcceptInvitationBodySchema = AcceptInvitationSchema.strict();
 
 export const EmptyBodySchema = z.strictObject({});

@@ -3,6 +3,7 @@ import type { DashboardData, DashboardTab } from "~/lib/dashboard";
 import { mediaUrl } from "~/lib/media";
 import { db } from "../db/client";
 import { brands } from "../db/schema";
+import { invitationSummary } from "../invitations/summary";
 import { listProfilesForAdmin, parseAdminProfileQuery } from "../profiles/admin-list";
 import { getOverviewStats, getRecentMembers } from "./stats";
 
@@ -12,13 +13,14 @@ export async function loadDashboard(url: URL, forcedTab?: DashboardTab): Promise
   const query = parseAdminProfileQuery(url);
   // Each tab reads only what it shows; the tab label's count is the overview's total.
   const overview = tab === "overview";
-  const [stats, recent, management, brandList] = await Promise.all([
+  const [stats, recent, management, brandList, invitations] = await Promise.all([
     getOverviewStats(),
     overview ? getRecentMembers() : [],
     overview ? null : listProfilesForAdmin(query),
     overview
       ? []
       : db.select({ id: brands.id, name: brands.name, active: brands.active }).from(brands).orderBy(asc(brands.name)),
+    overview ? null : invitationSummary(),
   ]);
   return {
     tab,
@@ -28,16 +30,19 @@ export async function loadDashboard(url: URL, forcedTab?: DashboardTab): Promise
       photoUrl: mediaUrl(profilePhoto),
       createdAt: createdAt.toISOString(),
     })),
-    management: management && {
-      ...management,
-      query,
-      rows: management.rows.map(({ profilePhoto, createdAt, ...row }) => ({
-        ...row,
-        profilePhoto,
-        photoUrl: mediaUrl(profilePhoto),
-        createdAt: createdAt.toISOString(),
-      })),
-    },
+    management: management &&
+      invitations && {
+        ...management,
+        query,
+        invitations,
+        rows: management.rows.map(({ profilePhoto, createdAt, invitedAt, ...row }) => ({
+          ...row,
+          profilePhoto,
+          photoUrl: mediaUrl(profilePhoto),
+          createdAt: createdAt.toISOString(),
+          invitedAt: invitedAt ? invitedAt.toISOString() : null,
+        })),
+      },
     brands: brandList,
   };
 }

@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import {
+  type AnyPgColumn,
   bigint,
   bigserial,
   boolean,
@@ -110,10 +111,11 @@ export const emailLinks = pgTable(
   "email_links",
   {
     tokenHash: text("token_hash").primaryKey(),
-    purpose: text("purpose", { enum: ["sign-up", "card-email"] }).notNull(),
-    userId: text("user_id")
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
+    purpose: text("purpose", { enum: ["sign-up", "card-email", "invitation"] }).notNull(),
+    /** The account the link is for; null for an invitation to a card whose person has no account yet. */
+    userId: text("user_id").references(() => users.id, { onDelete: "cascade" }),
+    /** Invitations only: the unclaimed card the link claims (migration 0011). */
+    profileId: uuid("profile_id").references((): AnyPgColumn => profiles.id, { onDelete: "cascade" }),
     /** The address the link was sent to. */
     email: text("email").notNull(),
     /** Sign-up only: a hash of the key in the cookie of the browser that made the latest sign-up. */
@@ -123,7 +125,11 @@ export const emailLinks = pgTable(
     expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
-  (table) => [uniqueIndex("email_links_user_purpose_key").on(table.userId, table.purpose)],
+  (table) => [
+    uniqueIndex("email_links_user_purpose_key").on(table.userId, table.purpose),
+    uniqueIndex("email_links_profile_purpose_key").on(table.profileId, table.purpose),
+    check("email_links_owner", sql`${table.userId} is not null or ${table.profileId} is not null`),
+  ],
 );
 
 /**
@@ -268,6 +274,10 @@ export const siteSettings = pgTable(
     footerLogo: text("footer_logo"),
     /** Whether visitors who are not signed in see a card's view count and "Member Since"; null means the default (yes). */
     showStatsToVisitors: boolean("show_stats_to_visitors"),
+    // Automatic invitation reminders (migration 0011); null means the default.
+    autoReminders: boolean("auto_reminders"),
+    reminderAfterDays: integer("reminder_after_days"),
+    reminderMaxCount: integer("reminder_max_count"),
     termsOfService: text("terms_of_service"),
     privacyPolicy: text("privacy_policy"),
     updatedAt: timestamp("updated_at", { withTimezone: true })
@@ -302,3 +312,56 @@ export const authSchema = {
 export type Profile = typeof profiles.$inferSelect;
 export type Brand = typeof brands.$inferSelect;
 export type SiteSettingsRow = typeof siteSettings.$inferSelect;
+
+// ── Invitations and the mail queue (migration 0011) ─────────────────────────
+
+/** Whether and when an unclaimed card's person was invited, and how often reminded. */
+export const invitations = pgTable(
+  "invitations",
+  {
+    profileId: uuid("profile_id")
+      .primaryKey()
+      .references(() => profiles.id, { onDelete: "cascade" }),
+    invitedAt: timestamp("invited_at", { withTimezone: true }).notNull(),
+    /** The latest invitation or reminder: automatic reminders count from here. */
+    lastSentAt: timestamp("last_sent_at", { withTimezone: true }).notNull(),
+    remindersSent: integer("reminders_sent").notNull().default(0),
+  },
+  (table) => [check("invitations_reminders_nonnegative", sql`${table.remindersSent} >= 0`)],
+);
+
+/**
+ * Mail waiting to leave, kept in the database so it survives restarts and is
+ * sent once however many app processes share it
+ * (docs/decisions/021-invitations-and-the-mail-queue.md). A job names what to
+ * send, not the mail: the link in it is made when it is sent, so no live token
+ * is ever stored.
+ */
+export const mailJobs = pgTable(
+  "mail_jobs",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    kind: text("kind", { enum: ["invitation", "reminder"] }).notNull(),
+    profileId: uuid("profile_id").references(() => profiles.id, { onDelete: "cascade" }),
+    /** The address, for the administrator's list of failures. */
+    email: text("email").notNull(),
+    status: text("status", { enum: ["pending", "sending", "sent", "failed"] })
+      .notNull()
+      .default("pending"),
+    attempts: integer("attempts").notNull().default(0),
+    /** When it may be tried (again). */
+    runAt: timestamp("run_at", { withTimezone: true }).notNull().defaultNow(),
+    /** While sending: the lease; past it, a crashed worker's job is taken again. */
+    lockedUntil: timestamp("locked_until", { withTimezone: true }),
+    lastError: text("last_error"),
+    sentAt: timestamp("sent_at", { withTimezone: true }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    index("mail_jobs_due_idx").on(table.status, table.runAt),
+    index("mail_jobs_profile_idx").on(table.profileId),
+    check("mail_jobs_status", sql`${table.status} in ('pending', 'sending', 'sent', 'failed')`),
+  ],
+);
+
+export type MailJob = typeof mailJobs.$inferSelect;

@@ -1,7 +1,7 @@
 import { and, desc, eq, isNotNull, isNull, or, type SQL, sql } from "drizzle-orm";
-import type { AdminProfileQuery } from "~/lib/dashboard";
+import { type AdminProfileQuery, INVITATION_FILTERS, type InvitationFilter } from "~/lib/dashboard";
 import { db } from "../db/client";
-import { brands, profiles } from "../db/schema";
+import { brands, invitations, profiles } from "../db/schema";
 import { parseListFilters, parseSearchText } from "../validation";
 
 const ADMIN_PAGE_SIZE = 20;
@@ -15,7 +15,29 @@ export function parseAdminProfileQuery(url: URL): AdminProfileQuery {
     brand,
     status: status === "claimed" || status === "unclaimed" ? status : "all",
     page,
+    invitation: parseInvitationFilter(url),
   };
+}
+
+function parseInvitationFilter(url: URL): InvitationFilter {
+  const value = url.searchParams.get("invitation");
+  return (INVITATION_FILTERS as readonly string[]).includes(value ?? "") ? (value as InvitationFilter) : "all";
+}
+
+/** The invitation state filter: on the invitations row joined to each card. */
+function invitationCondition(filter: InvitationFilter): SQL | undefined {
+  switch (filter) {
+    case "not-invited":
+      return and(isNull(profiles.userId), isNull(invitations.profileId));
+    case "invited":
+      return and(isNull(profiles.userId), eq(invitations.remindersSent, 0));
+    case "reminded":
+      return and(isNull(profiles.userId), sql`${invitations.remindersSent} > 0`);
+    case "claimed":
+      return isNotNull(profiles.userId);
+    default:
+      return undefined;
+  }
 }
 
 /** The dashboard searches name, email and username, not the bio. */
@@ -35,6 +57,8 @@ function conditions(query: AdminProfileQuery): SQL | undefined {
   if (query.brand) parts.push(eq(profiles.companyBrandId, query.brand));
   if (query.status === "claimed") parts.push(isNotNull(profiles.userId));
   if (query.status === "unclaimed") parts.push(isNull(profiles.userId));
+  const invitation = invitationCondition(query.invitation);
+  if (invitation) parts.push(invitation);
   return parts.length ? and(...parts) : undefined;
 }
 
@@ -46,7 +70,8 @@ export async function listProfilesForAdmin(query: AdminProfileQuery) {
       shown: sql<number>`count(*) filter (where ${where ?? sql`true`})::int`,
       total: sql<number>`count(*)::int`,
     })
-    .from(profiles);
+    .from(profiles)
+    .leftJoin(invitations, eq(invitations.profileId, profiles.id));
   const shown = counts?.shown ?? 0;
   const pageCount = Math.max(1, Math.ceil(shown / ADMIN_PAGE_SIZE));
   const page = Math.min(query.page, pageCount);
@@ -68,9 +93,12 @@ export async function listProfilesForAdmin(query: AdminProfileQuery) {
       createdAt: profiles.createdAt,
       brandName: brands.name,
       brandColor: brands.primaryColor,
+      invitedAt: invitations.invitedAt,
+      remindersSent: sql<number>`coalesce(${invitations.remindersSent}, 0)::int`,
     })
     .from(profiles)
     .leftJoin(brands, eq(brands.id, profiles.companyBrandId))
+    .leftJoin(invitations, eq(invitations.profileId, profiles.id))
     .where(where)
     .orderBy(desc(profiles.createdAt), desc(profiles.id))
     .limit(ADMIN_PAGE_SIZE)

@@ -13,6 +13,28 @@ const OptionalColor = (label: string) =>
     .transform((value) => (value ? value : null))
     .refine((value) => value === null || HEX_COLOR.test(value), { message: "Use a hex colour such as #f97316" });
 
+// ── Invitation reminders (their own fieldset on the form) ───────────────────
+
+/** A whole number from `min` to `max`, or nothing (the default). */
+const WholeNumber = (min: number, max: number, message: string) =>
+  z
+    .string({ message })
+    .optional()
+    .transform((value) => (value?.trim() ? value.trim() : null))
+    .refine((value) => value === null || (/^\d{1,6}$/.test(value) && Number(value) >= min && Number(value) <= max), {
+      message,
+    })
+    .transform((value) => (value === null ? null : Number(value)));
+
+const ReminderFields = {
+  autoReminders: z
+    .enum(["", "on"], { message: "Tick the box to switch automatic reminders on" })
+    .optional()
+    .transform((value) => value === "on"),
+  reminderAfterDays: WholeNumber(1, 365, "Enter a whole number of days from 1 to 365"),
+  reminderMaxCount: WholeNumber(1, 10, "Enter a whole number of reminders from 1 to 10"),
+};
+
 /**
  * Every text field of the settings form (its images are files, read apart). An emptied field is
  * stored as empty (null), so an administrator can clear a value on purpose;
@@ -46,6 +68,7 @@ export const SettingsSchema = z.object({
     .transform((value) => (value === "shown" ? true : value === "hidden" ? false : null)),
   termsOfService: optional(100_000, "Terms of service", { multiline: true }),
   privacyPolicy: optional(100_000, "Privacy policy", { multiline: true }),
+  ...ReminderFields,
 });
 
 export type SettingsInput = z.infer<typeof SettingsSchema>;

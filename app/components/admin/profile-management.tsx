@@ -1,6 +1,14 @@
 import { Eye, Pencil, Plus, Trash2, Users } from "lucide-react";
 import { useState } from "react";
 import { Form, Link, useLocation } from "react-router";
+import {
+  FailedMails,
+  INVITATION_OPTIONS,
+  InvitationState,
+  InvitationToolbar,
+  InviteButton,
+  SelectBox,
+} from "~/components/admin/invitations";
 import { Avatar } from "~/components/avatar";
 import { BrandBadge } from "~/components/brand-badge";
 import { EmptyState } from "~/components/empty-state";
@@ -31,6 +39,7 @@ export function ProfileManagement({
     q: query.q,
     brand: query.brand ? String(query.brand) : "",
     status: query.status,
+    invitation: query.invitation,
   });
   const [editing, setEditing] = useState<Row | null>(null);
   const [deleting, setDeleting] = useState<Row | null>(null);
@@ -39,7 +48,7 @@ export function ProfileManagement({
   const location = useLocation();
   const here = `${location.pathname}${location.search}`;
 
-  const filtered = query.q !== "" || query.brand !== null || query.status !== "all";
+  const filtered = query.q !== "" || query.brand !== null || query.status !== "all" || query.invitation !== "all";
 
   return (
     <section aria-labelledby="management-title">
@@ -53,12 +62,15 @@ export function ProfileManagement({
         </Link>
       </div>
 
+      <InvitationToolbar summary={management.invitations} returnTo={here} />
+      <FailedMails summary={management.invitations} returnTo={here} />
+
       <Form
         method="get"
         action="/admin/profiles"
         role="search"
         aria-label="Search profiles"
-        className="mb-4 grid gap-3 sm:grid-cols-[minmax(0,1fr)_auto_auto_auto]"
+        className="mb-4 grid gap-3 sm:grid-cols-2 lg:grid-cols-[minmax(0,1fr)_auto_auto_auto_auto]"
         ref={search.ref}
         onChange={search.onChange}
         onSubmit={search.onSubmit}
@@ -83,6 +95,13 @@ export function ProfileManagement({
           defaultValue={query.status}
           options={STATUS_OPTIONS}
         />
+        <FilterSelect
+          id="admin-invitation"
+          label="Invitation"
+          name="invitation"
+          defaultValue={query.invitation}
+          options={INVITATION_OPTIONS}
+        />
         <Button type="submit" variant="secondary">
           Search
         </Button>
@@ -106,10 +125,12 @@ export function ProfileManagement({
                 className="rounded-2xl border border-slate-200 bg-white p-4 shadow-sm dark:border-slate-800 dark:bg-slate-900"
               >
                 <div className="flex items-center gap-3">
+                  <SelectBox row={row} />
                   <Avatar person={row} photoUrl={row.photoUrl} size="sm" />
                   <div className="min-w-0 flex-1">
                     <p className="font-medium wrap-anywhere">{fullName(row)}</p>
                     <p className="text-sm text-slate-500 wrap-anywhere dark:text-slate-400">{row.email}</p>
+                    <InvitationState row={row} />
                   </div>
                   <StatusBadge claimed={row.claimed} />
                 </div>
@@ -123,7 +144,7 @@ export function ProfileManagement({
                     {row.viewCount.toLocaleString("en")} {row.viewCount === 1 ? "view" : "views"}
                   </span>
                 </div>
-                <RowActions row={row} onEdit={setEditing} onDelete={setDeleting} />
+                <RowActions row={row} returnTo={here} onEdit={setEditing} onDelete={setDeleting} />
               </li>
             ))}
           </ul>
@@ -131,6 +152,9 @@ export function ProfileManagement({
             <table className="w-full min-w-[760px] text-left text-sm">
               <thead className="border-b border-slate-200 bg-slate-50 text-xs tracking-wide text-slate-500 uppercase dark:border-slate-800 dark:bg-slate-950/40 dark:text-slate-400">
                 <tr>
+                  <th scope="col" className="w-10 py-3 pl-4">
+                    <span className="sr-only">Select to invite</span>
+                  </th>
                   {["Profile", "Contact", "Brand", "Status", "Views", "Actions"].map((heading) => (
                     <th
                       key={heading}
@@ -145,6 +169,9 @@ export function ProfileManagement({
               <tbody className="divide-y divide-slate-100 dark:divide-slate-800">
                 {rows.map((row) => (
                   <tr key={row.id}>
+                    <td className="py-3 pl-4">
+                      <SelectBox row={row} />
+                    </td>
                     <td className="px-4 py-3">
                       <div className="flex items-center gap-3">
                         <Avatar person={row} photoUrl={row.photoUrl} size="sm" />
@@ -169,10 +196,13 @@ export function ProfileManagement({
                     </td>
                     <td className="px-4 py-3">
                       <StatusBadge claimed={row.claimed} />
+                      <div className="mt-1">
+                        <InvitationState row={row} />
+                      </div>
                     </td>
                     <td className="px-4 py-3 text-right tabular-nums">{row.viewCount.toLocaleString("en")}</td>
                     <td className="px-4 py-3">
-                      <RowActions row={row} onEdit={setEditing} onDelete={setDeleting} />
+                      <RowActions row={row} returnTo={here} onEdit={setEditing} onDelete={setDeleting} />
                     </td>
                   </tr>
                 ))}
@@ -244,9 +274,20 @@ function StatusBadge({ claimed }: { claimed: boolean }) {
   );
 }
 
-function RowActions({ row, onEdit, onDelete }: { row: Row; onEdit: (row: Row) => void; onDelete: (row: Row) => void }) {
+function RowActions({
+  row,
+  returnTo,
+  onEdit,
+  onDelete,
+}: {
+  row: Row;
+  returnTo: string;
+  onEdit: (row: Row) => void;
+  onDelete: (row: Row) => void;
+}) {
   return (
-    <div className="mt-3 flex justify-end gap-1 md:mt-0">
+    <div className="mt-3 flex flex-wrap justify-end gap-1 md:mt-0">
+      <InviteButton row={row} returnTo={returnTo} />
       <Link
         to={`/profile/${encodeURIComponent(row.username)}`}
         className={buttonClasses("ghost", "sm")}

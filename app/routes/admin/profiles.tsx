@@ -1,6 +1,7 @@
 import { loadDashboard } from "~/.server/analytics/dashboard";
 import { requirePermission } from "~/.server/authz";
 import { formText, imageChange, readUploadForm } from "~/.server/form-data";
+import { INVITATION_INTENTS, invitationAction } from "~/.server/invitations/admin-actions";
 import { deleteProfile } from "~/.server/profiles/delete-profile";
 import { parseProfileForm } from "~/.server/profiles/field-checks";
 import { profileDeletedMessage, profileSavedMessage } from "~/.server/profiles/messages";
@@ -31,6 +32,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (!form) return failure(413, { fieldErrors: { photo: [IMAGE_TOO_LARGE] } });
   const values = formText(form);
   const back = safeRedirect(values.redirectTo, "/admin/profiles");
+  if (INVITATION_INTENTS.has(values.intent ?? ""))
+    return invitationAction({ viewer, form, intent: values.intent ?? "", back });
   switch (values.intent) {
     case "update": {
       requirePermission(viewer, "update:profile:any");

@@ -6,6 +6,7 @@ import { requirePermission } from "~/.server/authz";
 import { env } from "~/.server/env";
 import { ValidationError } from "~/.server/errors";
 import { formText, imageChange, MAX_SETTINGS_FORM_BYTES, readUploadForm } from "~/.server/form-data";
+import { REMINDER_DEFAULTS } from "~/.server/invitations/invitations";
 import { failure, failureFrom } from "~/.server/responses";
 import {
   SITE_IMAGE_FIELDS,
@@ -73,6 +74,7 @@ const TABS = [
     ],
   },
   { value: "legal", label: "Legal", fields: ["termsOfService", "privacyPolicy"] },
+  { value: "invitations", label: "Invitations", fields: ["autoReminders", "reminderAfterDays", "reminderMaxCount"] },
   { value: "security", label: "Security", fields: [] },
 ] as const;
 
@@ -83,6 +85,15 @@ function tabOf(field: string) {
 export const meta: Route.MetaFunction = () => [{ title: "System Settings" }];
 
 type TextSetting = Exclude<keyof typeof DEFAULT_SETTINGS, (typeof SITE_IMAGE_FIELDS)[number] | "showStatsToVisitors">;
+
+/** The reminder settings as the form shows them. */
+function reminderValues(stored: Awaited<ReturnType<typeof getStoredSettings>>) {
+  return {
+    autoReminders: stored?.autoReminders ? "on" : "",
+    reminderAfterDays: String(stored?.reminderAfterDays ?? REMINDER_DEFAULTS.after),
+    reminderMaxCount: String(stored?.reminderMaxCount ?? REMINDER_DEFAULTS.max),
+  };
+}
 
 export async function loader({ context }: Route.LoaderArgs) {
   const viewer = context.get(viewerContext);
@@ -97,7 +108,7 @@ export async function loader({ context }: Route.LoaderArgs) {
     SITE_IMAGE_FIELDS.map((field) => [field, mediaUrl(storedImageKey(stored?.[field]))]),
   ) as Record<(typeof SITE_IMAGE_FIELDS)[number], string | null>;
   return {
-    values: { ...values, showStatsToVisitors: showStats ? "shown" : "hidden" },
+    values: { ...values, showStatsToVisitors: showStats ? "shown" : "hidden", ...reminderValues(stored) },
     images,
     // Pickers start afresh after each save, so a file once sent is not sent again.
     savedAt: stored?.updatedAt.toISOString() ?? "never",
@@ -299,6 +310,10 @@ export default function Settings({ loaderData, actionData }: Route.ComponentProp
           />
         </Tabs.Content>
 
+        <Tabs.Content value="invitations" forceMount className={PANEL}>
+          <ReminderFieldset values={values} errors={errors} />
+        </Tabs.Content>
+
         <Tabs.Content value="security" forceMount className={PANEL}>
           <div className="flex gap-3">
             <ShieldCheck aria-hidden className="size-6 shrink-0 text-emerald-600" />
@@ -324,6 +339,56 @@ export default function Settings({ loaderData, actionData }: Route.ComponentProp
         </Tabs.Content>
       </Tabs.Root>
     </Form>
+  );
+}
+
+/** Automatic reminders to people invited who have not claimed their card. */
+function ReminderFieldset({
+  values,
+  errors,
+}: {
+  values: { autoReminders?: string; reminderAfterDays?: string; reminderMaxCount?: string };
+  errors?: Record<string, string[] | undefined>;
+}) {
+  return (
+    <fieldset className="space-y-5" aria-describedby="reminders-hint">
+      <legend className="mb-1 text-base font-semibold">Invitation reminders</legend>
+      <p id="reminders-hint" className="text-sm text-slate-500 dark:text-slate-400">
+        People invited to claim their card who have not done so get a fresh link again, after the number of days you
+        choose since their last mail, up to the number of reminders you choose. Each reminder replaces the earlier link.
+      </p>
+      <div id={fieldId("autoReminders")} tabIndex={-1} className="outline-none">
+        <label className="flex items-center gap-2 text-sm font-medium">
+          <input
+            type="checkbox"
+            name="autoReminders"
+            value="on"
+            defaultChecked={values.autoReminders === "on"}
+            className="size-4 accent-[var(--color-brand-solid)]"
+          />
+          Send reminders automatically
+        </label>
+        <ErrorList errors={errors?.autoReminders} />
+      </div>
+      <div className="grid gap-5 sm:grid-cols-2">
+        <Field
+          label="Remind after (days)"
+          name="reminderAfterDays"
+          inputMode="numeric"
+          defaultValue={values.reminderAfterDays}
+          hint="Days since the invitation or the last reminder, 1 to 365."
+          errors={errors?.reminderAfterDays}
+        />
+        <Field
+          label="Reminders at most"
+          name="reminderMaxCount"
+          inputMode="numeric"
+          defaultValue={values.reminderMaxCount}
+          hint="How many reminders one person gets, 1 to 10."
+          errors={errors?.reminderMaxCount}
+        />
+      </div>
+    </fieldset>
   );
 }
 

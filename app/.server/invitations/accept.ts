@@ -1,0 +1,139 @@
+import { generateId } from "better-auth";
+import { and, eq, inArray, isNull, sql } from "drizzle-orm";
+import { consumeLink } from "../accounts/email-links";
+import { clearSignInFailures } from "../accounts/throttle";
+import { db, type Queryable } from "../db/client";
+import { accounts, emailLinks, mailJobs, type Profile, profiles, users } from "../db/schema";
+import { publish } from "../realtime";
+import { findInvitation } from "./invitations";
+
+export type InvitedUser = typeof users.$inferSelect;
+
+/** What the invitation page shows before anything is used up. */
+export type InvitationView =
+  | { state: "invalid" }
+  /** A new account, or one whose sign-up was never confirmed: the opener chooses the password. */
+  | { state: "choose-password"; email: string; firstName: string; lastName: string }
+  /** The address has an account already: the card is added to it, the password stays. */
+  | { state: "existing-account"; email: string };
+
+async function accountOf(tx: Queryable, email: string) {
+  const [user] = await tx.select().from(users).where(sql`lower(${users.email}) = ${email.toLowerCase()}`).limit(1);
+  return user ?? null;
+}
+
+/** The invitation page's view of a token, read only (a mail scanner's GET uses nothing up). */
+export async function viewInvitation(token: string, now = new Date()): Promise<InvitationView> {
+  const found = await findInvitation(token, db, now);
+  if (!found) return { state: "invalid" };
+  const user = await accountOf(db, found.card.email);
+  if (user?.emailVerified) return { state: "existing-account", email: found.card.email };
+  return {
+    state: "choose-password",
+    email: found.card.email,
+    firstName: found.card.firstName,
+    lastName: found.card.lastName,
+  };
+}
+
+export type AcceptResult =
+  /** Signed in on the claimed card. */
+  | { outcome: "claimed"; user: InvitedUser; profile: Profile }
+  /** Added to the existing account; its owner signs in with their own password. */
+  | { outcome: "linked"; profile: Profile }
+  /** The existing account has a card of its own already: nothing changed. */
+  | { outcome: "has-card" }
+  | { outcome: "needs-password" }
+  | { outcome: "invalid" };
+
+/**
+ * Uses an invitation's link (docs/decisions/021-invitations-and-the-mail-queue.md).
+ * The link proves the mailbox, so its opener decides the password
+ * (docs/decisions/009-mailbox-owner-decides.md):
+ * - no account at the address: one is made, confirmed, with this password;
+ * - an account never confirmed (a pending sign-up, perhaps a stranger's): its
+ *   pending password and details are replaced, and it is confirmed;
+ * - a confirmed account: the card is added to it and its password is not touched.
+ * The link works once; the card's pending invitation mails are dropped.
+ */
+export async function acceptInvitation(options: {
+  token: string;
+  passwordHash: string | null;
+  now?: Date;
+}): Promise<AcceptResult> {
+  const now = options.now ?? new Date();
+  const result = await db.transaction(async (tx): Promise<AcceptResult> => {
+    const found = await findInvitation(options.token, tx, now);
+    if (!found) return { outcome: "invalid" };
+    const { link, card } = found;
+    const existing = await accountOf(tx, card.email);
+    if (!existing?.emailVerified && !options.passwordHash) return { outcome: "needs-password" };
+    if (!(await consumeLink(tx, link))) return { outcome: "invalid" };
+    await tx
+      .delete(mailJobs)
+      .where(and(eq(mailJobs.profileId, card.id), inArray(mailJobs.status, ["pending", "failed"])));
+
+    if (existing?.emailVerified) {
+      const [owned] = await tx.select({ id: profiles.id }).from(profiles).where(eq(profiles.userId, existing.id));
+      if (owned) return { outcome: "has-card" };
+      const profile = await claim(tx, card.id, existing.id, now);
+      return profile ? { outcome: "linked", profile } : { outcome: "invalid" };
+    }
+
+    const passwordHash = options.passwordHash as string;
+    const details = {
+      name: `${card.firstName} ${card.lastName}`.trim(),
+      firstName: card.firstName,
+      lastName: card.lastName,
+      phone: card.phone,
+      emailVerified: true,
+    };
+    let user: InvitedUser | undefined;
+    if (existing) {
+      [user] = await tx.update(users).set(details).where(eq(users.id, existing.id)).returning();
+      const updated = await tx
+        .update(accounts)
+        .set({ password: passwordHash })
+        .where(and(eq(accounts.userId, existing.id), eq(accounts.providerId, "credential")))
+        .returning({ id: accounts.id });
+      if (updated.length === 0) await insertCredential(tx, existing.id, passwordHash);
+      // The pending sign-up's own link is of no use any more.
+      await tx.delete(emailLinks).where(and(eq(emailLinks.userId, existing.id), eq(emailLinks.purpose, "sign-up")));
+    } else {
+      const id = generateId();
+      [user] = await tx
+        .insert(users)
+        .values({ id, email: card.email.toLowerCase(), ...details })
+        .returning();
+      await insertCredential(tx, id, passwordHash);
+    }
+    if (!user) throw new Error("Writing the invited account returned no row");
+    const profile = await claim(tx, card.id, user.id, now);
+    if (!profile) throw new Error("The invited card could not be claimed");
+    return { outcome: "claimed", user, profile };
+  });
+  if (result.outcome === "claimed" || result.outcome === "linked") {
+    await publish({ kind: "profile", id: result.profile.id });
+  }
+  if (result.outcome === "claimed") await clearSignInFailures(result.user.email);
+  return result;
+}
+
+async function claim(tx: Queryable, profileId: string, userId: string, now: Date) {
+  const [profile] = await tx
+    .update(profiles)
+    .set({ userId, claimedAt: now })
+    .where(and(eq(profiles.id, profileId), isNull(profiles.userId)))
+    .returning();
+  return profile ?? null;
+}
+
+async function insertCredential(tx: Queryable, userId: string, passwordHash: string) {
+  await tx.insert(accounts).values({
+    id: generateId(),
+    userId,
+    accountId: userId,
+    providerId: "credential",
+    password: passwordHash,
+  });
+}

@@ -1,0 +1,278 @@
+import { and, eq, inArray, isNull, lte, sql } from "drizzle-orm";
+import { mediaUrl } from "~/lib/media";
+import { DEFAULT_SETTINGS } from "~/lib/settings";
+import { findLink } from "../accounts/email-links";
+import { randomToken, tokenHash } from "../accounts/tokens";
+import { db, type Queryable } from "../db/client";
+import { brands, emailLinks, invitations, type MailJob, mailJobs, profiles, siteSettings } from "../db/schema";
+import { env } from "../env";
+import type { MailMessage } from "../mail";
+import { getSiteSettings, storedImageKey } from "../settings/settings";
+import { registerMailJob, wakeMailQueue } from "./mail-queue";
+
+const ONE_DAY_MS = 24 * 60 * 60 * 1000;
+/** How long an invitation's link works. */
+export const INVITATION_LIFETIME_DAYS = 14;
+
+/** Automatic reminders: off unless switched on; then after 7 days, at most 3 times, unless set otherwise. */
+export const REMINDER_DEFAULTS = { after: 7, max: 3 } as const;
+
+export type InvitationScope =
+  /** These cards (the unclaimed ones among them). */
+  | { ids: string[] }
+  /** Every unclaimed card never invited. */
+  | "not-invited"
+  /** Every unclaimed card already invited. */
+  | "invited";
+
+export type IssueResult = { queued: number };
+
+/**
+ * Every invitation and reminder is issued here: the card's invitation state
+ * is written and a mail job queued, in one transaction. The link is made when
+ * the job is sent, and replaces the card's earlier link.
+ */
+export async function issueInvitationMails(options: {
+  kind: MailJob["kind"];
+  scope: InvitationScope;
+  now?: Date;
+}): Promise<IssueResult> {
+  const now = options.now ?? new Date();
+  const issued = await db.transaction(async (tx) => {
+    const targets = await selectTargets(tx, options.scope);
+    if (targets.length === 0) return [];
+    const ids = targets.map((target) => target.id);
+    if (options.kind === "invitation") {
+      await tx
+        .insert(invitations)
+        .values(ids.map((profileId) => ({ profileId, invitedAt: now, lastSentAt: now, remindersSent: 0 })))
+        .onConflictDoUpdate({
+          target: invitations.profileId,
+          set: { invitedAt: now, lastSentAt: now, remindersSent: 0 },
+        });
+    } else {
+      await tx
+        .update(invitations)
+        .set({ lastSentAt: now, remindersSent: sql`${invitations.remindersSent} + 1` })
+        .where(inArray(invitations.profileId, ids));
+    }
+    await queueJobs(tx, options.kind, targets, now);
+    return targets;
+  });
+  if (issued.length) wakeMailQueue();
+  return { queued: issued.length };
+}
+
+async function selectTargets(tx: Queryable, scope: InvitationScope) {
+  const unclaimed = isNull(profiles.userId);
+  const invited = sql`exists (select 1 from ${invitations} where ${invitations.profileId} = ${profiles.id})`;
+  const where =
+    scope === "not-invited"
+      ? and(unclaimed, sql`not ${invited}`)
+      : scope === "invited"
+        ? and(unclaimed, invited)
+        : scope.ids.length
+          ? and(unclaimed, inArray(profiles.id, scope.ids))
+          : sql`false`;
+  return tx
+    .select({ id: profiles.id, email: profiles.email })
+    .from(profiles)
+    .where(where)
+    .orderBy(profiles.createdAt, profiles.id)
+    .for("update");
+}
+
+/** A new job replaces any of the card's jobs that have not started sending. */
+async function queueJobs(tx: Queryable, kind: MailJob["kind"], targets: { id: string; email: string }[], now: Date) {
+  const ids = targets.map((target) => target.id);
+  await tx
+    .delete(mailJobs)
+    .where(and(inArray(mailJobs.profileId, ids), inArray(mailJobs.status, ["pending", "failed"])));
+  await tx
+    .insert(mailJobs)
+    .values(targets.map((target) => ({ kind, profileId: target.id, email: target.email, runAt: now, createdAt: now })));
+}
+
+export type ReminderSettings = { enabled: boolean; afterDays: number; maxCount: number };
+
+export async function getReminderSettings(): Promise<ReminderSettings> {
+  const [row] = await db
+    .select({
+      enabled: siteSettings.autoReminders,
+      afterDays: siteSettings.reminderAfterDays,
+      maxCount: siteSettings.reminderMaxCount,
+    })
+    .from(siteSettings)
+    .where(eq(siteSettings.id, 1));
+  return {
+    enabled: row?.enabled ?? false,
+    afterDays: row?.afterDays ?? REMINDER_DEFAULTS.after,
+    maxCount: row?.maxCount ?? REMINDER_DEFAULTS.max,
+  };
+}
+
+/**
+ * The automatic reminders due at `now`: an invited, unclaimed card whose last
+ * mail is `afterDays` old and that has had fewer than `maxCount` reminders.
+ * The card's row is updated only if it is still due, so two processes
+ * running this at once remind each card once.
+ */
+export async function sendDueReminders(now = new Date()): Promise<IssueResult> {
+  const settings = await getReminderSettings();
+  if (!settings.enabled) return { queued: 0 };
+  const cutoff = new Date(now.getTime() - settings.afterDays * ONE_DAY_MS);
+  const issued = await db.transaction(async (tx) => {
+    const due = await tx
+      .update(invitations)
+      .set({ lastSentAt: now, remindersSent: sql`${invitations.remindersSent} + 1` })
+      .where(
+        and(
+          lte(invitations.lastSentAt, cutoff),
+          sql`${invitations.remindersSent} < ${settings.maxCount}`,
+          sql`exists (select 1 from ${profiles} where ${profiles.id} = ${invitations.profileId} and ${profiles.userId} is null)`,
+        ),
+      )
+      .returning({ id: invitations.profileId });
+    if (due.length === 0) return [];
+    const targets = await tx
+      .select({ id: profiles.id, email: profiles.email })
+      .from(profiles)
+      .where(
+        inArray(
+          profiles.id,
+          due.map((row) => row.id),
+        ),
+      );
+    await queueJobs(tx, "reminder", targets, now);
+    return targets;
+  });
+  if (issued.length) wakeMailQueue();
+  return { queued: issued.length };
+}
+
+// ── The link ─────────────────────────────────────────────────────────────────
+
+/** The address an invitation's link opens. */
+export function invitationUrl(token: string): string {
+  return `${env.PUBLIC_URL}/auth/invitation?token=${encodeURIComponent(token)}`;
+}
+
+/** A new link for the card, replacing its earlier one (which stops working). Only the hash is kept. */
+export async function issueInvitationLink(
+  tx: Queryable,
+  card: { id: string; email: string },
+  now: Date,
+): Promise<string> {
+  const token = randomToken();
+  await tx.delete(emailLinks).where(and(eq(emailLinks.profileId, card.id), eq(emailLinks.purpose, "invitation")));
+  await tx.insert(emailLinks).values({
+    tokenHash: tokenHash(token),
+    purpose: "invitation",
+    profileId: card.id,
+    email: card.email.toLowerCase(),
+    expiresAt: new Date(now.getTime() + INVITATION_LIFETIME_DAYS * ONE_DAY_MS),
+    createdAt: now,
+  });
+  return token;
+}
+
+/** The live invitation a token opens, with its card, or null (unknown, replaced, used, expired, or the card claimed). */
+export async function findInvitation(token: string, tx: Queryable = db, now = new Date()) {
+  const link = await findLink(token, "invitation", tx, now);
+  if (!link?.profileId) return null;
+  const [card] = await tx
+    .select()
+    .from(profiles)
+    .where(and(eq(profiles.id, link.profileId), isNull(profiles.userId)))
+    .limit(1);
+  if (!card || card.email.toLowerCase() !== link.email) return null;
+  return { link, card };
+}
+
+// ── The mail ─────────────────────────────────────────────────────────────────
+
+function escapeHtml(value: string): string {
+  return value.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
+}
+
+const HEX = /^#[0-9a-fA-F]{6}$/;
+
+/** Who the mail comes from: the card's brand when it has one, else the site's company. */
+async function sender(brandId: number | null) {
+  const site = await getSiteSettings();
+  const [brand] = brandId
+    ? await db
+        .select({ name: brands.name, logo: brands.logo, primaryColor: brands.primaryColor })
+        .from(brands)
+        .where(eq(brands.id, brandId))
+    : [];
+  const logoKey = brand ? storedImageKey(brand.logo) : storedImageKey(site.primaryLogo);
+  const logoPath = mediaUrl(logoKey);
+  const color = brand?.primaryColor ?? site.primaryColor;
+  return {
+    name: brand?.name ?? site.companyName,
+    logoUrl: logoPath ? `${env.PUBLIC_URL}${logoPath}` : null,
+    color: HEX.test(color) ? color : DEFAULT_SETTINGS.primaryColor,
+  };
+}
+
+/**
+ * The invitation or reminder, in the company's name, logo and colour. No name
+ * the card holds is written into it: the person has not proven this address
+ * yet, and the card's name was typed by an administrator, not by them.
+ */
+export async function invitationMail(options: {
+  kind: MailJob["kind"];
+  to: string;
+  brandId: number | null;
+  link: string;
+}): Promise<MailMessage> {
+  const from = await sender(options.brandId);
+  const reminder = options.kind === "reminder";
+  const subject = reminder
+    ? `Reminder: your ${from.name} business card is waiting for you`
+    : `${from.name} has prepared a business card for you`;
+  const body = reminder
+    ? `${from.name} prepared a digital business card for you, and it is still waiting. Open the link below, choose your password, and the card is yours.`
+    : `${from.name} has prepared a digital business card for you. Open the link below, choose your password, and the card is yours: you can edit it, share it and show its QR code.`;
+  const action = "Claim my card";
+  const footer = `The link works once and for ${INVITATION_LIFETIME_DAYS} days; only the newest link we sent works. If you already have an account with this address, the link adds the card to it and your password stays as it is.`;
+  const text = ["Hello,", "", body, "", `${action}: ${options.link}`, "", footer].join("\n");
+  const logo = from.logoUrl
+    ? `<p><img src="${escapeHtml(from.logoUrl)}" alt="${escapeHtml(from.name)}" height="48" style="height:48px;width:auto"></p>`
+    : `<p style="font-size:20px;font-weight:600;color:${from.color}">${escapeHtml(from.name)}</p>`;
+  const html = `<!doctype html><html><body style="font-family:system-ui,sans-serif;color:#111827;line-height:1.5">
+<div style="border-top:4px solid ${from.color};padding-top:12px">${logo}</div>
+<p>Hello,</p>
+<p>${escapeHtml(body)}</p>
+<p><a href="${escapeHtml(options.link)}" style="display:inline-block;padding:10px 16px;border-radius:8px;background:${from.color};color:#fff;text-decoration:none">${action}</a></p>
+<p style="font-size:13px;color:#6b7280">Or open this link: ${escapeHtml(options.link)}</p>
+<p style="font-size:13px;color:#6b7280">${escapeHtml(footer)}</p>
+</body></html>`;
+  return { to: options.to, subject, text, html, link: options.link };
+}
+
+/** The queue's renderer: a fresh link for a card that is still unclaimed, or nothing to send. */
+async function renderInvitationJob(job: MailJob, now: Date): Promise<MailMessage | null> {
+  if (!job.profileId) return null;
+  const profileId = job.profileId;
+  const made = await db.transaction(async (tx) => {
+    const [card] = await tx
+      .select({ id: profiles.id, email: profiles.email, brandId: profiles.companyBrandId })
+      .from(profiles)
+      .where(and(eq(profiles.id, profileId), isNull(profiles.userId)))
+      .for("update");
+    if (!card) return null;
+    return { card, token: await issueInvitationLink(tx, card, now) };
+  });
+  if (!made) return null;
+  return invitationMail({
+    kind: job.kind,
+    to: made.card.email,
+    brandId: made.card.brandId,
+    link: invitationUrl(made.token),
+  });
+}
+
+registerMailJob("invitation", renderInvitationJob);
+registerMailJob("reminder", renderInvitationJob);

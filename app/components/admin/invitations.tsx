@@ -1,0 +1,171 @@
+import { BellRing, Mail, MailWarning, RotateCw, Send } from "lucide-react";
+import { Form, useNavigation } from "react-router";
+import { Button } from "~/components/ui/button";
+import type { InvitationSummary, ManagedProfile } from "~/lib/dashboard";
+import { fullName } from "~/lib/names";
+
+/** The id of the form "Invite selected" submits; each row's box belongs to it. */
+export const SELECTION_FORM = "invite-selected";
+
+export const INVITATION_OPTIONS = [
+  { value: "all", label: "All Invitations" },
+  { value: "not-invited", label: "Not invited" },
+  { value: "invited", label: "Invited" },
+  { value: "reminded", label: "Reminded" },
+  { value: "claimed", label: "Claimed" },
+];
+
+function useBusy(intent: string) {
+  const navigation = useNavigation();
+  return navigation.state === "submitting" && navigation.formData?.get("intent") === intent;
+}
+
+function count(value: number) {
+  return value.toLocaleString("en");
+}
+
+/** The buttons above the list: invite everyone not yet invited, remind everyone waiting, invite the chosen ones. */
+export function InvitationToolbar({ summary, returnTo }: { summary: InvitationSummary; returnTo: string }) {
+  const inviting = useBusy("invite-all");
+  const reminding = useBusy("remind-all");
+  const selecting = useBusy("invite-selected");
+  return (
+    <div className="mb-4 flex flex-col gap-2 sm:flex-row sm:flex-wrap sm:items-center">
+      <Form method="post" action="/admin/profiles">
+        <input type="hidden" name="intent" value="invite-all" />
+        <input type="hidden" name="redirectTo" value={returnTo} />
+        <Button
+          type="submit"
+          variant="secondary"
+          className="w-full sm:w-auto"
+          disabled={inviting || summary.notInvited === 0}
+        >
+          <Send aria-hidden className="size-4" />
+          {inviting ? "Inviting..." : `Invite all not yet invited (${count(summary.notInvited)})`}
+        </Button>
+      </Form>
+      <Form method="post" action="/admin/profiles">
+        <input type="hidden" name="intent" value="remind-all" />
+        <input type="hidden" name="redirectTo" value={returnTo} />
+        <Button
+          type="submit"
+          variant="secondary"
+          className="w-full sm:w-auto"
+          disabled={reminding || summary.invitedUnclaimed === 0}
+        >
+          <BellRing aria-hidden className="size-4" />
+          {reminding ? "Reminding..." : `Remind all invited but not claimed (${count(summary.invitedUnclaimed)})`}
+        </Button>
+      </Form>
+      <Form method="post" action="/admin/profiles" id={SELECTION_FORM}>
+        <input type="hidden" name="intent" value="invite-selected" />
+        <input type="hidden" name="redirectTo" value={returnTo} />
+        <Button type="submit" variant="secondary" className="w-full sm:w-auto" disabled={selecting}>
+          <Mail aria-hidden className="size-4" />
+          {selecting ? "Inviting..." : "Invite selected"}
+        </Button>
+      </Form>
+    </div>
+  );
+}
+
+/** Invitation mails the queue gave up on, with a button to try them again. */
+export function FailedMails({ summary, returnTo }: { summary: InvitationSummary; returnTo: string }) {
+  const retrying = useBusy("retry-mail");
+  if (summary.failedCount === 0) return null;
+  return (
+    <div
+      role="alert"
+      className="mb-4 rounded-2xl border border-red-200 bg-red-50 p-4 text-sm text-red-900 dark:border-red-900 dark:bg-red-950/60 dark:text-red-100"
+    >
+      <div className="flex flex-col gap-3 sm:flex-row sm:items-start sm:justify-between">
+        <div className="flex gap-2">
+          <MailWarning aria-hidden className="mt-0.5 size-4 shrink-0" />
+          <div>
+            <p className="font-semibold">
+              {summary.failedCount === 1
+                ? "1 invitation mail could not be sent"
+                : `${count(summary.failedCount)} invitation mails could not be sent`}
+            </p>
+            <p>The mail server refused them after several tries. Check the mail settings, then retry.</p>
+          </div>
+        </div>
+        <Form method="post" action="/admin/profiles" className="shrink-0">
+          <input type="hidden" name="intent" value="retry-mail" />
+          <input type="hidden" name="redirectTo" value={returnTo} />
+          <Button type="submit" variant="secondary" size="sm" disabled={retrying}>
+            <RotateCw aria-hidden className="size-4" />
+            {retrying ? "Retrying..." : "Retry sending"}
+          </Button>
+        </Form>
+      </div>
+      <ul className="mt-3 space-y-1 pl-6" aria-label="Mails that could not be sent">
+        {summary.failed.map((mail) => (
+          <li key={mail.id} className="wrap-anywhere">
+            <span className="font-medium">{mail.email}</span> — {mail.kind === "reminder" ? "reminder" : "invitation"},{" "}
+            {mail.attempts} {mail.attempts === 1 ? "try" : "tries"}
+            {mail.lastError ? `: ${mail.lastError}` : ""}
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
+function shortDate(iso: string) {
+  return new Date(iso).toLocaleDateString("en-GB", {
+    day: "numeric",
+    month: "short",
+    year: "numeric",
+    timeZone: "UTC",
+  });
+}
+
+/** "Not invited", "Invited on 3 Nov 2026", "Reminded 2 times", or "Claimed". */
+export function invitationText(row: Pick<ManagedProfile, "claimed" | "invitedAt" | "remindersSent">) {
+  if (row.claimed) return "Claimed";
+  if (!row.invitedAt) return "Not invited";
+  const invited = `Invited on ${shortDate(row.invitedAt)}`;
+  if (row.remindersSent === 0) return invited;
+  return `${invited}, reminded ${row.remindersSent === 1 ? "once" : `${row.remindersSent} times`}`;
+}
+
+export function InvitationState({ row }: { row: ManagedProfile }) {
+  return (
+    <p className="text-xs text-slate-500 dark:text-slate-400" data-testid="invitation-state">
+      {invitationText(row)}
+    </p>
+  );
+}
+
+/** The box that adds an unclaimed card to "Invite selected". */
+export function SelectBox({ row }: { row: ManagedProfile }) {
+  if (row.claimed) return <span className="inline-block size-4" aria-hidden />;
+  return (
+    <input
+      type="checkbox"
+      name="ids"
+      value={row.id}
+      form={SELECTION_FORM}
+      aria-label={`Select ${fullName(row)}`}
+      className="size-4 rounded border-slate-300 accent-brand dark:border-slate-600"
+    />
+  );
+}
+
+/** "Invite" (or "Invite again") on one unclaimed card. */
+export function InviteButton({ row, returnTo }: { row: ManagedProfile; returnTo: string }) {
+  if (row.claimed) return null;
+  const label = row.invitedAt ? "Invite again" : "Invite";
+  return (
+    <Form method="post" action="/admin/profiles">
+      <input type="hidden" name="intent" value="invite" />
+      <input type="hidden" name="id" value={row.id} />
+      <input type="hidden" name="redirectTo" value={returnTo} />
+      <Button type="submit" variant="ghost" size="sm" aria-label={`${label}: ${fullName(row)}`}>
+        <Send aria-hidden className="size-4" />
+        <span className="md:hidden 2xl:inline">{label}</span>
+      </Button>
+    </Form>
+  );
+}

@@ -1,0 +1,131 @@
+import { IdCard } from "lucide-react";
+import { Form, Link, useNavigation } from "react-router";
+import { AcceptInvitationSchema } from "~/.server/accounts/schemas";
+import { callAuth, cookieHeaders } from "~/.server/auth";
+import { viewInvitation } from "~/.server/invitations/accept";
+import { failure } from "~/.server/responses";
+import { redirectWithToast } from "~/.server/toast";
+import { fieldErrors } from "~/.server/validation";
+import { NewPasswordField } from "~/components/account-fields";
+import { AuthShell } from "~/components/auth-shell";
+import { Alert } from "~/components/ui/alert";
+import { Button } from "~/components/ui/button";
+import { useSite } from "~/lib/site";
+import type { Route } from "./+types/invitation";
+
+export const meta: Route.MetaFunction = () => [{ title: "Claim your card" }];
+
+/**
+ * Where an invitation's link lands (docs/decisions/021-invitations-and-the-mail-queue.md).
+ * Opening it uses nothing up: the button does. Whoever opens it proves the
+ * mailbox, so they choose the password; an address that has an account keeps
+ * its password and gets the card added.
+ */
+export async function loader({ request }: Route.LoaderArgs) {
+  const token = new URL(request.url).searchParams.get("token") ?? "";
+  const view = token ? await viewInvitation(token) : ({ state: "invalid" } as const);
+  return { token: view.state === "invalid" ? "" : token, view };
+}
+
+export async function action({ request }: Route.ActionArgs) {
+  const form = Object.fromEntries(await request.formData());
+  const parsed = AcceptInvitationSchema.safeParse(form);
+  if (!parsed.success) return failure(400, { fieldErrors: fieldErrors(parsed.error) });
+  if ("password" in form && !parsed.data.password) {
+    return failure(400, { fieldErrors: { password: ["Choose a password"] } });
+  }
+  const result = await callAuth<{ outcome: "claimed" | "linked" | "has-card"; username: string | null }>(
+    request,
+    "/accept-invitation",
+    parsed.data,
+  );
+  if (!result.ok) {
+    const status = result.status === 429 ? 429 : 400;
+    if (result.fieldErrors) return failure(status, { fieldErrors: result.fieldErrors });
+    return failure(status, { formError: result.message });
+  }
+  const card = result.data.username ? `/profile/${encodeURIComponent(result.data.username)}` : "/";
+  switch (result.data.outcome) {
+    case "claimed":
+      return redirectWithToast(
+        card,
+        { text: "Welcome! This card is yours now." },
+        { headers: cookieHeaders(result.headers) },
+      );
+    case "linked":
+      return redirectWithToast(`/auth?${new URLSearchParams({ redirectTo: card })}`, {
+        text: "The card is now part of your account. Sign in with your password to see it.",
+      });
+    default:
+      return redirectWithToast("/auth", {
+        text: "Your account already has a card, so this one was not added. Ask your administrator to merge them.",
+        tone: "error",
+      });
+  }
+}
+
+export default function Invitation({ loaderData, actionData }: Route.ComponentProps) {
+  const site = useSite();
+  const navigation = useNavigation();
+  const busy = navigation.state === "submitting";
+  const { view, token } = loaderData;
+  if (view.state === "invalid") {
+    return (
+      <AuthShell>
+        <div className="space-y-4">
+          <h1 className="text-2xl font-semibold tracking-tight">This link did not work</h1>
+          <Alert tone="error">
+            The invitation link is invalid, was already used, has expired, or was replaced by a newer one. Only the
+            newest link we sent works, for 14 days.
+          </Alert>
+          <p className="text-slate-600 dark:text-slate-400">
+            Ask your administrator to invite you again, or sign in if you have already claimed your card.
+          </p>
+          <Link to="/auth" className="font-medium text-brand-ink hover:underline">
+            Go to sign in
+          </Link>
+        </div>
+      </AuthShell>
+    );
+  }
+  const errors = actionData?.fieldErrors;
+  return (
+    <AuthShell>
+      <div className="mb-6 space-y-3">
+        <span className="flex size-12 items-center justify-center rounded-full bg-brand/10 text-brand-ink">
+          <IdCard aria-hidden className="size-6" />
+        </span>
+        <h1 className="text-2xl font-semibold tracking-tight">Claim your {site.companyName} card</h1>
+        {view.state === "choose-password" ? (
+          <p className="text-slate-600 dark:text-slate-400">
+            A business card was prepared for{" "}
+            <strong className="break-all text-slate-900 dark:text-slate-100">{view.email}</strong>. Choose your
+            password: it signs you in from now on, and the card becomes yours.
+          </p>
+        ) : (
+          <p className="text-slate-600 dark:text-slate-400">
+            <strong className="break-all text-slate-900 dark:text-slate-100">{view.email}</strong> already has an
+            account. Add the card to it; your password stays as it is.
+          </p>
+        )}
+      </div>
+      <Form method="post" className="space-y-4" noValidate>
+        <input type="hidden" name="token" value={token} />
+        {actionData?.formError ? <Alert tone="error">{actionData.formError}</Alert> : null}
+        {view.state === "choose-password" ? (
+          <>
+            <input type="hidden" name="username" autoComplete="username" value={view.email} />
+            <NewPasswordField errors={errors} />
+          </>
+        ) : null}
+        <Button type="submit" size="lg" className="w-full" disabled={busy}>
+          {busy
+            ? "Claiming..."
+            : view.state === "choose-password"
+              ? "Claim my card and sign in"
+              : "Add the card to my account"}
+        </Button>
+      </Form>
+    </AuthShell>
+  );
+}

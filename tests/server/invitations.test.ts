@@ -1,0 +1,355 @@
+import type { AddressInfo } from "node:net";
+import { eq } from "drizzle-orm";
+import { SMTPServer } from "smtp-server";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { requireViewer } from "~/.server/authz";
+import { db } from "~/.server/db/client";
+import { accounts, brands, invitations, mailJobs, profiles, siteSettings } from "~/.server/db/schema";
+import { viewInvitation } from "~/.server/invitations/accept";
+import { issueInvitationMails, sendDueReminders } from "~/.server/invitations/invitations";
+import { LEASE_MS, MAX_ATTEMPTS, processDueJobs, retryDelayMs } from "~/.server/invitations/mail-queue";
+import { type MailMessage, sendMail } from "~/.server/mail";
+import { readToast } from "~/.server/toast";
+import { action as profilesAction, loader as profilesLoader } from "~/routes/admin/profiles";
+import { action as invitationAction, loader as invitationLoader } from "~/routes/auth/invitation";
+import { expectConsoleError } from "../support/console";
+import {
+  cookieFrom,
+  createMember,
+  formRequest,
+  getRequest,
+  insertCard,
+  latestMail,
+  MEMBER_PASSWORD,
+  multipartRequest,
+  present,
+  run,
+} from "./helpers";
+
+const DAY = 24 * 60 * 60 * 1000;
+const NEW_PASSWORD = "violet harbour lantern";
+
+/** Every mail the queue hands over, also written to the real `.eml` outbox. */
+const sent: MailMessage[] = [];
+async function send(message: MailMessage) {
+  sent.push(message);
+  await sendMail(message);
+}
+function lastLinkTo(address: string) {
+  const mail = [...sent].reverse().find((message) => message.to === address);
+  return present(mail?.link, `a link mailed to ${address}`);
+}
+const tokenOf = (link: string) => present(new URL(link).searchParams.get("token"), "the link's token");
+
+/** Gives the card to a new member (whose own card goes), as a claim by someone else would. */
+async function giveToSomeone(cardId: string, email: string) {
+  const member = await createMember({ email });
+  await db.delete(profiles).where(eq(profiles.userId, member.id));
+  await db.update(profiles).set({ userId: member.id }).where(eq(profiles.id, cardId));
+}
+
+async function adminPost(fields: Record<string, string | string[]>, admin: Awaited<ReturnType<typeof createMember>>) {
+  const form = new FormData();
+  for (const [name, value] of Object.entries(fields)) {
+    for (const one of Array.isArray(value) ? value : [value]) form.append(name, one);
+  }
+  const result = await run(profilesAction, await multipartRequest("/admin/profiles", form), {}, admin.viewer);
+  return { ...result, toast: (await readToast(cookieFrom(result.headers)))?.text };
+}
+
+async function openInvitation(link: string) {
+  const url = new URL(link);
+  return run(invitationLoader, getRequest(`${url.pathname}${url.search}`));
+}
+
+async function claimWith(link: string, password: string | null) {
+  const fields: Record<string, string> = { token: tokenOf(link) };
+  if (password !== null) fields.password = password;
+  return run(invitationAction, formRequest("/auth/invitation", fields));
+}
+
+describe("invitations", () => {
+  it("sends the brand's mail whose link sets the password and signs the person in on their claimed card", async () => {
+    await db.insert(siteSettings).values({ id: 1, companyName: "Acme Group" });
+    const [brand] = await db
+      .insert(brands)
+      .values({ name: "Northwind", primaryColor: "#0f766e", logo: "brands/0123456789abcdef.webp" })
+      .returning();
+    const admin = await createMember({ email: "admin@example.com" });
+    const card = await insertCard({ email: "nora@example.org", companyBrandId: present(brand, "brand").id });
+
+    const invited = await adminPost({ intent: "invite", id: card.id, redirectTo: "/admin/profiles" }, admin);
+    expect(invited).toMatchObject({ status: 302, location: "/admin/profiles" });
+    expect(invited.toast).toBe("Invitation on its way to 1 person.");
+    expect(await processDueJobs({ send })).toMatchObject({ sent: 1, failed: 0 });
+
+    // The real message in the outbox: the brand's name, logo (absolute) and colour, HTML and plain text.
+    const mail = present(latestMail("nora@example.org"), "the invitation in the outbox");
+    expect(mail.subject).toBe("Northwind has prepared a business card for you");
+    expect(mail.raw).toContain("Content-Type: text/plain");
+    expect(mail.raw).toContain("Content-Type: text/html");
+    const body = mail.raw.replace(/=\r?\n/g, "").replace(/=3D/g, "=");
+    expect(body).toContain('src="http://localhost:3000/uploads/brands/0123456789abcdef.webp"');
+    expect(body).toContain("#0f766e");
+    const link = present(mail.link, "the link in the mail");
+    expect(link).toMatch(/^http:\/\/localhost:3000\/auth\/invitation\?token=/);
+
+    // Opening the link asks for a password and uses nothing up.
+    expect((await openInvitation(link)).data).toMatchObject({ view: { state: "choose-password" } });
+    const weak = await claimWith(link, "password");
+    expect(weak.status).toBe(400);
+    expect((await openInvitation(link)).data).toMatchObject({ view: { state: "choose-password" } });
+
+    const claimed = await claimWith(link, NEW_PASSWORD);
+    expect(claimed).toMatchObject({ status: 302, location: `/profile/${card.username}` });
+    const viewer = await requireViewer(getRequest("/", cookieFrom(claimed.headers)));
+    expect(viewer.user.email).toBe("nora@example.org");
+    expect(viewer.profile?.id).toBe(card.id);
+
+    // The link worked once.
+    expect((await openInvitation(link)).data).toMatchObject({ view: { state: "invalid" } });
+    expect((await claimWith(link, NEW_PASSWORD)).status).toBe(400);
+
+    // Profile management shows the card claimed.
+    const list = await run(profilesLoader, getRequest("/admin/profiles?invitation=claimed"), {}, admin.viewer);
+    const rows = (list.data as { management: { rows: { id: string }[] } }).management.rows;
+    expect(rows.map((row) => row.id)).toContain(card.id);
+  });
+
+  it("uses the site's company name when the card has no brand, and a link expires after 14 days", async () => {
+    await db.insert(siteSettings).values({ id: 1, companyName: "Acme Group" });
+    const card = await insertCard({ email: "olga@example.org" });
+    const then = new Date("2026-11-01T09:00:00Z");
+    await issueInvitationMails({ kind: "invitation", scope: { ids: [card.id] }, now: then });
+    await processDueJobs({ now: then, send });
+    const link = lastLinkTo("olga@example.org");
+    expect(sent.at(-1)?.subject).toBe("Acme Group has prepared a business card for you");
+    expect(await viewInvitation(tokenOf(link), new Date(then.getTime() + 13.9 * DAY))).toMatchObject({
+      state: "choose-password",
+    });
+    expect(await viewInvitation(tokenOf(link), new Date(then.getTime() + 14 * DAY))).toEqual({ state: "invalid" });
+  });
+
+  it("replaces the older link when a person is invited again", async () => {
+    const admin = await createMember({ email: "admin@example.com" });
+    const card = await insertCard({ email: "pia@example.org" });
+    await adminPost({ intent: "invite", id: card.id }, admin);
+    await processDueJobs({ send });
+    const first = lastLinkTo("pia@example.org");
+    await adminPost({ intent: "invite-selected", ids: [card.id] }, admin);
+    await processDueJobs({ send });
+    const second = lastLinkTo("pia@example.org");
+    expect(second).not.toBe(first);
+    expect((await openInvitation(first)).data).toMatchObject({ view: { state: "invalid" } });
+    expect((await openInvitation(second)).data).toMatchObject({ view: { state: "choose-password" } });
+  });
+
+  it("adds the card to an existing account without touching its password", async () => {
+    const member = await createMember({ email: "quinn@example.org" });
+    await db.delete(profiles).where(eq(profiles.userId, member.id));
+    const [before] = await db
+      .select({ password: accounts.password })
+      .from(accounts)
+      .where(eq(accounts.userId, member.id));
+    const card = await insertCard({ email: "quinn@example.org" });
+    await issueInvitationMails({ kind: "invitation", scope: { ids: [card.id] } });
+    await processDueJobs({ send });
+    const link = lastLinkTo("quinn@example.org");
+    expect((await openInvitation(link)).data).toMatchObject({ view: { state: "existing-account" } });
+    // A password sent anyway is not taken.
+    const linked = await claimWith(link, null);
+    expect(linked.status).toBe(302);
+    expect(linked.location).toBe(`/auth?redirectTo=${encodeURIComponent(`/profile/${card.username}`)}`);
+    expect(linked.headers.getSetCookie().some((cookie) => cookie.startsWith("better-auth.session_token="))).toBe(false);
+    const [row] = await db.select().from(profiles).where(eq(profiles.id, card.id));
+    expect(row?.userId).toBe(member.id);
+    const [after] = await db
+      .select({ password: accounts.password })
+      .from(accounts)
+      .where(eq(accounts.userId, member.id));
+    expect(after?.password).toBe(before?.password);
+    expect(MEMBER_PASSWORD).toBeTruthy();
+  });
+
+  it("invites everyone not yet invited, refuses a bad selection, and filters the list by invitation state", async () => {
+    const admin = await createMember({ email: "admin@example.com" });
+    const a = await insertCard({ email: "a@example.org" });
+    const b = await insertCard({ email: "b@example.org" });
+    const refused = await adminPost({ intent: "invite-selected", ids: ["not-an-id"] }, admin);
+    expect(refused.status).toBe(400);
+    expect(await db.select().from(mailJobs)).toEqual([]);
+    const none = await adminPost({ intent: "invite-selected" }, admin);
+    expect(none.status).toBe(400);
+
+    await adminPost({ intent: "invite", id: a.id }, admin);
+    const all = await adminPost({ intent: "invite-all" }, admin);
+    expect(all.toast).toBe("Invitation on its way to 1 person.");
+    const jobs = await db.select().from(mailJobs);
+    expect(jobs.map((job) => job.email).sort()).toEqual(["a@example.org", "b@example.org"]);
+
+    const notInvited = await run(
+      profilesLoader,
+      getRequest("/admin/profiles?invitation=not-invited"),
+      {},
+      admin.viewer,
+    );
+    expect((notInvited.data as { management: { rows: unknown[] } }).management.rows).toEqual([]);
+    const invited = await run(profilesLoader, getRequest("/admin/profiles?invitation=invited"), {}, admin.viewer);
+    const ids = (invited.data as { management: { rows: { id: string }[] } }).management.rows.map((row) => row.id);
+    expect(ids.sort()).toEqual([a.id, b.id].sort());
+    expect(b).toBeTruthy();
+  });
+});
+
+describe("reminders", () => {
+  it("reminds automatically after N days, at most M times, with a fresh link each time", async () => {
+    await db.insert(siteSettings).values({ id: 1, autoReminders: true, reminderAfterDays: 3, reminderMaxCount: 2 });
+    const card = await insertCard({ email: "rosa@example.org" });
+    const start = new Date("2026-11-02T08:00:00Z");
+    const at = (days: number) => new Date(start.getTime() + days * DAY);
+    await issueInvitationMails({ kind: "invitation", scope: { ids: [card.id] }, now: start });
+    await processDueJobs({ now: start, send });
+    const invitationLink = lastLinkTo("rosa@example.org");
+
+    expect(await sendDueReminders(at(2.9))).toEqual({ queued: 0 });
+    expect(await sendDueReminders(at(3))).toEqual({ queued: 1 });
+    // Run again at once (another instance, say): nothing more.
+    expect(await sendDueReminders(at(3))).toEqual({ queued: 0 });
+    await processDueJobs({ now: at(3), send });
+    expect(sent.at(-1)?.subject).toMatch(/^Reminder: /);
+    const reminderLink = lastLinkTo("rosa@example.org");
+    expect(await viewInvitation(tokenOf(invitationLink), at(3))).toEqual({ state: "invalid" });
+    expect(await viewInvitation(tokenOf(reminderLink), at(3))).toMatchObject({ state: "choose-password" });
+
+    expect(await sendDueReminders(at(5))).toEqual({ queued: 0 });
+    expect(await sendDueReminders(at(6))).toEqual({ queued: 1 });
+    expect(await sendDueReminders(at(30))).toEqual({ queued: 0 });
+    const [state] = await db.select().from(invitations).where(eq(invitations.profileId, card.id));
+    expect(state).toMatchObject({ remindersSent: 2, invitedAt: start });
+  });
+
+  it("sends no automatic reminder while they are switched off, and none to a claimed card", async () => {
+    const card = await insertCard({ email: "sam@example.org" });
+    const start = new Date("2026-11-02T08:00:00Z");
+    await issueInvitationMails({ kind: "invitation", scope: { ids: [card.id] }, now: start });
+    expect(await sendDueReminders(new Date(start.getTime() + 60 * DAY))).toEqual({ queued: 0 });
+    await db.insert(siteSettings).values({ id: 1, autoReminders: true });
+    await giveToSomeone(card.id, "someone@example.org");
+    expect(await sendDueReminders(new Date(start.getTime() + 60 * DAY))).toEqual({ queued: 0 });
+  });
+
+  it("lets the administrator remind everyone invited but not claimed", async () => {
+    const admin = await createMember({ email: "admin@example.com" });
+    const a = await insertCard({ email: "t1@example.org" });
+    await insertCard({ email: "t2@example.org" });
+    await issueInvitationMails({ kind: "invitation", scope: { ids: [a.id] } });
+    const reminded = await adminPost({ intent: "remind-all" }, admin);
+    expect(reminded.toast).toBe("Reminder on its way to 1 person.");
+    const [state] = await db.select().from(invitations).where(eq(invitations.profileId, a.id));
+    expect(state?.remindersSent).toBe(1);
+  });
+});
+
+describe("the mail queue", () => {
+  let server: SMTPServer;
+  let smtpUrl = "";
+  let refusing = true;
+  const received: string[] = [];
+
+  beforeAll(async () => {
+    server = new SMTPServer({
+      authOptional: true,
+      disabledCommands: ["STARTTLS"],
+      logger: false,
+      onMailFrom(_address, _session, callback) {
+        if (refusing) {
+          const error = Object.assign(new Error("Mailbox service busy, try later"), { responseCode: 451 });
+          callback(error);
+          return;
+        }
+        callback();
+      },
+      onData(stream, session, callback) {
+        stream.on("data", () => {});
+        stream.on("end", () => {
+          received.push(...session.envelope.rcptTo.map((rcpt) => rcpt.address));
+          callback();
+        });
+      },
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    smtpUrl = `smtp://127.0.0.1:${(server.server.address() as AddressInfo).port}`;
+  });
+
+  afterAll(async () => {
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  });
+
+  it("retries a failing SMTP server with growing waits, gives up, shows the failure, and sends on retry", async () => {
+    const admin = await createMember({ email: "admin@example.com" });
+    const card = await insertCard({ email: "uma@example.org" });
+    const throughSmtp = (message: MailMessage) => sendMail(message, smtpUrl);
+    let now = new Date("2026-11-10T10:00:00Z");
+    await issueInvitationMails({ kind: "invitation", scope: { ids: [card.id] }, now });
+    refusing = true;
+    expectConsoleError(/^\[mail-queue\] invitation to uma@example\.org failed \(try \d of 5/);
+
+    const waits: number[] = [];
+    for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
+      const run = await processDueJobs({ now, send: throughSmtp });
+      expect(run).toMatchObject(attempt < MAX_ATTEMPTS ? { retry: 1 } : { failed: 1 });
+      const [job] = await db.select().from(mailJobs);
+      if (attempt < MAX_ATTEMPTS) {
+        waits.push(present(job, "the job").runAt.getTime() - now.getTime());
+        // Not due a moment before its wait is over.
+        expect(await processDueJobs({ now: new Date(job!.runAt.getTime() - 1000), send: throughSmtp })).toMatchObject({
+          retry: 0,
+          failed: 0,
+        });
+        now = job!.runAt;
+      } else {
+        expect(job).toMatchObject({ status: "failed", attempts: MAX_ATTEMPTS });
+        expect(job?.lastError).toContain("Mailbox service busy");
+      }
+    }
+    expect(waits).toEqual([1, 2, 3, 4].map((attempts) => retryDelayMs(attempts)));
+    expect(waits[1]).toBe(2 * (waits[0] ?? 0));
+    expect(received).toEqual([]);
+
+    // The administrator sees it on profile management…
+    const list = await run(profilesLoader, getRequest("/admin/profiles"), {}, admin.viewer);
+    const summary = (list.data as { management: { invitations: { failedCount: number; failed: unknown[] } } })
+      .management.invitations;
+    expect(summary.failedCount).toBe(1);
+    expect(summary.failed[0]).toMatchObject({ email: "uma@example.org", kind: "invitation", attempts: MAX_ATTEMPTS });
+
+    // …and retries once the server works again.
+    refusing = false;
+    const retried = await adminPost({ intent: "retry-mail" }, admin);
+    expect(retried.toast).toBe("Trying again to send 1 mail.");
+    expect(await processDueJobs({ send: throughSmtp })).toMatchObject({ sent: 1 });
+    expect(received).toEqual(["uma@example.org"]);
+    expect(await processDueJobs({ send: throughSmtp })).toMatchObject({ sent: 0 });
+    expect(received).toEqual(["uma@example.org"]);
+  });
+
+  it("takes over a job whose worker stopped mid-send once its lease runs out, and not before", async () => {
+    const card = await insertCard({ email: "vera@example.org" });
+    const now = new Date("2026-11-10T10:00:00Z");
+    await issueInvitationMails({ kind: "invitation", scope: { ids: [card.id] }, now });
+    await db.update(mailJobs).set({ status: "sending", attempts: 1, lockedUntil: new Date(now.getTime() + LEASE_MS) });
+    expect(await processDueJobs({ now, send })).toMatchObject({ sent: 0 });
+    expect(await processDueJobs({ now: new Date(now.getTime() + LEASE_MS), send })).toMatchObject({ sent: 1 });
+    const [job] = await db.select().from(mailJobs);
+    expect(job).toMatchObject({ status: "sent", attempts: 2 });
+  });
+
+  it("drops a queued invitation whose card was claimed before it left", async () => {
+    const card = await insertCard({ email: "wanda@example.org" });
+    await issueInvitationMails({ kind: "invitation", scope: { ids: [card.id] } });
+    await giveToSomeone(card.id, "other@example.org");
+    const before = sent.length;
+    expect(await processDueJobs({ send })).toMatchObject({ dropped: 1, sent: 0 });
+    expect(sent.length).toBe(before);
+  });
+});
