@@ -91,6 +91,13 @@ test("visitors and members can neither see nor change anything an administrator 
     ],
     ["/admin/profiles/create", { firstName: "Hacked", lastName: "Profile", email: "hacked@example.org" }],
     ["/admin/settings", { companyName: "Hacked Company" }],
+    ["/admin/settings", { autoReminders: "on", reminderAfterDays: "1", reminderMaxCount: "10" }],
+    // Invitations and reminders: no mail may be queued by anyone but an administrator.
+    ["/admin/profiles", { intent: "invite", id: cardId }],
+    ["/admin/profiles", { intent: "invite-selected", ids: cardId }],
+    ["/admin/profiles", { intent: "invite-all" }],
+    ["/admin/profiles", { intent: "remind-all" }],
+    ["/admin/profiles", { intent: "retry-mail" }],
   ];
   for (const [path, fields] of attempts) {
     for (const [who, api] of [
@@ -109,6 +116,7 @@ test("visitors and members can neither see nor change anything an administrator 
   expect(await card.text()).not.toContain("Hacked");
   expect(await (await admin.get("/admin/profiles?q=hacked")).text()).not.toContain("hacked@example.org");
   expect(await (await visitor.get("/auth")).text()).not.toContain("Hacked Company");
+  expect(await (await admin.get(`/admin/profiles?q=${CARD.username}`)).text()).not.toContain("Invited on");
 
   await Promise.all([visitor.dispose(), member.dispose(), admin.dispose()]);
 });

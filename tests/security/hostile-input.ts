@@ -162,6 +162,34 @@ export const HOSTILE_INPUT: Row[] = [
     status: 200,
     why: "shows 'this link did not work' and changes nothing",
   },
+  // Invitations: a link's page and its form.
+  ...[
+    { token: NUL, password: "a long password phrase" },
+    { token: "a".repeat(43), password: "a long password phrase" },
+    { token: "a".repeat(43), password: "aaaaaaaa" },
+    { token: "a".repeat(43), password: LONG },
+    { token: "a".repeat(43) },
+    { token: "a".repeat(43), password: "" },
+  ].map(
+    (form): Row => ({
+      route: "auth/invitation",
+      who: "visitor",
+      method: "POST",
+      url: "/auth/invitation",
+      form,
+      status: 400,
+    }),
+  ),
+  ...[`?token=${"%00".repeat(5)}`, `?token=${LONG.slice(0, 3000)}`, "?token=%E2%80%AE"].map(
+    (query): Row => ({
+      route: "auth/invitation",
+      who: "visitor",
+      method: "GET",
+      url: `/auth/invitation${query}`,
+      status: 200,
+      why: "shows 'this link did not work' and changes nothing",
+    }),
+  ),
   ...["/%09/evil.example", "//evil.example", "https://evil.example", "/%5Cevil.example"].map(
     (target): Row => ({
       route: "auth/verified",
@@ -352,6 +380,10 @@ export const HOSTILE_INPUT: Row[] = [
     { intent: "update", id: "not-a-uuid", ...card({}) },
     { intent: "delete", id: HUGE_ID },
     { intent: NUL },
+    { intent: "invite", id: NUL },
+    { intent: "invite", id: HUGE_ID },
+    { intent: "invite-selected", ids: "not-a-uuid" },
+    { intent: "invite-selected" } as Record<string, string>,
   ].map(
     (form): Row => ({
       route: "admin/profiles",
@@ -410,6 +442,13 @@ export const HOSTILE_INPUT: Row[] = [
     { darkModeLogo: "data:image/svg+xml,<svg onload=alert(1)>" },
     { termsOfService: `Terms${NUL}` },
     { privacyPolicy: "x".repeat(100_001) },
+    { autoReminders: "yes" },
+    { reminderAfterDays: "0" },
+    { reminderAfterDays: "1e3" },
+    { reminderAfterDays: NUL },
+    { reminderMaxCount: "-1" },
+    { reminderMaxCount: "11" },
+    { reminderMaxCount: "2.5" },
   ]).map(
     (form): Row => ({
       route: "admin/settings",

@@ -10,6 +10,8 @@ import {
   brands,
   emailLinks,
   healthChecks,
+  invitations,
+  mailJobs,
   profiles,
   profileViews,
   rateLimits,
@@ -45,9 +47,11 @@ export const BACKUP_TABLES: PgTable[] = [
   accounts,
   verifications,
   rateLimits,
-  emailLinks,
   brands,
   profiles,
+  // After profiles: an invitation's link and state name a card.
+  emailLinks,
+  invitations,
   usernameRedirects,
   profileViews,
   siteSettings,
@@ -56,9 +60,11 @@ export const BACKUP_TABLES: PgTable[] = [
 /**
  * Tables an archive leaves out on purpose: `throttle_events` counts the last
  * hour's mails and failed sign-ins (a restore starts them afresh), and
- * `health_checks` is written and emptied by every health check.
+ * `health_checks` is written and emptied by every health check. `mail_jobs`
+ * is mail waiting to leave or already gone: a restore must not send old
+ * invitations again (the invitation state is kept, so the administrator can remind).
  */
-export const NOT_BACKED_UP: PgTable[] = [throttleEvents, healthChecks];
+export const NOT_BACKED_UP: PgTable[] = [throttleEvents, healthChecks, mailJobs];
 
 const BATCH_ROWS = 500;
 
