@@ -168,7 +168,7 @@ export const HOSTILE_INPUT: Row[] = [
     { token: "a".repeat(43), password: "a long password phrase" },
     { token: "a".repeat(43), password: "aaaaaaaa" },
     { token: "a".repeat(43), password: LONG },
-    { token: "a".repeat(43) },
+    { token: "a".repeat(43) } as Record<string, string>,
     { token: "a".repeat(43), password: "" },
   ].map(
     (form): Row => ({
