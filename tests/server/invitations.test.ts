@@ -7,7 +7,7 @@ import { db } from "~/.server/db/client";
 import { accounts, brands, invitations, mailJobs, profiles, siteSettings } from "~/.server/db/schema";
 import { viewInvitation } from "~/.server/invitations/accept";
 import { issueInvitationMails, sendDueReminders } from "~/.server/invitations/invitations";
-import { LEASE_MS, MAX_ATTEMPTS, processDueJobs, retryDelayMs } from "~/.server/invitations/mail-queue";
+import { claimDueJobs, LEASE_MS, MAX_ATTEMPTS, processDueJobs, retryDelayMs } from "~/.server/invitations/mail-queue";
 import { type MailMessage, sendMail } from "~/.server/mail";
 import { readToast } from "~/.server/toast";
 import { action as profilesAction, loader as profilesLoader } from "~/routes/admin/profiles";
@@ -331,6 +331,19 @@ describe("the mail queue", () => {
     expect(received).toEqual(["uma@example.org"]);
     expect(await processDueJobs({ send: throughSmtp })).toMatchObject({ sent: 0 });
     expect(received).toEqual(["uma@example.org"]);
+  });
+
+  it("gives each job to one claimer only when several claim at once", async () => {
+    const cards = await Promise.all(
+      Array.from({ length: 12 }, (_, index) => insertCard({ email: `c${index}@example.org` })),
+    );
+    const now = new Date("2026-11-10T10:00:00Z");
+    await issueInvitationMails({ kind: "invitation", scope: { ids: cards.map((card) => card.id) }, now });
+    const claims = await Promise.all([claimDueJobs(now, 5), claimDueJobs(now, 5), claimDueJobs(now, 5)]);
+    const ids = claims.flat().map((job) => job.id);
+    expect(ids).toHaveLength(12);
+    expect(new Set(ids).size).toBe(12);
+    expect(await claimDueJobs(now, 5)).toEqual([]);
   });
 
   it("takes over a job whose worker stopped mid-send once its lease runs out, and not before", async () => {
