@@ -1,0 +1,119 @@
+import type { Page } from "@playwright/test";
+import { E2E_URL } from "../../playwright.config";
+import { expect, expectAccessible, mailLink, screenshot, test, uniqueEmail } from "./fixtures";
+
+const NEW_PASSWORD = "violet harbour lantern";
+
+/** An unclaimed card made by the administrator, as the create form sends it; its name is unique to the run. */
+async function prepareCard(page: Page, firstName: string) {
+  const lastName = `Invitee${Date.now().toString(36)}${Math.floor(Math.random() * 1000)}`;
+  const email = uniqueEmail(firstName.toLowerCase());
+  const response = await page.request.post("/admin/profiles/create", {
+    multipart: { firstName, lastName, email, title: "", phone: "", bio: "", linkedinUrl: "", companyBrandId: "" },
+    headers: { origin: E2E_URL },
+    maxRedirects: 0,
+  });
+  expect(response.status(), await response.text()).toBe(302);
+  return { firstName, lastName, email, name: `${firstName} ${lastName}` };
+}
+
+/** Opens the mailed link in a browser that is not signed in, chooses a password, and lands on the card. */
+async function claim(page: Page, link: string, name: string) {
+  await page.goto(link);
+  await expect(page.getByRole("heading", { name: /^Claim your .+ card$/ })).toBeVisible();
+  await page.getByLabel("Password").fill(NEW_PASSWORD);
+  await page.getByRole("button", { name: "Claim my card and sign in" }).click();
+  await expect(page).toHaveURL(/\/profile\/[^/]+$/);
+  await expect(page.getByRole("heading", { name, level: 1 })).toBeVisible();
+  await expect(page.getByText("Welcome! This card is yours now.")).toBeVisible();
+}
+
+test.describe("on a desktop", () => {
+  test.use({ viewport: { width: 1440, height: 900 } });
+
+  test("an administrator invites one person, who sets a password from the mail and lands signed in on their card", async ({
+    page,
+    login,
+    newContext,
+  }) => {
+    await login("admin");
+    const person = await prepareCard(page, "Ines");
+    await page.goto(`/admin/profiles?q=${encodeURIComponent(person.lastName)}`);
+    const row = page.getByRole("row").filter({ hasText: person.name });
+    await expect(row.getByTestId("invitation-state")).toHaveText("Not invited");
+    await row.getByRole("button", { name: `Invite: ${person.name}` }).click();
+    await expect(page.getByText("Invitation on its way to 1 person.")).toBeVisible();
+    await expect(row.getByTestId("invitation-state")).toHaveText(/^Invited on \d{1,2} \w{3} \d{4}$/);
+    await expect(row.getByRole("button", { name: `Invite again: ${person.name}` })).toBeVisible();
+
+    // The list filters by invitation state.
+    await page.goto(`/admin/profiles?q=${encodeURIComponent(person.lastName)}&invitation=not-invited`);
+    await expect(page.getByText("No profiles found")).toBeVisible();
+    await page.goto(`/admin/profiles?q=${encodeURIComponent(person.lastName)}&invitation=invited`);
+    await expect(page.getByRole("row").filter({ hasText: person.name })).toBeVisible();
+    await expectAccessible(page);
+    for (const theme of ["light", "dark"] as const) {
+      await page.emulateMedia({ colorScheme: theme });
+      await screenshot(page, `invitations-admin-desktop-${theme}`);
+    }
+
+    const link = await mailLink(person.email);
+    const visitor = await (await newContext({ viewport: { width: 1440, height: 900 } })).newPage();
+    for (const theme of ["light", "dark"] as const) {
+      await visitor.emulateMedia({ colorScheme: theme });
+      await visitor.goto(link);
+      await screenshot(visitor, `invitation-page-desktop-${theme}`);
+    }
+    await expectAccessible(visitor);
+    await claim(visitor, link, person.name);
+
+    // The link worked once.
+    await visitor.goto(link);
+    await expect(visitor.getByRole("heading", { name: "This link did not work" })).toBeVisible();
+
+    await page.goto(`/admin/profiles?q=${encodeURIComponent(person.lastName)}`);
+    await expect(page.getByRole("row").filter({ hasText: person.name }).getByTestId("invitation-state")).toHaveText(
+      "Claimed",
+    );
+  });
+});
+
+test.describe("on a phone", () => {
+  test.use({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+
+  test("an administrator ticks two cards and invites them; one person claims from the phone", async ({
+    page,
+    login,
+    newContext,
+  }) => {
+    await login("admin");
+    const tag = `Pho${Date.now().toString(36)}`;
+    const first = await prepareCard(page, `${tag}a`);
+    const second = await prepareCard(page, `${tag}b`);
+    await page.goto(`/admin/profiles?q=${encodeURIComponent(tag)}`);
+    await expect(page.getByRole("table")).toBeHidden();
+    for (const person of [first, second]) {
+      await page.getByRole("checkbox", { name: `Select ${person.name}` }).check();
+    }
+    await page.getByRole("button", { name: "Invite selected" }).click();
+    await expect(page.getByText("Invitation on its way to 2 people.")).toBeVisible();
+    const items = page.getByRole("listitem").filter({ has: page.getByTestId("invitation-state") });
+    await expect(items.getByTestId("invitation-state")).toHaveText([/^Invited on /, /^Invited on /]);
+    await expectAccessible(page);
+    for (const theme of ["light", "dark"] as const) {
+      await page.emulateMedia({ colorScheme: theme });
+      await screenshot(page, `invitations-admin-phone-${theme}`);
+    }
+
+    const link = await mailLink(second.email);
+    const phone = await (
+      await newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true })
+    ).newPage();
+    for (const theme of ["light", "dark"] as const) {
+      await phone.emulateMedia({ colorScheme: theme });
+      await phone.goto(link);
+      await screenshot(phone, `invitation-page-phone-${theme}`);
+    }
+    await claim(phone, link, second.name);
+  });
+});
