@@ -62,7 +62,7 @@ export type ManagedProfile = Person & {
 };
 
 /** Invitation mails the queue gave up on, for the administrator to retry. */
-export type FailedMail = {
+type FailedMail = {
   id: number;
   kind: "invitation" | "reminder";
   email: string;

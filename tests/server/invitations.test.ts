@@ -11,6 +11,7 @@ import { claimDueJobs, LEASE_MS, MAX_ATTEMPTS, processDueJobs, retryDelayMs } fr
 import { type MailMessage, sendMail } from "~/.server/mail";
 import { readToast } from "~/.server/toast";
 import { action as profilesAction, loader as profilesLoader } from "~/routes/admin/profiles";
+import { action as settingsAction } from "~/routes/admin/settings";
 import { action as invitationAction, loader as invitationLoader } from "~/routes/auth/invitation";
 import { expectConsoleError } from "../support/console";
 import {
@@ -226,6 +227,26 @@ describe("reminders", () => {
     expect(await sendDueReminders(at(30))).toEqual({ queued: 0 });
     const [state] = await db.select().from(invitations).where(eq(invitations.profileId, card.id));
     expect(state).toMatchObject({ remindersSent: 2, invitedAt: start });
+  });
+
+  it("saves the reminder settings and refuses bad numbers with a clear message, saving nothing", async () => {
+    const admin = await createMember({ email: "admin@example.com" });
+    const save = async (fields: Record<string, string>) => {
+      const form = new FormData();
+      for (const [name, value] of Object.entries(fields)) form.set(name, value);
+      return run(settingsAction, await multipartRequest("/admin/settings", form), {}, admin.viewer);
+    };
+    const refused = await save({ autoReminders: "on", reminderAfterDays: "0", reminderMaxCount: "eleven" });
+    expect(refused.status).toBe(400);
+    expect((refused.data as { fieldErrors: Record<string, string[]> }).fieldErrors).toMatchObject({
+      reminderAfterDays: ["Enter a whole number of days from 1 to 365"],
+      reminderMaxCount: ["Enter a whole number of reminders from 1 to 10"],
+    });
+    expect(await db.select().from(siteSettings)).toEqual([]);
+
+    expect((await save({ autoReminders: "on", reminderAfterDays: "5", reminderMaxCount: "2" })).status).toBe(302);
+    const [row] = await db.select().from(siteSettings);
+    expect(row).toMatchObject({ autoReminders: true, reminderAfterDays: 5, reminderMaxCount: 2 });
   });
 
   it("sends no automatic reminder while they are switched off, and none to a claimed card", async () => {

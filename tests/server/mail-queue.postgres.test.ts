@@ -123,7 +123,7 @@ describe.skipIf(!BUILT)("the mail queue shared by two server processes on one Po
     expect(received).toHaveLength(40);
     expect(new Set(received).size).toBe(40);
     const sentBy = [a, b].map((server) => server.log.join("").match(/\[mail\] sent "/g)?.length ?? 0);
-    expect(sentBy[0] + sentBy[1]).toBe(40);
+    expect((sentBy[0] ?? 0) + (sentBy[1] ?? 0)).toBe(40);
 
     // Both stop cleanly; mail queued while they are down waits in the database.
     expect(await stopServer(a)).toBe(0);

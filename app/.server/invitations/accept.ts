@@ -7,7 +7,7 @@ import { accounts, emailLinks, mailJobs, type Profile, profiles, users } from ".
 import { publish } from "../realtime";
 import { findInvitation } from "./invitations";
 
-export type InvitedUser = typeof users.$inferSelect;
+type InvitedUser = typeof users.$inferSelect;
 
 /** What the invitation page shows before anything is used up. */
 export type InvitationView =

@@ -12,7 +12,7 @@ import { registerMailJob, wakeMailQueue } from "./mail-queue";
 
 const ONE_DAY_MS = 24 * 60 * 60 * 1000;
 /** How long an invitation's link works. */
-export const INVITATION_LIFETIME_DAYS = 14;
+const INVITATION_LIFETIME_DAYS = 14;
 
 /** Automatic reminders: off unless switched on; then after 7 days, at most 3 times, unless set otherwise. */
 export const REMINDER_DEFAULTS = { after: 7, max: 3 } as const;
@@ -93,9 +93,9 @@ async function queueJobs(tx: Queryable, kind: MailJob["kind"], targets: { id: st
     .values(targets.map((target) => ({ kind, profileId: target.id, email: target.email, runAt: now, createdAt: now })));
 }
 
-export type ReminderSettings = { enabled: boolean; afterDays: number; maxCount: number };
+type ReminderSettings = { enabled: boolean; afterDays: number; maxCount: number };
 
-export async function getReminderSettings(): Promise<ReminderSettings> {
+async function getReminderSettings(): Promise<ReminderSettings> {
   const [row] = await db
     .select({
       enabled: siteSettings.autoReminders,
@@ -153,16 +153,12 @@ export async function sendDueReminders(now = new Date()): Promise<IssueResult> {
 // ── The link ─────────────────────────────────────────────────────────────────
 
 /** The address an invitation's link opens. */
-export function invitationUrl(token: string): string {
+function invitationUrl(token: string): string {
   return `${env.PUBLIC_URL}/auth/invitation?token=${encodeURIComponent(token)}`;
 }
 
 /** A new link for the card, replacing its earlier one (which stops working). Only the hash is kept. */
-export async function issueInvitationLink(
-  tx: Queryable,
-  card: { id: string; email: string },
-  now: Date,
-): Promise<string> {
+async function issueInvitationLink(tx: Queryable, card: { id: string; email: string }, now: Date): Promise<string> {
   const token = randomToken();
   await tx.delete(emailLinks).where(and(eq(emailLinks.profileId, card.id), eq(emailLinks.purpose, "invitation")));
   await tx.insert(emailLinks).values({
@@ -221,7 +217,7 @@ async function sender(brandId: number | null) {
  * the card holds is written into it: the person has not proven this address
  * yet, and the card's name was typed by an administrator, not by them.
  */
-export async function invitationMail(options: {
+async function invitationMail(options: {
   kind: MailJob["kind"];
   to: string;
   brandId: number | null;

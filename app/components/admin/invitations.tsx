@@ -5,7 +5,7 @@ import type { InvitationSummary, ManagedProfile } from "~/lib/dashboard";
 import { fullName } from "~/lib/names";
 
 /** The id of the form "Invite selected" submits; each row's box belongs to it. */
-export const SELECTION_FORM = "invite-selected";
+const SELECTION_FORM = "invite-selected";
 
 export const INVITATION_OPTIONS = [
   { value: "all", label: "All Invitations" },
@@ -122,7 +122,7 @@ function shortDate(iso: string) {
 }
 
 /** "Not invited", "Invited on 3 Nov 2026", "Reminded 2 times", or "Claimed". */
-export function invitationText(row: Pick<ManagedProfile, "claimed" | "invitedAt" | "remindersSent">) {
+function invitationText(row: Pick<ManagedProfile, "claimed" | "invitedAt" | "remindersSent">) {
   if (row.claimed) return "Claimed";
   if (!row.invitedAt) return "Not invited";
   const invited = `Invited on ${shortDate(row.invitedAt)}`;

@@ -125,7 +125,7 @@ export function ProfileManagement({
                 className="rounded-2xl border border-slate-200 bg-white p-4 shadow-sm dark:border-slate-800 dark:bg-slate-900"
               >
                 <div className="flex items-center gap-3">
-                  <SelectBox row={row} />
+                  <SelectBox key={`${row.id} ${row.invitedAt}`} row={row} />
                   <Avatar person={row} photoUrl={row.photoUrl} size="sm" />
                   <div className="min-w-0 flex-1">
                     <p className="font-medium wrap-anywhere">{fullName(row)}</p>
@@ -170,7 +170,7 @@ export function ProfileManagement({
                 {rows.map((row) => (
                   <tr key={row.id}>
                     <td className="py-3 pl-4">
-                      <SelectBox row={row} />
+                      <SelectBox key={`${row.id} ${row.invitedAt}`} row={row} />
                     </td>
                     <td className="px-4 py-3">
                       <div className="flex items-center gap-3">
@@ -286,7 +286,7 @@ function RowActions({
   onDelete: (row: Row) => void;
 }) {
   return (
-    <div className="mt-3 flex flex-wrap justify-end gap-1 md:mt-0">
+    <div className="mt-3 flex flex-wrap justify-end gap-1 md:mt-0 md:flex-nowrap">
       <InviteButton row={row} returnTo={returnTo} />
       <Link
         to={`/profile/${encodeURIComponent(row.username)}`}

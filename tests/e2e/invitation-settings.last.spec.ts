@@ -1,0 +1,43 @@
+import { expect, expectAccessible, failedLoad, screenshot, test } from "./fixtures";
+
+test("an administrator switches automatic reminders on in Settings, with a clear message for a bad number", async ({
+  page,
+  login,
+  expectConsoleError,
+}) => {
+  expectConsoleError(failedLoad(400, "/admin/settings.data"));
+  await login("admin");
+  await page.goto("/admin/settings");
+  await page.getByRole("tab", { name: "Invitations" }).click();
+  const after = page.getByLabel("Remind after (days)");
+  await expect(after).toHaveValue("7");
+  await expect(page.getByLabel("Reminders at most")).toHaveValue("3");
+  await page.getByLabel("Send reminders automatically").check();
+  await after.fill("0");
+  await page.getByRole("button", { name: "Save Settings" }).click();
+  await expect(page.locator("#field-reminderAfterDays-error")).toHaveText("Enter a whole number of days from 1 to 365");
+  await expect(page.getByRole("tab", { name: /Invitations/ })).toHaveAttribute("aria-selected", "true");
+  await expectAccessible(page);
+
+  await page.getByLabel("Remind after (days)").fill("10");
+  await page.getByRole("button", { name: "Save Settings" }).click();
+  await expect(page.getByText("Settings saved successfully!")).toBeVisible();
+  await page.getByRole("tab", { name: "Invitations" }).click();
+  await expect(page.getByLabel("Send reminders automatically")).toBeChecked();
+  await expect(page.getByLabel("Remind after (days)")).toHaveValue("10");
+  for (const [width, height, device] of [
+    [1440, 900, "desktop"],
+    [390, 844, "phone"],
+  ] as const) {
+    await page.setViewportSize({ width, height });
+    for (const theme of ["light", "dark"] as const) {
+      await page.emulateMedia({ colorScheme: theme });
+      await screenshot(page, `settings-invitations-${device}-${theme}`);
+    }
+  }
+
+  // Back to the default, so no other test meets reminders switched on.
+  await page.getByLabel("Send reminders automatically").uncheck();
+  await page.getByRole("button", { name: "Save Settings" }).click();
+  await expect(page.getByText("Settings saved successfully!")).toBeVisible();
+});
