@@ -4,14 +4,22 @@ import { SMTPServer } from "smtp-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { requireViewer } from "~/.server/authz";
 import { db } from "~/.server/db/client";
-import { accounts, brands, invitations, mailJobs, profiles, siteSettings } from "~/.server/db/schema";
+import { accounts, brands, invitations, mailJobs, profiles, siteSettings, users } from "~/.server/db/schema";
 import { viewInvitation } from "~/.server/invitations/accept";
 import { issueInvitationMails, sendDueReminders } from "~/.server/invitations/invitations";
-import { claimDueJobs, LEASE_MS, MAX_ATTEMPTS, processDueJobs, retryDelayMs } from "~/.server/invitations/mail-queue";
+import {
+  claimDueJobs,
+  LEASE_MS,
+  MAX_ATTEMPTS,
+  processDueJobs,
+  retryDelayMs,
+  startMailQueue,
+} from "~/.server/invitations/mail-queue";
 import { type MailMessage, sendMail } from "~/.server/mail";
 import { readToast } from "~/.server/toast";
 import { action as profilesAction, loader as profilesLoader } from "~/routes/admin/profiles";
 import { action as settingsAction } from "~/routes/admin/settings";
+import { action as authAction } from "~/routes/auth/auth";
 import { action as invitationAction, loader as invitationLoader } from "~/routes/auth/invitation";
 import { expectConsoleError } from "../support/console";
 import {
@@ -170,6 +178,36 @@ describe("invitations", () => {
       .where(eq(accounts.userId, member.id));
     expect(after?.password).toBe(before?.password);
     expect(MEMBER_PASSWORD).toBeTruthy();
+  });
+
+  it("lets the mailbox owner replace a pending sign-up's password that someone else chose", async () => {
+    // A stranger signed up first with the invited address and never confirmed it.
+    const signUp = await run(
+      authAction,
+      formRequest("/auth", {
+        intent: "signup",
+        firstName: "Mallory",
+        lastName: "Stranger",
+        email: "xena@example.org",
+        password: "stranger chosen phrase",
+        phone: "",
+      }),
+    );
+    expect(signUp.status).toBe(200);
+    const card = await insertCard({ email: "xena@example.org", firstName: "Xena", lastName: "Owner" });
+    await issueInvitationMails({ kind: "invitation", scope: { ids: [card.id] } });
+    await processDueJobs({ send });
+    const link = lastLinkTo("xena@example.org");
+    expect((await openInvitation(link)).data).toMatchObject({ view: { state: "choose-password" } });
+    const claimed = await claimWith(link, NEW_PASSWORD);
+    expect(claimed).toMatchObject({ status: 302, location: `/profile/${card.username}` });
+
+    const signInWith = (password: string) =>
+      run(authAction, formRequest("/auth", { intent: "signin", email: "xena@example.org", password, redirectTo: "/" }));
+    expect((await signInWith("stranger chosen phrase")).status).toBe(400);
+    expect((await signInWith(NEW_PASSWORD)).status).toBe(302);
+    const [user] = await db.select().from(users).where(eq(users.email, "xena@example.org"));
+    expect(user).toMatchObject({ emailVerified: true, firstName: "Xena", lastName: "Owner" });
   });
 
   it("invites everyone not yet invited, refuses a bad selection, and filters the list by invitation state", async () => {
@@ -376,6 +414,20 @@ describe("the mail queue", () => {
     expect(await processDueJobs({ now: new Date(now.getTime() + LEASE_MS), send })).toMatchObject({ sent: 1 });
     const [job] = await db.select().from(mailJobs);
     expect(job).toMatchObject({ status: "sent", attempts: 2 });
+  });
+
+  it("runs as a worker that sends what is queued at once and stops cleanly", async () => {
+    const card = await insertCard({ email: "yara@example.org" });
+    const stop = startMailQueue({ intervalMs: 60_000 });
+    try {
+      await issueInvitationMails({ kind: "invitation", scope: { ids: [card.id] } });
+      await expect
+        .poll(async () => (await db.select({ status: mailJobs.status }).from(mailJobs))[0]?.status, { timeout: 15_000 })
+        .toBe("sent");
+      expect(latestMail("yara@example.org")?.subject).toMatch(/has prepared a business card for you$/);
+    } finally {
+      await stop();
+    }
   });
 
   it("drops a queued invitation whose card was claimed before it left", async () => {
