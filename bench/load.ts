@@ -10,7 +10,13 @@
 //    serving the anonymous card's HTML saved to disk, gzip on.
 // 4. autocannon against each route: BENCH_CONNECTIONS (50) connections for
 //    BENCH_SECONDS (10) each, gzip accepted, after a short warm-up.
-// 5. What Chromium transfers to show the anonymous card (bench/card-weight.ts).
+// 5. While 50 connections fetch QR PNGs, preview images and contact files of 50
+//    cards, one more asks /healthz: its p99 shows whether anything blocks.
+// 6. The server's memory: idle after start, after each of BENCH_ROUNDS (2) rounds
+//    of load (no growth between them), its peak; and the peak of a first start
+//    on a new, empty data directory.
+// 7. What Chromium transfers to show the anonymous card (bench/card-weight.ts),
+//    and Lighthouse's mobile scores for the card and its QR page (bench/lighthouse.ts).
 //
 //   npm run build && flock /tmp/namecard-heavy.lock npm run bench:load
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
@@ -21,11 +27,13 @@ import path from "node:path";
 import autocannon from "autocannon";
 import { measureCardWeight, printWeights, type Weight } from "./card-weight";
 import { freePort } from "./free-port";
+import { type Audit, audit, printAudits } from "./lighthouse";
 
 const PROFILES = Number(process.env.BENCH_PROFILES ?? 10_000);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const MODES = (process.env.BENCH_MODES ?? "production").split(",").filter(Boolean);
+const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 2));
 const DATA_DIR = path.resolve(`bench/.data/load-${PROFILES}`);
 const BENCH_EMAIL = "bench.load@example.com";
 const BENCH_PASSWORD = "bench password 123";
@@ -93,11 +101,16 @@ async function prepareData() {
   );
 }
 
-function rssMb(pid: number | undefined): number {
-  if (!pid) return 0;
+/** Resident memory now and at its peak so far, in MB. */
+function memoryOf(pid: number | undefined): { rss: number; peak: number } {
+  if (!pid) return { rss: 0, peak: 0 };
   const status = fs.readFileSync(`/proc/${pid}/status`, "utf8");
-  return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
+  const kb = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
+  return { rss: kb("VmRSS") / 1024, peak: kb("VmHWM") / 1024 };
 }
+
+/** Lets the server settle after start or load (timers, collection) before its memory is read. */
+const settle = () => new Promise((resolve) => setTimeout(resolve, 3_000));
 
 async function waitFor(url: string, child: ChildProcess, output: () => string) {
   for (let attempt = 0; attempt < 600; attempt++) {
@@ -119,14 +132,14 @@ function stopChild(child: ChildProcess): Promise<void> {
   return exited;
 }
 
-async function startServer(mode: string) {
+async function startServer(mode: string, dataDir = DATA_DIR) {
   const port = await freePort();
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     NODE_ENV: mode,
     PORT: String(port),
     PUBLIC_URL: `http://localhost:${port}`,
-    DATA_DIR,
+    DATA_DIR: dataDir,
     DATABASE_URL: "",
     ADMIN_EMAILS: "",
     SMTP_URL: "",
@@ -202,14 +215,7 @@ http {
 
 type Result = { route: string; reqs: number; p50: number; p99: number; errors: number; bytes: number };
 
-async function drive(route: string, url: string, headers: Record<string, string> = {}): Promise<Result> {
-  const options = {
-    url,
-    connections: CONNECTIONS,
-    headers: { "accept-encoding": "gzip", "user-agent": BROWSER, ...headers },
-  };
-  await autocannon({ ...options, duration: 2 }); // warm-up
-  const result = await autocannon({ ...options, duration: SECONDS });
+function resultOf(route: string, result: autocannon.Result): Result {
   return {
     route,
     reqs: result.requests.average,
@@ -218,6 +224,47 @@ async function drive(route: string, url: string, headers: Record<string, string>
     errors: result.errors + result.timeouts + result.non2xx,
     bytes: result.throughput.average / Math.max(result.requests.average, 1),
   };
+}
+
+async function drive(route: string, url: string, headers: Record<string, string> = {}): Promise<Result> {
+  const options = {
+    url,
+    connections: CONNECTIONS,
+    headers: { "accept-encoding": "gzip", "user-agent": BROWSER, ...headers },
+  };
+  await autocannon({ ...options, duration: 2 }); // warm-up
+  return resultOf(route, await autocannon({ ...options, duration: SECONDS }));
+}
+
+/** The health check's latency while every connection but one fetches images and contact files. */
+async function healthUnderImages(url: string): Promise<Result[]> {
+  const requests = Array.from({ length: 50 }, (_, index) => `/profile/person.${index + 1}`).flatMap((card) =>
+    ["/qr.png", "/og.png", "/contact.vcf"].map((file) => ({ method: "GET" as const, path: `${card}${file}` })),
+  );
+  const headers = { "accept-encoding": "gzip", "user-agent": BROWSER };
+  const [images, health] = await Promise.all([
+    autocannon({ url, connections: CONNECTIONS, duration: SECONDS, headers, requests }),
+    autocannon({ url: `${url}/healthz`, connections: 1, duration: SECONDS }),
+  ]);
+  return [
+    resultOf("QR PNGs, previews, contact files of 50 cards", images),
+    resultOf("/healthz, meanwhile (1 connection)", health),
+  ];
+}
+
+/** The memory of a first start: the server on a new, empty data directory until it answers. */
+async function firstStart(mode: string) {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "namecard-first-start-"));
+  const started = performance.now();
+  const server = await startServer(mode, dataDir);
+  const seconds = (performance.now() - started) / 1000;
+  try {
+    await settle();
+    return { seconds, ...memoryOf(server.child.pid) };
+  } finally {
+    await stopChild(server.child);
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
 }
 
 async function signIn(url: string, port: number) {
@@ -241,12 +288,17 @@ async function main() {
   await prepareData();
   const card = "/profile/person.1";
   const rows: (Result & { mode: string; ratio?: number })[] = [];
-  const memory: { mode: string; before: number; after: number }[] = [];
+  const memory: { mode: string; moment: string; rss: number; peak: number }[] = [];
   let nginxResult: Result | undefined;
   let weights: Weight[] | undefined;
+  let audits: Audit[] | undefined;
   for (const mode of MODES) {
+    const first = await firstStart(mode);
+    memory.push({ mode, moment: `first start on a new data directory (${first.seconds.toFixed(1)} s)`, ...first });
     const server = await startServer(mode);
     try {
+      await settle();
+      memory.push({ mode, moment: "idle after start", ...memoryOf(server.child.pid) });
       const html = Buffer.from(
         await (await fetch(`${server.url}${card}`, { headers: { "user-agent": BROWSER } })).arrayBuffer(),
       );
@@ -262,20 +314,37 @@ async function main() {
         console.warn(`  could not measure the card's weight in Chromium: ${error.message.split("\n")[0]}`);
         return undefined;
       });
+      if (!audits && process.env.BENCH_LIGHTHOUSE !== "0") {
+        audits = [];
+        for (const page of [card, "/qr/person.1"]) {
+          const result = await audit(`${server.url}${page}`).catch((error: Error) => {
+            console.warn(`  could not run Lighthouse: ${error.message.split("\n")[0]}`);
+            return undefined;
+          });
+          if (result) audits.push(result);
+        }
+      }
       const cookie = await signIn(server.url, server.port);
-      const before = rssMb(server.child.pid);
       const routes: [string, string, Record<string, string>?][] = [
         ["anonymous card", card],
         ["QR page", "/qr/person.1"],
         ["contact file", `${card}/contact.vcf`],
         ["QR PNG", `${card}/qr.png`],
         ["signed-in directory", "/directory", { cookie }],
+        ["signed-in search 'maria'", "/directory?q=maria", { cookie }],
+        ["signed-in profile edit page", "/profile/edit", { cookie }],
       ];
-      for (const [route, target, headers] of routes) {
-        rows.push({ mode, ...(await drive(route, `${server.url}${target}`, headers)) });
-        process.stdout.write(".");
+      for (let round = 1; round <= ROUNDS; round++) {
+        for (const [route, target, headers] of routes) {
+          const result = await drive(route, `${server.url}${target}`, headers);
+          if (round === ROUNDS) rows.push({ mode, ...result });
+          process.stdout.write(".");
+        }
+        const underImages = await healthUnderImages(server.url);
+        if (round === ROUNDS) rows.push(...underImages.map((result) => ({ mode, ...result })));
+        await settle();
+        memory.push({ mode, moment: `after load, round ${round} of ${ROUNDS}`, ...memoryOf(server.child.pid) });
       }
-      memory.push({ mode, before, after: rssMb(server.child.pid) });
     } finally {
       await stopChild(server.child);
     }
@@ -302,15 +371,25 @@ async function main() {
     );
     if (index === 0) console.info(`  ${widths.map((width) => "-".repeat(width)).join("  ")}`);
   }
-  console.info("\n  server memory (RSS, MB):");
-  for (const { mode, before, after } of memory) {
-    console.info(`  ${mode.padEnd(12)} before ${before.toFixed(0)}  after ${after.toFixed(0)}`);
+  console.info("\n  server memory (MB): resident now, and the peak so far");
+  for (const { mode, moment, rss, peak } of memory) {
+    console.info(
+      `  ${mode.padEnd(12)} ${moment.padEnd(52)} ${rss.toFixed(0).padStart(5)} ${peak.toFixed(0).padStart(5)}`,
+    );
   }
   if (weights) {
     console.info("\n  what Chromium transfers to show the anonymous card (compressed, with headers):");
     printWeights(weights);
   }
-  console.info("\n  Target: anonymous card, QR page and contact file at least 0.25× nginx, zero errors.\n");
+  if (audits?.length) {
+    console.info("\n  Lighthouse, mobile (median of 3 runs; targets: performance 95, accessibility 100):");
+    printAudits(audits);
+  }
+  console.info(
+    "\n  Targets: anonymous card, QR page and contact file at least 0.25× nginx, zero errors; signed-in directory" +
+      "\n  200 req/s with p99 under 500 ms at 100,000 profiles (BENCH_PROFILES=100000); /healthz p99 under 50 ms" +
+      "\n  under image load; memory under 250 MB idle, under 400 MB after load and at a first start's peak.\n",
+  );
 }
 
 try {

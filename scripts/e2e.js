@@ -29,5 +29,5 @@ function run(command, args, env = {}) {
   if (result.status !== 0) process.exit(result.status ?? 1);
 }
 
-if (process.env.NAMECARD_SKIP_BUILD !== "1") run("npx", ["react-router", "build"]);
+if (process.env.NAMECARD_SKIP_BUILD !== "1") run("npm", ["run", "build"]);
 run("npx", ["playwright", "test", ...process.argv.slice(2)], { CHROMIUM_PATH: chromium });

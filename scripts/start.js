@@ -37,7 +37,11 @@ function buildIsStale() {
 
 if (buildIsStale()) {
   console.info("[start] building Namecard…");
-  const result = spawnSync("npx", ["react-router", "build"], { stdio: "inherit" });
+  const result = spawnSync("npm", ["run", "build"], { stdio: "inherit" });
+  if (result.status !== 0) process.exit(result.status ?? 1);
+} else {
+  // A build from before the database template existed still gets one (it exits at once when present).
+  const result = spawnSync(process.execPath, ["scripts/database-template.js"], { stdio: "inherit" });
   if (result.status !== 0) process.exit(result.status ?? 1);
 }
 

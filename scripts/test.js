@@ -72,7 +72,7 @@ const phases = [
       { name: "unused code and dependencies", command: "npx", args: ["knip"] },
     ],
     [{ name: "typecheck", command: "npx", args: ["tsc"] }],
-    [{ name: "build", command: "npx", args: ["react-router", "build"] }],
+    [{ name: "build", command: "npm", args: ["run", "build"] }],
   ],
   [
     [{ name: "browser tests' database", command: process.execPath, args: ["tests/e2e/serve.js", "--prepare"] }],

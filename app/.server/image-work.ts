@@ -1,4 +1,10 @@
 import os from "node:os";
+import sharp from "sharp";
+
+// libvips keeps up to 50 MB of recent work for reuse. Each image here is made once and then
+// kept where it belongs (stored renditions, the QR and preview caches): that memory would
+// only hold copies, and a server's memory after a rush of images would stay 50 MB higher.
+sharp.cache(false);
 
 /**
  * Drawing and encoding images (sharp) runs on Node's small shared thread

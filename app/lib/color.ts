@@ -132,6 +132,21 @@ function themePalette(primary: string, theme: Theme): ThemePalette {
  * A colour is only moved (darker or lighter) as far as needed.
  */
 export function brandPalette(primary: string, secondary: string): BrandPalette {
+  // A page draws a palette per card, from the few pairs its brands have: each is worked out once.
+  const key = `${primary}|${secondary}`;
+  let palette = palettes.get(key);
+  if (!palette) {
+    if (palettes.size >= MAX_PALETTES) palettes.clear();
+    palette = derivePalette(primary, secondary);
+    palettes.set(key, palette);
+  }
+  return palette;
+}
+
+const palettes = new Map<string, BrandPalette>();
+const MAX_PALETTES = 500;
+
+function derivePalette(primary: string, secondary: string): BrandPalette {
   const first = parse(primary) ? primary : "#3b82f6";
   const second = parse(secondary) ? secondary : first;
   const onBanner = textFor(first, second);

@@ -50,6 +50,13 @@ describe("directory search", () => {
     expect(names(await search("nobody"))).toEqual([]);
   });
 
+  it("finds a word deep in a long biography, and sends a tile only the start of it", async () => {
+    const bio = `${"Leads the northern sales team and mentors new colleagues. ".repeat(20)}Speaks Icelandic.`;
+    await people([{ firstName: "Long", lastName: "Story", bio }]);
+    const [entry] = (await search("icelandic")).entries;
+    expect(entry?.bio).toBe(bio.slice(0, 280));
+  });
+
   it("ignores accents both ways", async () => {
     await people([
       { firstName: "Zoë", lastName: "Laurent" },

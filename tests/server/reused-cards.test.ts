@@ -155,3 +155,35 @@ describe.skipIf(!EMBEDDED || !SERVER_BUILT)("anonymous visitors of a card", () =
     expect(shownCount((await visit(restarted, card, "10.8.0.31")).text)).toBe(31);
   }, 180_000);
 });
+
+describe.skipIf(!EMBEDDED || !SERVER_BUILT)("the directory's count of people", () => {
+  const shownTotal = async (server: ServerProcess, cookie: string, query = "") => {
+    const page = await (await fetch(`${server.url}/directory${query}`, { headers: { cookie } })).text();
+    const html = page.replaceAll("<!-- -->", "");
+    const match = /([\d,]+) Profiles?</.exec(html);
+    if (!match?.[1]) throw new Error(`no count of profiles in:\n${html.slice(0, 400)}`);
+    return Number(match[1].replace(/,/g, ""));
+  };
+
+  it("follows a new member and an edited card on the very next request", async () => {
+    const server = await startServer({ dataDir: await migratedDataDir() });
+    started.push(server);
+    const email = "counted.first@example.org";
+    const cookie = await signedInMember(server, email, { first: "Cou", last: "Nted" });
+    expect(await shownTotal(server, cookie)).toBe(1);
+    expect(await shownTotal(server, cookie)).toBe(1);
+    expect(await shownTotal(server, cookie, "?q=zy")).toBe(0);
+
+    await signedInMember(server, "counted.second@example.org", { first: "Sec", last: "Ond" });
+    expect(await shownTotal(server, cookie)).toBe(2);
+
+    await editCard(server, cookie, {
+      firstName: "Cou",
+      lastName: "Nted",
+      email,
+      username: await usernameOf(server, cookie),
+      title: "Zyx Lead",
+    });
+    expect(await shownTotal(server, cookie, "?q=zy")).toBe(1);
+  }, 180_000);
+});

@@ -1,4 +1,5 @@
 import path from "node:path";
+import v8 from "node:v8";
 import { PGlite } from "@electric-sql/pglite";
 import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import { unaccent } from "@electric-sql/pglite/contrib/unaccent";
@@ -9,6 +10,7 @@ import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import pg from "pg";
 import { lockDataDirectory } from "./data-dir-lock";
+import { startFromTemplate } from "./pglite-template";
 import * as schema from "./schema";
 
 type Schema = typeof schema;
@@ -31,15 +33,34 @@ const MIGRATIONS_DIR = path.resolve(process.cwd(), "drizzle");
 /** PGlite needs its extensions loaded when it is created; loading them later fails. */
 const PGLITE_EXTENSIONS = { pg_trgm, unaccent };
 
+/**
+ * PGlite runs inside this process, so PostgreSQL's shared buffers are this
+ * process's memory, set aside in full at start: the default 128 MB would be
+ * half of a small server. Pages beyond 16 MB are read back from the operating
+ * system's file cache, which the kernel shares and reclaims.
+ * See docs/decisions/022-memory-on-a-small-server.md.
+ */
+const PGLITE_START_PARAMS = [...PGlite.defaultStartParams, "-c", "shared_buffers=16MB"];
+
+/**
+ * V8 compiles PGlite's WebAssembly on as many threads as it likes, and each
+ * thread's allocator keeps what the compiler used long after: about 30 MB of
+ * an idle server. One compiling thread makes the same code. Read when a module
+ * is compiled, so it applies to the PGlite created next.
+ */
+v8.setFlagsFromString("--wasm-num-compilation-tasks=1");
+
 export async function openPglite(options: { dataDir?: string; loadDataDir?: Blob | File }): Promise<DatabaseHandle> {
   // A data directory on disk has one owner at a time; an in-memory database needs no lock.
   const lock = options.dataDir ? lockDataDirectory(options.dataDir) : undefined;
   let client: PGlite;
   try {
+    if (options.dataDir && !options.loadDataDir) startFromTemplate(options.dataDir);
     client = await PGlite.create({
       dataDir: options.dataDir,
       loadDataDir: options.loadDataDir,
       extensions: PGLITE_EXTENSIONS,
+      startParams: PGLITE_START_PARAMS,
     });
   } catch (error) {
     lock?.release();

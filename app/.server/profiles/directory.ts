@@ -3,10 +3,12 @@ import type { ClaimFilter } from "~/lib/dashboard";
 import { db, rowsOf } from "../db/client";
 import { brands, profiles } from "../db/schema";
 import { parseListFilters, parseSearchText } from "../validation";
+import { directoryTotal } from "./directory-totals";
 
 /** One page of the directory: four rows of the widest grid, six of the narrowest. */
 export const DIRECTORY_PAGE_SIZE = 24;
 const MAX_QUERY_LENGTH = 100;
+const DIRECTORY_BIO_LENGTH = 280;
 
 export type DirectoryQuery = {
   q: string;
@@ -85,10 +87,11 @@ export async function searchDirectory(query: DirectoryQuery, options: { includeC
       .offset(offset);
     return { ids: rows.map((row) => row.id), total: null };
   };
-  const countAll = async () => {
-    const [row] = await db.select({ total: sql<number>`count(*)::int` }).from(profiles).where(where);
-    return row?.total ?? 0;
-  };
+  const countAll = () =>
+    directoryTotal(JSON.stringify([query.q, query.brand, query.status]), async () => {
+      const [row] = await db.select({ total: sql<number>`count(*)::int` }).from(profiles).where(where);
+      return row?.total ?? 0;
+    });
 
   let page = query.page;
   let found = await pageIds(page);
@@ -110,7 +113,8 @@ export async function searchDirectory(query: DirectoryQuery, options: { includeC
           title: profiles.title,
           email: profiles.email,
           phone: profiles.phone,
-          bio: profiles.bio,
+          // A tile shows two lines of it at most: the rest would only weigh down the page.
+          bio: sql<string | null>`left(${profiles.bio}, ${DIRECTORY_BIO_LENGTH})`,
           linkedinUrl: profiles.linkedinUrl,
           profilePhoto: profiles.profilePhoto,
           viewCount: profiles.viewCount,
