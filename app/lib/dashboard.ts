@@ -7,7 +7,16 @@ export type ClaimFilter = "all" | "claimed" | "unclaimed";
 
 export type DashboardTab = "overview" | "profiles";
 
-export type AdminProfileQuery = { q: string; brand: number | null; status: ClaimFilter; page: number };
+/** Whether a card is switched on (active) or off by an administrator. */
+type CardStateFilter = "all" | "active" | "deactivated";
+
+export type AdminProfileQuery = {
+  q: string;
+  brand: number | null;
+  status: ClaimFilter;
+  page: number;
+  state: CardStateFilter;
+};
 
 type OverviewStats = {
   totalProfiles: number;
@@ -46,6 +55,8 @@ export type ManagedProfile = Person & {
   brandColor: string | null;
   photoUrl: string | null;
   createdAt: string;
+  /** Switched off by an administrator. */
+  deactivated: boolean;
 };
 
 export type ProfileManagementData = {

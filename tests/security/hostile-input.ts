@@ -352,6 +352,10 @@ export const HOSTILE_INPUT: Row[] = [
     { intent: "update", id: "not-a-uuid", ...card({}) },
     { intent: "delete", id: HUGE_ID },
     { intent: NUL },
+    // Deactivation and reactivation name their card like the rest.
+    { intent: "deactivate", id: NUL },
+    { intent: "deactivate", id: "not-a-uuid" },
+    { intent: "reactivate", id: HUGE_ID },
   ].map(
     (form): Row => ({
       route: "admin/profiles",
@@ -410,6 +414,8 @@ export const HOSTILE_INPUT: Row[] = [
     { darkModeLogo: "data:image/svg+xml,<svg onload=alert(1)>" },
     { termsOfService: `Terms${NUL}` },
     { privacyPolicy: "x".repeat(100_001) },
+    { deactivatedCards: "somewhere-else" },
+    { deactivatedCards: NUL },
   ]).map(
     (form): Row => ({
       route: "admin/settings",
@@ -444,4 +450,17 @@ export const HOSTILE_INPUT: Row[] = [
     status: 200,
     why: "the export takes no input",
   },
+  // The audit log and its export read the same filters.
+  ...["admin/audit", "admin/export/audit.csv"].flatMap((route) =>
+    [
+      "?q=%00",
+      "?action=drop-table",
+      "?action=%00",
+      "?actor=%00",
+      "?from=2026-02-31",
+      "?to=yesterday",
+      "?from=%00",
+      `?page=${HUGE_ID}`,
+    ].map((query): Row => ({ route, who: "admin", method: "GET", url: `/${route}${query}`, status: 400 })),
+  ),
 ];

@@ -10,7 +10,9 @@ const ADMIN_PAGE_SIZE = 20;
 export function parseAdminProfileQuery(url: URL): AdminProfileQuery {
   const { brand, page } = parseListFilters(url);
   const status = url.searchParams.get("status");
+  const state = url.searchParams.get("state");
   return {
+    state: state === "active" || state === "deactivated" ? state : "all",
     q: parseSearchText(url),
     brand,
     status: status === "claimed" || status === "unclaimed" ? status : "all",
@@ -35,6 +37,8 @@ function conditions(query: AdminProfileQuery): SQL | undefined {
   if (query.brand) parts.push(eq(profiles.companyBrandId, query.brand));
   if (query.status === "claimed") parts.push(isNotNull(profiles.userId));
   if (query.status === "unclaimed") parts.push(isNull(profiles.userId));
+  if (query.state === "active") parts.push(isNull(profiles.deactivatedAt));
+  if (query.state === "deactivated") parts.push(isNotNull(profiles.deactivatedAt));
   return parts.length ? and(...parts) : undefined;
 }
 
@@ -68,6 +72,7 @@ export async function listProfilesForAdmin(query: AdminProfileQuery) {
       createdAt: profiles.createdAt,
       brandName: brands.name,
       brandColor: brands.primaryColor,
+      deactivated: sql<boolean>`${profiles.deactivatedAt} is not null`,
     })
     .from(profiles)
     .leftJoin(brands, eq(brands.id, profiles.companyBrandId))
