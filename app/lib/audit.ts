@@ -27,7 +27,7 @@ export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
   settings: "Changed settings",
 };
 
-export const AUDIT_TARGET_KINDS = ["profile", "brand", "settings", "import"] as const;
+const AUDIT_TARGET_KINDS = ["profile", "brand", "settings", "import"] as const;
 export type AuditTargetKind = (typeof AUDIT_TARGET_KINDS)[number];
 
 export const AUDIT_TARGET_LABELS: Record<AuditTargetKind, string> = {
@@ -66,6 +66,6 @@ const FIELD_LABELS: Record<string, string> = {
 };
 
 /** A field's name as people say it: "firstName" is "first name". */
-export function fieldLabel(field: string): string {
+function fieldLabel(field: string): string {
   return FIELD_LABELS[field] ?? field.replace(/([a-z0-9])([A-Z])/g, "$1 $2").toLowerCase();
 }
