@@ -29,7 +29,12 @@ async function visit(server: ServerProcess, pathname: string, headers: Record<st
     headers: { "user-agent": BROWSER, "x-forwarded-for": "10.7.0.1", ...headers },
     redirect: "manual",
   });
-  return { status: response.status, location: response.headers.get("location"), text: await response.text() };
+  return {
+    status: response.status,
+    location: response.headers.get("location"),
+    cacheControl: response.headers.get("cache-control"),
+    text: await response.text(),
+  };
 }
 
 async function post(server: ServerProcess, pathname: string, fields: Record<string, string>, cookie = "") {
@@ -71,6 +76,8 @@ describe.skipIf(!EMBEDDED || !SERVER_BUILT)("a deactivated card over HTTP", () =
     for (const address of addresses) {
       const answer = await visit(server, address);
       expect(answer.status, address).toBe(410);
+      // Browsers keep a 410 forever unless told not to: the card may come back.
+      expect(answer.cacheControl, address).toBe("no-store");
     }
     expect((await visit(server, `/profile/${name}`)).text).toContain("This card is no longer active");
     expect((await visit(server, `/profile/${name}/qr.png`)).status).toBe(410);
