@@ -1,4 +1,5 @@
 import { UserRoundMinus, UserX } from "lucide-react";
+import { isRouteErrorResponse } from "react-router";
 import { StatusPage } from "~/components/status-page";
 
 /** A card that does not exist: a member goes on to `member`, a visitor is never sent to sign in. */
@@ -27,4 +28,9 @@ export function GoneCard({ member }: { member: { to: string; label: string } }) 
       </p>
     </StatusPage>
   );
+}
+
+/** The document title of a card page that shows no card. */
+export function missingCardTitle(error: unknown) {
+  return isRouteErrorResponse(error) && error.status === 410 ? "Card no longer active" : "Profile not found";
 }

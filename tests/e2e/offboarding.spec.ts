@@ -114,6 +114,15 @@ test("the administrator deactivates a card on a desktop, visitors get a calm 410
   // Nothing matches: the empty state says so.
   await page.locator("#audit-action").selectOption("remind");
   await expect(page.getByText("No entries found")).toBeVisible();
+
+  // The setting for what a deactivated card's address shows, on the General tab.
+  await page.goto("/admin/settings");
+  await expect(page.getByRole("radio", { name: "A page saying the card is no longer active" })).toBeChecked();
+  await screenshot(page, "offboarding-settings-desktop-light");
+  await page.emulateMedia({ colorScheme: "dark" });
+  await page.reload();
+  await expect(page.getByRole("radio", { name: "A redirect to the card's brand website" })).not.toBeChecked();
+  await screenshot(page, "offboarding-settings-desktop-dark");
 });
 
 test("the administrator reactivates a card on a phone and reads the audit log there", async ({
@@ -166,6 +175,14 @@ test("the administrator reactivates a card on a phone and reads the audit log th
   await page.reload();
   await expect(entries).toHaveCount(3);
   await screenshot(page, "offboarding-audit-phone-dark");
+
+  await page.goto("/admin/settings");
+  await expect(page.getByRole("radio", { name: "A redirect to the card's brand website" })).toBeVisible();
+  await screenshot(page, "offboarding-settings-phone-dark");
+  await page.emulateMedia({ colorScheme: "light" });
+  await page.reload();
+  await expect(page.getByRole("radio", { name: "A redirect to the card's brand website" })).toBeVisible();
+  await screenshot(page, "offboarding-settings-phone-light");
 });
 
 test("without JavaScript, deactivating and reactivating are plain forms", async ({

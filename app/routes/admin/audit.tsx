@@ -105,7 +105,7 @@ export default function AuditLog({ loaderData }: Route.ComponentProps) {
             defaultValue={query.q}
           />
         </div>
-        <div>
+        <div className="[&_select]:w-full">
           <span aria-hidden className={LABEL}>
             Action
           </span>
@@ -120,7 +120,7 @@ export default function AuditLog({ loaderData }: Route.ComponentProps) {
             ]}
           />
         </div>
-        <div>
+        <div className="[&_select]:w-full">
           <span aria-hidden className={LABEL}>
             Administrator
           </span>

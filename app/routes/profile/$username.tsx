@@ -28,7 +28,7 @@ import { BrandBadge, brandScope } from "~/components/brand-badge";
 import { CopyLinkButton, DownloadQrLink, SaveContactButton, ShareButton } from "~/components/card-actions";
 import { RouteErrorBoundary } from "~/components/error-boundary";
 import { FallbackImage } from "~/components/fallback-image";
-import { GoneCard, NotFoundCard } from "~/components/not-found-card";
+import { GoneCard, missingCardTitle, NotFoundCard } from "~/components/not-found-card";
 import { ThemeSwitch } from "~/components/theme-switch";
 import { buttonClasses } from "~/components/ui/button";
 import { shortBackLabel, WayBackLink } from "~/components/way-back";
@@ -38,9 +38,9 @@ import { telHref } from "~/lib/phone";
 import { useLiveData } from "~/lib/realtime";
 import type { Route } from "./+types/$username";
 
-export function meta({ data: loaderData }: Route.MetaArgs) {
+export function meta({ data: loaderData, error }: Route.MetaArgs) {
   const card = loaderData?.card;
-  if (!card) return [{ title: "Profile not found" }, { name: "robots", content: "noindex" }];
+  if (!card) return [{ title: missingCardTitle(error) }, { name: "robots", content: "noindex" }];
   const name = fullName(card);
   const headline = [card.title, card.brand?.name].filter(Boolean).join(" · ");
   const description =

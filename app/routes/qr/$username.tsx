@@ -11,7 +11,7 @@ import { getSiteSettings, visitorsSeeStats } from "~/.server/settings/settings";
 import { brandScope } from "~/components/brand-badge";
 import { RouteErrorBoundary } from "~/components/error-boundary";
 import { FallbackImage } from "~/components/fallback-image";
-import { GoneCard, NotFoundCard } from "~/components/not-found-card";
+import { GoneCard, missingCardTitle, NotFoundCard } from "~/components/not-found-card";
 import { buttonClasses } from "~/components/ui/button";
 import { shortBackLabel, WayBackLink } from "~/components/way-back";
 import { mediaUrl } from "~/lib/media";
@@ -19,9 +19,9 @@ import { fullName } from "~/lib/names";
 import { useSite } from "~/lib/site";
 import type { Route } from "./+types/$username";
 
-export function meta({ data: loaderData }: Route.MetaArgs) {
+export function meta({ data: loaderData, error }: Route.MetaArgs) {
   return [
-    { title: loaderData?.card ? `${fullName(loaderData.card)} · QR code` : "Profile not found" },
+    { title: loaderData?.card ? `${fullName(loaderData.card)} · QR code` : missingCardTitle(error) },
     { name: "robots", content: "noindex" },
   ];
 }
