@@ -233,7 +233,9 @@ export default function Settings({ loaderData, actionData }: Route.ComponentProp
             errors={errors?.address}
           />
           <p className="text-sm text-slate-500 dark:text-slate-400">Empty fields use the default shown in grey.</p>
-          <DeactivatedCardsField defaultValue={values.deactivatedCards} errors={errors?.deactivatedCards} />
+          <div className="border-t border-slate-200 pt-5 dark:border-slate-800">
+            <DeactivatedCardsField defaultValue={values.deactivatedCards} errors={errors?.deactivatedCards} />
+          </div>
         </Tabs.Content>
 
         <Tabs.Content value="branding" forceMount className={PANEL}>
@@ -343,7 +345,7 @@ function DeactivatedCardsField({ defaultValue, errors }: { defaultValue: string;
       id={fieldId("deactivatedCards")}
       tabIndex={-1}
       aria-describedby="deactivated-cards-hint"
-      className="space-y-2 border-t border-slate-200 pt-5 outline-none dark:border-slate-800"
+      className="space-y-2 outline-none"
     >
       <legend className="text-sm font-medium text-slate-700 dark:text-slate-300">
         What a deactivated card's address shows
