@@ -30,6 +30,10 @@ export default function handleRequest(
 ) {
   const nonce = randomBytes(16).toString("base64");
   responseHeaders.set("Content-Security-Policy", contentSecurityPolicy(nonce));
+  // Browsers keep a 410 Gone forever unless told otherwise, and a deactivated card can come back
+  // (docs/decisions/019-deactivation-and-audit-log.md).
+  if (responseStatusCode === 410 && !responseHeaders.has("Cache-Control"))
+    responseHeaders.set("Cache-Control", "no-store");
   if (failedForOutage(loadContext)) {
     responseHeaders.delete("Set-Cookie");
     return unavailableDocument(request, routerContext, responseHeaders, nonce);
@@ -110,7 +114,13 @@ function describe(error: unknown): string {
 }
 
 export function handleDataRequest(response: Response, { context }: { context: unknown }) {
-  if (!failedForOutage(context as RouterContextProvider)) return response;
+  if (!failedForOutage(context as RouterContextProvider)) {
+    if (response.status !== 410 || response.headers.has("Cache-Control")) return response;
+    // As for the page: a gone card can come back, so no browser keeps the answer.
+    const headers = new Headers(response.headers);
+    headers.set("Cache-Control", "no-store");
+    return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
+  }
   const headers = new Headers(response.headers);
   headers.set("Retry-After", String(RETRY_AFTER_SECONDS));
   return new Response(response.body, { status: 503, headers });

@@ -40,6 +40,9 @@ export default [
       route("admin/settings", "routes/admin/settings.tsx"),
       route("admin/export/dashboard.csv", "routes/admin/export/dashboard.csv.ts"),
       route("admin/export/analytics.csv", "routes/admin/export/analytics.csv.ts"),
+      // Audit log
+      route("admin/audit", "routes/admin/audit.tsx"),
+      route("admin/export/audit.csv", "routes/admin/export/audit.csv.ts"),
     ]),
   ]),
 

@@ -6,6 +6,7 @@ import { getAuth } from "./auth";
 import { db } from "./db/client";
 import { brands, profiles } from "./db/schema";
 import { claimOrCreateProfile, claimUnclaimedProfile } from "./profiles/claim-profile";
+import { endSessionsOf, isDeactivatedAccount } from "./profiles/deactivation";
 
 type ViewerProfile = {
   id: string;
@@ -68,6 +69,12 @@ async function loadViewer(request: Request): Promise<Viewer | null> {
   // An unverified account owns nothing and cannot hold a session (docs/decisions/004-verified-claims.md).
   if (!session?.user.emailVerified) return null;
   const { user } = session;
+  // A deactivated card's owner holds no session (docs/decisions/019-deactivation-and-audit-log.md):
+  // one that outlived the deactivation (made on another instance meanwhile) ends here.
+  if (await isDeactivatedAccount(user)) {
+    await endSessionsOf(user.id);
+    return null;
+  }
   const isAdmin = isAdminEmail(user.email);
   let profile = await loadProfile(user.id);
   if (!profile) {

@@ -5,6 +5,7 @@ import {
   LayoutDashboard,
   LogOut,
   Palette,
+  ScrollText,
   Settings,
   UserRound,
   Users,
@@ -42,8 +43,9 @@ function navigationFor(isAdmin: boolean): { sidebar: NavItem[]; bottom: NavItem[
     const brands = { to: "/admin/brands", label: "Brands", Icon: Palette };
     const analytics = { to: "/admin/analytics", label: "Analytics", Icon: BarChart3 };
     const settings = { to: "/admin/settings", label: "Settings", Icon: Settings };
+    const audit = { to: "/admin/audit", label: "Audit Log", Icon: ScrollText };
     return {
-      sidebar: [dashboard, directory, brands, analytics, settings, HELP],
+      sidebar: [dashboard, directory, brands, analytics, settings, audit, HELP],
       bottom: [dashboard, directory, brands, analytics],
     };
   }

@@ -11,10 +11,11 @@ const HOME = { to: "/", label: "Go to the home page" };
  * says "not found" in its own words passes them as `notFound`; every other
  * status, and any unexpected error, gets the general page.
  */
-export function RouteErrorBoundary({ notFound }: { notFound?: ReactNode }) {
+export function RouteErrorBoundary({ notFound, gone }: { notFound?: ReactNode; gone?: ReactNode }) {
   const error = useRouteError();
   const location = useLocation();
   if (notFound && isRouteErrorResponse(error) && error.status === 404) return <>{notFound}</>;
+  if (gone && isRouteErrorResponse(error) && error.status === 410) return <>{gone}</>;
   let title = "Something went wrong";
   let detail = "An unexpected error occurred. Please try again in a moment.";
   let icon = <CircleAlert aria-hidden className="size-7" />;
@@ -28,6 +29,10 @@ export function RouteErrorBoundary({ notFound }: { notFound?: ReactNode }) {
     } else if (error.status === 400) {
       title = "This address is not valid";
       detail = typeof error.data === "string" ? error.data : "Check the link and try again.";
+    } else if (error.status === 410) {
+      title = "No longer available";
+      detail = "What was at this address has been switched off.";
+      icon = <FileQuestion aria-hidden className="size-7" />;
     } else if (error.status === 403) {
       title = "Not allowed";
       detail = "You do not have permission to see this page.";

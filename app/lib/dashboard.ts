@@ -10,6 +10,8 @@ export type DashboardTab = "overview" | "profiles";
 /** Invitation states a card can be filtered by (not invited, invited, reminded, claimed). */
 export const INVITATION_FILTERS = ["all", "not-invited", "invited", "reminded", "claimed"] as const;
 export type InvitationFilter = (typeof INVITATION_FILTERS)[number];
+/** Whether a card is switched on (active) or off by an administrator. */
+type CardStateFilter = "all" | "active" | "deactivated";
 
 export type AdminProfileQuery = {
   q: string;
@@ -17,6 +19,7 @@ export type AdminProfileQuery = {
   status: ClaimFilter;
   page: number;
   invitation: InvitationFilter;
+  state: CardStateFilter;
 };
 
 type OverviewStats = {
@@ -56,6 +59,8 @@ export type ManagedProfile = Person & {
   brandColor: string | null;
   photoUrl: string | null;
   createdAt: string;
+  /** Switched off by an administrator. */
+  deactivated: boolean;
   /** When the person was last invited (null: never), and how many reminders followed. */
   invitedAt: string | null;
   remindersSent: number;

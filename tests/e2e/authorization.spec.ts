@@ -17,6 +17,8 @@ const PAGES = [
   "/admin/settings",
   "/admin/export/dashboard.csv",
   "/admin/export/analytics.csv",
+  "/admin/audit",
+  "/admin/export/audit.csv",
 ];
 
 /** Seeded; no other test reads its view count, which the administrator's visit below changes. */
@@ -53,6 +55,7 @@ test("visitors and members can neither see nor change anything an administrator 
     "/admin/brands.data",
     "/admin/analytics.data",
     "/admin/profiles.data",
+    "/admin/audit.data",
     "/_root.data?_routes=routes/app/home",
   ]) {
     for (const [who, api] of [
@@ -61,13 +64,16 @@ test("visitors and members can neither see nor change anything an administrator 
     ] as const) {
       const response = await api.get(path, { maxRedirects: 0 });
       const body = await response.text();
-      expect(body, `${who} ${path}`).not.toMatch(/Northwind Traders|adoptionRate|claimedProfiles|profileCount/);
+      expect(body, `${who} ${path}`).not.toMatch(
+        /Northwind Traders|adoptionRate|claimedProfiles|profileCount|"actors"/,
+      );
     }
   }
 
   // The same requests do carry that data for the administrator, so the checks above can fail.
   expect(await (await admin.get("/admin/brands.data")).text()).toContain("Northwind Traders");
   expect(await (await admin.get("/_root.data?_routes=routes/app/home")).text()).toContain("adoptionRate");
+  expect(await (await admin.get("/admin/audit.data")).text()).toContain('"actors"');
 
   const seeded = await admin.get(`/admin/profiles.data?q=${CARD.username}`);
   const cardId = present(
@@ -78,6 +84,8 @@ test("visitors and members can neither see nor change anything an administrator 
   const attempts: [string, Record<string, string>][] = [
     ["/admin/brands", { intent: "create", name: "Hacked Brand", primaryColor: "#000000", secondaryColor: "#000000" }],
     ["/admin/profiles", { intent: "delete", id: cardId }],
+    ["/admin/profiles", { intent: "deactivate", id: cardId }],
+    ["/admin/profiles", { intent: "reactivate", id: cardId }],
     [
       "/admin/profiles",
       {

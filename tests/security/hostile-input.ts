@@ -384,6 +384,10 @@ export const HOSTILE_INPUT: Row[] = [
     { intent: "invite", id: HUGE_ID },
     { intent: "invite-selected", ids: "not-a-uuid" },
     { intent: "invite-selected" } as Record<string, string>,
+    // Deactivation and reactivation name their card like the rest.
+    { intent: "deactivate", id: NUL },
+    { intent: "deactivate", id: "not-a-uuid" },
+    { intent: "reactivate", id: HUGE_ID },
   ].map(
     (form): Row => ({
       route: "admin/profiles",
@@ -449,6 +453,8 @@ export const HOSTILE_INPUT: Row[] = [
     { reminderMaxCount: "-1" },
     { reminderMaxCount: "11" },
     { reminderMaxCount: "2.5" },
+    { deactivatedCards: "somewhere-else" },
+    { deactivatedCards: NUL },
   ]).map(
     (form): Row => ({
       route: "admin/settings",
@@ -483,4 +489,17 @@ export const HOSTILE_INPUT: Row[] = [
     status: 200,
     why: "the export takes no input",
   },
+  // The audit log and its export read the same filters.
+  ...["admin/audit", "admin/export/audit.csv"].flatMap((route) =>
+    [
+      "?q=%00",
+      "?action=drop-table",
+      "?action=%00",
+      "?actor=%00",
+      "?from=2026-02-31",
+      "?to=yesterday",
+      "?from=%00",
+      `?page=${HUGE_ID}`,
+    ].map((query): Row => ({ route, who: "admin", method: "GET", url: `/${route}${query}`, status: 400 })),
+  ),
 ];

@@ -1,8 +1,9 @@
 import type { BetterAuthPlugin, GenericEndpointContext } from "better-auth";
 import { APIError, createAuthEndpoint, createAuthMiddleware, isAPIError } from "better-auth/api";
-import { setSessionCookie } from "better-auth/cookies";
+import { deleteSessionCookie, setSessionCookie } from "better-auth/cookies";
 import type { z } from "zod";
 import { acceptInvitation, viewInvitation } from "../invitations/accept";
+import { DEACTIVATED_SIGN_IN, endSessionsOf, isDeactivatedAccount } from "../profiles/deactivation";
 import { fieldErrors } from "../validation";
 import { type ConfirmedUser, confirmSignUp } from "./confirm-sign-up";
 import { weakPasswordMessage } from "./password-strength";
@@ -267,8 +268,17 @@ export function namecardAccounts() {
             const email = typeof ctx.body?.email === "string" ? ctx.body.email : "";
             if (!email) return;
             const returned = ctx.context.returned;
-            if (!isAPIError(returned)) await clearSignInFailures(email);
-            else if ((returned.body as { code?: string } | undefined)?.code === "INVALID_EMAIL_OR_PASSWORD") {
+            if (!isAPIError(returned)) {
+              await clearSignInFailures(email);
+              // The right password, but a card an administrator switched off: the new session ends at once.
+              // Only someone who knows the password learns why (docs/decisions/019-deactivation-and-audit-log.md).
+              const user = (returned as { user?: { id: string; email: string } } | null)?.user;
+              if (user && (await isDeactivatedAccount(user))) {
+                await endSessionsOf(user.id);
+                deleteSessionCookie(ctx);
+                throw new APIError("FORBIDDEN", { message: DEACTIVATED_SIGN_IN, code: "CARD_DEACTIVATED" });
+              }
+            } else if ((returned.body as { code?: string } | undefined)?.code === "INVALID_EMAIL_OR_PASSWORD") {
               await recordSignInFailure(email);
             }
           }),

@@ -7,6 +7,7 @@ import { getTableConfig, type PgTable } from "drizzle-orm/pg-core";
 import { type Database, rowsOf } from "../db/client";
 import {
   accounts,
+  auditLog,
   brands,
   emailLinks,
   healthChecks,
@@ -55,6 +56,8 @@ export const BACKUP_TABLES: PgTable[] = [
   usernameRedirects,
   profileViews,
   siteSettings,
+  // The administrators' record: history that a restore must keep.
+  auditLog,
 ];
 
 /**

@@ -1,5 +1,6 @@
 import { eq } from "drizzle-orm";
 import { can } from "~/lib/permissions";
+import { recordAdminAction } from "../audit/record";
 import type { Actor } from "../authz";
 import { db } from "../db/client";
 import { brands } from "../db/schema";
@@ -10,10 +11,15 @@ import { publish } from "../realtime";
 /** Deletes a brand; profiles that used it are left without one (the foreign key sets null). */
 export async function deleteBrand({ actor, brandId }: { actor: Actor; brandId: number }) {
   if (!can(actor.role, "manage:brand:any")) throw new ForbiddenError();
-  const [deleted] = await db
-    .delete(brands)
-    .where(eq(brands.id, brandId))
-    .returning({ id: brands.id, logo: brands.logo, coverImage: brands.coverImage });
+  const deleted = await db.transaction(async (tx) => {
+    const [row] = await tx
+      .delete(brands)
+      .where(eq(brands.id, brandId))
+      .returning({ id: brands.id, name: brands.name, logo: brands.logo, coverImage: brands.coverImage });
+    if (row)
+      await recordAdminAction(tx, { actor, action: "delete", target: { kind: "brand", id: row.id, label: row.name } });
+    return row;
+  });
   if (!deleted) throw new NotFoundError("brand");
   await Promise.all([deleteImageIfUnused(deleted.logo), deleteImageIfUnused(deleted.coverImage)]);
   await publish({ kind: "brand", id: String(deleted.id) });

@@ -1,5 +1,6 @@
 import { eq } from "drizzle-orm";
 import { can } from "~/lib/permissions";
+import { changedFields, recordAdminAction } from "../audit/record";
 import type { Actor } from "../authz";
 import { db } from "../db/client";
 import { brands } from "../db/schema";
@@ -41,12 +42,9 @@ export type SaveBrandOptions = {
 /** Creates or updates a brand with its logo and cover. */
 export async function saveBrand({ actor, brandId, fields, logo, cover }: SaveBrandOptions) {
   if (!can(actor.role, "manage:brand:any")) throw new ForbiddenError();
-  let current: { id: number; logo: string | null; coverImage: string | null } | null = null;
+  let current: typeof brands.$inferSelect | null = null;
   if (brandId !== undefined) {
-    [current = null] = await db
-      .select({ id: brands.id, logo: brands.logo, coverImage: brands.coverImage })
-      .from(brands)
-      .where(eq(brands.id, brandId));
+    [current = null] = await db.select().from(brands).where(eq(brands.id, brandId));
     if (!current) throw new NotFoundError("brand");
   }
 
@@ -66,14 +64,27 @@ export async function saveBrand({ actor, brandId, fields, logo, cover }: SaveBra
   const values = { ...fields, logo: logoKey, coverImage: coverKey };
   let id: number;
   try {
-    if (current) {
-      await db.update(brands).set(values).where(eq(brands.id, current.id));
-      id = current.id;
-    } else {
-      const [created] = await db.insert(brands).values(values).returning({ id: brands.id });
-      if (!created) throw new Error("Inserting the brand returned no row");
-      id = created.id;
-    }
+    id = await db.transaction(async (tx) => {
+      let saved: number;
+      if (current) {
+        await tx.update(brands).set(values).where(eq(brands.id, current.id));
+        saved = current.id;
+      } else {
+        const [created] = await tx.insert(brands).values(values).returning({ id: brands.id });
+        if (!created) throw new Error("Inserting the brand returned no row");
+        saved = created.id;
+      }
+      const changes = changedFields(current, values, ["logo", "coverImage"]);
+      if (!current || Object.keys(changes).length > 0) {
+        await recordAdminAction(tx, {
+          actor,
+          action: current ? "update" : "create",
+          target: { kind: "brand", id: saved, label: fields.name },
+          changes,
+        });
+      }
+      return saved;
+    });
   } catch (error) {
     await Promise.all([
       logoKey !== current?.logo ? deleteImageIfUnused(logoKey) : null,

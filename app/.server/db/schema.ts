@@ -7,6 +7,7 @@ import {
   check,
   index,
   integer,
+  jsonb,
   pgTable,
   serial,
   text,
@@ -190,6 +191,12 @@ export const profiles = pgTable(
     viewCount: integer("view_count").notNull().default(0),
     claimedAt: timestamp("claimed_at", { withTimezone: true }),
     /**
+     * When an administrator switched the card off; null while it is active. A
+     * deactivated card keeps its views and history but shows nowhere and its
+     * owner cannot sign in (docs/decisions/019-deactivation-and-audit-log.md).
+     */
+    deactivatedAt: timestamp("deactivated_at", { withTimezone: true }),
+    /**
      * Lower-case, accent-free text of every searchable field, kept by the
      * database (migration 0002) and indexed with trigrams for substring search.
      */
@@ -207,6 +214,7 @@ export const profiles = pgTable(
     index("profiles_brand_idx").on(table.companyBrandId),
     index("profiles_created_at_idx").on(table.createdAt),
     index("profiles_view_count_idx").on(table.viewCount),
+    index("profiles_deactivated_idx").on(table.deactivatedAt),
     check("profiles_view_count_nonnegative", sql`${table.viewCount} >= 0`),
   ],
 );
@@ -278,6 +286,8 @@ export const siteSettings = pgTable(
     autoReminders: boolean("auto_reminders"),
     reminderAfterDays: integer("reminder_after_days"),
     reminderMaxCount: integer("reminder_max_count"),
+    /** What a deactivated card's addresses answer: a 410 page, or a redirect to its brand's website; null means "gone". */
+    deactivatedCards: text("deactivated_cards", { enum: ["gone", "brand-website"] }),
     termsOfService: text("terms_of_service"),
     privacyPolicy: text("privacy_policy"),
     updatedAt: timestamp("updated_at", { withTimezone: true })
@@ -299,6 +309,34 @@ export const healthChecks = pgTable(
     checkedAt: timestamp("checked_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [check("health_checks_single_row", sql`${table.id} = 1`)],
+);
+
+/**
+ * What administrators did, written in the same transaction as the change
+ * (docs/decisions/019-deactivation-and-audit-log.md). The actor's name and
+ * address are kept as text so that an entry outlives the account; `changes`
+ * holds each changed field as [old, new], never a secret, and for images only
+ * that they changed.
+ */
+export const auditLog = pgTable(
+  "audit_log",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    actorId: text("actor_id"),
+    actorName: text("actor_name").notNull(),
+    actorEmail: text("actor_email").notNull(),
+    action: text("action").notNull(),
+    targetKind: text("target_kind").notNull(),
+    targetId: text("target_id"),
+    targetLabel: text("target_label").notNull(),
+    changes: jsonb("changes").$type<Record<string, [unknown, unknown]>>().notNull().default({}),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    index("audit_log_created_idx").on(table.createdAt),
+    index("audit_log_target_idx").on(table.targetKind, table.targetId, table.createdAt),
+    index("audit_log_actor_idx").on(table.actorEmail),
+  ],
 );
 
 export const authSchema = {

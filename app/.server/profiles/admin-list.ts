@@ -10,7 +10,9 @@ const ADMIN_PAGE_SIZE = 20;
 export function parseAdminProfileQuery(url: URL): AdminProfileQuery {
   const { brand, page } = parseListFilters(url);
   const status = url.searchParams.get("status");
+  const state = url.searchParams.get("state");
   return {
+    state: state === "active" || state === "deactivated" ? state : "all",
     q: parseSearchText(url),
     brand,
     status: status === "claimed" || status === "unclaimed" ? status : "all",
@@ -59,6 +61,8 @@ function conditions(query: AdminProfileQuery): SQL | undefined {
   if (query.status === "unclaimed") parts.push(isNull(profiles.userId));
   const invitation = invitationCondition(query.invitation);
   if (invitation) parts.push(invitation);
+  if (query.state === "active") parts.push(isNull(profiles.deactivatedAt));
+  if (query.state === "deactivated") parts.push(isNotNull(profiles.deactivatedAt));
   return parts.length ? and(...parts) : undefined;
 }
 
@@ -95,6 +99,7 @@ export async function listProfilesForAdmin(query: AdminProfileQuery) {
       brandColor: brands.primaryColor,
       invitedAt: invitations.invitedAt,
       remindersSent: sql<number>`coalesce(${invitations.remindersSent}, 0)::int`,
+      deactivated: sql<boolean>`${profiles.deactivatedAt} is not null`,
     })
     .from(profiles)
     .leftJoin(brands, eq(brands.id, profiles.companyBrandId))

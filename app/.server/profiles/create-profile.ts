@@ -1,5 +1,6 @@
 import { and, eq, isNull, sql } from "drizzle-orm";
 import { can } from "~/lib/permissions";
+import { changedFields, recordAdminAction } from "../audit/record";
 import type { Actor } from "../authz";
 import { db } from "../db/client";
 import { profiles, users } from "../db/schema";
@@ -27,16 +28,26 @@ export async function createProfile({ actor, fields: input, photo }: CreateProfi
 
   const stored = await storeNewPhoto(photo);
   try {
-    const [created] = await db
-      .insert(profiles)
-      .values({ ...fields, profilePhoto: storedKey(stored) ?? null, viewCount: 0, userId: null })
-      .returning({
-        id: profiles.id,
-        email: profiles.email,
-        firstName: profiles.firstName,
-        lastName: profiles.lastName,
+    const values = { ...fields, profilePhoto: storedKey(stored) ?? null };
+    const created = await db.transaction(async (tx) => {
+      const [row] = await tx
+        .insert(profiles)
+        .values({ ...values, viewCount: 0, userId: null })
+        .returning({
+          id: profiles.id,
+          email: profiles.email,
+          firstName: profiles.firstName,
+          lastName: profiles.lastName,
+        });
+      if (!row) throw new Error("Inserting the profile returned no row");
+      await recordAdminAction(tx, {
+        actor,
+        action: "create",
+        target: { kind: "profile", id: row.id, label: `${fields.firstName} ${fields.lastName} (@${fields.username})` },
+        changes: changedFields(null, values, ["profilePhoto"]),
       });
-    if (!created) throw new Error("Inserting the profile returned no row");
+      return row;
+    });
     await linkToExistingAccount(created.id, fields.email);
     await publish({ kind: "profile", id: created.id });
     return { profile: created, photoSkipped: stored.outcome === "storage-failed" };

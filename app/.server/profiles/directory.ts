@@ -38,7 +38,8 @@ function likeContains(value: string) {
 }
 
 function directoryConditions(query: Pick<DirectoryQuery, "q" | "brand" | "status">): SQL | undefined {
-  const conditions: SQL[] = [];
+  // A deactivated card is in no one's directory (docs/decisions/019-deactivation-and-audit-log.md).
+  const conditions: SQL[] = [isNull(profiles.deactivatedAt)];
   if (query.q) {
     // Case- and accent-insensitive substring match over every searchable field,
     // served by the trigram index on the generated search_text column.
@@ -47,7 +48,7 @@ function directoryConditions(query: Pick<DirectoryQuery, "q" | "brand" | "status
   if (query.brand) conditions.push(eq(profiles.companyBrandId, query.brand));
   if (query.status === "claimed") conditions.push(isNotNull(profiles.userId));
   if (query.status === "unclaimed") conditions.push(isNull(profiles.userId));
-  return conditions.length ? and(...conditions) : undefined;
+  return and(...conditions);
 }
 
 /**

@@ -1,9 +1,9 @@
-import { eq, sql } from "drizzle-orm";
+import { and, eq, isNull, sql } from "drizzle-orm";
 import { db } from "../db/client";
 import { brands, profiles } from "../db/schema";
 import { isPossibleUsername } from "./usernames";
 
-/** The public fields of one profile and its brand, by username (any case). */
+/** The public fields of one active profile and its brand, by username (any case); a deactivated card is not found. */
 export async function getCardByUsername(username: string) {
   // Only what a username can be reaches the database: anything else is simply not found.
   if (!isPossibleUsername(username)) return null;
@@ -35,7 +35,7 @@ export async function getCardByUsername(username: string) {
     })
     .from(profiles)
     .leftJoin(brands, eq(brands.id, profiles.companyBrandId))
-    .where(sql`lower(${profiles.username}) = ${username.toLowerCase()}`)
+    .where(and(sql`lower(${profiles.username}) = ${username.toLowerCase()}`, isNull(profiles.deactivatedAt)))
     .limit(1);
   return row ?? null;
 }

@@ -1,4 +1,4 @@
-import { and, eq, ne, sql } from "drizzle-orm";
+import { and, eq, isNull, ne, sql } from "drizzle-orm";
 import { db, type Queryable } from "../db/client";
 import { profiles, usernameRedirects } from "../db/schema";
 import { isPossibleUsername } from "./usernames";
@@ -35,14 +35,14 @@ export async function isPreviousUsernameOfAnother(username: string, profileId: s
   return row !== undefined;
 }
 
-/** The card's username now, when `username` is one it had before; else null. */
+/** The card's username now, when `username` is one it had before; else null (also for a deactivated card, whose new name it must not reveal). */
 async function currentUsernameOf(username: string): Promise<string | null> {
   if (!isPossibleUsername(username)) return null;
   const [row] = await db
     .select({ username: profiles.username })
     .from(usernameRedirects)
     .innerJoin(profiles, eq(profiles.id, usernameRedirects.profileId))
-    .where(eq(usernameRedirects.username, username.toLowerCase()))
+    .where(and(eq(usernameRedirects.username, username.toLowerCase()), isNull(profiles.deactivatedAt)))
     .limit(1);
   return row?.username ?? null;
 }

@@ -1,4 +1,5 @@
 import { and, eq } from "drizzle-orm";
+import { changedFields, recordAdminAction } from "../audit/record";
 import type { Actor } from "../authz";
 import { db } from "../db/client";
 import { profiles } from "../db/schema";
@@ -39,13 +40,7 @@ export async function updateProfile({
   photo,
 }: UpdateProfileOptions): Promise<UpdateProfileResult> {
   const [current] = await db
-    .select({
-      id: profiles.id,
-      email: profiles.email,
-      username: profiles.username,
-      profilePhoto: profiles.profilePhoto,
-      companyBrandId: profiles.companyBrandId,
-    })
+    .select()
     .from(profiles)
     .where(and(eq(profiles.id, profileId), changeableProfiles(actor, "update")));
   if (!current) throw new NotFoundError("profile");
@@ -63,6 +58,20 @@ export async function updateProfile({
         .set({ ...saved, profilePhoto: photoKey })
         .where(and(eq(profiles.id, current.id), changeableProfiles(actor, "update")));
       await recordUsernameChange(tx, current.id, current.username, saved.username);
+      // An administrator's edit is on the record, with what it changed (docs/decisions/019-deactivation-and-audit-log.md).
+      const changes = changedFields(current, { ...saved, profilePhoto: photoKey }, ["profilePhoto"]);
+      if (actor.role === "admin" && Object.keys(changes).length > 0) {
+        await recordAdminAction(tx, {
+          actor,
+          action: "update",
+          target: {
+            kind: "profile",
+            id: current.id,
+            label: `${fields.firstName} ${fields.lastName} (@${saved.username})`,
+          },
+          changes,
+        });
+      }
     });
   } catch (error) {
     if (photoKey !== current.profilePhoto) await deleteImageIfUnused(photoKey);

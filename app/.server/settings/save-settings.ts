@@ -2,6 +2,7 @@ import { eq } from "drizzle-orm";
 import type { FieldErrors } from "~/lib/action-result";
 import { can } from "~/lib/permissions";
 import type { FontFamily } from "~/lib/settings";
+import { changedFields, recordAdminAction } from "../audit/record";
 import type { Actor } from "../authz";
 import { db } from "../db/client";
 import { siteSettings } from "../db/schema";
@@ -63,15 +64,7 @@ export async function saveSiteSettings({
   images: SiteImageChanges;
 }) {
   if (!can(actor.role, "update:settings:any")) throw new ForbiddenError();
-  const [current] = await db
-    .select({
-      primaryLogo: siteSettings.primaryLogo,
-      darkModeLogo: siteSettings.darkModeLogo,
-      favicon: siteSettings.favicon,
-      footerLogo: siteSettings.footerLogo,
-    })
-    .from(siteSettings)
-    .where(eq(siteSettings.id, 1));
+  const [current] = await db.select().from(siteSettings).where(eq(siteSettings.id, 1));
 
   const stored = {} as Record<SiteImageField, FormImage>;
   for (const field of SITE_IMAGE_FIELDS) {
@@ -99,10 +92,21 @@ export async function saveSiteSettings({
   const fontFamily = values.fontFamily as FontFamily | null;
   const row = { ...values, ...keys, fontFamily };
   try {
-    await db
-      .insert(siteSettings)
-      .values({ id: 1, ...row })
-      .onConflictDoUpdate({ target: siteSettings.id, set: { ...row, updatedAt: new Date() } });
+    await db.transaction(async (tx) => {
+      await tx
+        .insert(siteSettings)
+        .values({ id: 1, ...row })
+        .onConflictDoUpdate({ target: siteSettings.id, set: { ...row, updatedAt: new Date() } });
+      const changes = changedFields(current ?? null, row, SITE_IMAGE_FIELDS);
+      if (Object.keys(changes).length > 0) {
+        await recordAdminAction(tx, {
+          actor,
+          action: "settings",
+          target: { kind: "settings", id: 1, label: "Site settings" },
+          changes,
+        });
+      }
+    });
   } catch (error) {
     for (const key of newKeys()) await deleteImageIfUnused(key);
     throw error;

@@ -66,6 +66,10 @@ export const SettingsSchema = z.object({
     .enum(["", "shown", "hidden"], { message: "Choose whether visitors see the numbers" })
     .optional()
     .transform((value) => (value === "shown" ? true : value === "hidden" ? false : null)),
+  deactivatedCards: z
+    .enum(["", "gone", "brand-website"], { message: "Choose what a deactivated card's address shows" })
+    .optional()
+    .transform((value) => (value ? value : null)),
   termsOfService: optional(100_000, "Terms of service", { multiline: true }),
   privacyPolicy: optional(100_000, "Privacy policy", { multiline: true }),
   ...ReminderFields,

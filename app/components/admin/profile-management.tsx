@@ -1,4 +1,4 @@
-import { Eye, Pencil, Plus, Trash2, Users } from "lucide-react";
+import { Eye, Pencil, Plus, Power, PowerOff, Trash2, Users } from "lucide-react";
 import { useState } from "react";
 import { Form, Link, useLocation } from "react-router";
 import {
@@ -40,15 +40,24 @@ export function ProfileManagement({
     brand: query.brand ? String(query.brand) : "",
     status: query.status,
     invitation: query.invitation,
+    state: query.state,
   });
   const [editing, setEditing] = useState<Row | null>(null);
   const [deleting, setDeleting] = useState<Row | null>(null);
   const deleter = useDialogFetcher(() => setDeleting(null));
+  const [deactivating, setDeactivating] = useState<Row | null>(null);
+  const deactivator = useDialogFetcher(() => setDeactivating(null));
   // After a save or a delete the list comes back as it was: same search, same page.
   const location = useLocation();
   const here = `${location.pathname}${location.search}`;
 
-  const filtered = query.q !== "" || query.brand !== null || query.status !== "all" || query.invitation !== "all";
+  const filtered =
+    query.q !== "" ||
+    query.brand !== null ||
+    query.status !== "all" ||
+    query.invitation !== "all" ||
+    query.state !== "all";
+  const actions = { onEdit: setEditing, onDelete: setDeleting, onDeactivate: setDeactivating, returnTo: here };
 
   return (
     <section aria-labelledby="management-title">
@@ -70,7 +79,7 @@ export function ProfileManagement({
         action="/admin/profiles"
         role="search"
         aria-label="Search profiles"
-        className="mb-4 grid gap-3 sm:grid-cols-2 lg:grid-cols-[minmax(0,1fr)_auto_auto_auto_auto]"
+        className="mb-4 grid gap-3 sm:grid-cols-2 lg:grid-cols-[minmax(0,1fr)_auto_auto_auto_auto_auto]"
         ref={search.ref}
         onChange={search.onChange}
         onSubmit={search.onSubmit}
@@ -102,6 +111,13 @@ export function ProfileManagement({
           defaultValue={query.invitation}
           options={INVITATION_OPTIONS}
         />
+        <FilterSelect
+          id="admin-state"
+          label="Card"
+          name="state"
+          defaultValue={query.state}
+          options={CARD_STATE_OPTIONS}
+        />
         <Button type="submit" variant="secondary">
           Search
         </Button>
@@ -132,7 +148,10 @@ export function ProfileManagement({
                     <p className="text-sm text-slate-500 wrap-anywhere dark:text-slate-400">{row.email}</p>
                     <InvitationState row={row} />
                   </div>
-                  <StatusBadge claimed={row.claimed} />
+                  <div className="flex shrink-0 flex-col items-end gap-1">
+                    <StatusBadge claimed={row.claimed} />
+                    <CardStateBadge deactivated={row.deactivated} />
+                  </div>
                 </div>
                 <div className="mt-3 flex items-center justify-between gap-2 text-sm">
                   {row.brandName ? (
@@ -144,7 +163,7 @@ export function ProfileManagement({
                     {row.viewCount.toLocaleString("en")} {row.viewCount === 1 ? "view" : "views"}
                   </span>
                 </div>
-                <RowActions row={row} returnTo={here} onEdit={setEditing} onDelete={setDeleting} />
+                <RowActions row={row} {...actions} />
               </li>
             ))}
           </ul>
@@ -168,7 +187,7 @@ export function ProfileManagement({
               </thead>
               <tbody className="divide-y divide-slate-100 dark:divide-slate-800">
                 {rows.map((row) => (
-                  <tr key={row.id}>
+                  <tr key={row.id} className={row.deactivated ? "bg-slate-50/70 dark:bg-slate-950/40" : undefined}>
                     <td className="py-3 pl-4">
                       <SelectBox key={`${row.id} ${row.invitedAt}`} row={row} />
                     </td>
@@ -195,14 +214,15 @@ export function ProfileManagement({
                       )}
                     </td>
                     <td className="px-4 py-3">
-                      <StatusBadge claimed={row.claimed} />
-                      <div className="mt-1">
+                      <div className="flex flex-col items-start gap-1">
+                        <StatusBadge claimed={row.claimed} />
+                        <CardStateBadge deactivated={row.deactivated} />
                         <InvitationState row={row} />
                       </div>
                     </td>
                     <td className="px-4 py-3 text-right tabular-nums">{row.viewCount.toLocaleString("en")}</td>
                     <td className="px-4 py-3">
-                      <RowActions row={row} returnTo={here} onEdit={setEditing} onDelete={setDeleting} />
+                      <RowActions row={row} {...actions} />
                     </td>
                   </tr>
                 ))}
@@ -255,7 +275,58 @@ export function ProfileManagement({
           </>
         ) : null}
       </Confirm>
+      <Confirm
+        open={deactivating !== null}
+        onOpenChange={(open) => {
+          if (open) return;
+          setDeactivating(null);
+          deactivator.fetcher.reset();
+        }}
+        title="Deactivate card"
+        confirmLabel={deactivator.busy ? "Deactivating..." : "Deactivate Card"}
+        busy={deactivator.busy}
+        onConfirm={() => {
+          if (!deactivating) return;
+          void deactivator.fetcher.submit(
+            { intent: "deactivate", id: deactivating.id, redirectTo: here },
+            { method: "post", action: "/admin/profiles" },
+          );
+        }}
+      >
+        {deactivator.failure?.formError ? <Alert tone="error">{deactivator.failure.formError}</Alert> : null}
+        {deactivating ? (
+          <>
+            <p className="font-medium text-slate-900 dark:text-white">Deactivate {fullName(deactivating)}'s card?</p>
+            <p>
+              They are signed out everywhere at once and cannot sign in. Their card leaves the directory, and its
+              address, QR code and contact file stop working. Views and history are kept: reactivating restores
+              everything.
+            </p>
+          </>
+        ) : null}
+      </Confirm>
     </section>
+  );
+}
+
+const CARD_STATE_OPTIONS = [
+  { value: "all", label: "All Cards" },
+  { value: "active", label: "Active" },
+  { value: "deactivated", label: "Deactivated" },
+];
+
+function CardStateBadge({ deactivated }: { deactivated: boolean }) {
+  return (
+    <span
+      className={
+        deactivated
+          ? "inline-flex shrink-0 items-center gap-1.5 rounded-full bg-slate-200 px-2.5 py-0.5 text-xs font-semibold text-slate-800 dark:bg-slate-700 dark:text-slate-100"
+          : "inline-flex shrink-0 items-center gap-1.5 rounded-full px-2.5 py-0.5 text-xs font-medium text-slate-600 ring-1 ring-slate-200 ring-inset dark:text-slate-300 dark:ring-slate-700"
+      }
+    >
+      {deactivated ? <PowerOff aria-hidden className="size-3" /> : <Power aria-hidden className="size-3" />}
+      {deactivated ? "Deactivated" : "Active"}
+    </span>
   );
 }
 
@@ -276,30 +347,57 @@ function StatusBadge({ claimed }: { claimed: boolean }) {
 
 function RowActions({
   row,
-  returnTo,
   onEdit,
   onDelete,
+  onDeactivate,
+  returnTo,
 }: {
   row: Row;
-  returnTo: string;
   onEdit: (row: Row) => void;
   onDelete: (row: Row) => void;
+  onDeactivate: (row: Row) => void;
+  returnTo: string;
 }) {
   return (
     <div className="mt-3 flex flex-wrap justify-end gap-1 md:mt-0 md:flex-nowrap">
-      <InviteButton row={row} returnTo={returnTo} />
-      <Link
-        to={`/profile/${encodeURIComponent(row.username)}`}
-        className={buttonClasses("ghost", "sm")}
-        aria-label={`View ${fullName(row)}`}
-      >
-        <Eye aria-hidden className="size-4" />
-        <span className="md:hidden 2xl:inline">View</span>
-      </Link>
+      {row.deactivated ? null : <InviteButton row={row} returnTo={returnTo} />}
+      {row.deactivated ? null : (
+        <Link
+          to={`/profile/${encodeURIComponent(row.username)}`}
+          className={buttonClasses("ghost", "sm")}
+          aria-label={`View ${fullName(row)}`}
+        >
+          <Eye aria-hidden className="size-4" />
+          <span className="md:hidden 2xl:inline">View</span>
+        </Link>
+      )}
       <Button variant="ghost" size="sm" onClick={() => onEdit(row)} aria-label={`Edit ${fullName(row)}`}>
         <Pencil aria-hidden className="size-4" />
         <span className="md:hidden 2xl:inline">Edit</span>
       </Button>
+      {/* A plain form: without JavaScript it switches the card at once; with it, deactivating asks first. */}
+      <Form method="post" action="/admin/profiles" className="contents">
+        <input type="hidden" name="intent" value={row.deactivated ? "reactivate" : "deactivate"} />
+        <input type="hidden" name="id" value={row.id} />
+        <input type="hidden" name="redirectTo" value={returnTo} />
+        <Button
+          type="submit"
+          variant="ghost"
+          size="sm"
+          aria-label={`${row.deactivated ? "Reactivate" : "Deactivate"} ${fullName(row)}`}
+          onClick={
+            row.deactivated
+              ? undefined
+              : (event) => {
+                  event.preventDefault();
+                  onDeactivate(row);
+                }
+          }
+        >
+          {row.deactivated ? <Power aria-hidden className="size-4" /> : <PowerOff aria-hidden className="size-4" />}
+          <span className="md:hidden 2xl:inline">{row.deactivated ? "Reactivate" : "Deactivate"}</span>
+        </Button>
+      </Form>
       <Button
         variant="destructive-ghost"
         size="sm"

@@ -2,6 +2,7 @@ import { loadDashboard } from "~/.server/analytics/dashboard";
 import { requirePermission } from "~/.server/authz";
 import { formText, imageChange, readUploadForm } from "~/.server/form-data";
 import { INVITATION_INTENTS, invitationAction } from "~/.server/invitations/admin-actions";
+import { setCardState } from "~/.server/profiles/deactivation";
 import { deleteProfile } from "~/.server/profiles/delete-profile";
 import { parseProfileForm } from "~/.server/profiles/field-checks";
 import { profileDeletedMessage, profileSavedMessage } from "~/.server/profiles/messages";
@@ -25,7 +26,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   return parseQuery(() => loadDashboard(new URL(request.url), "profiles"));
 }
 
-/** Edit and delete from the dashboard; each intent checks its own permission, then goes back to the list. */
+/** Edit, delete, deactivate and reactivate from the dashboard; each intent checks its own permission, then goes back to the list. */
 export async function action({ request, context }: Route.ActionArgs) {
   const viewer = context.get(viewerContext);
   const { form } = await readUploadForm(request);
@@ -67,6 +68,26 @@ export async function action({ request, context }: Route.ActionArgs) {
         return failureFrom(error, {
           notFound: "Failed to delete profile: it no longer exists.",
           unexpected: "Failed to delete profile. Please try again.",
+        });
+      }
+    }
+    case "deactivate":
+    case "reactivate": {
+      requirePermission(viewer, "delete:profile:any");
+      const deactivate = values.intent === "deactivate";
+      try {
+        const { id } = parseForm(ProfileIdSchema, values);
+        const card = await setCardState({ actor: viewer, profileId: id, state: deactivate ? "deactivated" : "active" });
+        const name = `${card.firstName} ${card.lastName}`;
+        return redirectWithToast(back, {
+          text: deactivate
+            ? `${name}'s card was deactivated: they are signed out and their card is hidden.`
+            : `${name}'s card is active again.`,
+        });
+      } catch (error) {
+        return failureFrom(error, {
+          notFound: `Failed to ${values.intent} the card: it no longer exists.`,
+          unexpected: `Failed to ${values.intent} the card. Please try again.`,
         });
       }
     }

@@ -56,7 +56,7 @@ const TABS = [
   {
     value: "general",
     label: "General",
-    fields: ["companyName", "website", "email", "phone", "description", "address"],
+    fields: ["companyName", "website", "email", "phone", "description", "address", "deactivatedCards"],
   },
   {
     value: "branding",
@@ -108,7 +108,12 @@ export async function loader({ context }: Route.LoaderArgs) {
     SITE_IMAGE_FIELDS.map((field) => [field, mediaUrl(storedImageKey(stored?.[field]))]),
   ) as Record<(typeof SITE_IMAGE_FIELDS)[number], string | null>;
   return {
-    values: { ...values, showStatsToVisitors: showStats ? "shown" : "hidden", ...reminderValues(stored) },
+    values: {
+      ...values,
+      showStatsToVisitors: showStats ? "shown" : "hidden",
+      deactivatedCards: stored?.deactivatedCards ?? "gone",
+      ...reminderValues(stored),
+    },
     images,
     // Pickers start afresh after each save, so a file once sent is not sent again.
     savedAt: stored?.updatedAt.toISOString() ?? "never",
@@ -240,6 +245,9 @@ export default function Settings({ loaderData, actionData }: Route.ComponentProp
             errors={errors?.address}
           />
           <p className="text-sm text-slate-500 dark:text-slate-400">Empty fields use the default shown in grey.</p>
+          <div className="border-t border-slate-200 pt-5 dark:border-slate-800">
+            <DeactivatedCardsField defaultValue={values.deactivatedCards} errors={errors?.deactivatedCards} />
+          </div>
         </Tabs.Content>
 
         <Tabs.Content value="branding" forceMount className={PANEL}>
@@ -388,6 +396,45 @@ function ReminderFieldset({
           errors={errors?.reminderMaxCount}
         />
       </div>
+    </fieldset>
+  );
+}
+
+/** What a deactivated card's public addresses answer (docs/decisions/019-deactivation-and-audit-log.md). */
+function DeactivatedCardsField({ defaultValue, errors }: { defaultValue: string; errors?: string[] }) {
+  const options = [
+    { value: "gone", label: "A page saying the card is no longer active" },
+    { value: "brand-website", label: "A redirect to the card's brand website" },
+  ];
+  return (
+    <fieldset
+      id={fieldId("deactivatedCards")}
+      tabIndex={-1}
+      aria-describedby="deactivated-cards-hint"
+      className="space-y-2 outline-none"
+    >
+      <legend className="text-sm font-medium text-slate-700 dark:text-slate-300">
+        What a deactivated card's address shows
+      </legend>
+      <p id="deactivated-cards-hint" className="text-sm text-slate-500 dark:text-slate-400">
+        For its card page, QR page, contact file and images. A card whose brand has no website always gets the page (410
+        Gone).
+      </p>
+      <div className="flex flex-col gap-2">
+        {options.map((option) => (
+          <label key={option.value} className="flex items-center gap-2 text-sm">
+            <input
+              type="radio"
+              name="deactivatedCards"
+              value={option.value}
+              defaultChecked={defaultValue === option.value}
+              className="size-4 accent-[var(--color-brand-solid)]"
+            />
+            {option.label}
+          </label>
+        ))}
+      </div>
+      <ErrorList errors={errors} />
     </fieldset>
   );
 }

@@ -1,5 +1,6 @@
-import { ArrowLeft } from "lucide-react";
+import { ArrowLeft, ShieldCheck } from "lucide-react";
 import { Form, Link, redirect, useNavigation } from "react-router";
+import { lastAdminChange } from "~/.server/audit/list";
 import { activeBrandOptions } from "~/.server/brands/list-brands";
 import { NotFoundError } from "~/.server/errors";
 import { formText, imageChange, readUploadForm } from "~/.server/form-data";
@@ -23,6 +24,13 @@ import type { Route } from "./+types/profile-edit";
 
 export const meta: Route.MetaFunction = () => [{ title: "Edit Profile" }];
 
+const LAST_CHANGE_DAY = new Intl.DateTimeFormat("en-GB", {
+  day: "numeric",
+  month: "long",
+  year: "numeric",
+  timeZone: "UTC",
+});
+
 export async function loader({ context }: Route.LoaderArgs) {
   const viewer = context.get(viewerContext);
   if (!viewer.profile) throw redirect("/");
@@ -32,6 +40,10 @@ export async function loader({ context }: Route.LoaderArgs) {
       profile: { ...profile, photoUrl: mediaUrl(profile.profilePhoto) },
       brands: await activeBrandOptions(profile.companyBrandId),
       address: cardUrl(profile.username),
+      // When an administrator (not the card's owner) last changed the card, as a day in UTC.
+      adminChangedOn: await lastAdminChange(profile.id, viewer.user.id).then((date) =>
+        date ? LAST_CHANGE_DAY.format(date) : null,
+      ),
     };
   } catch (error) {
     if (error instanceof NotFoundError) throw redirect("/");
@@ -78,6 +90,15 @@ export default function EditProfile({ loaderData, actionData }: Route.ComponentP
         Back to Profile
       </Link>
       <PageHeader title="Edit Profile" description="What you save here is what people see on your card." />
+      {loaderData.adminChangedOn ? (
+        <p
+          className="-mt-4 mb-6 inline-flex items-center gap-2 rounded-lg bg-slate-100 px-3 py-2 text-sm text-slate-700 dark:bg-slate-800 dark:text-slate-300"
+          data-testid="admin-changed"
+        >
+          <ShieldCheck aria-hidden className="size-4 shrink-0" />
+          Last changed by an administrator on {loaderData.adminChangedOn}
+        </p>
+      ) : null}
       <Form
         method="post"
         encType="multipart/form-data"

@@ -15,20 +15,20 @@ import { Link } from "react-router";
 import { countView, uncommittedViews, viewSourceOf } from "~/.server/analytics/views";
 import { getOptionalViewer } from "~/.server/authz";
 import { reusableCount } from "~/.server/cached-render";
+import { cardMissing } from "~/.server/card-gone";
 import { visitOf } from "~/.server/http";
 import { getCardByUsername } from "~/.server/profiles/get-card";
 import { ogVersion } from "~/.server/profiles/og-image";
 import { CARD_QR, cardUrl, qrSvg, qrTargetUrl } from "~/.server/profiles/qr";
 import { cardFileName } from "~/.server/profiles/vcard";
 import { wayBack } from "~/.server/profiles/way-back";
-import { notFound } from "~/.server/responses";
 import { getSiteSettings, visitorsSeeStats } from "~/.server/settings/settings";
 import { Avatar } from "~/components/avatar";
 import { BrandBadge, brandScope } from "~/components/brand-badge";
 import { CopyLinkButton, DownloadQrLink, SaveContactButton, ShareButton } from "~/components/card-actions";
 import { RouteErrorBoundary } from "~/components/error-boundary";
 import { FallbackImage } from "~/components/fallback-image";
-import { NotFoundCard } from "~/components/not-found-card";
+import { GoneCard, missingCardTitle, NotFoundCard } from "~/components/not-found-card";
 import { ThemeSwitch } from "~/components/theme-switch";
 import { buttonClasses } from "~/components/ui/button";
 import { shortBackLabel, WayBackLink } from "~/components/way-back";
@@ -38,9 +38,9 @@ import { telHref } from "~/lib/phone";
 import { useLiveData } from "~/lib/realtime";
 import type { Route } from "./+types/$username";
 
-export function meta({ data: loaderData }: Route.MetaArgs) {
+export function meta({ data: loaderData, error }: Route.MetaArgs) {
   const card = loaderData?.card;
-  if (!card) return [{ title: "Profile not found" }, { name: "robots", content: "noindex" }];
+  if (!card) return [{ title: missingCardTitle(error) }, { name: "robots", content: "noindex" }];
   const name = fullName(card);
   const headline = [card.title, card.brand?.name].filter(Boolean).join(" · ");
   const description =
@@ -72,7 +72,7 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
     getCardByUsername(params.username),
     getSiteSettings(),
   ]);
-  if (!card) notFound("Profile not found");
+  if (!card) return cardMissing(params.username, "page");
   const back = wayBack({ signedIn: viewer !== null, brand: card.brand, site });
 
   // Only a page load counts as a visit (a HEAD request does not). The view is
@@ -439,6 +439,7 @@ function Stat({ icon, label, value }: { icon: ReactNode; label: string; value: s
 export function ErrorBoundary() {
   return (
     <RouteErrorBoundary
+      gone={<GoneCard member={{ to: "/directory", label: "Back to Directory" }} />}
       notFound={
         <NotFoundCard
           text="The profile you're looking for doesn't exist or has been removed."

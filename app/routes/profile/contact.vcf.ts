@@ -1,16 +1,16 @@
 import { noteReusedCard } from "~/.server/cached-render";
+import { cardMissing } from "~/.server/card-gone";
 import { attachment } from "~/.server/http";
 import { readPhotoJpeg } from "~/.server/images";
 import { getCardByUsername } from "~/.server/profiles/get-card";
 import { cardUrl } from "~/.server/profiles/qr";
 import { buildVCard, cardFileName } from "~/.server/profiles/vcard";
-import { notFound } from "~/.server/responses";
 import type { Route } from "./+types/contact.vcf";
 
 /** The card as a vCard 3.0 file, at a stable address that works without JavaScript. */
 export async function loader({ params, context }: Route.LoaderArgs) {
   const card = await getCardByUsername(params.username);
-  if (!card) notFound("Profile not found");
+  if (!card) return cardMissing(params.username, "file");
   noteReusedCard(context, card.id);
   const photo = await readPhotoJpeg(card.profilePhoto);
   const body = buildVCard({

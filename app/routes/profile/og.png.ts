@@ -1,14 +1,14 @@
+import { cardMissing } from "~/.server/card-gone";
 import { isNotModified, notModified } from "~/.server/http";
 import { getCardByUsername } from "~/.server/profiles/get-card";
 import { ogImage, ogVersion } from "~/.server/profiles/og-image";
-import { notFound } from "~/.server/responses";
 import { getSiteSettings } from "~/.server/settings/settings";
 import type { Route } from "./+types/og.png";
 
 /** The link-preview image; its URL carries the version, so each version is immutable. */
 export async function loader({ params, request }: Route.LoaderArgs) {
   const [card, site] = await Promise.all([getCardByUsername(params.username), getSiteSettings()]);
-  if (!card) notFound("Profile not found");
+  if (!card) return cardMissing(params.username, "file");
   const version = ogVersion(card, site);
   const requested = new URL(request.url).searchParams.get("v");
   const headers = {

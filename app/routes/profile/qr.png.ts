@@ -1,8 +1,8 @@
+import { cardMissing } from "~/.server/card-gone";
 import { attachment, isNotModified, notModified } from "~/.server/http";
 import { getCardByUsername } from "~/.server/profiles/get-card";
 import { CARD_QR, qrPng, qrPngEtag, qrTargetUrl } from "~/.server/profiles/qr";
 import { cardFileName } from "~/.server/profiles/vcard";
-import { notFound } from "~/.server/responses";
 import type { Route } from "./+types/qr.png";
 
 /** The printable code: large enough to print, encoded once per address and colours (docs/decisions/013-performance.md). */
@@ -11,7 +11,7 @@ const DOWNLOAD_QR = { ...CARD_QR, width: 1024 };
 /** 'Download QR': the card's code as `{first}_{last}_QR.png`, large enough to print. */
 export async function loader({ params, request }: Route.LoaderArgs) {
   const card = await getCardByUsername(params.username);
-  if (!card) notFound("Profile not found");
+  if (!card) return cardMissing(params.username, "file");
   const target = qrTargetUrl(card.username);
   const fileName = cardFileName(card, "_QR.png");
   const headers = {

@@ -3,15 +3,15 @@ import { Link } from "react-router";
 import { uncommittedViews } from "~/.server/analytics/views";
 import { getOptionalViewer } from "~/.server/authz";
 import { reusableCount } from "~/.server/cached-render";
+import { cardMissing } from "~/.server/card-gone";
 import { getCardByUsername } from "~/.server/profiles/get-card";
 import { MOBILE_QR, qrSvg, qrTargetUrl } from "~/.server/profiles/qr";
 import { wayBack } from "~/.server/profiles/way-back";
-import { notFound } from "~/.server/responses";
 import { getSiteSettings, visitorsSeeStats } from "~/.server/settings/settings";
 import { brandScope } from "~/components/brand-badge";
 import { RouteErrorBoundary } from "~/components/error-boundary";
 import { FallbackImage } from "~/components/fallback-image";
-import { NotFoundCard } from "~/components/not-found-card";
+import { GoneCard, missingCardTitle, NotFoundCard } from "~/components/not-found-card";
 import { buttonClasses } from "~/components/ui/button";
 import { shortBackLabel, WayBackLink } from "~/components/way-back";
 import { mediaUrl } from "~/lib/media";
@@ -19,9 +19,9 @@ import { fullName } from "~/lib/names";
 import { useSite } from "~/lib/site";
 import type { Route } from "./+types/$username";
 
-export function meta({ data: loaderData }: Route.MetaArgs) {
+export function meta({ data: loaderData, error }: Route.MetaArgs) {
   return [
-    { title: loaderData?.card ? `${fullName(loaderData.card)} · QR code` : "Profile not found" },
+    { title: loaderData?.card ? `${fullName(loaderData.card)} · QR code` : missingCardTitle(error) },
     { name: "robots", content: "noindex" },
   ];
 }
@@ -32,7 +32,7 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
     getCardByUsername(params.username),
     getSiteSettings(),
   ]);
-  if (!card) notFound("Profile not found");
+  if (!card) return cardMissing(params.username, "page");
   const back = wayBack({ signedIn: viewer !== null, brand: card.brand, site });
   // As on the card: the company decides whether visitors see the count; whoever is signed in does.
   const showStats = viewer !== null || (await visitorsSeeStats());
@@ -141,6 +141,7 @@ function BrandName({ name }: { name: string }) {
 export function ErrorBoundary() {
   return (
     <RouteErrorBoundary
+      gone={<GoneCard member={{ to: "/directory", label: "Back to Directory" }} />}
       notFound={
         <NotFoundCard
           text="The profile you're looking for doesn't exist."

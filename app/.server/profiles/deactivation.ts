@@ -1,0 +1,134 @@
+import { and, eq, isNotNull, isNull, or, sql } from "drizzle-orm";
+import { can } from "~/lib/permissions";
+import { recordAdminAction } from "../audit/record";
+import type { Actor } from "../authz";
+import { db } from "../db/client";
+import { brands, profiles, sessions, siteSettings, usernameRedirects } from "../db/schema";
+import { ForbiddenError, NotFoundError, ValidationError } from "../errors";
+import { publish } from "../realtime";
+import { isPossibleUsername } from "./usernames";
+
+/** What the sign-in form says to someone whose card an administrator switched off (only after the right password). */
+export const DEACTIVATED_SIGN_IN =
+  "Your card has been deactivated by an administrator, so you cannot sign in. Ask your administrator if you need it back.";
+
+export type CardState = "active" | "deactivated";
+
+/**
+ * Switches a card off or on again (docs/decisions/019-deactivation-and-audit-log.md).
+ * Switching it off ends its owner's sessions at once, here and on every
+ * instance (their live-update streams close too); views and history stay.
+ * Switching it on restores the card, the directory entry and sign-in. Asking
+ * for the state a card is already in changes nothing and records nothing.
+ */
+export async function setCardState({
+  actor,
+  profileId,
+  state,
+}: {
+  actor: Actor;
+  profileId: string;
+  state: CardState;
+}): Promise<{ firstName: string; lastName: string; changed: boolean }> {
+  if (!can(actor.role, "delete:profile:any")) throw new ForbiddenError();
+  const deactivate = state === "deactivated";
+  const result = await db.transaction(async (tx) => {
+    const [current] = await tx
+      .select({
+        id: profiles.id,
+        userId: profiles.userId,
+        firstName: profiles.firstName,
+        lastName: profiles.lastName,
+        username: profiles.username,
+        deactivatedAt: profiles.deactivatedAt,
+      })
+      .from(profiles)
+      .where(eq(profiles.id, profileId))
+      .for("update");
+    if (!current) throw new NotFoundError("profile");
+    // An administrator who switched off their own card would be signed out with no way back in.
+    if (deactivate && current.userId === actor.user.id) {
+      throw new ValidationError({ id: ["You cannot deactivate your own card."] });
+    }
+    if ((current.deactivatedAt !== null) === deactivate) return { current, changed: false };
+    const now = new Date();
+    await tx
+      .update(profiles)
+      .set({ deactivatedAt: deactivate ? now : null })
+      .where(eq(profiles.id, current.id));
+    if (deactivate && current.userId) await tx.delete(sessions).where(eq(sessions.userId, current.userId));
+    await recordAdminAction(tx, {
+      actor,
+      action: deactivate ? "deactivate" : "reactivate",
+      target: {
+        kind: "profile",
+        id: current.id,
+        label: `${current.firstName} ${current.lastName} (@${current.username})`,
+      },
+      changes: { state: [deactivate ? "active" : "deactivated", deactivate ? "deactivated" : "active"] },
+    });
+    return { current, changed: true };
+  });
+  const { current, changed } = result;
+  if (changed) {
+    // Outside the transaction: this instance's kept pages of the card are dropped before the answer.
+    await publish({ kind: "profile", id: current.id });
+    if (deactivate && current.userId) await publish({ kind: "user-sessions-ended", id: current.userId });
+  }
+  return { firstName: current.firstName, lastName: current.lastName, changed };
+}
+
+/**
+ * Whether this account may not hold a session: its card is deactivated, or
+ * (before it has claimed one) the unclaimed card prepared for its address is.
+ */
+export async function isDeactivatedAccount(user: { id: string; email: string }): Promise<boolean> {
+  const [row] = await db
+    .select({ id: profiles.id })
+    .from(profiles)
+    .where(
+      and(
+        isNotNull(profiles.deactivatedAt),
+        or(
+          eq(profiles.userId, user.id),
+          and(isNull(profiles.userId), sql`lower(${profiles.email}) = ${user.email.toLowerCase()}`),
+        ),
+      ),
+    )
+    .limit(1);
+  return row !== undefined;
+}
+
+/** Ends every session of an account (a deactivated one that slipped in), here and on every instance. */
+export async function endSessionsOf(userId: string) {
+  await db.delete(sessions).where(eq(sessions.userId, userId));
+  await publish({ kind: "user-sessions-ended", id: userId });
+}
+
+/**
+ * What a deactivated card's address answers, by its username now or one it
+ * had before: where to send the visitor (the card's brand website, when the
+ * site says so and there is one), or null for the 410 page. Undefined when no
+ * deactivated card has that name.
+ */
+export async function deactivatedCardAnswer(username: string): Promise<{ redirectTo: string | null } | undefined> {
+  if (!isPossibleUsername(username)) return undefined;
+  const name = username.toLowerCase();
+  const [row] = await db
+    .select({ website: brands.website, behaviour: siteSettings.deactivatedCards })
+    .from(profiles)
+    .leftJoin(brands, eq(brands.id, profiles.companyBrandId))
+    .leftJoin(siteSettings, eq(siteSettings.id, 1))
+    .where(
+      and(
+        isNotNull(profiles.deactivatedAt),
+        or(
+          sql`lower(${profiles.username}) = ${name}`,
+          sql`exists (select 1 from ${usernameRedirects} where ${usernameRedirects.username} = ${name} and ${usernameRedirects.profileId} = ${profiles.id})`,
+        ),
+      ),
+    )
+    .limit(1);
+  if (!row) return undefined;
+  return { redirectTo: row.behaviour === "brand-website" && row.website ? row.website : null };
+}

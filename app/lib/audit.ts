@@ -1,0 +1,71 @@
+/**
+ * The words of the audit log, shared by the server (which records and filters
+ * entries) and the screen that lists them.
+ */
+export const AUDIT_ACTIONS = [
+  "create",
+  "update",
+  "delete",
+  "deactivate",
+  "reactivate",
+  "import",
+  "invite",
+  "remind",
+  "settings",
+] as const;
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];
+
+export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
+  create: "Created",
+  update: "Edited",
+  delete: "Deleted",
+  deactivate: "Deactivated",
+  reactivate: "Reactivated",
+  import: "Imported",
+  invite: "Invited",
+  remind: "Reminded",
+  settings: "Changed settings",
+};
+
+const AUDIT_TARGET_KINDS = ["profile", "brand", "settings", "import"] as const;
+export type AuditTargetKind = (typeof AUDIT_TARGET_KINDS)[number];
+
+export const AUDIT_TARGET_LABELS: Record<AuditTargetKind, string> = {
+  profile: "Profile",
+  brand: "Brand",
+  settings: "Settings",
+  import: "Import",
+};
+
+/** What an entry records of a changed image: that it changed, never the file. */
+export const IMAGE_SET = "image";
+export const IMAGE_NEW = "new image";
+
+export function isAuditAction(value: unknown): value is AuditAction {
+  return typeof value === "string" && (AUDIT_ACTIONS as readonly string[]).includes(value);
+}
+
+/** One changed field as a line of text: "field: old → new". */
+export function describeChange(field: string, [before, after]: [unknown, unknown]): string {
+  return `${fieldLabel(field)}: ${shown(before)} → ${shown(after)}`;
+}
+
+function shown(value: unknown): string {
+  if (value === null || value === undefined || value === "") return "—";
+  if (typeof value === "string") return value;
+  return JSON.stringify(value);
+}
+
+const FIELD_LABELS: Record<string, string> = {
+  companyBrandId: "brand",
+  profilePhoto: "photo",
+  linkedinUrl: "LinkedIn",
+  coverImage: "cover image",
+  showStatsToVisitors: "visitors see stats",
+  deactivatedCards: "deactivated cards show",
+};
+
+/** A field's name as people say it: "firstName" is "first name". */
+function fieldLabel(field: string): string {
+  return FIELD_LABELS[field] ?? field.replace(/([a-z0-9])([A-Z])/g, "$1 $2").toLowerCase();
+}

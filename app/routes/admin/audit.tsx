@@ -1,0 +1,215 @@
+import { Download, ScrollText } from "lucide-react";
+import { Form, Link, useLocation } from "react-router";
+import { auditActors, listAuditEntries, parseAuditQuery } from "~/.server/audit/list";
+import { parseQuery } from "~/.server/responses";
+import { EmptyState } from "~/components/empty-state";
+import { PageHeader } from "~/components/page-header";
+import { Pagination } from "~/components/pagination";
+import { FilterSelect, SearchBox, useLiveSearch } from "~/components/search-form";
+import { Button, buttonClasses } from "~/components/ui/button";
+import {
+  AUDIT_ACTION_LABELS,
+  AUDIT_ACTIONS,
+  AUDIT_TARGET_LABELS,
+  type AuditTargetKind,
+  describeChange,
+  isAuditAction,
+} from "~/lib/audit";
+import type { Route } from "./+types/audit";
+
+export const meta: Route.MetaFunction = () => [{ title: "Audit Log" }];
+
+const WHEN = new Intl.DateTimeFormat("en-GB", {
+  day: "numeric",
+  month: "short",
+  year: "numeric",
+  hour: "2-digit",
+  minute: "2-digit",
+  timeZone: "UTC",
+});
+
+export async function loader({ request }: Route.LoaderArgs) {
+  const query = parseQuery(() => parseAuditQuery(new URL(request.url)));
+  const [list, actors] = await Promise.all([listAuditEntries(query), auditActors()]);
+  return {
+    query,
+    actors,
+    shown: list.shown,
+    page: list.page,
+    pageCount: list.pageCount,
+    entries: list.rows.map((row) => ({
+      id: row.id,
+      when: `${WHEN.format(row.createdAt)} UTC`,
+      at: row.createdAt.toISOString(),
+      actor: { name: row.actorName, email: row.actorEmail },
+      action: isAuditAction(row.action) ? AUDIT_ACTION_LABELS[row.action] : row.action,
+      target: {
+        kind: AUDIT_TARGET_LABELS[row.targetKind as AuditTargetKind] ?? row.targetKind,
+        label: row.targetLabel,
+      },
+      changes: Object.entries(row.changes).map(([field, change]) => describeChange(field, change)),
+    })),
+  };
+}
+
+const FIELD =
+  "block h-10 w-full rounded-lg border border-slate-300 bg-white px-3 text-sm dark:border-slate-700 dark:bg-slate-950";
+const LABEL = "mb-1 block text-xs font-medium text-slate-600 dark:text-slate-400";
+
+export default function AuditLog({ loaderData }: Route.ComponentProps) {
+  const { query, actors, entries, shown, page, pageCount } = loaderData;
+  const location = useLocation();
+  const search = useLiveSearch("/admin/audit", {
+    q: query.q,
+    action: query.action ?? "",
+    actor: query.actor,
+    from: query.from,
+    to: query.to,
+  });
+  const filtered =
+    query.q !== "" || query.action !== null || query.actor !== "" || query.from !== "" || query.to !== "";
+  const exportQuery = new URLSearchParams(location.search);
+  exportQuery.delete("page");
+  const exportHref = `/admin/export/audit.csv${exportQuery.size ? `?${exportQuery}` : ""}`;
+  return (
+    <div>
+      <PageHeader
+        title="Audit Log"
+        description="Every change an administrator made: who, what, when, and the fields that changed."
+        actions={
+          <a href={exportHref} download className={buttonClasses("primary")}>
+            <Download aria-hidden className="size-4" />
+            Export CSV
+          </a>
+        }
+      />
+
+      <Form
+        method="get"
+        action="/admin/audit"
+        role="search"
+        aria-label="Filter the audit log"
+        className="mb-4 grid gap-3 sm:grid-cols-2 lg:grid-cols-[minmax(0,1fr)_auto_auto_auto_auto_auto] lg:items-end"
+        ref={search.ref}
+        onChange={search.onChange}
+        onSubmit={search.onSubmit}
+      >
+        <div className="sm:col-span-2 lg:col-span-1">
+          <span aria-hidden className={LABEL}>
+            Target
+          </span>
+          <SearchBox
+            id="audit-q"
+            label="Search by target"
+            placeholder="Search by name, username or brand..."
+            defaultValue={query.q}
+          />
+        </div>
+        <div className="[&_select]:w-full">
+          <span aria-hidden className={LABEL}>
+            Action
+          </span>
+          <FilterSelect
+            id="audit-action"
+            label="Action"
+            name="action"
+            defaultValue={query.action ?? ""}
+            options={[
+              { value: "", label: "All actions" },
+              ...AUDIT_ACTIONS.map((action) => ({ value: action, label: AUDIT_ACTION_LABELS[action] })),
+            ]}
+          />
+        </div>
+        <div className="[&_select]:w-full">
+          <span aria-hidden className={LABEL}>
+            Administrator
+          </span>
+          <FilterSelect
+            id="audit-actor"
+            label="Administrator"
+            name="actor"
+            defaultValue={query.actor}
+            options={[
+              { value: "", label: "All administrators" },
+              ...actors.map((actor) => ({ value: actor.email, label: actor.name || actor.email })),
+            ]}
+          />
+        </div>
+        <div>
+          <label htmlFor="audit-from" className={LABEL}>
+            From
+          </label>
+          <input id="audit-from" type="date" name="from" defaultValue={query.from} className={FIELD} />
+        </div>
+        <div>
+          <label htmlFor="audit-to" className={LABEL}>
+            To
+          </label>
+          <input id="audit-to" type="date" name="to" defaultValue={query.to} className={FIELD} />
+        </div>
+        <div className="flex gap-2">
+          <Button type="submit" variant="secondary">
+            Filter
+          </Button>
+          {filtered ? (
+            <Link to="/admin/audit" className={buttonClasses("ghost")}>
+              Clear
+            </Link>
+          ) : null}
+        </div>
+      </Form>
+
+      <p className="mb-3 text-sm text-slate-500 dark:text-slate-400" aria-live="polite">
+        {shown.toLocaleString("en")} {shown === 1 ? "entry" : "entries"}
+      </p>
+
+      {entries.length === 0 ? (
+        <EmptyState
+          Icon={ScrollText}
+          title="No entries found"
+          text={
+            filtered
+              ? "No administrator action matches these filters. Try widening them."
+              : "What administrators change (cards, brands, settings) will be listed here."
+          }
+        />
+      ) : (
+        <ol className="divide-y divide-slate-100 rounded-2xl border border-slate-200 bg-white shadow-sm dark:divide-slate-800 dark:border-slate-800 dark:bg-slate-900">
+          {entries.map((entry) => (
+            <li
+              key={entry.id}
+              className="grid gap-2 p-4 md:grid-cols-[11rem_minmax(0,14rem)_minmax(0,1fr)] md:gap-6"
+              data-testid="audit-entry"
+            >
+              <time dateTime={entry.at} className="text-sm text-slate-500 tabular-nums dark:text-slate-400">
+                {entry.when}
+              </time>
+              <div className="min-w-0 text-sm">
+                <p className="font-medium wrap-anywhere">{entry.actor.name || entry.actor.email}</p>
+                <p className="text-slate-500 wrap-anywhere dark:text-slate-400">{entry.actor.email}</p>
+              </div>
+              <div className="min-w-0 text-sm">
+                <p className="wrap-anywhere">
+                  <span className="font-semibold">{entry.action}</span>{" "}
+                  <span className="text-slate-500 dark:text-slate-400">{entry.target.kind.toLowerCase()}</span>{" "}
+                  <span className="font-medium">{entry.target.label}</span>
+                </p>
+                {entry.changes.length ? (
+                  <ul className="mt-1 space-y-0.5 text-slate-600 dark:text-slate-300">
+                    {entry.changes.map((change) => (
+                      <li key={change} className="wrap-anywhere">
+                        {change}
+                      </li>
+                    ))}
+                  </ul>
+                ) : null}
+              </div>
+            </li>
+          ))}
+        </ol>
+      )}
+
+      <Pagination page={page} pageCount={pageCount} path="/admin/audit" className="mt-4" />
+    </div>
+  );
+}

@@ -1,0 +1,29 @@
+import { auditEntriesForExport, parseAuditQuery } from "~/.server/audit/list";
+import { requireAdmin, requirePermission } from "~/.server/authz";
+import { csvResponse, isoDay, toCsv } from "~/.server/csv";
+import { parseQuery } from "~/.server/responses";
+import { describeChange } from "~/lib/audit";
+import type { Route } from "./+types/audit.csv";
+
+/** The audit log as CSV: the entries the screen's filters select, newest first. */
+export async function loader({ request }: Route.LoaderArgs) {
+  requirePermission(await requireAdmin(request), "update:settings:any");
+  const query = parseQuery(() => parseAuditQuery(new URL(request.url)));
+  const rows = await auditEntriesForExport(query);
+  const body = toCsv([
+    ["When (UTC)", "Administrator", "Administrator email", "Action", "Target kind", "Target id", "Target", "Changes"],
+    ...rows.map((row) => [
+      row.createdAt.toISOString(),
+      row.actorName,
+      row.actorEmail,
+      row.action,
+      row.targetKind,
+      row.targetId ?? "",
+      row.targetLabel,
+      Object.entries(row.changes)
+        .map(([field, change]) => describeChange(field, change))
+        .join("\n"),
+    ]),
+  ]);
+  return csvResponse(body, `namecard-audit-${isoDay()}.csv`);
+}

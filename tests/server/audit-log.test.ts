@@ -1,0 +1,393 @@
+import { eq, sql } from "drizzle-orm";
+import sharp from "sharp";
+import { describe, expect, it } from "vitest";
+import { recordAdminAction } from "~/.server/audit/record";
+import { db } from "~/.server/db/client";
+import { auditLog, profiles, users } from "~/.server/db/schema";
+import { loader as auditLoader } from "~/routes/admin/audit";
+import { action as brandsAction } from "~/routes/admin/brands";
+import { loader as auditCsv } from "~/routes/admin/export/audit.csv";
+import { action as profilesAction } from "~/routes/admin/profiles";
+import { action as createAction } from "~/routes/admin/profiles-create";
+import { action as settingsAction } from "~/routes/admin/settings";
+import { action as editAction, loader as editLoader } from "~/routes/app/profile-edit";
+import { createMember, formRequest, getRequest, multipartRequest, present, run } from "./helpers";
+
+/**
+ * Every administrator action leaves one entry, written with the change: who
+ * (kept as text), what, when and the fields it changed (old → new; images
+ * only as changed; never a secret). Administrators read it filtered on a
+ * screen and as CSV; a member sees when an administrator last changed their card.
+ */
+
+type Admin = Awaited<ReturnType<typeof createMember>>;
+
+async function send(
+  admin: Admin,
+  action: (args: never) => unknown,
+  path: string,
+  fields: Record<string, string | File>,
+) {
+  const form = new FormData();
+  for (const [key, value] of Object.entries(fields)) form.set(key, value);
+  return run(action, await multipartRequest(path, form), {}, admin.viewer);
+}
+
+async function entries() {
+  return db.select().from(auditLog).orderBy(auditLog.id);
+}
+
+async function pngFile(name: string) {
+  const bytes = await sharp({ create: { width: 300, height: 300, channels: 3, background: "#336699" } })
+    .png()
+    .toBuffer();
+  return new File([new Uint8Array(bytes)], name, { type: "image/png" });
+}
+
+const cardFields = (values: Record<string, string>) => ({
+  title: "",
+  phone: "",
+  bio: "",
+  linkedinUrl: "",
+  companyBrandId: "",
+  ...values,
+});
+
+describe("the audit log records", () => {
+  it("creating, editing (with the photo), deactivating, reactivating and deleting a card, with the fields that changed", async () => {
+    const admin = await createMember({ email: "admin@example.com", firstName: "Ada", lastName: "Admin" });
+    await send(admin, createAction, "/admin/profiles/create", {
+      firstName: "Nora",
+      lastName: "New",
+      username: "",
+      email: "nora@example.org",
+      title: "Buyer",
+    });
+    const [card] = await db.select().from(profiles).where(eq(profiles.email, "nora@example.org"));
+    const id = present(card, "the created card").id;
+
+    // An edit that changes nothing is not an action worth a line.
+    const same = cardFields({ intent: "update", id, firstName: "Nora", lastName: "New", username: "nora.new" });
+    await send(admin, profilesAction, "/admin/profiles", { ...same, email: "nora@example.org", title: "Buyer" });
+    expect(await entries()).toHaveLength(1);
+
+    await send(admin, profilesAction, "/admin/profiles", {
+      ...same,
+      firstName: "Norah",
+      email: "nora@example.org",
+      title: "Head Buyer",
+      photo: await pngFile("nora.png"),
+    });
+    await send(admin, profilesAction, "/admin/profiles", { intent: "deactivate", id });
+    await send(admin, profilesAction, "/admin/profiles", { intent: "reactivate", id });
+
+    const log = await entries();
+    expect(log.map((entry) => [entry.action, entry.targetKind, entry.targetId])).toEqual([
+      ["create", "profile", id],
+      ["update", "profile", id],
+      ["deactivate", "profile", id],
+      ["reactivate", "profile", id],
+    ]);
+    for (const entry of log) {
+      expect(entry).toMatchObject({ actorId: admin.id, actorName: "Ada Admin", actorEmail: "admin@example.com" });
+      expect(entry.createdAt).toBeInstanceOf(Date);
+    }
+    expect(log[0]?.targetLabel).toBe("Nora New (@nora.new)");
+    expect(log[0]?.changes).toMatchObject({
+      firstName: [null, "Nora"],
+      email: [null, "nora@example.org"],
+      username: [null, "nora.new"],
+      title: [null, "Buyer"],
+    });
+    expect(log[1]?.changes).toEqual({
+      firstName: ["Nora", "Norah"],
+      title: ["Buyer", "Head Buyer"],
+      profilePhoto: [null, "new image"],
+    });
+    expect(log[2]?.changes).toEqual({ state: ["active", "deactivated"] });
+    expect(log[3]?.changes).toEqual({ state: ["deactivated", "active"] });
+
+    // Deleting erases the card's values from its earlier entries, and records who deleted it.
+    await send(admin, profilesAction, "/admin/profiles", { intent: "delete", id });
+    const after = await entries();
+    expect(after.at(-1)).toMatchObject({ action: "delete", targetId: id, targetLabel: "Norah New (@nora.new)" });
+    expect(after[1]?.changes).toEqual({
+      firstName: ["(erased)", "(erased)"],
+      title: ["(erased)", "(erased)"],
+      profilePhoto: ["(erased)", "(erased)"],
+    });
+    expect(JSON.stringify(after)).not.toContain("Head Buyer");
+  });
+
+  it("nothing for a refused change, and nothing for what a member does to their own card", async () => {
+    const admin = await createMember({ email: "admin@example.com" });
+    const member = await createMember({ firstName: "Mia", lastName: "Member" });
+    await createMember({ firstName: "Tak", lastName: "En", email: "taken@example.org" });
+    const refused = await send(admin, profilesAction, "/admin/profiles", {
+      ...cardFields({ intent: "update", id: member.profile.id, firstName: "Mia", lastName: "Member" }),
+      username: member.profile.username,
+      email: "taken@example.org",
+    });
+    expect(refused.status).toBe(400);
+    await send(admin, profilesAction, "/admin/profiles", { intent: "deactivate", id: "not-an-id" });
+
+    const own = new FormData();
+    for (const [key, value] of Object.entries(
+      cardFields({ firstName: "Mia", lastName: "Changed", username: member.profile.username, email: member.email }),
+    ))
+      own.set(key, value);
+    expect((await run(editAction, await multipartRequest("/profile/edit", own), {}, member.viewer)).status).toBe(302);
+    expect(await entries()).toEqual([]);
+  });
+
+  it("brands created, edited (the logo only as changed) and deleted, and settings saved", async () => {
+    const admin = await createMember({ email: "admin@example.com" });
+    const brand = { name: "Acme", primaryColor: "#3b82f6", secondaryColor: "#8b5cf6", website: "", active: "on" };
+    await send(admin, brandsAction, "/admin/brands", { intent: "create", ...brand });
+    const [created] = await entries();
+    const brandId = present(created?.targetId, "the brand's id");
+    await send(admin, brandsAction, "/admin/brands", {
+      intent: "update",
+      id: brandId,
+      ...brand,
+      name: "Acme Corp",
+      website: "https://acme.example/",
+      logo: await pngFile("logo.png"),
+    });
+    await send(admin, brandsAction, "/admin/brands", { intent: "delete", id: brandId });
+
+    const terms = "T".repeat(1_000);
+    const saved = await run(
+      settingsAction,
+      formRequest(
+        "/admin/settings",
+        { companyName: "Acme Cards", deactivatedCards: "brand-website", termsOfService: terms },
+        { cookie: admin.cookie },
+      ),
+      {},
+      admin.viewer,
+    );
+    expect(saved.status).toBe(302);
+
+    const log = await entries();
+    expect(log.map((entry) => [entry.action, entry.targetKind, entry.targetLabel])).toEqual([
+      ["create", "brand", "Acme"],
+      ["update", "brand", "Acme Corp"],
+      ["delete", "brand", "Acme Corp"],
+      ["settings", "settings", "Site settings"],
+    ]);
+    expect(log[0]?.changes).toMatchObject({ name: [null, "Acme"], primaryColor: [null, "#3b82f6"] });
+    expect(log[1]?.changes).toEqual({
+      name: ["Acme", "Acme Corp"],
+      website: [null, "https://acme.example/"],
+      logo: [null, "new image"],
+    });
+    expect(log[3]?.changes).toMatchObject({
+      companyName: [null, "Acme Cards"],
+      deactivatedCards: [null, "brand-website"],
+    });
+    // A long text is kept to its beginning and its length.
+    expect(log[3]?.changes.termsOfService?.[1]).toBe(`${"T".repeat(300)}… (1000 characters)`);
+    // No stored image key, password or secret anywhere.
+    expect(JSON.stringify(log)).not.toMatch(/\.webp|password|\$2[aby]\$|scrypt/i);
+  });
+
+  it("keeps who acted after their account is gone, and drops any field that names a secret", async () => {
+    const admin = await createMember({ email: "admin@example.com", firstName: "Gone", lastName: "Admin" });
+    await db.transaction((tx) =>
+      recordAdminAction(tx, {
+        actor: admin.viewer,
+        action: "invite",
+        target: { kind: "profile", id: admin.profile.id, label: "Someone" },
+        changes: { passwordHash: ["a", "b"], inviteToken: ["c", "d"], status: ["not invited", "invited"] },
+      }),
+    );
+    await db.delete(users).where(eq(users.id, admin.id));
+    const [entry] = await entries();
+    expect(entry).toMatchObject({
+      actorId: admin.id,
+      actorName: "Gone Admin",
+      actorEmail: "admin@example.com",
+      action: "invite",
+      changes: { status: ["not invited", "invited"] },
+    });
+  });
+
+  it("an entry and its change are written together: a failing entry leaves the change undone", async () => {
+    const admin = await createMember({ email: "admin@example.com" });
+    const member = await createMember({ firstName: "Ato", lastName: "Mic" });
+    await expect(
+      db.transaction(async (tx) => {
+        await tx.update(profiles).set({ title: "Half saved" }).where(eq(profiles.id, member.profile.id));
+        await recordAdminAction(tx, {
+          actor: { ...admin.viewer, user: { ...admin.viewer.user, name: null as unknown as string } },
+          action: "update",
+          target: { kind: "profile", id: member.profile.id, label: "Ato Mic" },
+        });
+      }),
+    ).rejects.toThrow();
+    const [row] = await db.select().from(profiles).where(eq(profiles.id, member.profile.id));
+    expect(row?.title).toBeNull();
+    expect(await entries()).toEqual([]);
+  });
+});
+
+/** Entries put straight into the log, one a day back from `start`. */
+async function seedEntries(count: number, start: Date, values: Partial<typeof auditLog.$inferInsert> = {}) {
+  await db.insert(auditLog).values(
+    Array.from({ length: count }, (_, index) => ({
+      actorId: "a1",
+      actorName: "Ada Admin",
+      actorEmail: "ada@example.com",
+      action: "update",
+      targetKind: "profile",
+      targetId: `p${index}`,
+      targetLabel: `Person ${index}`,
+      changes: { title: ["Old", "New"] as [unknown, unknown] },
+      createdAt: new Date(start.getTime() - index * 86_400_000),
+      ...values,
+    })),
+  );
+}
+
+describe("the audit screen and its export", () => {
+  it("lists entries newest first in pages, filters by action, administrator, target text and dates, and says when nothing matches", async () => {
+    const admin = await createMember({ email: "admin@example.com" });
+    await seedEntries(30, new Date("2026-10-30T12:00:00Z"));
+    await seedEntries(2, new Date("2026-11-10T09:00:00Z"), {
+      actorEmail: "bob@example.com",
+      actorName: "Bob Boss",
+      action: "deactivate",
+      targetLabel: "Lena Leaver (@lena)",
+      changes: { state: ["active", "deactivated"] },
+    });
+    const screen = async (query: string) => {
+      const result = await run(auditLoader, getRequest(`/admin/audit${query}`, admin.cookie), {}, admin.viewer);
+      if (result.status !== 200) return { status: result.status, data: result.data };
+      return {
+        status: 200,
+        data: result.data as {
+          shown: number;
+          pageCount: number;
+          actors: { email: string }[];
+          entries: {
+            when: string;
+            actor: { email: string };
+            action: string;
+            target: { label: string };
+            changes: string[];
+          }[];
+        },
+      };
+    };
+
+    const first = await screen("");
+    expect(first.data).toMatchObject({ shown: 32, pageCount: 2 });
+    const firstPage = present(
+      first.data as { entries: { target: { label: string }; when: string; action: string; changes: string[] }[] },
+      "page",
+    );
+    expect(firstPage.entries).toHaveLength(25);
+    expect(firstPage.entries[0]).toMatchObject({
+      when: "10 Nov 2026, 09:00 UTC",
+      action: "Deactivated",
+      target: { label: "Lena Leaver (@lena)" },
+      changes: ["state: active → deactivated"],
+    });
+    expect(firstPage.entries[2]).toMatchObject({ target: { label: "Person 0" }, changes: ["title: Old → New"] });
+    expect((first.data as { actors: { email: string }[] }).actors.map((actor) => actor.email)).toEqual([
+      "ada@example.com",
+      "bob@example.com",
+    ]);
+    const second = await screen("?page=2");
+    expect((second.data as { entries: unknown[] }).entries).toHaveLength(7);
+
+    expect((await screen("?action=deactivate")).data).toMatchObject({ shown: 2 });
+    expect((await screen("?actor=bob%40example.com")).data).toMatchObject({ shown: 2 });
+    expect((await screen("?q=person%201")).data).toMatchObject({ shown: 11 }); // Person 1, 10–19
+    expect((await screen("?q=LEAVER")).data).toMatchObject({ shown: 2 });
+    // From 2026-10-28 to 2026-10-30, both days included: Person 0, 1 and 2.
+    expect((await screen("?from=2026-10-28&to=2026-10-30")).data).toMatchObject({ shown: 3 });
+    const none = await screen("?action=remind");
+    expect(none.data).toMatchObject({ shown: 0, entries: [] });
+
+    expect((await screen("?from=2026-02-31")).status).toBe(400);
+    expect((await screen("?action=drop")).status).toBe(400);
+  });
+
+  it("exports the filtered entries as CSV, newest first, with each change on its own line", async () => {
+    const admin = await createMember({ email: "admin@example.com" });
+    await seedEntries(3, new Date("2026-10-30T12:00:00Z"));
+    await seedEntries(1, new Date("2026-11-10T09:00:00Z"), {
+      action: "delete",
+      targetKind: "brand",
+      targetId: "7",
+      targetLabel: "=HYPERLINK(1)",
+      changes: {},
+    });
+    const csv = async (query: string) => {
+      const response = (await auditCsv({
+        request: getRequest(`/admin/export/audit.csv${query}`, admin.cookie),
+        params: {},
+        context: {},
+      } as never)) as Response;
+      expect(response.status).toBe(200);
+      expect(response.headers.get("content-type")).toBe("text/csv; charset=utf-8");
+      expect(response.headers.get("content-disposition")).toMatch(
+        /^attachment; filename="namecard-audit-\d{4}-\d{2}-\d{2}\.csv"$/,
+      );
+      // As a spreadsheet reads it: the byte-order mark included.
+      return new TextDecoder("utf-8", { ignoreBOM: true }).decode(await response.arrayBuffer());
+    };
+    const all = await csv("");
+    const lines = all.split("\r\n");
+    expect(lines[0]).toBe(
+      "\uFEFFWhen (UTC),Administrator,Administrator email,Action,Target kind,Target id,Target,Changes",
+    );
+    expect(lines[1]).toBe("2026-11-10T09:00:00.000Z,Ada Admin,ada@example.com,delete,brand,7,'=HYPERLINK(1),");
+    expect(lines[2]).toBe(
+      "2026-10-30T12:00:00.000Z,Ada Admin,ada@example.com,update,profile,p0,Person 0,title: Old → New",
+    );
+    expect(lines.filter(Boolean)).toHaveLength(5);
+
+    const filtered = await csv("?action=update&from=2026-10-29");
+    expect(filtered.split("\r\n").filter(Boolean)).toHaveLength(3); // header, Person 0 and Person 1
+    expect(filtered).not.toContain("HYPERLINK");
+  });
+
+  it("tells a member when an administrator last changed their card, and not for their own edits", async () => {
+    const admin = await createMember({ email: "admin@example.com" });
+    const member = await createMember({ firstName: "Mo", lastName: "Member" });
+    const shown = async () => {
+      const result = await run(editLoader, getRequest("/profile/edit", member.cookie), {}, member.viewer);
+      return (result.data as { adminChangedOn: string | null }).adminChangedOn;
+    };
+    expect(await shown()).toBeNull();
+    await db.insert(auditLog).values({
+      actorId: member.id,
+      actorName: "Mo Member",
+      actorEmail: member.email,
+      action: "update",
+      targetKind: "profile",
+      targetId: member.profile.id,
+      targetLabel: "Mo Member",
+    });
+    expect(await shown()).toBeNull();
+
+    await send(admin, profilesAction, "/admin/profiles", {
+      ...cardFields({ intent: "update", id: member.profile.id, firstName: "Mo", lastName: "Member" }),
+      username: member.profile.username,
+      email: member.email,
+      title: "Changed by the office",
+    });
+    const today = new Intl.DateTimeFormat("en-GB", {
+      day: "numeric",
+      month: "long",
+      year: "numeric",
+      timeZone: "UTC",
+    }).format(new Date());
+    expect(await shown()).toBe(today);
+    const [count] = await db.select({ n: sql<number>`count(*)::int` }).from(auditLog);
+    expect(count?.n).toBe(2);
+  });
+});
