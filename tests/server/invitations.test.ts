@@ -4,7 +4,7 @@ import { SMTPServer } from "smtp-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { requireViewer } from "~/.server/authz";
 import { db } from "~/.server/db/client";
-import { accounts, brands, invitations, mailJobs, profiles, siteSettings, users } from "~/.server/db/schema";
+import { accounts, auditLog, brands, invitations, mailJobs, profiles, siteSettings, users } from "~/.server/db/schema";
 import { viewInvitation } from "~/.server/invitations/accept";
 import { issueInvitationMails, sendDueReminders } from "~/.server/invitations/invitations";
 import {
@@ -16,6 +16,7 @@ import {
   startMailQueue,
 } from "~/.server/invitations/mail-queue";
 import { type MailMessage, sendMail } from "~/.server/mail";
+import { setCardState } from "~/.server/profiles/deactivation";
 import { readToast } from "~/.server/toast";
 import { action as profilesAction, loader as profilesLoader } from "~/routes/admin/profiles";
 import { action as settingsAction } from "~/routes/admin/settings";
@@ -237,6 +238,47 @@ describe("invitations", () => {
     const ids = (invited.data as { management: { rows: { id: string }[] } }).management.rows.map((row) => row.id);
     expect(ids.sort()).toEqual([a.id, b.id].sort());
     expect(b).toBeTruthy();
+  });
+});
+
+describe("invitations and the rest of offboarding", () => {
+  it("records who invited and reminded whom in the audit log", async () => {
+    const admin = await createMember({ email: "admin@example.com" });
+    const card = await insertCard({ email: "audited@example.org", firstName: "Aud", lastName: "Ited" });
+    await adminPost({ intent: "invite", id: card.id }, admin);
+    await adminPost({ intent: "remind-all" }, admin);
+    const entries = await db.select().from(auditLog).orderBy(auditLog.id);
+    expect(
+      entries.map(({ action, targetKind, targetId, targetLabel, actorEmail }) => [
+        action,
+        targetKind,
+        targetId,
+        targetLabel,
+        actorEmail,
+      ]),
+    ).toEqual([
+      ["invite", "profile", card.id, "Aud Ited", "admin@example.com"],
+      ["remind", "profile", card.id, "Aud Ited", "admin@example.com"],
+    ]);
+  });
+
+  it("invites and reminds no deactivated card, and its link stops working", async () => {
+    const admin = await createMember({ email: "admin@example.com" });
+    const card = await insertCard({ email: "leaving@example.org" });
+    await issueInvitationMails({ kind: "invitation", scope: { ids: [card.id] } });
+    await processDueJobs({ send });
+    const link = lastLinkTo("leaving@example.org");
+    await setCardState({ actor: admin.viewer, profileId: card.id, state: "deactivated" });
+
+    expect((await adminPost({ intent: "invite-all" }, admin)).toast).toBe(
+      "Everyone unclaimed has been invited already.",
+    );
+    expect((await issueInvitationMails({ kind: "invitation", scope: { ids: [card.id] } })).queued).toBe(0);
+    expect((await issueInvitationMails({ kind: "reminder", scope: "invited" })).queued).toBe(0);
+    await claimWith(link, NEW_PASSWORD);
+    const [after] = await db.select().from(profiles).where(eq(profiles.id, card.id));
+    expect(after?.userId).toBeNull();
+    expect(await db.select().from(users).where(eq(users.email, "leaving@example.org"))).toEqual([]);
   });
 });
 

@@ -123,7 +123,7 @@ async function claim(tx: Queryable, profileId: string, userId: string, now: Date
   const [profile] = await tx
     .update(profiles)
     .set({ userId, claimedAt: now })
-    .where(and(eq(profiles.id, profileId), isNull(profiles.userId)))
+    .where(and(eq(profiles.id, profileId), isNull(profiles.userId), isNull(profiles.deactivatedAt)))
     .returning();
   return profile ?? null;
 }

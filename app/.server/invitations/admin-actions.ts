@@ -42,7 +42,11 @@ export async function invitationAction({
       const ids = intent === "invite" ? [form.get("id")] : form.getAll("ids");
       const parsed = IdsSchema.safeParse(ids.map((id) => (typeof id === "string" ? id : "")));
       if (!parsed.success) return failure(400, { formError: parsed.error.issues[0]?.message ?? "Choose profiles." });
-      const { queued } = await issueInvitationMails({ kind: "invitation", scope: { ids: parsed.data } });
+      const { queued } = await issueInvitationMails({
+        kind: "invitation",
+        scope: { ids: parsed.data },
+        actor: viewer,
+      });
       return redirectWithToast(back, {
         text: queued
           ? `Invitation on its way to ${people(queued)}.`
@@ -51,13 +55,13 @@ export async function invitationAction({
       });
     }
     case "invite-all": {
-      const { queued } = await issueInvitationMails({ kind: "invitation", scope: "not-invited" });
+      const { queued } = await issueInvitationMails({ kind: "invitation", scope: "not-invited", actor: viewer });
       return redirectWithToast(back, {
         text: queued ? `Invitation on its way to ${people(queued)}.` : "Everyone unclaimed has been invited already.",
       });
     }
     case "remind-all": {
-      const { queued } = await issueInvitationMails({ kind: "reminder", scope: "invited" });
+      const { queued } = await issueInvitationMails({ kind: "reminder", scope: "invited", actor: viewer });
       return redirectWithToast(back, {
         text: queued ? `Reminder on its way to ${people(queued)}.` : "Nobody is waiting for a reminder.",
       });

@@ -1,8 +1,11 @@
 import { and, eq, inArray, isNull, lte, sql } from "drizzle-orm";
 import { mediaUrl } from "~/lib/media";
+import { fullName } from "~/lib/names";
 import { DEFAULT_SETTINGS } from "~/lib/settings";
 import { findLink } from "../accounts/email-links";
 import { randomToken, tokenHash } from "../accounts/tokens";
+import { recordAdminAction } from "../audit/record";
+import type { Actor } from "../authz";
 import { db, type Queryable } from "../db/client";
 import { brands, emailLinks, invitations, type MailJob, mailJobs, profiles, siteSettings } from "../db/schema";
 import { env } from "../env";
@@ -36,6 +39,8 @@ export async function issueInvitationMails(options: {
   kind: MailJob["kind"];
   scope: InvitationScope;
   now?: Date;
+  /** The administrator who asked, for the audit log; automatic reminders have none. */
+  actor?: Actor;
 }): Promise<IssueResult> {
   const now = options.now ?? new Date();
   const issued = await db.transaction(async (tx) => {
@@ -57,6 +62,15 @@ export async function issueInvitationMails(options: {
         .where(inArray(invitations.profileId, ids));
     }
     await queueJobs(tx, options.kind, targets, now);
+    if (options.actor) {
+      for (const target of targets) {
+        await recordAdminAction(tx, {
+          actor: options.actor,
+          action: options.kind === "invitation" ? "invite" : "remind",
+          target: { kind: "profile", id: target.id, label: fullName(target) },
+        });
+      }
+    }
     return targets;
   });
   if (issued.length) wakeMailQueue();
@@ -64,7 +78,8 @@ export async function issueInvitationMails(options: {
 }
 
 async function selectTargets(tx: Queryable, scope: InvitationScope) {
-  const unclaimed = isNull(profiles.userId);
+  // Deactivated cards are not invited: nobody may claim them until they are reactivated.
+  const unclaimed = and(isNull(profiles.userId), isNull(profiles.deactivatedAt));
   const invited = sql`exists (select 1 from ${invitations} where ${invitations.profileId} = ${profiles.id})`;
   const where =
     scope === "not-invited"
@@ -75,7 +90,7 @@ async function selectTargets(tx: Queryable, scope: InvitationScope) {
           ? and(unclaimed, inArray(profiles.id, scope.ids))
           : sql`false`;
   return tx
-    .select({ id: profiles.id, email: profiles.email })
+    .select({ id: profiles.id, email: profiles.email, firstName: profiles.firstName, lastName: profiles.lastName })
     .from(profiles)
     .where(where)
     .orderBy(profiles.createdAt, profiles.id)
@@ -129,7 +144,7 @@ export async function sendDueReminders(now = new Date()): Promise<IssueResult> {
         and(
           lte(invitations.lastSentAt, cutoff),
           sql`${invitations.remindersSent} < ${settings.maxCount}`,
-          sql`exists (select 1 from ${profiles} where ${profiles.id} = ${invitations.profileId} and ${profiles.userId} is null)`,
+          sql`exists (select 1 from ${profiles} where ${profiles.id} = ${invitations.profileId} and ${profiles.userId} is null and ${profiles.deactivatedAt} is null)`,
         ),
       )
       .returning({ id: invitations.profileId });
@@ -179,7 +194,7 @@ export async function findInvitation(token: string, tx: Queryable = db, now = ne
   const [card] = await tx
     .select()
     .from(profiles)
-    .where(and(eq(profiles.id, link.profileId), isNull(profiles.userId)))
+    .where(and(eq(profiles.id, link.profileId), isNull(profiles.userId), isNull(profiles.deactivatedAt)))
     .limit(1);
   if (!card || card.email.toLowerCase() !== link.email) return null;
   return { link, card };
@@ -256,7 +271,7 @@ async function renderInvitationJob(job: MailJob, now: Date): Promise<MailMessage
     const [card] = await tx
       .select({ id: profiles.id, email: profiles.email, brandId: profiles.companyBrandId })
       .from(profiles)
-      .where(and(eq(profiles.id, profileId), isNull(profiles.userId)))
+      .where(and(eq(profiles.id, profileId), isNull(profiles.userId), isNull(profiles.deactivatedAt)))
       .for("update");
     if (!card) return null;
     return { card, token: await issueInvitationLink(tx, card, now) };
