@@ -36,8 +36,8 @@ const PAGE_TTL_MS = 5 * 60_000;
 const MAX_BYTES = 24 * 1024 * 1024;
 const MAX_COUNTS = 50_000;
 
-type Kind = "card" | "qr" | "vcard";
-const PAGE = /^\/(?:profile\/([^/]+?)(\/contact\.vcf)?|qr\/([^/]+?))\/?$/;
+type Kind = "card" | "qr" | "vcard" | "image";
+const PAGE = /^\/(?:profile\/([^/]+?)(\/contact\.vcf|\/qr\.png|\/og\.png)?|qr\/([^/]+?))\/?$/;
 
 type Entry = {
   key: string;
@@ -48,6 +48,8 @@ type Entry = {
   parts: string[];
   /** Whether each cut was the placeholder as digits (false: with thousands separators). */
   plain: boolean[];
+  /** The body of an image (the QR code's and the preview's PNG), sent as it is. */
+  image?: Buffer;
   expires: number;
   period: number;
   size: number;
@@ -152,12 +154,13 @@ function themeOf(cookieHeader: string | undefined): string | null {
   return themeFromCookie(theme);
 }
 
-/** The query a reused page may carry: none, or the view's source alone. */
-function sourceQuery(url: string): string | null {
+/** The query a reused page may carry: none, or the view's source alone (a preview image: its version). */
+function sourceQuery(url: string, kind: Kind): string | null {
   const mark = url.indexOf("?");
   if (mark < 0) return "";
   const query = url.slice(mark + 1);
-  return /^src=(?:qr|link|directory)$/.test(query) ? query : null;
+  const allowed = kind === "image" ? /^v=[\w-]{1,64}$/ : /^src=(?:qr|link|directory)$/;
+  return allowed.test(query) ? query : null;
 }
 
 function acceptsGzip(req: Request) {
@@ -179,6 +182,12 @@ function send(entry: Entry, count: number, req: Request, res: Response, cookies:
   res.status(200);
   for (const [name, value] of entry.headers) res.setHeader(name, value);
   if (cookies.length) res.setHeader("set-cookie", cookies);
+  if (entry.image) {
+    // Already compressed: a PNG is sent as it is.
+    res.setHeader("Content-Length", entry.image.length);
+    res.end(entry.image);
+    return;
+  }
   res.setHeader("Vary", "Accept-Encoding");
   if (acceptsGzip(req)) {
     if (entry.compressed?.count !== count) {
@@ -209,11 +218,13 @@ export function servePages(req: Request, res: Response, next: NextFunction) {
   const match = PAGE.exec(req.path);
   // Only whole pages (and the contact file); the app's data requests (`.data`) go to React Router.
   if (!match || req.path.endsWith(".data")) return next();
+  const kind: Kind = match[3] ? "qr" : match[2] === "/contact.vcf" ? "vcard" : match[2] ? "image" : "card";
   const theme = themeOf(req.headers.cookie);
-  const query = sourceQuery(req.originalUrl);
+  const query = sourceQuery(req.originalUrl, kind);
   const period = currentListeningPeriod();
   if (theme === null || query === null || period === null) return next();
-  const kind: Kind = match[3] ? "qr" : match[2] ? "vcard" : "card";
+  // A browser that holds an image asks whether it changed: the route answers that without drawing it.
+  if (kind === "image" && req.headers["if-none-match"]) return next();
   const key = `${theme}\n${req.path}?${query}`;
   const entry = entries.get(key);
   if (entry && entry.expires > Date.now() && entry.period === period) {
@@ -237,7 +248,7 @@ export function servePages(req: Request, res: Response, next: NextFunction) {
 }
 
 function countOf(entry: Entry): Promise<number> {
-  return entry.kind === "vcard" ? Promise.resolve(0) : viewCount(entry.profileId);
+  return entry.kind === "vcard" || entry.kind === "image" ? Promise.resolve(0) : viewCount(entry.profileId);
 }
 
 /** A kept page's answer: the visit is counted (on the card) and shown. */
@@ -262,7 +273,7 @@ function answerKept(entry: Entry, stored: number, req: Request, res: Response) {
 
 /** The stored count plus the views counted here and not yet written (this visit's too). */
 function shownCount(entry: Entry, stored: number) {
-  return entry.kind === "vcard" ? 0 : stored + uncommittedViews(entry.profileId);
+  return entry.kind === "vcard" || entry.kind === "image" ? 0 : stored + uncommittedViews(entry.profileId);
 }
 
 /**
@@ -274,7 +285,9 @@ function shownCount(entry: Entry, stored: number) {
 export async function keepAnswer(req: Request, res: Response, response: globalThis.Response): Promise<boolean> {
   const fill = res.locals.pageFill as Fill | undefined;
   if (!fill) return false;
-  const text = await response.text();
+  const image =
+    fill.kind === "image" && response.status === 200 ? Buffer.from(await response.arrayBuffer()) : undefined;
+  const text = image ? "" : await response.text();
   const { profileId, placeholder } = fill.render;
   const plainForm = String(placeholder);
   const formatted = placeholder.toLocaleString("en");
@@ -300,9 +313,10 @@ export async function keepAnswer(req: Request, res: Response, response: globalTh
     headers,
     parts,
     plain,
+    image,
     expires: Date.now() + PAGE_TTL_MS,
     period: fill.period,
-    size: text.length * 2,
+    size: image ? image.length : text.length * 2,
   };
   const reusable =
     response.status === 200 &&

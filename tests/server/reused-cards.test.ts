@@ -156,6 +156,31 @@ describe.skipIf(!EMBEDDED || !SERVER_BUILT)("anonymous visitors of a card", () =
   }, 180_000);
 });
 
+describe.skipIf(!EMBEDDED || !SERVER_BUILT)("a card's QR code and preview image", () => {
+  it("are answered from memory to anonymous visitors, and an edit shows in them on the next request", async () => {
+    const server = await startServer({ dataDir: await migratedDataDir() });
+    started.push(server);
+    const email = "pictured@example.org";
+    const cookie = await signedInMember(server, email, { first: "Pic", last: "Tured" });
+    const username = await usernameOf(server, cookie);
+    const image = async (file: string) => {
+      const response = await visit(server, `/profile/${username}/${file}`, "10.7.0.1");
+      expect(response.status).toBe(200);
+      return response.headers;
+    };
+
+    const qr = await image("qr.png");
+    expect(qr.get("content-disposition")).toContain("Pic_Tured_QR.png");
+    expect((await image("qr.png")).get("etag")).toBe(qr.get("etag"));
+    const preview = (await image("og.png")).get("etag");
+    expect((await image("og.png")).get("etag")).toBe(preview);
+
+    await editCard(server, cookie, { firstName: "Pic", lastName: "Renamed", email, username, title: "New Title" });
+    expect((await image("qr.png")).get("content-disposition")).toContain("Pic_Renamed_QR.png");
+    expect((await image("og.png")).get("etag")).not.toBe(preview);
+  }, 180_000);
+});
+
 describe.skipIf(!EMBEDDED || !SERVER_BUILT)("the directory's count of people", () => {
   const shownTotal = async (server: ServerProcess, cookie: string, query = "") => {
     const page = await (await fetch(`${server.url}/directory${query}`, { headers: { cookie } })).text();

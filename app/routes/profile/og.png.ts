@@ -1,3 +1,4 @@
+import { noteReusedCard } from "~/.server/cached-render";
 import { cardMissing } from "~/.server/card-gone";
 import { isNotModified, notModified } from "~/.server/http";
 import { getCardByUsername } from "~/.server/profiles/get-card";
@@ -6,9 +7,10 @@ import { getSiteSettings } from "~/.server/settings/settings";
 import type { Route } from "./+types/og.png";
 
 /** The link-preview image; its URL carries the version, so each version is immutable. */
-export async function loader({ params, request }: Route.LoaderArgs) {
+export async function loader({ params, request, context }: Route.LoaderArgs) {
   const [card, site] = await Promise.all([getCardByUsername(params.username), getSiteSettings()]);
   if (!card) return cardMissing(params.username, "file");
+  noteReusedCard(context, card.id);
   const version = ogVersion(card, site);
   const requested = new URL(request.url).searchParams.get("v");
   const headers = {

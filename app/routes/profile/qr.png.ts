@@ -1,3 +1,4 @@
+import { noteReusedCard } from "~/.server/cached-render";
 import { cardMissing } from "~/.server/card-gone";
 import { attachment, isNotModified, notModified } from "~/.server/http";
 import { getCardByUsername } from "~/.server/profiles/get-card";
@@ -9,9 +10,10 @@ import type { Route } from "./+types/qr.png";
 const DOWNLOAD_QR = { ...CARD_QR, width: 1024 };
 
 /** 'Download QR': the card's code as `{first}_{last}_QR.png`, large enough to print. */
-export async function loader({ params, request }: Route.LoaderArgs) {
+export async function loader({ params, request, context }: Route.LoaderArgs) {
   const card = await getCardByUsername(params.username);
   if (!card) return cardMissing(params.username, "file");
+  noteReusedCard(context, card.id);
   const target = qrTargetUrl(card.username);
   const fileName = cardFileName(card, "_QR.png");
   const headers = {
