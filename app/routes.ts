@@ -39,6 +39,11 @@ export default [
       route("admin/settings", "routes/admin/settings.tsx"),
       route("admin/export/dashboard.csv", "routes/admin/export/dashboard.csv.ts"),
       route("admin/export/analytics.csv", "routes/admin/export/analytics.csv.ts"),
+      // Bulk import (docs/decisions/020-bulk-import.md)
+      route("admin/import", "routes/admin/import.tsx"),
+      route("admin/import/template.csv", "routes/admin/import-template.csv.ts"),
+      route("admin/import/:id", "routes/admin/import-detail.tsx"),
+      route("admin/import/:id/report.csv", "routes/admin/import-report.csv.ts"),
     ]),
   ]),
 

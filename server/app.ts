@@ -7,6 +7,8 @@ import { connectDatabase } from "~/.server/db/connect";
 import { env } from "~/.server/env";
 import { MAX_SETTINGS_FORM_BYTES, MAX_UPLOAD_FORM_BYTES } from "~/.server/form-data";
 import { checkHealth } from "~/.server/health";
+import { MAX_IMPORT_FORM_BYTES } from "~/.server/imports/imports";
+import { startImportWorker, stopImportWorker } from "~/.server/imports/run";
 import { failedForOutage, RETRY_AFTER_SECONDS } from "~/.server/outage";
 import { endStreams as endEventStreams, startRealtime } from "~/.server/realtime";
 import { keepAnswer, servePages, startPageCache } from "./page-cache";
@@ -28,6 +30,8 @@ const database = await connectDatabase();
 const stopRealtime = await startRealtime(database);
 const stopPageCache = startPageCache();
 await startCountingViews();
+// Bulk imports run here, off the request path (docs/decisions/020-bulk-import.md).
+await startImportWorker({ soleInstance: database.kind === "pglite" });
 console.info(
   `[db] ${database.kind === "pglite" ? `embedded PGlite in ${env.DATA_DIR}` : "PostgreSQL"}: migrations applied`,
 );
@@ -47,6 +51,7 @@ export function bodyLimit(path: string): number {
   const route = path.replace(/\.data$/, "").replace(/\/+$/, "") || "/";
   if (UPLOAD_ROUTES.has(route)) return MAX_UPLOAD_FORM_BYTES;
   if (route === "/admin/settings") return MAX_SETTINGS_FORM_BYTES;
+  if (route === "/admin/import") return MAX_IMPORT_FORM_BYTES;
   return MAX_FORM_BYTES;
 }
 
@@ -164,6 +169,8 @@ export async function shutdown() {
   withdrawControl();
   // Every counted view is written before the database closes.
   await stopCountingViews();
+  // The batch in progress commits; the import goes on at the next start.
+  await stopImportWorker();
   stopPageCache();
   await stopRealtime();
   await database.close();

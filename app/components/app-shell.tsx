@@ -2,6 +2,7 @@ import {
   BarChart3,
   CircleHelp,
   Contact,
+  FileUp,
   LayoutDashboard,
   LogOut,
   Palette,
@@ -42,8 +43,9 @@ function navigationFor(isAdmin: boolean): { sidebar: NavItem[]; bottom: NavItem[
     const brands = { to: "/admin/brands", label: "Brands", Icon: Palette };
     const analytics = { to: "/admin/analytics", label: "Analytics", Icon: BarChart3 };
     const settings = { to: "/admin/settings", label: "Settings", Icon: Settings };
+    const importCsv = { to: "/admin/import", label: "Import", Icon: FileUp };
     return {
-      sidebar: [dashboard, directory, brands, analytics, settings, HELP],
+      sidebar: [dashboard, directory, brands, analytics, importCsv, settings, HELP],
       bottom: [dashboard, directory, brands, analytics],
     };
   }
