@@ -47,7 +47,8 @@ async function submit(
 ) {
   const current = await preview(who, id);
   const body = new URLSearchParams({ intent });
-  (options.mapping ?? current.settings.mapping).forEach((field, index) => body.set(`column.${index}`, field));
+  for (const [index, field] of (options.mapping ?? current.settings.mapping).entries())
+    body.set(`column.${index}`, field);
   for (const field of options.overwrite ?? []) body.append("overwrite", field);
   if (options.createBrands) body.set("createBrands", "on");
   const request = formRequest(`/admin/import/${id}`, {});

@@ -10,6 +10,8 @@ import {
   brands,
   emailLinks,
   healthChecks,
+  importRows,
+  imports,
   profiles,
   profileViews,
   rateLimits,
@@ -58,7 +60,14 @@ export const BACKUP_TABLES: PgTable[] = [
  * hour's mails and failed sign-ins (a restore starts them afresh), and
  * `health_checks` is written and emptied by every health check.
  */
-export const NOT_BACKED_UP: PgTable[] = [throttleEvents, healthChecks];
+export const NOT_BACKED_UP: PgTable[] = [
+  throttleEvents,
+  healthChecks,
+  // Uploaded import files and their progress: working copies, whose cards and brands are in the archive; a restore
+  // must not take up an import half done on another database.
+  imports,
+  importRows,
+];
 
 const BATCH_ROWS = 500;
 
