@@ -51,18 +51,24 @@ test("the administrator imports a Google Sheets file: columns recognised, a prev
   await page.getByRole("button", { name: "Upload and preview" }).click();
   await expect(page.getByRole("heading", { name: "Match the columns" })).toBeVisible();
   await expect(page.getByLabel("Email address")).toHaveValue("email");
-  await expect(page.getByLabel("Company")).toHaveValue("brand");
+  await expect(page.getByLabel("Company", { exact: true })).toHaveValue("brand");
   await expect(page.getByLabel("Notes")).toHaveValue("");
   const rows = page.getByRole("list", { name: "Rows of the file" });
   await expect(rows.locator("[data-row='2']")).toContainText("New card");
   await expect(rows.locator("[data-row='5']")).toContainText('Unknown brand "Nowhere Brand"');
   await expect(rows.locator("[data-row='6']")).toContainText("Enter an email address such as name@company.com");
   await expectAccessible(page);
-  await page.setViewportSize({ width: 1440, height: 900 });
-  await screenshot(page, "import-preview-desktop-light");
-  await page.emulateMedia({ colorScheme: "dark" });
-  await screenshot(page, "import-preview-desktop-dark");
-  await page.emulateMedia({ colorScheme: "light" });
+  for (const [width, name] of [
+    [1440, "desktop"],
+    [390, "phone"],
+  ] as const) {
+    await page.setViewportSize({ width, height: 900 });
+    await screenshot(page, `import-preview-${name}-light`);
+    await page.emulateMedia({ colorScheme: "dark" });
+    await screenshot(page, `import-preview-${name}-dark`);
+    await page.emulateMedia({ colorScheme: "light" });
+  }
+  await page.setViewportSize({ width: 1280, height: 720 });
 
   const report = page.waitForEvent("download");
   await page.getByRole("link", { name: "Download the report of rows not imported" }).click();
@@ -76,11 +82,16 @@ test("the administrator imports a Google Sheets file: columns recognised, a prev
   await expect(page.getByRole("heading", { name: "Import finished" })).toBeVisible({ timeout: 30_000 });
   await expect(page.getByText("3 of 5 rows").or(page.getByText("5 of 5 rows"))).toBeVisible();
   await expect(page.getByRole("progressbar")).toHaveAttribute("aria-valuenow", "100");
+  await page.setViewportSize({ width: 1440, height: 900 });
   await screenshot(page, "import-finished-desktop-light");
+  await page.emulateMedia({ colorScheme: "dark" });
+  await screenshot(page, "import-finished-desktop-dark");
+  await page.emulateMedia({ colorScheme: "light" });
+  await page.setViewportSize({ width: 1280, height: 720 });
 
   // The new cards are in the directory at once.
   await page.goto(`/directory?q=${encodeURIComponent(`lukasz.s${RUN}`)}`);
-  await expect(page.getByText("Łukasz Wiśniewski")).toBeVisible();
+  await expect(page.getByText("Łukasz Wiśniewski").first()).toBeVisible();
 
   // The same file again: nothing to do.
   await page.goto("/admin/import");
@@ -114,19 +125,14 @@ test.describe("on a phone without JavaScript", () => {
     await expect(page.getByRole("list", { name: "Rows of the file" }).locator("[data-row='2']")).toContainText(
       "New card",
     );
-    await screenshot(page, "import-preview-phone-light");
-    await page.emulateMedia({ colorScheme: "dark" });
-    await screenshot(page, "import-preview-phone-dark");
-    await page.emulateMedia({ colorScheme: "light" });
+    await screenshot(page, "import-preview-phone-nojs");
 
     await page.getByRole("button", { name: "Import 2 rows" }).click();
     await expect(page.getByRole("heading", { name: "Import finished" })).toBeVisible({ timeout: 30_000 });
     await expect(page.getByText("2 of 2 rows")).toBeVisible();
-    await screenshot(page, "import-finished-phone-light");
-    await page.emulateMedia({ colorScheme: "dark" });
-    await screenshot(page, "import-finished-phone-dark");
+    await screenshot(page, "import-finished-phone-nojs");
 
     await page.goto(`/directory?q=${encodeURIComponent(`juergen.x${RUN}`)}`);
-    await expect(page.getByText("Jürgen Groß")).toBeVisible();
+    await expect(page.getByText("Jürgen Groß").first()).toBeVisible();
   });
 });

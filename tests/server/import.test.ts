@@ -118,6 +118,22 @@ describe("bulk import of cards from a CSV file", () => {
     expect(found.map((row) => row.id)).toEqual([lukasz?.id]);
   });
 
+  it("imports Google Sheets' file: commas, LF, a bio with line breaks and doubled quotes kept, a job title with a line break refused", async () => {
+    const who = await admin();
+    const file = [
+      "Given name,Family name,Email,Bio,Job title",
+      'Zoë,Laurent,zoe.sheets@example.org,"Line one\nLine two with ""quotes""",Designer',
+      'Ελένη,Βασιλείου,eleni.sheets@example.org,,"Two\nlines"',
+      "",
+    ].join("\n");
+    await importFile(who, file);
+    const [zoe] = await cardsByEmail("zoe.sheets@example.org");
+    expect(zoe).toMatchObject({ firstName: "Zoë", bio: 'Line one\nLine two with "quotes"', title: "Designer" });
+    expect(await cardsByEmail("eleni.sheets@example.org")).toEqual([]);
+    const [record] = await db.select().from(imports);
+    expect(record).toMatchObject({ createdCards: 1, failedRows: 1 });
+  });
+
   it("says per row what is wrong and imports only the good rows; the report lists the others with their values, formulas neutralised", async () => {
     const who = await admin();
     await insertCard({ email: "taken@example.org", username: "taken.name" });

@@ -15,7 +15,7 @@ const BOM = "\uFEFF";
  * the comma is the decimal separator (most of Europe); Google Sheets and
  * Numbers write commas.
  */
-export function detectDelimiter(text: string): "," | ";" | "\t" {
+function detectDelimiter(text: string): "," | ";" | "\t" {
   const counts = { ",": 0, ";": 0, "\t": 0 };
   let quoted = false;
   for (const char of text) {

@@ -185,7 +185,7 @@ const SYNONYMS: Record<ImportField, string[]> = {
 };
 
 /** A header as compared: lower case, accents off, only letters and digits. */
-export function headerKey(header: string): string {
+function headerKey(header: string): string {
   return header
     .normalize("NFKD")
     .replace(/\p{M}/gu, "")

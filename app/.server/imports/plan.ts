@@ -309,7 +309,7 @@ function keptFields(
 export function describePlan(plan: RowPlan): string {
   switch (plan.kind) {
     case "create":
-      return plan.newBrand ? `New card; creates the brand "${plan.newBrand}"` : "New card";
+      return plan.newBrand ? `Creates the brand "${plan.newBrand}"` : "";
     case "update":
       return `Updates ${plan.changed.join(", ")}${plan.kept.length ? `; keeps the card's own ${plan.kept.join(", ")}` : ""}`;
     case "unchanged":

@@ -5,7 +5,7 @@ import { describePlan, loadPlanContext, planRow, rowValues } from "./plan";
 
 export const PREVIEW_PAGE_ROWS = 50;
 
-export type PreviewRow = {
+type PreviewRow = {
   rowNumber: number;
   name: string;
   email: string;

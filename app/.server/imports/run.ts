@@ -13,7 +13,7 @@ import { describePlan, loadPlanContext, planRow, type RowPlan, type SheetRow } f
  * together, so a server stopped mid-batch leaves the batch undone, never half
  * done, and the next run carries on from the first row without an outcome.
  */
-export const BATCH_ROWS = 500;
+const BATCH_ROWS = 500;
 const POLL_MS = 5_000;
 
 type RunOptions = {

@@ -160,6 +160,15 @@ const OUTCOME_STYLE = {
   error: "bg-red-100 text-red-800 dark:bg-red-950 dark:text-red-200",
 } as const;
 
+const DOT_STYLE = {
+  create: "bg-emerald-500",
+  created: "bg-emerald-500",
+  update: "bg-blue-500",
+  updated: "bg-blue-500",
+  unchanged: "bg-slate-400",
+  error: "bg-red-500",
+} as const;
+
 const OUTCOME_TEXT = {
   create: "New card",
   created: "New card",
@@ -285,10 +294,11 @@ function DraftView({ data, failure }: { data: DraftData; failure: Route.Componen
         </Section>
         <Section step={2} title="Cards that already exist">
           <fieldset>
-            <legend className="text-sm text-slate-600 dark:text-slate-400">
+            <legend className="font-medium">Fields to overwrite on existing cards</legend>
+            <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">
               A card whose email is in the file keeps its own fields, filled in by its owner or an administrator, unless
               you tick them here. Empty cells never clear a field, and a card's username is never changed.
-            </legend>
+            </p>
             <div className="mt-3 grid gap-2 sm:grid-cols-2 lg:grid-cols-3">
               {OVERWRITABLE_FIELDS.map((field) => (
                 <label key={field} className="flex items-center gap-2 text-sm">
@@ -299,7 +309,7 @@ function DraftView({ data, failure }: { data: DraftData; failure: Route.Componen
                     defaultChecked={data.settings.overwrite.includes(field)}
                     className="size-4 rounded border-slate-300 accent-brand-solid"
                   />
-                  Overwrite {importFieldLabel(field).toLowerCase()}
+                  {importFieldLabel(field)}
                 </label>
               ))}
             </div>
@@ -457,7 +467,7 @@ function Counts({ items }: { items: [string, number, keyof typeof OUTCOME_STYLE]
       {items.map(([label, value, style]) => (
         <div key={label} className="rounded-xl border border-slate-200 p-3 dark:border-slate-800">
           <dt className="flex items-center gap-2 text-sm text-slate-600 dark:text-slate-400">
-            <span aria-hidden className={cn("size-2.5 rounded-full", OUTCOME_STYLE[style].split(" ")[0])} />
+            <span aria-hidden className={cn("size-2.5 rounded-full", DOT_STYLE[style])} />
             {label}
           </dt>
           <dd className="mt-1 text-2xl font-semibold tabular-nums">{value.toLocaleString("en-US")}</dd>
@@ -538,14 +548,16 @@ function RowList({ rows }: { rows: ListedRow[] }) {
                 {row.email ? <span className="text-slate-500 dark:text-slate-400"> · {row.email}</span> : null}
               </p>
             ) : null}
-            <p
-              className={cn(
-                "text-sm",
-                row.outcome === "error" ? "text-red-700 dark:text-red-300" : "text-slate-600 dark:text-slate-400",
-              )}
-            >
-              {row.detail}
-            </p>
+            {row.detail ? (
+              <p
+                className={cn(
+                  "text-sm",
+                  row.outcome === "error" ? "text-red-700 dark:text-red-300" : "text-slate-600 dark:text-slate-400",
+                )}
+              >
+                {row.detail}
+              </p>
+            ) : null}
           </div>
         </li>
       ))}
