@@ -106,7 +106,7 @@ test("the administrator imports a Google Sheets file: columns recognised, a prev
 test.describe("on a phone without JavaScript", () => {
   test.use({ javaScriptEnabled: false, viewport: { width: 390, height: 844 } });
 
-  test("the administrator uploads Excel's file, maps a column, imports it and watches the page refresh itself until it is done", async ({
+  test("the administrator uploads Excel's file, maps a column by hand, imports it and sees it finished, all with plain forms", async ({
     page,
     login,
   }) => {

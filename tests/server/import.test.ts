@@ -134,6 +134,32 @@ describe("bulk import of cards from a CSV file", () => {
     expect(record).toMatchObject({ createdCards: 1, failedRows: 1 });
   });
 
+  it("numbers generated usernames as the create form does, leaving the ones the file asks for to their rows", async () => {
+    const who = await admin();
+    await insertCard({ email: "first.john@example.org", username: "john.smith" });
+    const file = [
+      "First name,Last name,Email,Username",
+      "John,Smith,john.one@example.org,",
+      "John,Smith,john.two@example.org,",
+      "Jane,Doe,jane.one@example.org,",
+      "Other,Person,other@example.org,jane.doe",
+    ].join("\n");
+    await importFile(who, file);
+    const names = await db
+      .select({ email: profiles.email, username: profiles.username })
+      .from(profiles)
+      .where(
+        sql`${profiles.email} in ('john.one@example.org', 'john.two@example.org', 'jane.one@example.org', 'other@example.org')`,
+      )
+      .orderBy(profiles.email);
+    expect(names).toEqual([
+      { email: "jane.one@example.org", username: "jane.doe2" },
+      { email: "john.one@example.org", username: "john.smith2" },
+      { email: "john.two@example.org", username: "john.smith3" },
+      { email: "other@example.org", username: "jane.doe" },
+    ]);
+  });
+
   it("says per row what is wrong and imports only the good rows; the report lists the others with their values, formulas neutralised", async () => {
     const who = await admin();
     await insertCard({ email: "taken@example.org", username: "taken.name" });

@@ -30,7 +30,12 @@ type BatchCounts = { created: number; updated: number; unchanged: number; failed
  * Applies one batch of planned rows inside `tx`: the one place an import
  * changes cards and brands.
  */
-async function applyBatch(tx: Queryable, planned: { row: SheetRow; plan: RowPlan }[]) {
+async function applyBatch(
+  tx: Queryable,
+  planned: { row: SheetRow; plan: RowPlan }[],
+  /** Usernames rows of the file ask for: no generated one takes them. */
+  fileUsernames: Iterable<string>,
+) {
   const events: RealtimeEvent[] = [];
   // Brands the file names that do not exist yet, once each (the option was ticked, or planning said error).
   const brandIds = new Map<string, number>();
@@ -49,12 +54,11 @@ async function applyBatch(tx: Queryable, planned: { row: SheetRow; plan: RowPlan
     plan: Extract<RowPlan, { kind: "create" }>;
   }[];
   // Usernames left blank follow the create form's first.last rule; none may take one the file gives another row.
-  const given = new Set(creates.map(({ plan }) => plan.fields.username).filter((name): name is string => !!name));
   const blank = creates.filter(({ plan }) => !plan.fields.username);
   const generated = await uniqueUsernames(
     tx,
     blank.map(({ plan }) => usernameBase(plan.fields.firstName, plan.fields.lastName)),
-    given,
+    fileUsernames,
   );
   const usernames = new Map(blank.map(({ row }, index) => [row.rowNumber, generated[index] as string]));
   const createdIds = new Map<number, string>();
@@ -116,7 +120,7 @@ async function runBatch(importId: string, allRows: SheetRow[], options: RunOptio
     const settings = settingsOf(record);
     const context = await loadPlanContext(tx, pending, allRows, settings.mapping);
     const planned = pending.map((row) => ({ row, plan: planRow(row, settings, context) }));
-    await applyBatch(tx, planned);
+    await applyBatch(tx, planned, context.firstRowOfUsername.keys());
     const counts: BatchCounts = { created: 0, updated: 0, unchanged: 0, failed: 0 };
     const outcomes = planned.map(({ row, plan }) => {
       const outcome = plan.kind === "create" ? "created" : plan.kind === "update" ? "updated" : plan.kind;

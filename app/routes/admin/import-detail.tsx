@@ -230,7 +230,7 @@ function Section({ title, step, children }: { title: string; step: number; child
       className="space-y-4 rounded-2xl border border-slate-200 bg-white p-5 shadow-sm sm:p-6 dark:border-slate-800 dark:bg-slate-900"
     >
       <h2 id={`step-${step}`} className="text-lg font-semibold">
-        <span className="mr-2 text-slate-400">{step}.</span>
+        <span className="mr-2 text-slate-500 dark:text-slate-400">{step}.</span>
         {title}
       </h2>
       {children}
