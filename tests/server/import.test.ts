@@ -1,8 +1,9 @@
 import { eq, sql } from "drizzle-orm";
-import { describe, expect, it } from "vitest";
-import { db } from "~/.server/db/client";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { db, getDatabaseHandle } from "~/.server/db/client";
 import { brands, imports, profiles } from "~/.server/db/schema";
 import { claimNextImport, runImport, runPendingImports } from "~/.server/imports/run";
+import { type RealtimeEvent, startRealtime, subscribe } from "~/.server/realtime";
 import { action as uploadAction } from "~/routes/admin/import";
 import { action as detailAction, loader as detailLoader } from "~/routes/admin/import-detail";
 import { loader as reportLoader } from "~/routes/admin/import-report.csv";
@@ -342,5 +343,36 @@ describe("bulk import of cards from a CSV file", () => {
     expect(JSON.stringify(twice.data)).toContain("First name already comes from column 1");
     const [record] = await db.select().from(imports).where(eq(imports.id, id));
     expect(record).toMatchObject({ status: "draft", mapping: ["firstName", "lastName", "email"] });
+  });
+});
+
+describe("what others see after an import", () => {
+  let stopRealtime: () => Promise<void>;
+  beforeAll(async () => {
+    stopRealtime = await startRealtime(getDatabaseHandle());
+  });
+  afterAll(async () => {
+    await stopRealtime?.();
+  });
+
+  it("announces every card made or changed and every brand made, as the card and brand forms do, so cached pages refresh", async () => {
+    const who = await admin();
+    const existing = await insertCard({ email: "existing@example.org", title: "Old title" });
+    const events: RealtimeEvent[] = [];
+    const unsubscribe = subscribe((event) => events.push(event));
+    try {
+      await importFile(
+        who,
+        "First name,Last name,Email,Job title,Brand\nNew,Card,new.card@example.org,Engineer,Fabrikam\nZoë,Laurent,existing@example.org,New title,\n",
+        { overwrite: ["title"], createBrands: true },
+      );
+      const [created] = await cardsByEmail("new.card@example.org");
+      const [brand] = await db.select().from(brands);
+      await expect
+        .poll(() => events.map((event) => `${event.kind}:${event.id}`).sort())
+        .toEqual([`brand:${brand?.id}`, `profile:${created?.id}`, `profile:${existing.id}`].sort());
+    } finally {
+      unsubscribe();
+    }
   });
 });
