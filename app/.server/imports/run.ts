@@ -15,6 +15,12 @@ import { describePlan, loadPlanContext, planRow, type RowPlan, type SheetRow } f
  */
 const BATCH_ROWS = 500;
 const POLL_MS = 5_000;
+/**
+ * A pause between batches: on the embedded database every query shares one
+ * connection, and pages asked for during an import get their turn here
+ * instead of waiting for the whole import.
+ */
+const BATCH_PAUSE_MS = 50;
 
 type RunOptions = {
   batchRows?: number;
@@ -189,6 +195,7 @@ export async function runImport(importId: string, options: RunOptions & { should
       }
       if (options.maxBatches !== undefined && batch > options.maxBatches) return;
       if (!(await runBatch(importId, allRows, options, batch))) return;
+      await new Promise((resolve) => setTimeout(resolve, BATCH_PAUSE_MS));
     }
   } catch (error) {
     console.error(`[import] ${importId} stopped:`, error);
