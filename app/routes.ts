@@ -43,6 +43,11 @@ export default [
       // Audit log
       route("admin/audit", "routes/admin/audit.tsx"),
       route("admin/export/audit.csv", "routes/admin/export/audit.csv.ts"),
+      // Bulk import (docs/decisions/020-bulk-import.md)
+      route("admin/import", "routes/admin/import.tsx"),
+      route("admin/import/template.csv", "routes/admin/import-template.csv.ts"),
+      route("admin/import/:id", "routes/admin/import-detail.tsx"),
+      route("admin/import/:id/report.csv", "routes/admin/import-report.csv.ts"),
     ]),
   ]),
 

@@ -7,6 +7,8 @@ import { connectDatabase } from "~/.server/db/connect";
 import { env } from "~/.server/env";
 import { MAX_SETTINGS_FORM_BYTES, MAX_UPLOAD_FORM_BYTES } from "~/.server/form-data";
 import { checkHealth } from "~/.server/health";
+import { MAX_IMPORT_FORM_BYTES } from "~/.server/imports/imports";
+import { startImportWorker, stopImportWorker } from "~/.server/imports/run";
 import { sendDueReminders } from "~/.server/invitations/invitations";
 import { startMailQueue } from "~/.server/invitations/mail-queue";
 import { failedForOutage, RETRY_AFTER_SECONDS } from "~/.server/outage";
@@ -32,6 +34,8 @@ const stopPageCache = startPageCache();
 await startCountingViews();
 // Invitations and reminders leave through the mail queue kept in the database.
 const stopMailQueue = startMailQueue({ beforeEach: sendDueReminders });
+// Bulk imports run here, off the request path (docs/decisions/020-bulk-import.md).
+await startImportWorker({ soleInstance: database.kind === "pglite" });
 console.info(
   `[db] ${database.kind === "pglite" ? `embedded PGlite in ${env.DATA_DIR}` : "PostgreSQL"}: migrations applied`,
 );
@@ -51,6 +55,7 @@ export function bodyLimit(path: string): number {
   const route = path.replace(/\.data$/, "").replace(/\/+$/, "") || "/";
   if (UPLOAD_ROUTES.has(route)) return MAX_UPLOAD_FORM_BYTES;
   if (route === "/admin/settings") return MAX_SETTINGS_FORM_BYTES;
+  if (route === "/admin/import") return MAX_IMPORT_FORM_BYTES;
   return MAX_FORM_BYTES;
 }
 
@@ -170,6 +175,8 @@ export async function shutdown() {
   await stopCountingViews();
   // A mail being sent is finished; the rest waits in the database for the next start.
   await stopMailQueue();
+  // The batch in progress commits; the import goes on at the next start.
+  await stopImportWorker();
   stopPageCache();
   await stopRealtime();
   await database.close();

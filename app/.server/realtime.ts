@@ -39,6 +39,16 @@ export async function publish(event: RealtimeEvent, tx: Queryable = db) {
   if (tx === db) for (const hook of publishedHooks) hook(event);
 }
 
+/** `publish` for many events in one statement (a bulk import's batch). */
+export async function publishAll(events: RealtimeEvent[], tx: Queryable = db) {
+  if (events.length === 0) return;
+  const payloads = JSON.stringify(events.map((event) => JSON.stringify(event)));
+  await tx.execute(
+    sql`select pg_notify(${EVENTS_CHANNEL}, payload) from jsonb_array_elements_text(${payloads}::jsonb) as payload`,
+  );
+  if (tx === db) for (const event of events) for (const hook of publishedHooks) hook(event);
+}
+
 /** Runs `hook` for each event this instance publishes outside a transaction, as soon as it is sent. */
 export function onPublished(hook: Listener): () => void {
   publishedHooks.add(hook);

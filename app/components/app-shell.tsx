@@ -2,6 +2,7 @@ import {
   BarChart3,
   CircleHelp,
   Contact,
+  FileUp,
   LayoutDashboard,
   LogOut,
   Palette,
@@ -44,8 +45,9 @@ function navigationFor(isAdmin: boolean): { sidebar: NavItem[]; bottom: NavItem[
     const analytics = { to: "/admin/analytics", label: "Analytics", Icon: BarChart3 };
     const settings = { to: "/admin/settings", label: "Settings", Icon: Settings };
     const audit = { to: "/admin/audit", label: "Audit Log", Icon: ScrollText };
+    const importCsv = { to: "/admin/import", label: "Import", Icon: FileUp };
     return {
-      sidebar: [dashboard, directory, brands, analytics, settings, audit, HELP],
+      sidebar: [dashboard, directory, brands, analytics, importCsv, settings, audit, HELP],
       bottom: [dashboard, directory, brands, analytics],
     };
   }

@@ -19,6 +19,8 @@ const PAGES = [
   "/admin/export/analytics.csv",
   "/admin/audit",
   "/admin/export/audit.csv",
+  "/admin/import",
+  "/admin/import/template.csv",
 ];
 
 /** Seeded; no other test reads its view count, which the administrator's visit below changes. */
@@ -106,6 +108,7 @@ test("visitors and members can neither see nor change anything an administrator 
     ["/admin/profiles", { intent: "invite-all" }],
     ["/admin/profiles", { intent: "remind-all" }],
     ["/admin/profiles", { intent: "retry-mail" }],
+    ["/admin/import", { file: "First name,Last name,Email\nHacked,Import,hacked.import@example.org\n" }],
   ];
   for (const [path, fields] of attempts) {
     for (const [who, api] of [
@@ -125,6 +128,19 @@ test("visitors and members can neither see nor change anything an administrator 
   expect(await (await admin.get("/admin/profiles?q=hacked")).text()).not.toContain("hacked@example.org");
   expect(await (await visitor.get("/auth")).text()).not.toContain("Hacked Company");
   expect(await (await admin.get(`/admin/profiles?q=${CARD.username}`)).text()).not.toContain("Invited on");
+  // An import's page and its report stay closed too.
+  for (const path of [
+    "/admin/import/00000000-0000-4000-8000-000000000000",
+    "/admin/import/00000000-0000-4000-8000-000000000000/report.csv",
+  ]) {
+    for (const [who, api] of [
+      ["visitor", visitor],
+      ["member", member],
+    ] as const) {
+      const response = await api.get(path, { maxRedirects: 0 });
+      expect(response.status(), `${who} ${path}`).toBe(302);
+    }
+  }
 
   await Promise.all([visitor.dispose(), member.dispose(), admin.dispose()]);
 });

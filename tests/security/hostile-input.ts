@@ -502,4 +502,42 @@ export const HOSTILE_INPUT: Row[] = [
       `?page=${HUGE_ID}`,
     ].map((query): Row => ({ route, who: "admin", method: "GET", url: `/${route}${query}`, status: 400 })),
   ),
+  // Bulk import
+  {
+    route: "admin/import",
+    who: "admin",
+    method: "GET",
+    url: "/admin/import?x=%00",
+    status: 200,
+    why: "the page takes no input",
+  },
+  ...(<Record<string, string>[]>[{ file: NUL }, { file: LONG }, { file: "" }, {}]).map(
+    (form): Row => ({ route: "admin/import", who: "admin", method: "POST", url: "/admin/import", form, status: 400 }),
+  ),
+  {
+    route: "admin/import/template.csv",
+    who: "admin",
+    method: "GET",
+    url: "/admin/import/template.csv?x=%00",
+    status: 200,
+    why: "the template takes no input",
+  },
+  ...["not-a-uuid", "00000000-0000-4000-8000-000000000000", "%00", "..%2F..%2Fadmin"].flatMap((id): Row[] => [
+    { route: "admin/import/:id", who: "admin", method: "GET", url: `/admin/import/${id}`, status: 404 },
+    {
+      route: "admin/import/:id",
+      who: "admin",
+      method: "POST",
+      url: `/admin/import/${id}`,
+      form: { intent: "start", "column.0": "email" },
+      status: 404,
+    },
+    {
+      route: "admin/import/:id/report.csv",
+      who: "admin",
+      method: "GET",
+      url: `/admin/import/${id}/report.csv`,
+      status: 404,
+    },
+  ]),
 ];

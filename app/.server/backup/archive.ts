@@ -11,6 +11,8 @@ import {
   brands,
   emailLinks,
   healthChecks,
+  importRows,
+  imports,
   invitations,
   mailJobs,
   profiles,
@@ -67,7 +69,15 @@ export const BACKUP_TABLES: PgTable[] = [
  * is mail waiting to leave or already gone: a restore must not send old
  * invitations again (the invitation state is kept, so the administrator can remind).
  */
-export const NOT_BACKED_UP: PgTable[] = [throttleEvents, healthChecks, mailJobs];
+export const NOT_BACKED_UP: PgTable[] = [
+  throttleEvents,
+  healthChecks,
+  mailJobs,
+  // Uploaded import files and their progress: working copies, whose cards and brands are in the archive; a restore
+  // must not take up an import half done on another database.
+  imports,
+  importRows,
+];
 
 const BATCH_ROWS = 500;
 

@@ -9,6 +9,7 @@ import {
   integer,
   jsonb,
   pgTable,
+  primaryKey,
   serial,
   text,
   timestamp,
@@ -336,6 +337,63 @@ export const auditLog = pgTable(
     index("audit_log_created_idx").on(table.createdAt),
     index("audit_log_target_idx").on(table.targetKind, table.targetId, table.createdAt),
     index("audit_log_actor_idx").on(table.actorEmail),
+  ],
+);
+
+// ── Bulk import (docs/decisions/020-bulk-import.md) ─────────────────────────
+
+/** One uploaded CSV file: its header, chosen mapping and options, and how far its import has gone. */
+export const imports = pgTable(
+  "imports",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    createdBy: text("created_by").references(() => users.id, { onDelete: "set null" }),
+    fileName: text("file_name").notNull(),
+    /** The file's first row, as read. */
+    headers: jsonb("headers").$type<string[]>().notNull(),
+    /** For each column, the card field it fills ("" for none). */
+    mapping: jsonb("mapping").$type<string[]>().notNull(),
+    /** The card fields an existing card takes from the file. */
+    overwrite: jsonb("overwrite").$type<string[]>().notNull().default([]),
+    createBrands: boolean("create_brands").notNull().default(false),
+    status: text("status", { enum: ["draft", "queued", "running", "done", "interrupted"] })
+      .notNull()
+      .default("draft"),
+    totalRows: integer("total_rows").notNull(),
+    processedRows: integer("processed_rows").notNull().default(0),
+    createdCards: integer("created_cards").notNull().default(0),
+    updatedCards: integer("updated_cards").notNull().default(0),
+    unchangedRows: integer("unchanged_rows").notNull().default(0),
+    failedRows: integer("failed_rows").notNull().default(0),
+    /** Why the last run stopped before the end. */
+    error: text("error"),
+    /** Written with every batch: a running import whose heartbeat is old was left by a stopped server. */
+    heartbeatAt: timestamp("heartbeat_at", { withTimezone: true }),
+    startedAt: timestamp("started_at", { withTimezone: true }),
+    finishedAt: timestamp("finished_at", { withTimezone: true }),
+    ...timestamps,
+  },
+  (table) => [index("imports_status_idx").on(table.status, table.createdAt)],
+);
+
+/** The rows of an uploaded file, and what importing each one did. */
+export const importRows = pgTable(
+  "import_rows",
+  {
+    importId: uuid("import_id")
+      .notNull()
+      .references(() => imports.id, { onDelete: "cascade" }),
+    /** The row's line in the spreadsheet: the header is row 1. */
+    rowNumber: integer("row_number").notNull(),
+    cells: jsonb("cells").$type<string[]>().notNull(),
+    /** Null until the row is imported. */
+    outcome: text("outcome", { enum: ["created", "updated", "unchanged", "error"] }),
+    /** The error, or the fields an update changed. */
+    detail: text("detail"),
+  },
+  (table) => [
+    primaryKey({ columns: [table.importId, table.rowNumber] }),
+    index("import_rows_pending_idx").on(table.importId, table.rowNumber).where(sql`${table.outcome} is null`),
   ],
 );
 

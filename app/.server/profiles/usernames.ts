@@ -1,4 +1,4 @@
-import { sql } from "drizzle-orm";
+import { type SQL, sql } from "drizzle-orm";
 import { transliterate } from "transliteration";
 import type { Queryable } from "../db/client";
 import { profiles, usernameRedirects } from "../db/schema";
@@ -23,22 +23,42 @@ export const RESERVED_USERNAMES: readonly string[] = ["edit"];
 
 /** `base`, or `base2`, `base3`… — the first one no profile uses (case-insensitive). */
 export async function uniqueUsername(tx: Queryable, base: string): Promise<string> {
-  const prefix = `${base.replace(/[\\%_]/g, "\\$&")}%`;
+  const [username] = await uniqueUsernames(tx, [base]);
+  return username ?? base;
+}
+
+/**
+ * `uniqueUsername` for many cards at once (a bulk import): one query for all
+ * the bases, and two cards of the same name get `base` and `base2`.
+ * `alsoTaken` are names no new card may take either.
+ */
+export async function uniqueUsernames(
+  tx: Queryable,
+  bases: string[],
+  alsoTaken: Iterable<string> = [],
+): Promise<string[]> {
+  if (bases.length === 0) return [];
+  const wanted = JSON.stringify([...new Set(bases)]);
+  // Only `base` and `base` followed by digits can collide, whatever else starts with `base`.
+  const matches = (column: SQL) =>
+    sql`(${column} in (select jsonb_array_elements_text(${wanted}::jsonb))
+      or regexp_replace(${column}, '[0-9]+$', '') in (select jsonb_array_elements_text(${wanted}::jsonb)))`;
   const taken = await tx
     .select({ username: sql<string>`lower(${profiles.username})` })
     .from(profiles)
-    .where(sql`lower(${profiles.username}) like ${prefix}`);
+    .where(matches(sql`lower(${profiles.username})`));
   // Old names of other cards still redirect to them.
   const previous = await tx
     .select({ username: usernameRedirects.username })
     .from(usernameRedirects)
-    .where(sql`${usernameRedirects.username} like ${prefix}`);
-  const used = new Set([...RESERVED_USERNAMES, ...[...taken, ...previous].map((row) => row.username)]);
-  if (!used.has(base)) return base;
-  for (let suffix = 2; ; suffix++) {
-    const candidate = `${base}${suffix}`;
-    if (!used.has(candidate)) return candidate;
-  }
+    .where(matches(sql`${usernameRedirects.username}`));
+  const used = new Set([...RESERVED_USERNAMES, ...alsoTaken, ...[...taken, ...previous].map((row) => row.username)]);
+  return bases.map((base) => {
+    let candidate = base;
+    for (let suffix = 2; used.has(candidate); suffix++) candidate = `${base}${suffix}`;
+    used.add(candidate);
+    return candidate;
+  });
 }
 
 /** Whether `value` could be a stored username (any letter case): the address of a card. */

@@ -1,4 +1,4 @@
-import { Eye, Pencil, Plus, Power, PowerOff, Trash2, Users } from "lucide-react";
+import { Eye, FileUp, Pencil, Plus, Power, PowerOff, Trash2, Users } from "lucide-react";
 import { useState } from "react";
 import { Form, Link, useLocation } from "react-router";
 import {
@@ -65,10 +65,16 @@ export function ProfileManagement({
         <h2 id="management-title" className="text-lg font-semibold">
           Profile Management ({shown.toLocaleString("en")} of {total.toLocaleString("en")})
         </h2>
-        <Link to="/admin/profiles/create" className={buttonClasses("primary")}>
-          <Plus aria-hidden className="size-4" />
-          Add Profile
-        </Link>
+        <div className="flex flex-wrap gap-2">
+          <Link to="/admin/import" className={buttonClasses("secondary")}>
+            <FileUp aria-hidden className="size-4" />
+            Import CSV
+          </Link>
+          <Link to="/admin/profiles/create" className={buttonClasses("primary")}>
+            <Plus aria-hidden className="size-4" />
+            Add Profile
+          </Link>
+        </div>
       </div>
 
       <InvitationToolbar summary={management.invitations} returnTo={here} />

@@ -1,0 +1,96 @@
+import { describe, expect, it } from "vitest";
+import type { ValidationError } from "../errors";
+import { readCsv } from "./csv-file";
+import { guessMapping } from "./mapping";
+
+const BOM = "\uFEFF";
+const bytes = (text: string) => new TextEncoder().encode(text);
+
+/** What Excel writes as "CSV UTF-8" in a European locale: a BOM, semicolons, CRLF. */
+const EXCEL = `${BOM}Vorname;Nachname;E-Mail;Position;Firma;Telefon\r\nŁukasz;Wiśniewski;lukasz@example.org;"Leiter; Vertrieb";Northwind;+48 22 123 45 67\r\n王;芳;wang.fang@example.org;工程师;Northwind;\r\nΕλένη;Παπαδοπούλου;eleni@example.org;;;\r\n`;
+
+/** What Google Sheets downloads: commas, LF, line breaks and quotes inside quoted values, no BOM. */
+const SHEETS = `First name,Last name,Email address,Bio,LinkedIn\nZoë,Laurent,zoe@example.org,"Line one\nLine two with ""quotes""",https://www.linkedin.com/in/zoe\n,,,,\nAda,Lovelace,ada@example.org,,\n`;
+
+describe("reading a CSV file as spreadsheets export it", () => {
+  it("reads Excel's UTF-8 with a BOM, semicolons and CRLF, keeping non-Latin names and quoted semicolons", () => {
+    const sheet = readCsv(bytes(EXCEL));
+    expect(sheet.headers).toEqual(["Vorname", "Nachname", "E-Mail", "Position", "Firma", "Telefon"]);
+    expect(sheet.rows).toEqual([
+      {
+        rowNumber: 2,
+        cells: ["Łukasz", "Wiśniewski", "lukasz@example.org", "Leiter; Vertrieb", "Northwind", "+48 22 123 45 67"],
+      },
+      { rowNumber: 3, cells: ["王", "芳", "wang.fang@example.org", "工程师", "Northwind", ""] },
+      { rowNumber: 4, cells: ["Ελένη", "Παπαδοπούλου", "eleni@example.org", "", "", ""] },
+    ]);
+  });
+
+  it("reads Google Sheets' commas and LF with line breaks and doubled quotes inside a value, skipping empty rows but keeping row numbers", () => {
+    const sheet = readCsv(bytes(SHEETS));
+    expect(sheet.rows.map((row) => row.rowNumber)).toEqual([2, 4]);
+    expect(sheet.rows[0]?.cells[3]).toBe('Line one\nLine two with "quotes"');
+    expect(sheet.rows[1]?.cells.slice(0, 3)).toEqual(["Ada", "Lovelace", "ada@example.org"]);
+  });
+
+  it("refuses what is not a UTF-8 CSV file with a message that says what to do", () => {
+    const latin1 = new Uint8Array([0x4e, 0x61, 0x6d, 0x65, 0x0a, 0x5a, 0x6f, 0xeb, 0x0a]);
+    const messageOf = (input: Uint8Array) => {
+      try {
+        readCsv(input);
+      } catch (error) {
+        return (error as ValidationError).fieldErrors.file?.[0];
+      }
+      return "read";
+    };
+    expect(messageOf(latin1)).toMatch(/not UTF-8 text.*CSV UTF-8/);
+    expect(messageOf(bytes('First name,Email\n"Ada,ada@example.org\n'))).toMatch(/never closed/);
+    expect(messageOf(bytes(""))).toMatch(/The file is empty/);
+    expect(messageOf(bytes("First name,Email\n"))).toMatch(/no people in it/);
+  });
+});
+
+describe("recognising column headers", () => {
+  it("maps English, spreadsheet and other languages' headers without regard to case, spaces or punctuation", () => {
+    expect(
+      guessMapping([
+        "Given name",
+        "SURNAME",
+        "E-mail",
+        "Job title",
+        "Mobile",
+        "Company",
+        "LinkedIn",
+        "Username",
+        "Bio",
+        "Notes",
+      ]),
+    ).toEqual(["firstName", "lastName", "email", "title", "phone", "brand", "linkedinUrl", "username", "bio", ""]);
+    expect(guessMapping(["Vorname", "Nachname", "E-Mail-Adresse", "Position", "Firma", "Telefon"])).toEqual([
+      "firstName",
+      "lastName",
+      "email",
+      "title",
+      "brand",
+      "phone",
+    ]);
+    expect(guessMapping(["Prénom", "Nom", "Courriel", "Téléphone", "Société"])).toEqual([
+      "firstName",
+      "lastName",
+      "email",
+      "phone",
+      "brand",
+    ]);
+    expect(guessMapping(["first_name", "Last Name", "Email Address", "Brand", "Phone"])).toEqual([
+      "firstName",
+      "lastName",
+      "email",
+      "brand",
+      "phone",
+    ]);
+  });
+
+  it("gives each field to its first column only", () => {
+    expect(guessMapping(["Phone", "Mobile", "Email", "E-mail"])).toEqual(["phone", "", "email", ""]);
+  });
+});

@@ -1,0 +1,214 @@
+import { and, asc, desc, eq, inArray, sql } from "drizzle-orm";
+import {
+  type ImportField,
+  importFieldLabel,
+  MAX_IMPORT_BYTES,
+  OVERWRITABLE_FIELDS,
+  type OverwritableField,
+} from "~/lib/import";
+import { can } from "~/lib/permissions";
+import { recordAdminAction } from "../audit/record";
+import type { Actor } from "../authz";
+import { db } from "../db/client";
+import { importRows, imports } from "../db/schema";
+import { ForbiddenError, NotFoundError, ValidationError } from "../errors";
+import { readCsv } from "./csv-file";
+import { guessMapping, isImportField } from "./mapping";
+import type { ImportSettings, SheetRow } from "./plan";
+
+/** Room for a file at its limit and the form around it; the server refuses larger bodies before reading them. */
+export const MAX_IMPORT_FORM_BYTES = MAX_IMPORT_BYTES + 256 * 1024;
+
+/** Rows written per statement when a file is stored. */
+const STORE_CHUNK = 1_000;
+
+function assertMayImport(actor: Actor) {
+  if (!can(actor.role, "create:profile:any") || !can(actor.role, "update:profile:any")) throw new ForbiddenError();
+}
+
+/**
+ * Stores an uploaded file as a draft import: its rows, and a mapping guessed
+ * from its header. Nothing touches a card until the administrator starts it.
+ */
+export async function createImport(options: { actor: Actor; fileName: string; bytes: Uint8Array }): Promise<string> {
+  assertMayImport(options.actor);
+  const sheet = readCsv(options.bytes);
+  return db.transaction(async (tx) => {
+    const [created] = await tx
+      .insert(imports)
+      .values({
+        createdBy: options.actor.user.id,
+        fileName: options.fileName.slice(0, 200) || "import.csv",
+        headers: sheet.headers,
+        mapping: guessMapping(sheet.headers),
+        totalRows: sheet.rows.length,
+      })
+      .returning({ id: imports.id });
+    if (!created) throw new Error("Inserting the import returned no row");
+    for (let start = 0; start < sheet.rows.length; start += STORE_CHUNK) {
+      await tx
+        .insert(importRows)
+        .values(sheet.rows.slice(start, start + STORE_CHUNK).map((row) => ({ importId: created.id, ...row })));
+    }
+    return created.id;
+  });
+}
+
+export type ImportRecord = typeof imports.$inferSelect;
+
+export async function getImport(actor: Actor, id: string): Promise<ImportRecord> {
+  assertMayImport(actor);
+  const [found] = /^[0-9a-f-]{36}$/i.test(id) ? await db.select().from(imports).where(eq(imports.id, id)) : [];
+  if (!found) throw new NotFoundError("import");
+  return found;
+}
+
+export async function recentImports(actor: Actor, limit = 10) {
+  assertMayImport(actor);
+  return db
+    .select({
+      id: imports.id,
+      fileName: imports.fileName,
+      status: imports.status,
+      totalRows: imports.totalRows,
+      processedRows: imports.processedRows,
+      createdCards: imports.createdCards,
+      updatedCards: imports.updatedCards,
+      failedRows: imports.failedRows,
+      createdAt: imports.createdAt,
+    })
+    .from(imports)
+    .orderBy(desc(imports.createdAt))
+    .limit(limit);
+}
+
+/** Every row of an import, in file order. */
+export async function sheetRows(importId: string): Promise<SheetRow[]> {
+  return db
+    .select({ rowNumber: importRows.rowNumber, cells: importRows.cells })
+    .from(importRows)
+    .where(eq(importRows.importId, importId))
+    .orderBy(asc(importRows.rowNumber));
+}
+
+/** The rows and their outcomes after a run, `errorsOnly` for the report. */
+export async function rowOutcomes(
+  importId: string,
+  options: { errorsOnly?: boolean; offset?: number; limit?: number },
+) {
+  const where = and(
+    eq(importRows.importId, importId),
+    options.errorsOnly ? eq(importRows.outcome, "error") : sql`true`,
+  );
+  const [rows, [count]] = await Promise.all([
+    db
+      .select()
+      .from(importRows)
+      .where(where)
+      .orderBy(asc(importRows.rowNumber))
+      .offset(options.offset ?? 0)
+      .limit(options.limit ?? 1_000_000),
+    db.select({ total: sql<number>`count(*)::int` }).from(importRows).where(where),
+  ]);
+  return { rows, total: count?.total ?? 0 };
+}
+
+export function settingsOf(record: ImportRecord): ImportSettings {
+  return {
+    mapping: record.mapping.map((field) => (isImportField(field) ? field : "")),
+    overwrite: record.overwrite.filter((field): field is OverwritableField =>
+      (OVERWRITABLE_FIELDS as readonly string[]).includes(field),
+    ),
+    createBrands: record.createBrands,
+  };
+}
+
+/**
+ * Reads the mapping form: `column.N` names the field of column N ("" for
+ * none), `overwrite` the ticked fields, `createBrands` the option. Each field
+ * may come from one column, and the email must have one: rows are matched by it.
+ */
+export function parseImportSettings(form: FormData, columns: number): ImportSettings {
+  const mapping: (ImportField | "")[] = [];
+  const errors: Record<string, string[]> = {};
+  for (let index = 0; index < columns; index++) {
+    const value = form.get(`column.${index}`);
+    const field = typeof value === "string" && isImportField(value) ? value : "";
+    if (typeof value === "string" && value !== "" && !field)
+      errors[`column.${index}`] = ["Choose a field from the list"];
+    const earlier = field ? mapping.indexOf(field) : -1;
+    if (earlier >= 0) {
+      errors[`column.${index}`] = [`${importFieldLabel(field)} already comes from column ${earlier + 1}: choose one`];
+    }
+    mapping.push(field);
+  }
+  if (!mapping.includes("email") && !errors["column.0"]) {
+    errors["column.0"] = ["Choose the column that holds the email: rows are matched to cards by it"];
+  }
+  const overwrite = form
+    .getAll("overwrite")
+    .filter((value): value is OverwritableField => (OVERWRITABLE_FIELDS as readonly unknown[]).includes(value));
+  if (form.getAll("overwrite").length !== overwrite.length) errors.overwrite = ["Choose fields from the list"];
+  if (Object.keys(errors).length) throw new ValidationError(errors);
+  return { mapping, overwrite: [...new Set(overwrite)], createBrands: form.get("createBrands") === "on" };
+}
+
+/** Saves a draft's mapping and options; an import that has started keeps the ones it started with. */
+export async function saveImportSettings(actor: Actor, id: string, settings: ImportSettings) {
+  const record = await getImport(actor, id);
+  if (record.status !== "draft") throw new ValidationError({ form: ["This import has already started."] });
+  await db
+    .update(imports)
+    .set({ mapping: settings.mapping, overwrite: settings.overwrite, createBrands: settings.createBrands })
+    .where(and(eq(imports.id, id), eq(imports.status, "draft")));
+}
+
+/** Hands a draft, or an interrupted import, to the import worker. */
+export async function queueImport(actor: Actor, id: string) {
+  const record = await getImport(actor, id);
+  const queued = await db.transaction(async (tx) => {
+    const [row] = await tx
+      .update(imports)
+      .set({ status: "queued", error: null })
+      .where(
+        and(
+          eq(imports.id, id),
+          // A running import whose server stopped (no heartbeat) may be run again too: rows already done stay done.
+          sql`(${imports.status} in ('draft', 'interrupted') or (${imports.status} = 'running' and ${imports.heartbeatAt} < now() - ${sql.raw(`interval '${STALE_AFTER_SECONDS} seconds'`)}))`,
+        ),
+      )
+      .returning({ id: imports.id });
+    if (row) {
+      await recordAdminAction(tx, {
+        actor,
+        action: "import",
+        target: { kind: "import", id, label: record.fileName },
+        changes: {
+          rows: [null, record.totalRows],
+          overwrite: [null, record.overwrite.map(importFieldLabel).join(", ") || "nothing"],
+          createBrands: [null, record.createBrands],
+        },
+      });
+    }
+    return row;
+  });
+  if (!queued && record.status !== "queued") {
+    throw new ValidationError({ form: ["This import is already running."] });
+  }
+}
+
+/** A draft the administrator does not want: its stored rows go. */
+export async function discardImport(actor: Actor, id: string) {
+  await getImport(actor, id);
+  await db.delete(imports).where(and(eq(imports.id, id), inArray(imports.status, ["draft", "done", "interrupted"])));
+}
+
+/** A running import whose heartbeat is older than this was left by a server that stopped. */
+export const STALE_AFTER_SECONDS = 30;
+
+export function isStale(record: Pick<ImportRecord, "status" | "heartbeatAt">, now = new Date()): boolean {
+  return (
+    record.status === "running" &&
+    (record.heartbeatAt === null || now.getTime() - record.heartbeatAt.getTime() > STALE_AFTER_SECONDS * 1000)
+  );
+}

@@ -1,0 +1,322 @@
+import { sql } from "drizzle-orm";
+import type { ImportField, OverwritableField } from "~/lib/import";
+import { importFieldLabel } from "~/lib/import";
+import { BrandSchema } from "../brands/schemas";
+import type { Queryable } from "../db/client";
+import { brands, profiles, usernameRedirects } from "../db/schema";
+import {
+  CreateProfileSchema,
+  type NewProfileFields,
+  type ProfileFields,
+  ProfileFieldsSchema,
+  USERNAME_TAKEN,
+} from "../profiles/schemas";
+import { RESERVED_USERNAMES } from "../profiles/usernames";
+import { fieldErrors } from "../validation";
+
+/**
+ * What importing one row does, decided from the row and what is stored now.
+ * The preview and the import call the same function, so the preview says
+ * what the import will do; and because a row already imported now matches
+ * what is stored, running a file again plans "unchanged" for it.
+ */
+export type RowPlan =
+  | { kind: "create"; fields: NewProfileFields; newBrand: string | null }
+  | {
+      kind: "update";
+      profileId: string;
+      changes: Partial<ProfileFields>;
+      changed: string[];
+      newBrand: string | null;
+      kept: string[];
+    }
+  | { kind: "unchanged"; profileId: string; kept: string[] }
+  | { kind: "error"; reason: string };
+
+export type ImportSettings = {
+  mapping: (ImportField | "")[];
+  overwrite: OverwritableField[];
+  createBrands: boolean;
+};
+
+type StoredCard = {
+  id: string;
+  email: string;
+  firstName: string;
+  lastName: string;
+  username: string;
+  title: string | null;
+  phone: string | null;
+  bio: string | null;
+  linkedinUrl: string | null;
+  companyBrandId: number | null;
+};
+
+type StoredBrand = { id: number; name: string; active: boolean };
+
+/** What the rows of a file are planned against. */
+export type PlanContext = {
+  cards: Map<string, StoredCard>;
+  brandsByName: Map<string, StoredBrand>;
+  brandsById: Map<number, StoredBrand>;
+  /** Usernames given in the file that another card has (lower case). */
+  takenUsernames: Set<string>;
+  /** The first row of the file with each email, and with each username (lower case). */
+  firstRowOfEmail: Map<string, number>;
+  firstRowOfUsername: Map<string, number>;
+};
+
+export type SheetRow = { rowNumber: number; cells: string[] };
+
+/** The values of a row by field; unmapped fields are absent. */
+export function rowValues(cells: string[], mapping: ImportSettings["mapping"]): Partial<Record<ImportField, string>> {
+  const values: Partial<Record<ImportField, string>> = {};
+  mapping.forEach((field, index) => {
+    if (field) values[field] = cells[index] ?? "";
+  });
+  return values;
+}
+
+const emailKey = (value: string | undefined) => (value ?? "").trim().toLowerCase();
+const brandKey = (value: string) => value.trim().toLocaleLowerCase("en-US");
+
+function firstRows(rows: SheetRow[], mapping: ImportSettings["mapping"], field: ImportField) {
+  const index = mapping.indexOf(field);
+  const first = new Map<string, number>();
+  if (index < 0) return first;
+  for (const row of rows) {
+    const key = emailKey(row.cells[index]);
+    if (key && !first.has(key)) first.set(key, row.rowNumber);
+  }
+  return first;
+}
+
+/**
+ * Reads what `rows` are planned against, in `tx` (the batch's transaction
+ * during an import). `allRows` is the whole file, for duplicates within it.
+ */
+export async function loadPlanContext(
+  tx: Queryable,
+  rows: SheetRow[],
+  allRows: SheetRow[],
+  mapping: ImportSettings["mapping"],
+): Promise<PlanContext> {
+  const emailIndex = mapping.indexOf("email");
+  const usernameIndex = mapping.indexOf("username");
+  const emails = JSON.stringify([...new Set(rows.map((row) => emailKey(row.cells[emailIndex])).filter(Boolean))]);
+  const usernames = JSON.stringify([
+    ...new Set(usernameIndex < 0 ? [] : rows.map((row) => emailKey(row.cells[usernameIndex])).filter(Boolean)),
+  ]);
+  const cards =
+    emailIndex < 0
+      ? []
+      : await tx
+          .select({
+            id: profiles.id,
+            email: profiles.email,
+            firstName: profiles.firstName,
+            lastName: profiles.lastName,
+            username: profiles.username,
+            title: profiles.title,
+            phone: profiles.phone,
+            bio: profiles.bio,
+            linkedinUrl: profiles.linkedinUrl,
+            companyBrandId: profiles.companyBrandId,
+          })
+          .from(profiles)
+          .where(sql`lower(${profiles.email}) in (select jsonb_array_elements_text(${emails}::jsonb))`);
+  const brandRows = await tx
+    .select({ id: brands.id, name: brands.name, active: brands.active })
+    .from(brands)
+    .orderBy(sql`${brands.active} desc`, brands.id);
+  const brandsByName = new Map<string, StoredBrand>();
+  for (const brand of brandRows)
+    if (!brandsByName.has(brandKey(brand.name))) brandsByName.set(brandKey(brand.name), brand);
+  const taken =
+    usernameIndex < 0
+      ? []
+      : [
+          ...(await tx
+            .select({ username: sql<string>`lower(${profiles.username})` })
+            .from(profiles)
+            .where(sql`lower(${profiles.username}) in (select jsonb_array_elements_text(${usernames}::jsonb))`)),
+          ...(await tx
+            .select({ username: usernameRedirects.username })
+            .from(usernameRedirects)
+            .where(sql`${usernameRedirects.username} in (select jsonb_array_elements_text(${usernames}::jsonb))`)),
+        ];
+  return {
+    cards: new Map(cards.map((card) => [card.email.toLowerCase(), card])),
+    brandsByName,
+    brandsById: new Map(brandRows.map((brand) => [brand.id, brand])),
+    takenUsernames: new Set([...RESERVED_USERNAMES, ...taken.map((row) => row.username)]),
+    firstRowOfEmail: firstRows(allRows, mapping, "email"),
+    firstRowOfUsername: firstRows(allRows, mapping, "username"),
+  };
+}
+
+function reasonOf(errors: Record<string, string[] | undefined>): string {
+  return Object.values(errors)
+    .map((messages) => messages?.[0])
+    .filter(Boolean)
+    .join("; ");
+}
+
+type BrandChoice = { id: number | null; newBrand: string | null } | { error: string };
+
+/** The brand a row names: a stored active brand (any letter case), a new one to create, or an error. */
+function chooseBrand(text: string | undefined, settings: ImportSettings, context: PlanContext): BrandChoice {
+  const name = (text ?? "").trim();
+  if (!name) return { id: null, newBrand: null };
+  const stored = context.brandsByName.get(brandKey(name));
+  if (stored?.active) return { id: stored.id, newBrand: null };
+  if (stored) return { error: `The brand "${stored.name}" is inactive: make it active in Brand Management first` };
+  if (!settings.createBrands) {
+    return {
+      error: `Unknown brand "${name}": add it in Brand Management, or tick "Create brands that do not exist yet"`,
+    };
+  }
+  const parsed = BrandSchema.shape.name.safeParse(name);
+  if (!parsed.success) return { error: parsed.error.issues[0]?.message ?? "Check the brand name" };
+  return { id: null, newBrand: parsed.data };
+}
+
+const asText = (value: string | null | undefined) => value ?? "";
+
+/** The stored card as the edit form would send it. */
+function formOf(card: StoredCard): Record<string, string> {
+  return {
+    firstName: card.firstName,
+    lastName: card.lastName,
+    username: card.username,
+    email: card.email,
+    title: asText(card.title),
+    phone: asText(card.phone),
+    bio: asText(card.bio),
+    linkedinUrl: asText(card.linkedinUrl),
+    companyBrandId: card.companyBrandId === null ? "" : String(card.companyBrandId),
+  };
+}
+
+export function planRow(row: SheetRow, settings: ImportSettings, context: PlanContext): RowPlan {
+  const values = rowValues(row.cells, settings.mapping);
+  const email = emailKey(values.email);
+  const firstRow = context.firstRowOfEmail.get(email);
+  if (email && firstRow !== undefined && firstRow !== row.rowNumber) {
+    return { kind: "error", reason: `The same email as row ${firstRow}: each person can be on one row only` };
+  }
+  const card = context.cards.get(email);
+  return card ? planUpdate(values, card, settings, context) : planCreate(row, values, settings, context);
+}
+
+function planCreate(
+  row: SheetRow,
+  values: Partial<Record<ImportField, string>>,
+  settings: ImportSettings,
+  context: PlanContext,
+): RowPlan {
+  const brand = chooseBrand(values.brand, settings, context);
+  const form = {
+    firstName: values.firstName ?? "",
+    lastName: values.lastName ?? "",
+    email: values.email ?? "",
+    username: values.username ?? "",
+    title: values.title ?? "",
+    phone: values.phone ?? "",
+    bio: values.bio ?? "",
+    linkedinUrl: values.linkedinUrl ?? "",
+    companyBrandId: "id" in brand && brand.id !== null ? String(brand.id) : "",
+  };
+  const parsed = CreateProfileSchema.safeParse(form);
+  const errors = parsed.success ? {} : fieldErrors(parsed.error);
+  if ("error" in brand) errors.companyBrandId = [brand.error];
+  const username = parsed.success ? parsed.data.username : null;
+  if (username) {
+    const first = context.firstRowOfUsername.get(username);
+    if (context.takenUsernames.has(username)) errors.username = [USERNAME_TAKEN];
+    else if (first !== undefined && first !== row.rowNumber) errors.username = [`The same username as row ${first}`];
+  }
+  if (!parsed.success || Object.keys(errors).length) return { kind: "error", reason: reasonOf(errors) };
+  return { kind: "create", fields: parsed.data, newBrand: "newBrand" in brand ? brand.newBrand : null };
+}
+
+/** Compares a stored value with a parsed one as the card shows them. */
+const same = (a: unknown, b: unknown) => (a ?? null) === (b ?? null);
+
+function planUpdate(
+  values: Partial<Record<ImportField, string>>,
+  card: StoredCard,
+  settings: ImportSettings,
+  context: PlanContext,
+): RowPlan {
+  const form = formOf(card);
+  let newBrand: string | null = null;
+  // Only the ticked fields, and only from cells that hold something: an empty cell never clears a card's field.
+  for (const field of settings.overwrite) {
+    const cell = values[field]?.trim();
+    if (!cell) continue;
+    if (field === "brand") {
+      const brand = chooseBrand(cell, settings, context);
+      if ("error" in brand) return { kind: "error", reason: brand.error };
+      form.companyBrandId = brand.id === null ? "" : String(brand.id);
+      newBrand = brand.newBrand;
+    } else {
+      form[field] = cell;
+    }
+  }
+  const parsed = ProfileFieldsSchema.safeParse(form);
+  if (!parsed.success) return { kind: "error", reason: reasonOf(fieldErrors(parsed.error)) };
+  const changes: Partial<ProfileFields> = {};
+  const changed: string[] = [];
+  for (const field of settings.overwrite) {
+    const key = field === "brand" ? "companyBrandId" : field;
+    if (
+      field === "brand"
+        ? newBrand !== null || !same(card.companyBrandId, parsed.data.companyBrandId)
+        : !same(card[key as keyof StoredCard], parsed.data[key])
+    ) {
+      Object.assign(changes, { [key]: parsed.data[key] });
+      changed.push(importFieldLabel(field));
+    }
+  }
+  const kept = keptFields(values, card, settings, context);
+  if (changed.length === 0) return { kind: "unchanged", profileId: card.id, kept };
+  return { kind: "update", profileId: card.id, changes, changed, newBrand, kept };
+}
+
+/** Fields whose cell differs from the card but were not ticked: the card keeps its own. */
+function keptFields(
+  values: Partial<Record<ImportField, string>>,
+  card: StoredCard,
+  settings: ImportSettings,
+  context: PlanContext,
+): string[] {
+  const kept: string[] = [];
+  for (const [field, raw] of Object.entries(values) as [ImportField, string][]) {
+    const cell = raw.trim();
+    if (!cell || field === "email" || settings.overwrite.includes(field as OverwritableField)) continue;
+    const stored =
+      field === "brand"
+        ? (context.brandsById.get(card.companyBrandId ?? -1)?.name ?? "")
+        : asText(card[field as keyof StoredCard] as string | null);
+    const differs = field === "brand" || field === "username" ? brandKey(stored) !== brandKey(cell) : stored !== cell;
+    if (differs) kept.push(importFieldLabel(field));
+  }
+  return kept;
+}
+
+/** The text the preview and the report give a planned row. */
+export function describePlan(plan: RowPlan): string {
+  switch (plan.kind) {
+    case "create":
+      return plan.newBrand ? `Creates the brand "${plan.newBrand}"` : "";
+    case "update":
+      return `Updates ${plan.changed.join(", ")}${plan.kept.length ? `; keeps the card's own ${plan.kept.join(", ")}` : ""}`;
+    case "unchanged":
+      return plan.kept.length
+        ? `Keeps the card's own ${plan.kept.join(", ")} (not ticked to overwrite)`
+        : "Already up to date";
+    case "error":
+      return plan.reason;
+  }
+}

@@ -1,0 +1,52 @@
+import type { Actor } from "../authz";
+import { db } from "../db/client";
+import { getImport, settingsOf, sheetRows } from "./imports";
+import { describePlan, loadPlanContext, planRow, rowValues } from "./plan";
+
+export const PREVIEW_PAGE_ROWS = 50;
+
+type PreviewRow = {
+  rowNumber: number;
+  name: string;
+  email: string;
+  outcome: "create" | "update" | "unchanged" | "error";
+  detail: string;
+};
+
+/**
+ * What importing a draft would do to each row, with the mapping and options
+ * saved on it: counts for the whole file and one page of rows.
+ */
+export async function previewImport(actor: Actor, importId: string, options: { page: number; errorsOnly: boolean }) {
+  const record = await getImport(actor, importId);
+  const settings = settingsOf(record);
+  const rows = await sheetRows(importId);
+  const context = await loadPlanContext(db, rows, rows, settings.mapping);
+  const counts = { create: 0, update: 0, unchanged: 0, error: 0 };
+  const listed: PreviewRow[] = [];
+  for (const row of rows) {
+    const plan = planRow(row, settings, context);
+    counts[plan.kind]++;
+    if (options.errorsOnly && plan.kind !== "error") continue;
+    const values = rowValues(row.cells, settings.mapping);
+    listed.push({
+      rowNumber: row.rowNumber,
+      name: [values.firstName, values.lastName]
+        .map((part) => part?.trim() ?? "")
+        .filter(Boolean)
+        .join(" "),
+      email: values.email?.trim() ?? "",
+      outcome: plan.kind,
+      detail: describePlan(plan),
+    });
+  }
+  const pageCount = Math.max(1, Math.ceil(listed.length / PREVIEW_PAGE_ROWS));
+  const page = Math.min(options.page, pageCount);
+  return {
+    counts,
+    matching: listed.length,
+    page,
+    pageCount,
+    rows: listed.slice((page - 1) * PREVIEW_PAGE_ROWS, page * PREVIEW_PAGE_ROWS),
+  };
+}

@@ -1,0 +1,274 @@
+import { and, eq, inArray, isNull, sql } from "drizzle-orm";
+import { db, type Queryable, rowsOf } from "../db/client";
+import { brands, importRows, imports, profiles, users } from "../db/schema";
+import { uniqueUsernames, usernameBase } from "../profiles/usernames";
+import { publishAll, type RealtimeEvent } from "../realtime";
+import { STALE_AFTER_SECONDS, settingsOf, sheetRows } from "./imports";
+import { describePlan, loadPlanContext, planRow, type RowPlan, type SheetRow } from "./plan";
+
+/**
+ * The import worker (docs/decisions/020-bulk-import.md): imports run in this
+ * server process, off the request path, one batch of rows per transaction.
+ * A batch writes its cards, its rows' outcomes and the import's counters
+ * together, so a server stopped mid-batch leaves the batch undone, never half
+ * done, and the next run carries on from the first row without an outcome.
+ */
+const BATCH_ROWS = 500;
+const POLL_MS = 5_000;
+/**
+ * A pause between batches: on the embedded database every query shares one
+ * connection, and pages asked for during an import get their turn here
+ * instead of waiting for the whole import.
+ */
+const BATCH_PAUSE_MS = 50;
+
+type RunOptions = {
+  batchRows?: number;
+  /** Stop after this many batches, leaving the import running (as a server killed between batches would). */
+  maxBatches?: number;
+  /** Runs inside each batch's transaction after its writes, before it commits; throwing undoes the batch. */
+  beforeCommit?: (batch: number) => void | Promise<void>;
+};
+
+type BatchCounts = { created: number; updated: number; unchanged: number; failed: number };
+
+/**
+ * Applies one batch of planned rows inside `tx`: the one place an import
+ * changes cards and brands.
+ */
+async function applyBatch(
+  tx: Queryable,
+  planned: { row: SheetRow; plan: RowPlan }[],
+  /** Usernames rows of the file ask for: no generated one takes them. */
+  fileUsernames: Iterable<string>,
+) {
+  const events: RealtimeEvent[] = [];
+  // Brands the file names that do not exist yet, once each (the option was ticked, or planning said error).
+  const brandIds = new Map<string, number>();
+  for (const { plan } of planned) {
+    const name = plan.kind === "create" || plan.kind === "update" ? plan.newBrand : null;
+    if (!name || brandIds.has(name.toLocaleLowerCase("en-US"))) continue;
+    const [created] = await tx.insert(brands).values({ name }).returning({ id: brands.id });
+    if (!created) throw new Error("Inserting a brand returned no row");
+    brandIds.set(name.toLocaleLowerCase("en-US"), created.id);
+    events.push({ kind: "brand", id: String(created.id) });
+  }
+  const brandOf = (name: string | null) => (name ? (brandIds.get(name.toLocaleLowerCase("en-US")) ?? null) : null);
+
+  const creates = planned.filter((entry) => entry.plan.kind === "create") as {
+    row: SheetRow;
+    plan: Extract<RowPlan, { kind: "create" }>;
+  }[];
+  // Usernames left blank follow the create form's first.last rule; none may take one the file gives another row.
+  const blank = creates.filter(({ plan }) => !plan.fields.username);
+  const generated = await uniqueUsernames(
+    tx,
+    blank.map(({ plan }) => usernameBase(plan.fields.firstName, plan.fields.lastName)),
+    fileUsernames,
+  );
+  const usernames = new Map(blank.map(({ row }, index) => [row.rowNumber, generated[index] as string]));
+  const createdIds = new Map<number, string>();
+  if (creates.length) {
+    const inserted = await tx
+      .insert(profiles)
+      .values(
+        creates.map(({ row, plan }) => ({
+          ...plan.fields,
+          username: plan.fields.username ?? (usernames.get(row.rowNumber) as string),
+          companyBrandId: plan.fields.companyBrandId ?? brandOf(plan.newBrand),
+          viewCount: 0,
+          userId: null,
+        })),
+      )
+      .returning({ id: profiles.id, email: profiles.email });
+    const byEmail = new Map(inserted.map((card) => [card.email.toLowerCase(), card.id]));
+    for (const { row, plan } of creates) createdIds.set(row.rowNumber, byEmail.get(plan.fields.email) as string);
+    // A card made for the address of a confirmed account without a card belongs to it at once, as with the create form.
+    const ids = JSON.stringify(inserted.map((card) => card.id));
+    await tx.execute(sql`
+      update ${profiles} p set user_id = u.id, claimed_at = now()
+      from ${users} u
+      where p.id in (select (jsonb_array_elements_text(${ids}::jsonb))::uuid)
+        and p.user_id is null and u.email_verified
+        and lower(u.email) = lower(p.email)
+        and not exists (select 1 from ${profiles} other where other.user_id = u.id)`);
+    for (const card of inserted) events.push({ kind: "profile", id: card.id });
+  }
+  for (const { plan } of planned) {
+    if (plan.kind !== "update") continue;
+    const changes = { ...plan.changes };
+    if (plan.newBrand) changes.companyBrandId = brandOf(plan.newBrand);
+    await tx.update(profiles).set(changes).where(eq(profiles.id, plan.profileId));
+    events.push({ kind: "profile", id: plan.profileId });
+  }
+  await publishAll(events, tx);
+  return createdIds;
+}
+
+/** Imports the next batch of `importId`; returns whether rows were left. */
+async function runBatch(importId: string, allRows: SheetRow[], options: RunOptions, batch: number): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    const [record] = await tx.select().from(imports).where(eq(imports.id, importId)).for("update");
+    if (record?.status !== "running") return false;
+    const pending = await tx
+      .select({ rowNumber: importRows.rowNumber, cells: importRows.cells })
+      .from(importRows)
+      .where(and(eq(importRows.importId, importId), isNull(importRows.outcome)))
+      .orderBy(importRows.rowNumber)
+      .limit(options.batchRows ?? BATCH_ROWS);
+    if (pending.length === 0) {
+      await tx
+        .update(imports)
+        .set({ status: "done", finishedAt: new Date(), heartbeatAt: new Date() })
+        .where(eq(imports.id, importId));
+      return false;
+    }
+    const settings = settingsOf(record);
+    const context = await loadPlanContext(tx, pending, allRows, settings.mapping);
+    const planned = pending.map((row) => ({ row, plan: planRow(row, settings, context) }));
+    await applyBatch(tx, planned, context.firstRowOfUsername.keys());
+    const counts: BatchCounts = { created: 0, updated: 0, unchanged: 0, failed: 0 };
+    const outcomes = planned.map(({ row, plan }) => {
+      const outcome = plan.kind === "create" ? "created" : plan.kind === "update" ? "updated" : plan.kind;
+      if (plan.kind === "create") counts.created++;
+      else if (plan.kind === "update") counts.updated++;
+      else if (plan.kind === "unchanged") counts.unchanged++;
+      else counts.failed++;
+      return { n: row.rowNumber, outcome, detail: describePlan(plan) };
+    });
+    await tx.execute(sql`
+      update ${importRows} r set outcome = x.outcome, detail = x.detail
+      from jsonb_to_recordset(${JSON.stringify(outcomes)}::jsonb) as x(n int, outcome text, detail text)
+      where r.import_id = ${importId} and r.row_number = x.n`);
+    await tx
+      .update(imports)
+      .set({
+        processedRows: sql`${imports.processedRows} + ${pending.length}`,
+        createdCards: sql`${imports.createdCards} + ${counts.created}`,
+        updatedCards: sql`${imports.updatedCards} + ${counts.updated}`,
+        unchangedRows: sql`${imports.unchangedRows} + ${counts.unchanged}`,
+        failedRows: sql`${imports.failedRows} + ${counts.failed}`,
+        heartbeatAt: new Date(),
+      })
+      .where(eq(imports.id, importId));
+    await options.beforeCommit?.(batch);
+    return true;
+  });
+}
+
+/**
+ * Takes the oldest queued import, or one left running by a server that
+ * stopped, for this process (several instances on one PostgreSQL never take
+ * the same one). Returns its id, or null when there is none.
+ */
+export async function claimNextImport(): Promise<string | null> {
+  const result = await db.execute(sql`
+    update ${imports} set status = 'running', heartbeat_at = now(), started_at = coalesce(started_at, now()), error = null
+    where id = (
+      select id from ${imports}
+      where status = 'queued'
+         or (status = 'running' and heartbeat_at < now() - ${sql.raw(`interval '${STALE_AFTER_SECONDS} seconds'`)})
+      order by created_at
+      limit 1
+      for update skip locked)
+    returning id`);
+  const [row] = rowsOf(result) as { id: string }[];
+  return row?.id ?? null;
+}
+
+/**
+ * Runs a claimed import to its end (or until `shouldStop`). A failure leaves
+ * the import "interrupted" with its cause; what was committed stays, and
+ * running it again goes on from there.
+ */
+export async function runImport(importId: string, options: RunOptions & { shouldStop?: () => boolean } = {}) {
+  try {
+    const allRows = await sheetRows(importId);
+    for (let batch = 1; ; batch++) {
+      if (options.shouldStop?.()) {
+        // Stopped between batches: the next start takes it up at once.
+        await db
+          .update(imports)
+          .set({ status: "queued" })
+          .where(and(eq(imports.id, importId), eq(imports.status, "running")));
+        return;
+      }
+      if (options.maxBatches !== undefined && batch > options.maxBatches) return;
+      if (!(await runBatch(importId, allRows, options, batch))) return;
+      await new Promise((resolve) => setTimeout(resolve, BATCH_PAUSE_MS));
+    }
+  } catch (error) {
+    console.error(`[import] ${importId} stopped:`, error);
+    await db
+      .update(imports)
+      .set({
+        status: "interrupted",
+        error: "The import stopped because of a server error. Rows already imported stay imported.",
+      })
+      .where(and(eq(imports.id, importId), inArray(imports.status, ["running"])))
+      .catch(() => {});
+  }
+}
+
+/** Runs every waiting import, one after another; returns how many ran. */
+export async function runPendingImports(options: RunOptions & { shouldStop?: () => boolean } = {}): Promise<number> {
+  let count = 0;
+  for (;;) {
+    if (options.shouldStop?.()) return count;
+    const id = await claimNextImport();
+    if (!id) return count;
+    await runImport(id, options);
+    count++;
+  }
+}
+
+// ── The worker of this server process ──────────────────────────────────────
+
+/** Whether this process runs imports (the server does; scripts and tests run them by hand). */
+let started = false;
+let stopping = false;
+let timer: ReturnType<typeof setTimeout> | undefined;
+let current: Promise<void> | null = null;
+
+function schedule(delay: number) {
+  if (stopping) return;
+  clearTimeout(timer);
+  timer = setTimeout(() => {
+    if (current) return schedule(POLL_MS);
+    current = runPendingImports({ shouldStop: () => stopping })
+      .then(() => undefined)
+      .catch((error) => console.error("[import] worker failed:", error))
+      .finally(() => {
+        current = null;
+        schedule(POLL_MS);
+      });
+  }, delay);
+  timer.unref();
+}
+
+/**
+ * Starts this process's worker. On the embedded database this process is the
+ * only one, so an import still marked running was left by the previous start
+ * and is taken up at once instead of after its heartbeat goes stale.
+ */
+export async function startImportWorker(options: { soleInstance: boolean }) {
+  started = true;
+  stopping = false;
+  if (options.soleInstance) {
+    await db.update(imports).set({ status: "queued" }).where(eq(imports.status, "running"));
+  }
+  schedule(0);
+}
+
+/** Asks the worker to look for work now (an import was just queued here). */
+export function wakeImportWorker() {
+  if (started && !stopping && !current) schedule(0);
+}
+
+/** Lets the batch in progress commit, then stops. */
+export async function stopImportWorker() {
+  stopping = true;
+  started = false;
+  clearTimeout(timer);
+  await current;
+}

@@ -1,0 +1,10 @@
+import { requireAdmin, requirePermission } from "~/.server/authz";
+import { csvResponse } from "~/.server/csv";
+import { templateCsv } from "~/.server/imports/files";
+import type { Route } from "./+types/import-template.csv";
+
+/** A CSV file to fill in: one column per card field, headed as the import recognises them. */
+export async function loader({ request }: Route.LoaderArgs) {
+  requirePermission(await requireAdmin(request), "create:profile:any");
+  return csvResponse(templateCsv(), "namecard-import-template.csv");
+}

@@ -1,0 +1,143 @@
+import path from "node:path";
+import { type SQL, sql } from "drizzle-orm";
+import { afterEach, describe, expect, it } from "vitest";
+import { type DatabaseHandle, openPglite, openPostgres, rowsOf } from "~/.server/db/client";
+import { createScratchDatabase, POSTGRES_URL } from "../support/postgres";
+import { ON_POSTGRES, startedProcesses } from "../support/process-suite";
+import {
+  migratedDataDir,
+  SERVER_BUILT,
+  type ServerProcess,
+  scratchDir,
+  signedInMember,
+  startServer,
+  stop,
+} from "../support/server-process";
+
+/**
+ * The server killed outright in the middle of a bulk import, then started
+ * again on the same data: the import goes on by itself and ends with every row
+ * imported once — no half batch, no card twice, no import stuck "running".
+ * Once on the engine of the run.
+ */
+const ROWS = 5_000;
+
+const started = startedProcesses("the import restart tests");
+const cleanups: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0)) await cleanup();
+});
+
+type Installation = { dataDir: string; databaseUrl?: string };
+
+async function installation(): Promise<Installation> {
+  if (!ON_POSTGRES) return { dataDir: await migratedDataDir() };
+  const database = await createScratchDatabase();
+  cleanups.push(database.drop);
+  return { dataDir: scratchDir(), databaseUrl: database.url };
+}
+
+async function openDatabase(where: Installation): Promise<DatabaseHandle> {
+  return where.databaseUrl
+    ? openPostgres(where.databaseUrl, 1)
+    : openPglite({ dataDir: path.join(where.dataDir, "db") });
+}
+
+async function rows<T>(handle: DatabaseHandle, query: SQL) {
+  return rowsOf(await handle.db.execute(query)) as T[];
+}
+
+function file() {
+  const lines = ["First name;Last name;E-mail;Job title"];
+  for (let n = 0; n < ROWS; n++) lines.push(`Person;Number ${n};restart.${n}@example.org;Engineer`);
+  return `\uFEFF${lines.join("\r\n")}\r\n`;
+}
+
+/** How many rows the import's page says are done, and whether it says it finished. */
+async function progress(server: ServerProcess, location: string, cookie: string) {
+  // React separates the text's parts with comments in the HTML it renders.
+  const page = (await (await fetch(`${server.url}${location}`, { headers: { cookie } })).text()).replaceAll(
+    "<!-- -->",
+    "",
+  );
+  const done = Number((/([0-9,]+) of [0-9,]+ rows/.exec(page)?.[1] ?? "0").replace(/,/g, ""));
+  return { done, finished: page.includes("Import finished"), interrupted: page.includes("Import interrupted") };
+}
+
+describe.skipIf((ON_POSTGRES && !POSTGRES_URL) || !SERVER_BUILT)("a server killed during a bulk import", () => {
+  it("takes the import up again after the restart and imports every row exactly once", async () => {
+    const where = await installation();
+    let server = await startServer(where);
+    started.push(server);
+    const cookie = await signedInMember(server, "admin@example.com", { first: "Ada", last: "Admin" });
+    const headers = { cookie, origin: server.url };
+
+    const form = new FormData();
+    form.set("file", new Blob([file()], { type: "text/csv" }), "people.csv");
+    const uploaded = await fetch(`${server.url}/admin/import`, {
+      method: "POST",
+      headers,
+      body: form,
+      redirect: "manual",
+    });
+    expect(uploaded.status).toBe(302);
+    const location = uploaded.headers.get("location") as string;
+    const body = new URLSearchParams({ intent: "start", "column.0": "firstName", "column.1": "lastName" });
+    body.set("column.2", "email");
+    body.set("column.3", "title");
+    const start = await fetch(`${server.url}${location}`, { method: "POST", headers, body, redirect: "manual" });
+    expect(start.status).toBe(302);
+
+    // Killed once some batches are in and others are not.
+    let before = await progress(server, location, cookie);
+    while (before.done === 0 && !before.finished) before = await progress(server, location, cookie);
+    await stop(server, "SIGKILL");
+    expect(before.finished).toBe(false);
+
+    server = await startServer(where);
+    started.push(server);
+    // On the embedded database the restart takes the import up at once; on PostgreSQL (other
+    // instances may share it) once its heartbeat is old, or when "Run it again" is chosen.
+    for (let state = await progress(server, location, cookie); !state.finished; ) {
+      if (state.interrupted) {
+        await fetch(`${server.url}${location}`, {
+          method: "POST",
+          headers,
+          body: new URLSearchParams({ intent: "retry" }),
+          redirect: "manual",
+        });
+      }
+      await new Promise((resolve) => setTimeout(resolve, 250));
+      state = await progress(server, location, cookie);
+    }
+    await stop(server, "SIGTERM");
+
+    const handle = await openDatabase(where);
+    try {
+      const [cards] = await rows<{ count: number; distinct: number }>(
+        handle,
+        sql`select count(*)::int as count, count(distinct lower(email))::int as distinct from profiles where email like 'restart.%'`,
+      );
+      expect(cards).toEqual({ count: ROWS, distinct: ROWS });
+      const [record] = await rows<Record<string, unknown>>(
+        handle,
+        sql`select status, processed_rows, created_cards, unchanged_rows, failed_rows from imports`,
+      );
+      // Rows of the batch cut off were planned again after the restart: still new cards, each made once.
+      expect(record).toEqual({
+        status: "done",
+        processed_rows: ROWS,
+        created_cards: ROWS,
+        unchanged_rows: 0,
+        failed_rows: 0,
+      });
+      const [pending] = await rows<{ count: number }>(
+        handle,
+        sql`select count(*)::int as count from import_rows where outcome is distinct from 'created'`,
+      );
+      expect(pending?.count).toBe(0);
+    } finally {
+      await handle.close();
+    }
+  }, 180_000);
+});

@@ -1,0 +1,390 @@
+import { eq, sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { db, getDatabaseHandle } from "~/.server/db/client";
+import { auditLog, brands, imports, profiles } from "~/.server/db/schema";
+import { claimNextImport, runImport, runPendingImports } from "~/.server/imports/run";
+import { type RealtimeEvent, startRealtime, subscribe } from "~/.server/realtime";
+import { action as uploadAction } from "~/routes/admin/import";
+import { action as detailAction, loader as detailLoader } from "~/routes/admin/import-detail";
+import { loader as reportLoader } from "~/routes/admin/import-report.csv";
+import { loader as templateLoader } from "~/routes/admin/import-template.csv";
+import { expectConsoleError } from "../support/console";
+import { createMember, formRequest, getRequest, insertCard, multipartRequest, present, run } from "./helpers";
+
+const BOM = "\uFEFF";
+
+type Admin = Awaited<ReturnType<typeof createMember>>;
+
+async function admin(): Promise<Admin> {
+  return createMember({ email: "admin@example.com", firstName: "Ada", lastName: "Admin" });
+}
+
+/** Uploads `text` as a CSV file through the upload form; returns the import's id. */
+async function upload(who: Admin, text: string, name = "people.csv") {
+  const form = new FormData();
+  form.set("file", new File([text], name, { type: "text/csv" }));
+  const result = await run(uploadAction, await multipartRequest("/admin/import", form), {}, who.viewer);
+  expect(result.status, JSON.stringify(result.data)).toBe(302);
+  return present(/\/admin\/import\/([0-9a-f-]{36})$/.exec(result.location ?? "")?.[1], "the import's address");
+}
+
+type Preview = {
+  preview: { counts: Record<string, number>; rows: { rowNumber: number; outcome: string; detail: string }[] };
+  settings: { mapping: string[] };
+  status: string;
+};
+
+async function preview(who: Admin, id: string, query = "") {
+  const result = await run(detailLoader, getRequest(`/admin/import/${id}${query}`), { id }, who.viewer);
+  return result.data as Preview;
+}
+
+/** Posts the mapping form as the page sends it (the guessed mapping unless `mapping` says otherwise). */
+async function submit(
+  who: Admin,
+  id: string,
+  intent: "preview" | "start" | "retry",
+  options: { mapping?: string[]; overwrite?: string[]; createBrands?: boolean } = {},
+) {
+  const current = await preview(who, id);
+  const body = new URLSearchParams({ intent });
+  for (const [index, field] of (options.mapping ?? current.settings.mapping).entries())
+    body.set(`column.${index}`, field);
+  for (const field of options.overwrite ?? []) body.append("overwrite", field);
+  if (options.createBrands) body.set("createBrands", "on");
+  const request = formRequest(`/admin/import/${id}`, {});
+  return run(
+    detailAction,
+    new Request(request.url, { method: "POST", headers: request.headers, body }),
+    { id },
+    who.viewer,
+  );
+}
+
+async function importFile(who: Admin, text: string, options: Parameters<typeof submit>[3] = {}) {
+  const id = await upload(who, text);
+  expect((await submit(who, id, "start", options)).status).toBe(302);
+  await runPendingImports();
+  return id;
+}
+
+const cardsByEmail = async (email: string) =>
+  db.select().from(profiles).where(sql`lower(${profiles.email}) = ${email.toLowerCase()}`);
+
+/** Excel in a European locale: BOM, semicolons, CRLF, a quoted semicolon, non-Latin names. */
+const EXCEL_FILE = [
+  "Vorname;Nachname;E-Mail;Position;Firma;Mobil",
+  'Łukasz;Wiśniewski;Lukasz.W@Example.org;"Leiter; Vertrieb";northwind traders;+48 22 123 45 67',
+  "王;芳;wang.fang@example.org;工程师;NORTHWIND TRADERS;",
+  "Ελένη;Παπαδοπούλου;eleni@example.org;;;",
+  "Zoë;Laurent;zoe.laurent@example.org;Designer;;",
+].join("\r\n");
+
+describe("bulk import of cards from a CSV file", () => {
+  it("imports Excel's file: new unclaimed cards with generated usernames, brands matched without regard to case, in the directory search", async () => {
+    const who = await admin();
+    await db.insert(brands).values({ name: "Northwind Traders" });
+    const id = await upload(who, `${BOM}${EXCEL_FILE}\r\n`);
+    const before = await preview(who, id);
+    expect(before.preview.counts).toEqual({ create: 4, update: 0, unchanged: 0, error: 0 });
+    expect(before.preview.rows.map((row) => row.outcome)).toEqual(["create", "create", "create", "create"]);
+
+    expect((await submit(who, id, "start")).status).toBe(302);
+    expect(await runPendingImports()).toBe(1);
+
+    const [record] = await db.select().from(imports).where(eq(imports.id, id));
+    expect(record).toMatchObject({ status: "done", processedRows: 4, createdCards: 4, failedRows: 0 });
+    // The audit log says who started which file.
+    const entries = await db.select().from(auditLog);
+    expect(entries).toMatchObject([
+      {
+        action: "import",
+        targetKind: "import",
+        targetId: id,
+        targetLabel: "people.csv",
+        actorEmail: "admin@example.com",
+      },
+    ]);
+    expect(entries[0]?.changes).toMatchObject({ rows: [null, 4], createBrands: [null, false] });
+    const [lukasz] = await cardsByEmail("lukasz.w@example.org");
+    expect(lukasz).toMatchObject({
+      firstName: "Łukasz",
+      lastName: "Wiśniewski",
+      username: "lukasz.wisniewski",
+      title: "Leiter; Vertrieb",
+      phone: "+48 22 123 45 67",
+      userId: null,
+    });
+    const [northwind] = await db.select().from(brands).where(eq(brands.name, "Northwind Traders"));
+    expect(lukasz?.companyBrandId).toBe(northwind?.id);
+    const [wang] = await cardsByEmail("wang.fang@example.org");
+    expect(wang).toMatchObject({ firstName: "王", lastName: "芳", companyBrandId: northwind?.id });
+    expect(wang?.username).toMatch(/^[a-z0-9][a-z0-9._-]*$/);
+    const [eleni] = await cardsByEmail("eleni@example.org");
+    // Transliterated as the create form does it.
+    expect(eleni?.username).toBe("eleni.papadopoyloy");
+    // The directory's search finds the new cards.
+    const found = await db
+      .select({ id: profiles.id })
+      .from(profiles)
+      .where(sql`${profiles.searchText} like '%wisniewski%'`);
+    expect(found.map((row) => row.id)).toEqual([lukasz?.id]);
+  });
+
+  it("imports Google Sheets' file: commas, LF, a bio with line breaks and doubled quotes kept, a job title with a line break refused", async () => {
+    const who = await admin();
+    const file = [
+      "Given name,Family name,Email,Bio,Job title",
+      'Zoë,Laurent,zoe.sheets@example.org,"Line one\nLine two with ""quotes""",Designer',
+      'Ελένη,Βασιλείου,eleni.sheets@example.org,,"Two\nlines"',
+      "",
+    ].join("\n");
+    await importFile(who, file);
+    const [zoe] = await cardsByEmail("zoe.sheets@example.org");
+    expect(zoe).toMatchObject({ firstName: "Zoë", bio: 'Line one\nLine two with "quotes"', title: "Designer" });
+    expect(await cardsByEmail("eleni.sheets@example.org")).toEqual([]);
+    const [record] = await db.select().from(imports);
+    expect(record).toMatchObject({ createdCards: 1, failedRows: 1 });
+  });
+
+  it("numbers generated usernames as the create form does, leaving the ones the file asks for to their rows", async () => {
+    const who = await admin();
+    await insertCard({ email: "first.john@example.org", username: "john.smith" });
+    const file = [
+      "First name,Last name,Email,Username",
+      "John,Smith,john.one@example.org,",
+      "John,Smith,john.two@example.org,",
+      "Jane,Doe,jane.one@example.org,",
+      "Other,Person,other@example.org,jane.doe",
+    ].join("\n");
+    await importFile(who, file);
+    const names = await db
+      .select({ email: profiles.email, username: profiles.username })
+      .from(profiles)
+      .where(
+        sql`${profiles.email} in ('john.one@example.org', 'john.two@example.org', 'jane.one@example.org', 'other@example.org')`,
+      )
+      .orderBy(profiles.email);
+    expect(names).toEqual([
+      { email: "jane.one@example.org", username: "jane.doe2" },
+      { email: "john.one@example.org", username: "john.smith2" },
+      { email: "john.two@example.org", username: "john.smith3" },
+      { email: "other@example.org", username: "jane.doe" },
+    ]);
+  });
+
+  it("says per row what is wrong and imports only the good rows; the report lists the others with their values, formulas neutralised", async () => {
+    const who = await admin();
+    await insertCard({ email: "taken@example.org", username: "taken.name" });
+    const file = [
+      "First name,Last name,Email,Phone,Company,Username,LinkedIn",
+      "Good,Person,good@example.org,,,,",
+      "Bad,Email,not-an-email,,,,",
+      "Twice,Once,dup@example.org,,,,",
+      "Twice,Again,DUP@example.org,,,,",
+      "Brand,Less,brandless@example.org,,Nowhere Inc,,",
+      "Taken,Username,taken.user@example.org,,,taken.name,",
+      "Bad,Phone,bad.phone@example.org,call me,,,",
+      ",Nofirst,nofirst@example.org,,,,",
+      "=HYPERLINK(1),Formula,formula@example.org,,,,javascript:alert(1)",
+    ].join("\n");
+    const id = await upload(who, file);
+    const { preview: before } = await preview(who, id);
+    const byRow = new Map(before.rows.map((row) => [row.rowNumber, row]));
+    expect(byRow.get(2)?.outcome).toBe("create");
+    expect(byRow.get(3)?.detail).toBe("Enter an email address such as name@company.com");
+    expect(byRow.get(4)?.outcome).toBe("create");
+    expect(byRow.get(5)?.detail).toMatch(/^The same email as row 4/);
+    expect(byRow.get(6)?.detail).toMatch(/^Unknown brand "Nowhere Inc"/);
+    expect(byRow.get(7)?.detail).toBe("Username already exists. Please choose a different one.");
+    expect(byRow.get(8)?.detail).toMatch(/^Enter a phone number/);
+    expect(byRow.get(9)?.detail).toBe("Enter a first name");
+    expect(byRow.get(10)?.detail).toMatch(/^Enter the whole address, starting with https:\/\//);
+    expect(before.counts).toEqual({ create: 2, update: 0, unchanged: 0, error: 7 });
+    const errorsOnly = await preview(who, id, "?show=errors");
+    expect(errorsOnly.preview.rows.map((row) => row.rowNumber)).toEqual([3, 5, 6, 7, 8, 9, 10]);
+
+    await submit(who, id, "start");
+    await runPendingImports();
+    expect((await cardsByEmail("good@example.org")).length).toBe(1);
+    expect((await cardsByEmail("dup@example.org"))[0]?.lastName).toBe("Once");
+    expect(await cardsByEmail("bad.phone@example.org")).toEqual([]);
+    expect(await db.select().from(brands)).toEqual([]);
+
+    const report = await reportLoader({
+      request: getRequest(`/admin/import/${id}/report.csv`, who.cookie),
+      params: { id },
+      context: undefined as never,
+    } as never);
+    const response = report as Response;
+    expect(response.headers.get("content-disposition")).toBe('attachment; filename="people-not-imported.csv"');
+    const text = await response.text();
+    const lines = text.replace(BOM, "").trim().split("\r\n");
+    expect(lines[0]).toBe("Row,Reason,First name,Last name,Email,Phone,Company,Username,LinkedIn");
+    expect(lines.slice(1).map((line) => line.split(",")[0])).toEqual(["3", "5", "6", "7", "8", "9", "10"]);
+    expect(text).toContain("'=HYPERLINK(1)");
+    expect(text).not.toMatch(/(^|,)=HYPERLINK/m);
+  });
+
+  it("keeps a member's own edits unless the administrator ticks the field, and a second import of the same file changes nothing", async () => {
+    const who = await admin();
+    const member = await createMember({ firstName: "Mira", lastName: "Okafor" });
+    await db.update(profiles).set({ title: "Head of Sales (my own words)" }).where(eq(profiles.id, member.profile.id));
+    const file = `First name,Last name,Email,Job title,Phone\nMira,Okafor,${member.email.toUpperCase()},Sales,+1 555 0100\nNew,Person,new.person@example.org,Engineer,\n`;
+
+    const firstId = await upload(who, file);
+    const { preview: first } = await preview(who, firstId);
+    expect(first.rows[0]).toMatchObject({ outcome: "unchanged", detail: expect.stringContaining("Job title") });
+    await submit(who, firstId, "start");
+    await runPendingImports();
+    const [kept] = await cardsByEmail(member.email);
+    expect(kept).toMatchObject({ title: "Head of Sales (my own words)", phone: null, userId: member.id });
+
+    // Ticked: the file's title and phone replace the card's.
+    const secondId = await upload(who, file);
+    const { preview: second } = await preview(who, secondId);
+    expect(second.counts).toEqual({ create: 0, update: 0, unchanged: 2, error: 0 });
+    await submit(who, secondId, "preview", { overwrite: ["title", "phone"] });
+    const { preview: ticked } = await preview(who, secondId);
+    expect(ticked.rows[0]).toMatchObject({ outcome: "update", detail: "Updates Job title, Phone" });
+    await submit(who, secondId, "start", { overwrite: ["title", "phone"] });
+    await runPendingImports();
+    const [overwritten] = await cardsByEmail(member.email);
+    expect(overwritten).toMatchObject({ title: "Sales", phone: "+1 555 0100" });
+
+    // The same file with the same options again: nothing to do, nothing written.
+    const stamps = await db.select({ id: profiles.id, updatedAt: profiles.updatedAt }).from(profiles);
+    const thirdId = await upload(who, file);
+    await submit(who, thirdId, "preview", { overwrite: ["title", "phone"] });
+    expect((await preview(who, thirdId)).preview.counts).toEqual({ create: 0, update: 0, unchanged: 2, error: 0 });
+    await submit(who, thirdId, "start", { overwrite: ["title", "phone"] });
+    await runPendingImports();
+    expect(await db.select({ id: profiles.id, updatedAt: profiles.updatedAt }).from(profiles)).toEqual(stamps);
+    const [third] = await db.select().from(imports).where(eq(imports.id, thirdId));
+    expect(third).toMatchObject({ status: "done", createdCards: 0, updatedCards: 0, unchangedRows: 2 });
+  });
+
+  it("creates an unknown brand once when asked, and matches it on the next import", async () => {
+    const who = await admin();
+    const file =
+      "First name,Last name,Email,Brand\nAna,One,ana@example.org,Contoso Labs\nBen,Two,ben@example.org,CONTOSO LABS\n";
+    await importFile(who, file, { createBrands: true });
+    const created = await db.select().from(brands);
+    expect(created).toMatchObject([{ name: "Contoso Labs", active: true }]);
+    const cards = await db
+      .select({ brand: profiles.companyBrandId })
+      .from(profiles)
+      .where(sql`${profiles.email} like '%@example.org' and ${profiles.email} <> ${who.email}`);
+    expect(cards.map((card) => card.brand)).toEqual([created[0]?.id, created[0]?.id]);
+    const againId = await upload(who, file);
+    expect((await preview(who, againId)).preview.counts).toEqual({ create: 0, update: 0, unchanged: 2, error: 0 });
+  });
+
+  it("a batch cut off halfway leaves none of its rows; running the import again finishes it with every row once", async () => {
+    const who = await admin();
+    const rows = Array.from({ length: 25 }, (_, index) => `Person,Number${index},p${index}@example.org`);
+    const id = await upload(who, `First name,Last name,Email\n${rows.join("\n")}\n`);
+    await submit(who, id, "start");
+    const claimed = present(await claimNextImport(), "a claimed import");
+    expectConsoleError(/\[import\] .* stopped: Error: the server stopped/);
+    await runImport(claimed, {
+      batchRows: 10,
+      beforeCommit: (batch) => {
+        if (batch === 2) throw new Error("the server stopped");
+      },
+    });
+    const [stopped] = await db.select().from(imports).where(eq(imports.id, id));
+    expect(stopped).toMatchObject({ status: "interrupted", processedRows: 10, createdCards: 10 });
+    expect((await db.select().from(profiles).where(sql`${profiles.email} like 'p%@example.org'`)).length).toBe(10);
+    expect((await preview(who, id)).status).toBe("interrupted");
+
+    expect((await submit(who, id, "retry")).status).toBe(302);
+    await runPendingImports({ batchRows: 10 });
+    const [done] = await db.select().from(imports).where(eq(imports.id, id));
+    expect(done).toMatchObject({ status: "done", processedRows: 25, createdCards: 25, failedRows: 0 });
+    expect((await db.select().from(profiles).where(sql`${profiles.email} like 'p%@example.org'`)).length).toBe(25);
+  });
+
+  it("an import left running by a server that died is taken up again once its heartbeat is old", async () => {
+    const who = await admin();
+    const rows = Array.from({ length: 12 }, (_, index) => `Person,Number${index},q${index}@example.org`);
+    const id = await upload(who, `First name,Last name,Email\n${rows.join("\n")}\n`);
+    await submit(who, id, "start");
+    // The server is killed after its first batch committed: the import stays "running".
+    await runImport(present(await claimNextImport(), "a claimed import"), { batchRows: 5, maxBatches: 1 });
+    expect(await claimNextImport()).toBeNull();
+    await db
+      .update(imports)
+      .set({ heartbeatAt: new Date(Date.now() - 60_000) })
+      .where(eq(imports.id, id));
+    expect((await preview(who, id)).status).toBe("running");
+    await runPendingImports({ batchRows: 5 });
+    const [done] = await db.select().from(imports).where(eq(imports.id, id));
+    expect(done).toMatchObject({ status: "done", processedRows: 12, createdCards: 12 });
+  });
+
+  it("offers a template with the recognised headers, and tells an oversized or empty upload what to do", async () => {
+    const who = await admin();
+    const template = (await templateLoader({
+      request: getRequest("/admin/import/template.csv", who.cookie),
+      params: {},
+      context: undefined as never,
+    } as never)) as Response;
+    expect((await template.text()).replace(BOM, "")).toBe(
+      "First name,Last name,Email,Job title,Phone,Company / brand,LinkedIn URL,Username,Bio\r\n",
+    );
+    const form = new FormData();
+    form.set("file", new File(["x".repeat(10 * 1024 * 1024 + 1)], "big.csv", { type: "text/csv" }));
+    const big = await run(uploadAction, await multipartRequest("/admin/import", form), {}, who.viewer);
+    expect(big.status).toBe(413);
+    expect(JSON.stringify(big.data)).toContain("larger than 10 MB");
+    const empty = new FormData();
+    empty.set("file", new File([""], "empty.csv", { type: "text/csv" }));
+    const none = await run(uploadAction, await multipartRequest("/admin/import", empty), {}, who.viewer);
+    expect(none.status).toBe(400);
+    expect(await db.select().from(imports)).toEqual([]);
+  });
+
+  it("refuses a mapping without an email column or with one field twice, and changes nothing", async () => {
+    const who = await admin();
+    const id = await upload(who, "First name,Last name,Email\nA,B,a@example.org\n");
+    const noEmail = await submit(who, id, "start", { mapping: ["firstName", "lastName", ""] });
+    expect(noEmail.status).toBe(400);
+    expect(JSON.stringify(noEmail.data)).toContain("Choose the column that holds the email");
+    const twice = await submit(who, id, "start", { mapping: ["firstName", "firstName", "email"] });
+    expect(JSON.stringify(twice.data)).toContain("First name already comes from column 1");
+    const [record] = await db.select().from(imports).where(eq(imports.id, id));
+    expect(record).toMatchObject({ status: "draft", mapping: ["firstName", "lastName", "email"] });
+  });
+});
+
+describe("what others see after an import", () => {
+  let stopRealtime: () => Promise<void>;
+  beforeAll(async () => {
+    stopRealtime = await startRealtime(getDatabaseHandle());
+  });
+  afterAll(async () => {
+    await stopRealtime?.();
+  });
+
+  it("announces every card made or changed and every brand made, as the card and brand forms do, so cached pages refresh", async () => {
+    const who = await admin();
+    const existing = await insertCard({ email: "existing@example.org", title: "Old title" });
+    const events: RealtimeEvent[] = [];
+    const unsubscribe = subscribe((event) => events.push(event));
+    try {
+      await importFile(
+        who,
+        "First name,Last name,Email,Job title,Brand\nNew,Card,new.card@example.org,Engineer,Fabrikam\nZoë,Laurent,existing@example.org,New title,\n",
+        { overwrite: ["title"], createBrands: true },
+      );
+      const [created] = await cardsByEmail("new.card@example.org");
+      const [brand] = await db.select().from(brands);
+      await expect
+        .poll(() => events.map((event) => `${event.kind}:${event.id}`).sort())
+        .toEqual([`brand:${brand?.id}`, `profile:${created?.id}`, `profile:${existing.id}`].sort());
+    } finally {
+      unsubscribe();
+    }
+  });
+});
