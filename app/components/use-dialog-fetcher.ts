@@ -1,5 +1,5 @@
 import { useEffect, useRef } from "react";
-import { useFetcher } from "react-router";
+import { useFetcher, useRevalidator } from "react-router";
 import type { ActionFailure } from "~/lib/action-result";
 
 /**
@@ -10,6 +10,9 @@ import type { ActionFailure } from "~/lib/action-result";
  */
 export function useDialogFetcher(onDone: () => void) {
   const fetcher = useFetcher<ActionFailure>();
+  const revalidator = useRevalidator();
+  const refresh = useRef(revalidator.revalidate);
+  refresh.current = revalidator.revalidate;
   const busy = fetcher.state !== "idle";
   // The data before the submission: a failure replaces it, a redirect leaves it as it was.
   const before = useRef<{ data: ActionFailure | undefined } | null>(null);
@@ -29,6 +32,10 @@ export function useDialogFetcher(onDone: () => void) {
     if (unchanged) {
       fetcher.reset();
       done.current();
+      // A page refresh already under way when the save started (another person's change) can
+      // make React Router drop the save's redirect, and with it the toast, which then waits
+      // unseen in its cookie: one more load hands it over (a toast already shown is not shown again).
+      void refresh.current().catch(() => {});
     }
   }, [busy, fetcher]);
   return { fetcher, busy, failure: fetcher.data };

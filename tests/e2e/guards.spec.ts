@@ -80,7 +80,9 @@ test.describe("an administrator", () => {
       "Directory",
       "Brands",
       "Analytics",
+      "Import",
       "Settings",
+      "Audit Log",
       "Help",
     ]);
     await expect(page.getByText("(Admin)").first()).toBeVisible();
