@@ -214,6 +214,18 @@ type Fill = { key: string; kind: Kind; generation: number; period: number; rende
  * card), or marks the request so that its answer is kept (`keepAnswer`).
  */
 export function servePages(req: Request, res: Response, next: NextFunction) {
+  serve(req, res, next, false);
+}
+
+/**
+ * Pages being made to be kept, by key: a rush of visitors to a card that is not
+ * kept yet (a QR code on a stand) waits for the first one's render instead of
+ * each rendering it. A visitor waits once; if the page was not kept (a 404, a
+ * 410, a change meanwhile), React Router answers them as usual.
+ */
+const filling = new Map<string, Promise<void>>();
+
+function serve(req: Request, res: Response, next: NextFunction, waited: boolean) {
   if (req.method !== "GET") return next();
   const match = PAGE.exec(req.path);
   // Only whole pages (and the contact file); the app's data requests (`.data`) go to React Router.
@@ -241,6 +253,25 @@ export function servePages(req: Request, res: Response, next: NextFunction) {
     return;
   }
   if (entry) drop(entry);
+  const inFlight = filling.get(key);
+  if (inFlight && !waited) {
+    inFlight.then(() => serve(req, res, next, true)).catch(next);
+    return;
+  }
+  if (!inFlight) {
+    let release = () => {};
+    const made = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    filling.set(key, made);
+    const done = () => {
+      if (filling.get(key) === made) filling.delete(key);
+      release();
+    };
+    // Released as soon as the page is kept, else when its answer ends however it ends.
+    res.locals.pageFilled = done;
+    res.once("close", done);
+  }
   const render: CachedRender = { profileId: null, placeholder: newPlaceholder() };
   (res.locals.routerContext as RouterContextProvider).set(cachedRenderContext, render);
   res.locals.pageFill = { key, kind, generation, period, render } satisfies Fill;
@@ -348,6 +379,7 @@ export async function keepAnswer(req: Request, res: Response, response: globalTh
       drop(oldest);
     }
   }
+  (res.locals.pageFilled as (() => void) | undefined)?.();
   send(entry, shownCount(entry, await countOf(entry)), req, res, response.headers.getSetCookie());
   return true;
 }
