@@ -67,7 +67,7 @@ test("the company's logos and favicon are uploaded in Settings and show in the a
   await page.locator("#field-favicon").setInputFiles(await logoFile("icon.png", "#ea580c", 64, 64));
   await expect(page.getByAltText("Preview of the chosen file (Dark-mode logo)")).toBeVisible();
   await page.getByRole("tab", { name: "General" }).click();
-  await page.getByLabel("Website").fill(WEBSITE);
+  await page.getByLabel("Website", { exact: true }).fill(WEBSITE);
   await saveSettings(page);
 
   // The app's shell: the logo beside the company's name.
@@ -176,7 +176,7 @@ test("the company's logos and favicon are uploaded in Settings and show in the a
     await page.getByRole("button", { name: `Remove image (${label})` }).click();
   }
   await page.getByRole("tab", { name: "General" }).click();
-  await page.getByLabel("Website").fill("");
+  await page.getByLabel("Website", { exact: true }).fill("");
   await saveSettings(page);
   await expect(page.locator('link[rel="icon"]')).toHaveAttribute("href", "/favicon.svg");
   await expect(page.locator('img[src^="/uploads/settings/"]')).toHaveCount(0);
