@@ -1,6 +1,7 @@
 import { eq } from "drizzle-orm";
 import { data, redirect } from "react-router";
-import { can, type Permission, type Role } from "~/lib/permissions";
+import { can, type Permission } from "~/lib/permissions";
+import type { Actor } from "./actor";
 import { isAdminEmail } from "./admins";
 import { getAuth } from "./auth";
 import { db } from "./db/client";
@@ -20,15 +21,11 @@ type ViewerProfile = {
   brandColor: string | null;
 };
 
-export type Viewer = {
-  user: { id: string; email: string; name: string };
-  role: Role;
+/** The signed-in person: who they are to the domain (an Actor), and what their pages show of them. */
+export type Viewer = Actor & {
   isAdmin: boolean;
   profile: ViewerProfile | null;
 };
-
-/** Who does something, as domain functions see them: the account and its role. */
-export type Actor = Pick<Viewer, "user" | "role">;
 
 const viewerCache = new WeakMap<Request, Promise<Viewer | null>>();
 /** Cookies better-auth wants to refresh (a session nearing its update age), per request. */

@@ -7,12 +7,14 @@ describe("permissions by role", () => {
     expect(can("member", "update:profile:any")).toBe(false);
     expect(can("member", "read:claim-status:any")).toBe(false);
     expect(can("member", "manage:brand:any")).toBe(false);
+    expect(can("member", "deactivate:profile:any")).toBe(false);
   });
 
   it("lets administrators manage everything", () => {
     for (const permission of [
       "update:profile:any",
       "delete:profile:any",
+      "deactivate:profile:any",
       "create:profile:any",
       "manage:brand:any",
       "read:analytics:any",

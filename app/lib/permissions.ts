@@ -11,6 +11,7 @@ export type Permission =
   | "update:profile:own"
   | "update:profile:any"
   | "delete:profile:any"
+  | "deactivate:profile:any"
   | "create:profile:any"
   | "invite:profile:any"
   | "manage:brand:any"
@@ -26,6 +27,7 @@ const ROLE_PERMISSIONS: Record<Role, readonly Permission[]> = {
     "read:claim-status:any",
     "update:profile:any",
     "delete:profile:any",
+    "deactivate:profile:any",
     "create:profile:any",
     "invite:profile:any",
     "manage:brand:any",

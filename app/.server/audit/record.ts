@@ -1,6 +1,6 @@
 import type { AuditAction, AuditTargetKind } from "~/lib/audit";
 import { IMAGE_NEW, IMAGE_SET } from "~/lib/audit";
-import type { Actor } from "../authz";
+import type { Actor } from "../actor";
 import type { Queryable } from "../db/client";
 import { auditLog } from "../db/schema";
 

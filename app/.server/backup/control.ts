@@ -1,11 +1,7 @@
 import { randomBytes, timingSafeEqual } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import type { Request, Response } from "express";
-import { getDatabaseHandle } from "../db/client";
 import { env } from "../env";
-import { getStorage } from "../storage";
-import { writeBackup } from "./archive";
 
 /**
  * While a server runs on the embedded database it is the only process that may
@@ -14,7 +10,7 @@ import { writeBackup } from "./archive";
  * (docs/decisions/012-backups.md): over HTTP on the loopback address, with a
  * token the server writes at start into DATA_DIR (readable by its user only)
  * and removes when it stops. Whoever can read DATA_DIR can read the database
- * anyway; nobody else can ask.
+ * anyway; nobody else can ask. The endpoint that answers is server/backup-endpoint.ts.
  */
 export const BACKUP_PATH = "/_namecard/backup";
 
@@ -54,31 +50,14 @@ export function readControl(dataDir: string): Control | null {
   }
 }
 
-function isLoopback(address: string | undefined) {
-  return address === "127.0.0.1" || address === "::1" || address === "::ffff:127.0.0.1";
-}
-
-function tokenMatches(header: string | undefined) {
-  if (!token || !header?.startsWith("Bearer ")) return false;
-  const given = Buffer.from(header.slice("Bearer ".length));
+/**
+ * Whether `given` is the token this server published (the endpoint in
+ * server/backup-endpoint.ts asks), compared in constant time so that timing
+ * tells a caller nothing about it.
+ */
+export function isControlToken(given: string): boolean {
+  if (!token) return false;
+  const givenBytes = Buffer.from(given);
   const expected = Buffer.from(token);
-  return given.length === expected.length && timingSafeEqual(given, expected);
-}
-
-/** Streams the archive to a local caller that holds the token; anyone else gets 404, as for any unknown address. */
-export async function backupEndpoint(req: Request, res: Response) {
-  // The socket's own address: a proxy header never makes a remote caller local.
-  if (!isLoopback(req.socket.remoteAddress) || !tokenMatches(req.headers.authorization)) {
-    res.status(404).type("text/plain").send("Not found");
-    return;
-  }
-  const handle = getDatabaseHandle();
-  res.status(200).set({ "Content-Type": "application/gzip", "Cache-Control": "no-store" });
-  try {
-    const summary = await writeBackup(handle.db, getStorage(), handle.kind, res);
-    console.info(`[backup] archive sent: ${JSON.stringify(summary.tables)}, ${summary.files} files`);
-  } catch (error) {
-    console.error("[backup] failed:", error);
-    res.destroy(error as Error);
-  }
+  return givenBytes.length === expected.length && timingSafeEqual(givenBytes, expected);
 }

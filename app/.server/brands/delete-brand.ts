@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { can } from "~/lib/permissions";
+import type { Actor } from "../actor";
 import { recordAdminAction } from "../audit/record";
-import type { Actor } from "../authz";
 import { db } from "../db/client";
 import { brands } from "../db/schema";
 import { ForbiddenError, NotFoundError } from "../errors";

@@ -1,5 +1,5 @@
 import { IMPORT_FIELDS } from "~/lib/import";
-import type { Actor } from "../authz";
+import type { Actor } from "../actor";
 import { toCsv } from "../csv";
 import { db } from "../db/client";
 import { getImport, rowOutcomes, settingsOf, sheetRows } from "./imports";

@@ -7,8 +7,8 @@ import {
   type OverwritableField,
 } from "~/lib/import";
 import { can } from "~/lib/permissions";
+import type { Actor } from "../actor";
 import { recordAdminAction } from "../audit/record";
-import type { Actor } from "../authz";
 import { db } from "../db/client";
 import { importRows, imports } from "../db/schema";
 import { ForbiddenError, NotFoundError, ValidationError } from "../errors";
@@ -113,6 +113,22 @@ export async function rowOutcomes(
   return { rows, total: count?.total ?? 0 };
 }
 
+/**
+ * For each column of an import, its first non-empty cell in the file's first
+ * rows: what the administrator recognises the column by when matching it.
+ */
+export async function columnExamples(record: Pick<ImportRecord, "id" | "headers">, rows = 3): Promise<string[]> {
+  const samples = await db
+    .select({ cells: importRows.cells })
+    .from(importRows)
+    .where(eq(importRows.importId, record.id))
+    .orderBy(asc(importRows.rowNumber))
+    .limit(rows);
+  return record.headers.map(
+    (_, index) => samples.map((row) => row.cells[index]?.trim() ?? "").find((cell) => cell !== "") ?? "",
+  );
+}
+
 export function settingsOf(record: ImportRecord): ImportSettings {
   return {
     mapping: record.mapping.map((field) => (isImportField(field) ? field : "")),
@@ -124,18 +140,29 @@ export function settingsOf(record: ImportRecord): ImportSettings {
 }
 
 /**
- * Reads the mapping form: `column.N` names the field of column N ("" for
- * none), `overwrite` the ticked fields, `createBrands` the option. Each field
- * may come from one column, and the email must have one: rows are matched by it.
+ * The administrator's choices on a draft, as sent and not yet checked: for
+ * each column the field it fills ("" for none, null when nothing came), the
+ * fields ticked to overwrite (null for a value that is not text), and whether
+ * unknown brands are created.
  */
-export function parseImportSettings(form: FormData, columns: number): ImportSettings {
+export type ImportChoices = {
+  columns: readonly (string | null)[];
+  overwrite: readonly (string | null)[];
+  createBrands: boolean;
+};
+
+/**
+ * Checks the choices for a file of `columns` columns. Each field may come
+ * from one column, and the email must have one: rows are matched by it. The
+ * messages are keyed by the form's names (`column.N`, `overwrite`).
+ */
+function checkImportChoices(choices: ImportChoices, columns: number): ImportSettings {
   const mapping: (ImportField | "")[] = [];
   const errors: Record<string, string[]> = {};
   for (let index = 0; index < columns; index++) {
-    const value = form.get(`column.${index}`);
-    const field = typeof value === "string" && isImportField(value) ? value : "";
-    if (typeof value === "string" && value !== "" && !field)
-      errors[`column.${index}`] = ["Choose a field from the list"];
+    const value = choices.columns[index] ?? null;
+    const field = value !== null && isImportField(value) ? value : "";
+    if (value !== null && value !== "" && !field) errors[`column.${index}`] = ["Choose a field from the list"];
     const earlier = field ? mapping.indexOf(field) : -1;
     if (earlier >= 0) {
       errors[`column.${index}`] = [`${importFieldLabel(field)} already comes from column ${earlier + 1}: choose one`];
@@ -145,17 +172,21 @@ export function parseImportSettings(form: FormData, columns: number): ImportSett
   if (!mapping.includes("email") && !errors["column.0"]) {
     errors["column.0"] = ["Choose the column that holds the email: rows are matched to cards by it"];
   }
-  const overwrite = form
-    .getAll("overwrite")
-    .filter((value): value is OverwritableField => (OVERWRITABLE_FIELDS as readonly unknown[]).includes(value));
-  if (form.getAll("overwrite").length !== overwrite.length) errors.overwrite = ["Choose fields from the list"];
+  const overwrite = choices.overwrite.filter((value): value is OverwritableField =>
+    (OVERWRITABLE_FIELDS as readonly unknown[]).includes(value),
+  );
+  if (choices.overwrite.length !== overwrite.length) errors.overwrite = ["Choose fields from the list"];
   if (Object.keys(errors).length) throw new ValidationError(errors);
-  return { mapping, overwrite: [...new Set(overwrite)], createBrands: form.get("createBrands") === "on" };
+  return { mapping, overwrite: [...new Set(overwrite)], createBrands: choices.createBrands };
 }
 
-/** Saves a draft's mapping and options; an import that has started keeps the ones it started with. */
-export async function saveImportSettings(actor: Actor, id: string, settings: ImportSettings) {
+/**
+ * Saves a draft's mapping and options once they pass the checks above; an
+ * import that has started keeps the ones it started with.
+ */
+export async function saveImportSettings(actor: Actor, id: string, choices: ImportChoices) {
   const record = await getImport(actor, id);
+  const settings = checkImportChoices(choices, record.headers.length);
   if (record.status !== "draft") throw new ValidationError({ form: ["This import has already started."] });
   await db
     .update(imports)

@@ -1,4 +1,4 @@
-import type { Actor } from "../authz";
+import type { Actor } from "../actor";
 import { db } from "../db/client";
 import { getImport, settingsOf, sheetRows } from "./imports";
 import { describePlan, loadPlanContext, planRow, rowValues } from "./plan";

@@ -1,78 +1,49 @@
 import { z } from "zod";
-import type { Viewer } from "../authz";
-import { requirePermission } from "../authz";
-import { failure } from "../responses";
-import { redirectWithToast } from "../toast";
-import { issueInvitationMails } from "./invitations";
+import { can } from "~/lib/permissions";
+import type { Actor } from "../actor";
+import { ForbiddenError } from "../errors";
+import { type IssueResult, issueInvitationMails } from "./invitations";
 import { retryFailedJobs } from "./mail-queue";
 
-/** The profile-management buttons about invitations. */
-export const INVITATION_INTENTS = new Set(["invite", "invite-selected", "invite-all", "remind-all", "retry-mail"]);
+/**
+ * What an administrator asks of invitations on Manage Profiles: invite chosen
+ * cards or everyone not yet invited, remind everyone invited who has not
+ * claimed, and send again the mails that failed. The route reads the form and
+ * words the outcome; each function here checks the actor may invite.
+ */
 
-const MAX_SELECTED = 500;
-const IdsSchema = z
+const MAX_CHOSEN = 500;
+
+/** The cards an administrator chose to invite: profile ids, one to 500 at once. */
+export const ChosenProfileIdsSchema = z
   .array(z.uuid({ message: "One of the chosen profiles is not valid." }))
   .min(1, "Choose at least one profile to invite.")
-  .max(MAX_SELECTED, `Invite at most ${MAX_SELECTED} chosen profiles at once.`);
+  .max(MAX_CHOSEN, `Invite at most ${MAX_CHOSEN} chosen profiles at once.`);
 
-function people(count: number) {
-  return count === 1 ? "1 person" : `${count.toLocaleString("en")} people`;
+function assertMayInvite(actor: Actor) {
+  if (!can(actor.role, "invite:profile:any")) throw new ForbiddenError();
 }
 
-/**
- * Invite one card, the chosen cards or everyone not yet invited; remind everyone
- * invited who has not claimed; retry the mails that failed. Each answers with
- * a message on the list it came from.
- */
-export async function invitationAction({
-  viewer,
-  form,
-  intent,
-  back,
-}: {
-  viewer: Viewer;
-  form: FormData;
-  intent: string;
-  back: string;
-}): Promise<Response | ReturnType<typeof failure>> {
-  requirePermission(viewer, "invite:profile:any");
-  switch (intent) {
-    case "invite":
-    case "invite-selected": {
-      const ids = intent === "invite" ? [form.get("id")] : form.getAll("ids");
-      const parsed = IdsSchema.safeParse(ids.map((id) => (typeof id === "string" ? id : "")));
-      if (!parsed.success) return failure(400, { formError: parsed.error.issues[0]?.message ?? "Choose profiles." });
-      const { queued } = await issueInvitationMails({
-        kind: "invitation",
-        scope: { ids: parsed.data },
-        actor: viewer,
-      });
-      return redirectWithToast(back, {
-        text: queued
-          ? `Invitation on its way to ${people(queued)}.`
-          : "Nobody was invited: the chosen profiles are already claimed.",
-        tone: queued ? "success" : "error",
-      });
-    }
-    case "invite-all": {
-      const { queued } = await issueInvitationMails({ kind: "invitation", scope: "not-invited", actor: viewer });
-      return redirectWithToast(back, {
-        text: queued ? `Invitation on its way to ${people(queued)}.` : "Everyone unclaimed has been invited already.",
-      });
-    }
-    case "remind-all": {
-      const { queued } = await issueInvitationMails({ kind: "reminder", scope: "invited", actor: viewer });
-      return redirectWithToast(back, {
-        text: queued ? `Reminder on its way to ${people(queued)}.` : "Nobody is waiting for a reminder.",
-      });
-    }
-    default: {
-      const retried = await retryFailedJobs();
-      return redirectWithToast(back, {
-        text: retried
-          ? `Trying again to send ${retried === 1 ? "1 mail" : `${retried} mails`}.`
-          : "No mail is waiting to be retried.",
-      });
-    }
-  }
+/** Invites the chosen cards (ids parsed by `ChosenProfileIdsSchema`); claimed ones among them are skipped. */
+export async function inviteChosenProfiles(options: { actor: Actor; profileIds: string[] }): Promise<IssueResult> {
+  assertMayInvite(options.actor);
+  return issueInvitationMails({ kind: "invitation", scope: { ids: options.profileIds }, actor: options.actor });
+}
+
+/** Invites every unclaimed card never invited. */
+export async function inviteEveryoneNotInvited(options: { actor: Actor }): Promise<IssueResult> {
+  assertMayInvite(options.actor);
+  return issueInvitationMails({ kind: "invitation", scope: "not-invited", actor: options.actor });
+}
+
+/** Sends a reminder, with a fresh link, to every unclaimed card already invited. */
+export async function remindEveryoneInvited(options: { actor: Actor }): Promise<IssueResult> {
+  assertMayInvite(options.actor);
+  return issueInvitationMails({ kind: "reminder", scope: "invited", actor: options.actor });
+}
+
+/** Queues every mail that failed all its tries once more; answers how many. */
+export async function retryFailedMails(options: { actor: Actor }): Promise<{ retried: number }> {
+  assertMayInvite(options.actor);
+  return { retried: await retryFailedJobs() };
 }

@@ -2,7 +2,7 @@ import { and, eq, ne, sql } from "drizzle-orm";
 import { consumeLink, findLink, issueLink } from "../accounts/email-links";
 import { sendCardEmailMail } from "../accounts/mails";
 import { takeMailQuota } from "../accounts/throttle";
-import type { Actor } from "../authz";
+import type { Actor } from "../actor";
 import { db } from "../db/client";
 import { profiles } from "../db/schema";
 import { env } from "../env";

@@ -1,7 +1,7 @@
 import { and, eq, isNull, sql } from "drizzle-orm";
 import { can } from "~/lib/permissions";
+import type { Actor } from "../actor";
 import { changedFields, recordAdminAction } from "../audit/record";
-import type { Actor } from "../authz";
 import { db } from "../db/client";
 import { profiles, users } from "../db/schema";
 import { ForbiddenError } from "../errors";

@@ -1,7 +1,7 @@
 import { and, eq, isNotNull, isNull, or, sql } from "drizzle-orm";
 import { can } from "~/lib/permissions";
+import type { Actor } from "../actor";
 import { recordAdminAction } from "../audit/record";
-import type { Actor } from "../authz";
 import { db } from "../db/client";
 import { brands, profiles, sessions, siteSettings, usernameRedirects } from "../db/schema";
 import { ForbiddenError, NotFoundError, ValidationError } from "../errors";
@@ -30,7 +30,7 @@ export async function setCardState({
   profileId: string;
   state: CardState;
 }): Promise<{ firstName: string; lastName: string; changed: boolean }> {
-  if (!can(actor.role, "delete:profile:any")) throw new ForbiddenError();
+  if (!can(actor.role, "deactivate:profile:any")) throw new ForbiddenError();
   const deactivate = state === "deactivated";
   const result = await db.transaction(async (tx) => {
     const [current] = await tx

@@ -1,6 +1,6 @@
 import { and, eq, sql } from "drizzle-orm";
+import type { Actor } from "../actor";
 import { recordAdminAction } from "../audit/record";
-import type { Actor } from "../authz";
 import { db } from "../db/client";
 import { auditLog, profiles } from "../db/schema";
 import { NotFoundError } from "../errors";

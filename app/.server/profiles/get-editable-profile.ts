@@ -1,5 +1,5 @@
 import { and, eq } from "drizzle-orm";
-import type { Actor } from "../authz";
+import type { Actor } from "../actor";
 import { db } from "../db/client";
 import { profiles } from "../db/schema";
 import { NotFoundError } from "../errors";

@@ -1,6 +1,6 @@
 import { eq, type SQL, sql } from "drizzle-orm";
 import { can } from "~/lib/permissions";
-import type { Actor } from "../authz";
+import type { Actor } from "../actor";
 import { profiles } from "../db/schema";
 
 /**

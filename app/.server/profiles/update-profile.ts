@@ -1,6 +1,6 @@
 import { and, eq } from "drizzle-orm";
+import type { Actor } from "../actor";
 import { changedFields, recordAdminAction } from "../audit/record";
-import type { Actor } from "../authz";
 import { db } from "../db/client";
 import { profiles } from "../db/schema";
 import { NotFoundError } from "../errors";

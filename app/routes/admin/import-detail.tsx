@@ -1,16 +1,14 @@
-import { asc, eq } from "drizzle-orm";
 import { ArrowLeft, Download, Play, RotateCcw, Trash2 } from "lucide-react";
 import { useEffect } from "react";
 import { Form, Link, redirect, useNavigation, useRevalidator } from "react-router";
 import { requirePermission } from "~/.server/authz";
-import { db } from "~/.server/db/client";
-import { importRows } from "~/.server/db/schema";
 import { NotFoundError } from "~/.server/errors";
 import {
+  columnExamples,
   discardImport,
   getImport,
+  type ImportChoices,
   isStale,
-  parseImportSettings,
   queueImport,
   rowOutcomes,
   saveImportSettings,
@@ -69,18 +67,10 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     errorsOnly,
   };
   if (record.status === "draft") {
-    const samples = await db
-      .select({ cells: importRows.cells })
-      .from(importRows)
-      .where(eq(importRows.importId, record.id))
-      .orderBy(asc(importRows.rowNumber))
-      .limit(3);
     return {
       ...summary,
       headers: record.headers,
-      examples: record.headers.map(
-        (_, index) => samples.map((row) => row.cells[index]?.trim() ?? "").find((cell) => cell !== "") ?? "",
-      ),
+      examples: await columnExamples(record),
       settings: settingsOf(record),
       preview: await previewImport(viewer, record.id, { page, errorsOnly }),
       outcomes: null,
@@ -130,7 +120,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     switch (intent) {
       case "preview":
       case "start": {
-        await saveImportSettings(viewer, record.id, parseImportSettings(form, record.headers.length));
+        await saveImportSettings(viewer, record.id, importChoices(form, record.headers.length));
         if (intent === "preview") return redirect(here);
         await queueImport(viewer, record.id);
         wakeImportWorker();
@@ -149,6 +139,20 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   } catch (error) {
     return failureFrom(error, { notFound: "This import no longer exists." });
   }
+}
+
+/**
+ * The mapping form: `column.N` names the field of column N ("" for none),
+ * `overwrite` the ticked fields, `createBrands` the option. A value that is
+ * not text (a file) reads as null; the domain checks the choices.
+ */
+function importChoices(form: FormData, columns: number): ImportChoices {
+  const text = (value: FormDataEntryValue | null) => (typeof value === "string" ? value : null);
+  return {
+    columns: Array.from({ length: columns }, (_, index) => text(form.get(`column.${index}`))),
+    overwrite: form.getAll("overwrite").map(text),
+    createBrands: form.get("createBrands") === "on",
+  };
 }
 
 const OUTCOME_STYLE = {

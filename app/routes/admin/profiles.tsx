@@ -1,7 +1,13 @@
 import { loadDashboard } from "~/.server/analytics/dashboard";
-import { requirePermission } from "~/.server/authz";
+import { requirePermission, type Viewer } from "~/.server/authz";
 import { formText, imageChange, readUploadForm } from "~/.server/form-data";
-import { INVITATION_INTENTS, invitationAction } from "~/.server/invitations/admin-actions";
+import {
+  ChosenProfileIdsSchema,
+  inviteChosenProfiles,
+  inviteEveryoneNotInvited,
+  remindEveryoneInvited,
+  retryFailedMails,
+} from "~/.server/invitations/admin-actions";
 import { setCardState } from "~/.server/profiles/deactivation";
 import { deleteProfile } from "~/.server/profiles/delete-profile";
 import { parseProfileForm } from "~/.server/profiles/field-checks";
@@ -73,7 +79,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     }
     case "deactivate":
     case "reactivate": {
-      requirePermission(viewer, "delete:profile:any");
+      requirePermission(viewer, "deactivate:profile:any");
       const deactivate = values.intent === "deactivate";
       try {
         const { id } = parseForm(ProfileIdSchema, values);
@@ -93,6 +99,67 @@ export async function action({ request, context }: Route.ActionArgs) {
     }
     default:
       return failure(400, { formError: "Unknown action." });
+  }
+}
+
+/** The profile-management buttons about invitations. */
+const INVITATION_INTENTS = new Set(["invite", "invite-selected", "invite-all", "remind-all", "retry-mail"]);
+
+function people(count: number) {
+  return count === 1 ? "1 person" : `${count.toLocaleString("en")} people`;
+}
+
+/**
+ * Invite one card, the chosen cards or everyone not yet invited; remind everyone
+ * invited who has not claimed; retry the mails that failed. Each answers with
+ * a message on the list it came from.
+ */
+async function invitationAction({
+  viewer,
+  form,
+  intent,
+  back,
+}: {
+  viewer: Viewer;
+  form: FormData;
+  intent: string;
+  back: string;
+}) {
+  const actor = requirePermission(viewer, "invite:profile:any");
+  switch (intent) {
+    case "invite":
+    case "invite-selected": {
+      const ids = intent === "invite" ? [form.get("id")] : form.getAll("ids");
+      const parsed = ChosenProfileIdsSchema.safeParse(ids.map((id) => (typeof id === "string" ? id : "")));
+      if (!parsed.success) return failure(400, { formError: parsed.error.issues[0]?.message ?? "Choose profiles." });
+      const { queued } = await inviteChosenProfiles({ actor, profileIds: parsed.data });
+      return redirectWithToast(back, {
+        text: queued
+          ? `Invitation on its way to ${people(queued)}.`
+          : "Nobody was invited: the chosen profiles are already claimed.",
+        tone: queued ? "success" : "error",
+      });
+    }
+    case "invite-all": {
+      const { queued } = await inviteEveryoneNotInvited({ actor });
+      return redirectWithToast(back, {
+        text: queued ? `Invitation on its way to ${people(queued)}.` : "Everyone unclaimed has been invited already.",
+      });
+    }
+    case "remind-all": {
+      const { queued } = await remindEveryoneInvited({ actor });
+      return redirectWithToast(back, {
+        text: queued ? `Reminder on its way to ${people(queued)}.` : "Nobody is waiting for a reminder.",
+      });
+    }
+    default: {
+      const { retried } = await retryFailedMails({ actor });
+      return redirectWithToast(back, {
+        text: retried
+          ? `Trying again to send ${retried === 1 ? "1 mail" : `${retried} mails`}.`
+          : "No mail is waiting to be retried.",
+      });
+    }
   }
 }
 
