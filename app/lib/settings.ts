@@ -43,3 +43,10 @@ export const FONT_STACKS: Record<FontFamily, string> = {
 /** A new brand's colours unless chosen. */
 export const DEFAULT_BRAND_PRIMARY = "#3b82f6";
 export const DEFAULT_BRAND_SECONDARY = "#8b5cf6";
+
+/**
+ * Who may make an account: people with an address at the listed domains (the
+ * default), only people an administrator prepared a card for, or anyone.
+ */
+export const JOIN_RULES = ["domains", "invited", "anyone"] as const;
+export type JoinRuleMode = (typeof JOIN_RULES)[number];

@@ -189,25 +189,25 @@ describe("invitations", () => {
         intent: "signup",
         firstName: "Mallory",
         lastName: "Stranger",
-        email: "xena@example.org",
+        email: "xena@example.com",
         password: "stranger chosen phrase",
         phone: "",
       }),
     );
     expect(signUp.status).toBe(200);
-    const card = await insertCard({ email: "xena@example.org", firstName: "Xena", lastName: "Owner" });
+    const card = await insertCard({ email: "xena@example.com", firstName: "Xena", lastName: "Owner" });
     await issueInvitationMails({ kind: "invitation", scope: { ids: [card.id] } });
     await processDueJobs({ send });
-    const link = lastLinkTo("xena@example.org");
+    const link = lastLinkTo("xena@example.com");
     expect((await openInvitation(link)).data).toMatchObject({ view: { state: "choose-password" } });
     const claimed = await claimWith(link, NEW_PASSWORD);
     expect(claimed).toMatchObject({ status: 302, location: `/profile/${card.username}` });
 
     const signInWith = (password: string) =>
-      run(authAction, formRequest("/auth", { intent: "signin", email: "xena@example.org", password, redirectTo: "/" }));
+      run(authAction, formRequest("/auth", { intent: "signin", email: "xena@example.com", password, redirectTo: "/" }));
     expect((await signInWith("stranger chosen phrase")).status).toBe(400);
     expect((await signInWith(NEW_PASSWORD)).status).toBe(302);
-    const [user] = await db.select().from(users).where(eq(users.email, "xena@example.org"));
+    const [user] = await db.select().from(users).where(eq(users.email, "xena@example.com"));
     expect(user).toMatchObject({ emailVerified: true, firstName: "Xena", lastName: "Owner" });
   });
 

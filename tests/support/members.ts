@@ -28,7 +28,7 @@ let emailCounter = 0;
 /** An address no other test uses, so tests never see each other's members. */
 export function uniqueEmail(prefix = "member") {
   emailCounter++;
-  return `${prefix}.${process.pid}.${emailCounter}.${Date.now()}@example.org`;
+  return `${prefix}.${process.pid}.${emailCounter}.${Date.now()}@example.com`;
 }
 
 // Hashing is deliberately slow (scrypt): each password is hashed once per process.

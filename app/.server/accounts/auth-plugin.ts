@@ -77,6 +77,11 @@ function tooManyMails(): never {
   throw new APIError("TOO_MANY_REQUESTS", { message: TOO_MANY_MAILS, code: "TOO_MANY_MAILS" });
 }
 
+/** An address outside the company's sign-up rule: said on the email field. */
+function notAllowedToJoin(message: string): never {
+  throw new APIError("FORBIDDEN", { message, code: "NOT_ALLOWED_TO_JOIN", fieldErrors: { email: [message] } });
+}
+
 type EndpointContext = GenericEndpointContext;
 
 /** The cookie that lets the browser which made a sign-up confirm it without typing the password again. */
@@ -124,6 +129,7 @@ export function namecardAccounts() {
           passwordHash: await ctx.context.password.hash(body.password),
         });
         if (result.outcome === "too-many") tooManyMails();
+        if (result.outcome === "not-allowed") notAllowedToJoin(result.message);
         const cookie = pendingCookie(ctx);
         ctx.setCookie(cookie.name, result.browserKey, cookie.attributes);
         return ctx.json({ status: true });
@@ -140,6 +146,7 @@ export function namecardAccounts() {
         if (result.outcome === "needs-details") {
           throw ctx.redirect(`/auth/confirm?${new URLSearchParams({ token })}`);
         }
+        if (result.outcome === "not-allowed") throw ctx.redirect("/auth/verified?error=NOT_ALLOWED_TO_JOIN");
         throw ctx.redirect("/auth/verified?error=INVALID_TOKEN");
       }),
 
@@ -157,6 +164,10 @@ export function namecardAccounts() {
             passwordHash: await ctx.context.password.hash(body.password),
           },
         });
+        // The confirmation form has no address field: the message stands above the form.
+        if (result.outcome === "not-allowed") {
+          throw new APIError("FORBIDDEN", { message: result.message, code: "NOT_ALLOWED_TO_JOIN" });
+        }
         if (result.outcome !== "confirmed") {
           throw new APIError("BAD_REQUEST", { message: INVALID_LINK, code: "INVALID_TOKEN" });
         }

@@ -5,6 +5,7 @@ import { accounts, users } from "../db/schema";
 import { claimOrCreateProfile } from "../profiles/claim-profile";
 import { safeRedirect } from "../validation";
 import { consumeLink, findLink } from "./email-links";
+import { mayJoin } from "./join-rule";
 import { clearSignInFailures } from "./throttle";
 import { tokenHash } from "./tokens";
 
@@ -14,6 +15,8 @@ export type ConfirmResult =
   | { outcome: "confirmed"; user: ConfirmedUser; redirectTo: string }
   /** A live link opened where the sign-up was not made: the opener sets the details and password. */
   | { outcome: "needs-details" }
+  /** The company's sign-up rule changed since the sign-up and leaves this address out: nothing changes. */
+  | { outcome: "not-allowed"; message: string }
   | { outcome: "invalid" };
 
 /** What the confirmation page shows before asking for a password: the pending details, or null. */
@@ -52,6 +55,9 @@ export async function confirmSignUp(options: {
     const { details } = options;
     const sameBrowser = !!options.browserKey && sameHash(tokenHash(options.browserKey), link.browserHash);
     if (!details && !sameBrowser) return { outcome: "needs-details" };
+    // Checked again here: the rule may have become stricter since the sign-up (docs/decisions/024-who-can-join.md).
+    const decision = await mayJoin(link.email, tx);
+    if (!decision.allowed) return { outcome: "not-allowed", message: decision.message };
     if (!(await consumeLink(tx, link))) return { outcome: "invalid" };
     if (details) {
       await tx

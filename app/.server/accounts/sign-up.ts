@@ -4,6 +4,7 @@ import { db, type Queryable } from "../db/client";
 import { isUniqueViolation } from "../db/errors";
 import { accounts, users } from "../db/schema";
 import { confirmationUrl, issueLink } from "./email-links";
+import { mayJoin } from "./join-rule";
 import { sendAlreadyRegisteredMail, sendConfirmationMail } from "./mails";
 import { takeMailQuota } from "./throttle";
 import { randomToken, tokenHash } from "./tokens";
@@ -20,7 +21,9 @@ export type SignUpResult =
   /** Mail is on its way; `browserKey` goes in the signing-up browser's cookie. */
   | { outcome: "sent"; browserKey: string }
   /** The address had its share of mails this hour; nothing changed. */
-  | { outcome: "too-many" };
+  | { outcome: "too-many" }
+  /** The company does not let this address join (docs/decisions/024-who-can-join.md); nothing changed. */
+  | { outcome: "not-allowed"; message: string };
 
 /**
  * A sign-up with email and password (docs/decisions/009-mailbox-owner-decides.md). Whoever controls the mailbox
@@ -30,10 +33,13 @@ export type SignUpResult =
  *   phone and password replaced by this sign-up, and a fresh link replaces
  *   every older one;
  * - an address with a confirmed account is told so by mail, and nothing changes.
- * The answer is the same in all three cases, so it reveals no account.
+ * The answer is the same in all three cases, so it reveals no account. An
+ * address the company does not let join gets no account and no mail.
  */
 export async function signUp(options: { fields: SignUpFields; passwordHash: string }): Promise<SignUpResult> {
   const { fields } = options;
+  const decision = await mayJoin(fields.email);
+  if (!decision.allowed) return { outcome: "not-allowed", message: decision.message };
   if (!(await takeMailQuota("sign-up", fields.email))) return { outcome: "too-many" };
   const browserKey = randomToken();
   let result: { kind: "pending"; token: string } | { kind: "registered"; firstName: string | null };

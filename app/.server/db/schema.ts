@@ -16,7 +16,7 @@ import {
   uniqueIndex,
   uuid,
 } from "drizzle-orm/pg-core";
-import { FONT_FAMILIES } from "../../lib/settings";
+import { FONT_FAMILIES, JOIN_RULES } from "../../lib/settings";
 
 const timestamps = {
   createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
@@ -198,6 +198,13 @@ export const profiles = pgTable(
      */
     deactivatedAt: timestamp("deactivated_at", { withTimezone: true }),
     /**
+     * Whether the card was made when its person signed up, rather than prepared
+     * by an administrator (created, imported): such a person joined by the
+     * sign-up rule alone, so a stricter rule later leaves them outside it
+     * (docs/decisions/024-who-can-join.md).
+     */
+    selfJoined: boolean("self_joined").notNull().default(false),
+    /**
      * Lower-case, accent-free text of every searchable field, kept by the
      * database (migration 0002) and indexed with trigrams for substring search.
      */
@@ -289,6 +296,14 @@ export const siteSettings = pgTable(
     reminderMaxCount: integer("reminder_max_count"),
     /** What a deactivated card's addresses answer: a 410 page, or a redirect to its brand's website; null means "gone". */
     deactivatedCards: text("deactivated_cards", { enum: ["gone", "brand-website"] }),
+    /**
+     * Who may make an account (docs/decisions/024-who-can-join.md): people at the listed
+     * domains, only people an administrator prepared a card for, or anyone; null means the
+     * domains. `joinDomains` is the list, one lower-case domain a line; null means the domains of
+     * ADMIN_EMAILS.
+     */
+    joinRule: text("join_rule", { enum: JOIN_RULES }),
+    joinDomains: text("join_domains"),
     termsOfService: text("terms_of_service"),
     privacyPolicy: text("privacy_policy"),
     updatedAt: timestamp("updated_at", { withTimezone: true })
@@ -296,7 +311,10 @@ export const siteSettings = pgTable(
       .defaultNow()
       .$onUpdate(() => new Date()),
   },
-  (table) => [check("site_settings_single_row", sql`${table.id} = 1`)],
+  (table) => [
+    check("site_settings_single_row", sql`${table.id} = 1`),
+    check("site_settings_join_rule", sql`${table.joinRule} IN ('domains', 'invited', 'anyone')`),
+  ],
 );
 
 /**

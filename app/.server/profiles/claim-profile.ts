@@ -124,6 +124,8 @@ async function claimOrCreateIn(tx: Queryable, user: ClaimUser): Promise<ClaimRes
       phone,
       viewCount: 0,
       claimedAt: new Date(),
+      // Made at sign-up, not prepared by an administrator (docs/decisions/024-who-can-join.md).
+      selfJoined: true,
     })
     .returning();
   if (!created) throw new Error("Inserting the profile returned no row");

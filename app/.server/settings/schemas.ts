@@ -1,6 +1,8 @@
+import { domainToASCII } from "node:url";
 import { z } from "zod";
 import { HEX_COLOR } from "~/lib/color";
-import { FONT_FAMILIES } from "~/lib/settings";
+import { FONT_FAMILIES, JOIN_RULES } from "~/lib/settings";
+import { splitDomains } from "../accounts/join-rule";
 import { EmailSchema, OptionalTextSchema, OptionalUrlSchema, PhoneSchema, TextSchema } from "../validation";
 
 const optional = (max: number, label: string, options: { multiline?: boolean } = {}) =>
@@ -35,44 +37,97 @@ const ReminderFields = {
   reminderMaxCount: WholeNumber(1, 10, "Enter a whole number of reminders from 1 to 10"),
 };
 
+// ── Who can join (docs/decisions/024-who-can-join.md) ─────────────────────────
+
+/** A domain name of two labels or more, in ASCII (international names are converted first). */
+const DOMAIN = /^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
+const MAX_JOIN_DOMAINS = 100;
+
+/** A typed domain as the rule keeps it, or "" when it is not one: "@Example.com" and "*.example.com" are example.com. */
+function normalDomain(typed: string): string {
+  const ascii = domainToASCII(typed.toLowerCase().replace(/^@/, "").replace(/^\*\./, "").replace(/\.$/, ""));
+  return DOMAIN.test(ascii) ? ascii : "";
+}
+
+const JoinFields = {
+  joinRule: z
+    .enum(["", ...JOIN_RULES], { message: "Choose who can join" })
+    .optional()
+    .transform((value) => (value ? value : null)),
+  // Absent means the default list (the administrators' domains); a list cleared on purpose is kept empty.
+  joinDomains: TextSchema("Domains", { multiline: true })
+    .pipe(z.string().max(10_000, "List at most 100 domains"))
+    .optional()
+    .transform((value, context) => {
+      if (value === undefined) return null;
+      const typed = splitDomains(value);
+      const wrong = typed.filter((domain) => !normalDomain(domain));
+      if (wrong.length > 0) {
+        context.addIssue({
+          code: "custom",
+          message: `${wrong.map((domain) => `"${domain.slice(0, 80)}"`).join(", ")} ${wrong.length === 1 ? "is not a domain name" : "are not domain names"}. Enter domains such as example.com, one a line.`,
+        });
+        return z.NEVER;
+      }
+      const domains = [...new Set(typed.map(normalDomain))];
+      if (domains.length > MAX_JOIN_DOMAINS) {
+        context.addIssue({ code: "custom", message: `List at most ${MAX_JOIN_DOMAINS} domains` });
+        return z.NEVER;
+      }
+      return domains.join("\n");
+    }),
+};
+
 /**
  * Every text field of the settings form (its images are files, read apart). An emptied field is
  * stored as empty (null), so an administrator can clear a value on purpose;
  * an empty field then shows its default.
  */
-export const SettingsSchema = z.object({
-  companyName: optional(80, "Company name"),
-  website: OptionalUrlSchema("Website"),
-  // Empty means none; anything else is an address, with the address's own messages.
-  email: z
-    .string()
-    .optional()
-    .transform((value) => (value?.trim() ? value : null))
-    .pipe(EmailSchema.nullable()),
-  phone: PhoneSchema,
-  description: optional(500, "Description", { multiline: true }),
-  address: optional(300, "Address", { multiline: true }),
-  primaryColor: OptionalColor("Primary colour"),
-  secondaryColor: OptionalColor("Secondary colour"),
-  accentColor: OptionalColor("Accent colour"),
-  fontFamily: z
-    .string({ message: "Choose one of the offered fonts" })
-    .optional()
-    .transform((value) => (value ? value : null))
-    .refine((value) => value === null || (FONT_FAMILIES as readonly string[]).includes(value), {
-      message: "Choose one of the offered fonts",
-    }),
-  showStatsToVisitors: z
-    .enum(["", "shown", "hidden"], { message: "Choose whether visitors see the numbers" })
-    .optional()
-    .transform((value) => (value === "shown" ? true : value === "hidden" ? false : null)),
-  deactivatedCards: z
-    .enum(["", "gone", "brand-website"], { message: "Choose what a deactivated card's address shows" })
-    .optional()
-    .transform((value) => (value ? value : null)),
-  termsOfService: optional(100_000, "Terms of service", { multiline: true }),
-  privacyPolicy: optional(100_000, "Privacy policy", { multiline: true }),
-  ...ReminderFields,
-});
+export const SettingsSchema = z
+  .object({
+    companyName: optional(80, "Company name"),
+    website: OptionalUrlSchema("Website"),
+    // Empty means none; anything else is an address, with the address's own messages.
+    email: z
+      .string()
+      .optional()
+      .transform((value) => (value?.trim() ? value : null))
+      .pipe(EmailSchema.nullable()),
+    phone: PhoneSchema,
+    description: optional(500, "Description", { multiline: true }),
+    address: optional(300, "Address", { multiline: true }),
+    primaryColor: OptionalColor("Primary colour"),
+    secondaryColor: OptionalColor("Secondary colour"),
+    accentColor: OptionalColor("Accent colour"),
+    fontFamily: z
+      .string({ message: "Choose one of the offered fonts" })
+      .optional()
+      .transform((value) => (value ? value : null))
+      .refine((value) => value === null || (FONT_FAMILIES as readonly string[]).includes(value), {
+        message: "Choose one of the offered fonts",
+      }),
+    showStatsToVisitors: z
+      .enum(["", "shown", "hidden"], { message: "Choose whether visitors see the numbers" })
+      .optional()
+      .transform((value) => (value === "shown" ? true : value === "hidden" ? false : null)),
+    deactivatedCards: z
+      .enum(["", "gone", "brand-website"], { message: "Choose what a deactivated card's address shows" })
+      .optional()
+      .transform((value) => (value ? value : null)),
+    termsOfService: optional(100_000, "Terms of service", { multiline: true }),
+    privacyPolicy: optional(100_000, "Privacy policy", { multiline: true }),
+    ...ReminderFields,
+    ...JoinFields,
+  })
+  .superRefine((values, context) => {
+    // The default rule with no domain would let nobody but administrators and invited people in: say so instead.
+    if ((values.joinRule ?? "domains") === "domains" && values.joinDomains === "") {
+      context.addIssue({
+        code: "custom",
+        path: ["joinDomains"],
+        message: "List at least one domain, or choose that only invited people can join",
+      });
+    }
+  });
 
 export type SettingsInput = z.infer<typeof SettingsSchema>;

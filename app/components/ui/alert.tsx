@@ -1,4 +1,4 @@
-import { AlertCircle, CheckCircle2, Info, X } from "lucide-react";
+import { AlertCircle, CheckCircle2, Info, TriangleAlert, X } from "lucide-react";
 import type { ReactNode } from "react";
 import { cn } from "~/lib/cn";
 
@@ -7,8 +7,10 @@ const TONES = {
   success:
     "border-emerald-200 bg-emerald-50 text-emerald-800 dark:border-emerald-900/60 dark:bg-emerald-950/50 dark:text-emerald-200",
   info: "border-blue-200 bg-blue-50 text-blue-800 dark:border-blue-900/60 dark:bg-blue-950/50 dark:text-blue-200",
+  warning:
+    "border-amber-200 bg-amber-50 text-amber-900 dark:border-amber-900/60 dark:bg-amber-950/50 dark:text-amber-200",
 };
-const ICONS = { error: AlertCircle, success: CheckCircle2, info: Info };
+const ICONS = { error: AlertCircle, success: CheckCircle2, info: Info, warning: TriangleAlert };
 
 /** A banner on a form or page. Errors are announced at once, others politely. */
 export function Alert({

@@ -1,11 +1,24 @@
-import { ShieldCheck } from "lucide-react";
+import { ShieldCheck, TriangleAlert } from "lucide-react";
 import { Tabs } from "radix-ui";
 import { useEffect, useState } from "react";
-import { Form, useNavigation } from "react-router";
-import { requirePermission } from "~/.server/authz";
+import { Form, Link, useNavigation, useSearchParams, useSubmit } from "react-router";
+import { z } from "zod";
+import {
+  accountsOutsideRule,
+  deactivateAccountsOutsideRule,
+  defaultJoinDomains,
+  getJoinRule,
+} from "~/.server/accounts/join-rule";
+import { requirePermission, type Viewer } from "~/.server/authz";
 import { env } from "~/.server/env";
 import { ValidationError } from "~/.server/errors";
-import { formText, imageChange, MAX_SETTINGS_FORM_BYTES, readUploadForm } from "~/.server/form-data";
+import {
+  type BodyHandle,
+  formText,
+  imageChange,
+  MAX_SETTINGS_FORM_BYTES,
+  readUploadForm,
+} from "~/.server/form-data";
 import { REMINDER_DEFAULTS } from "~/.server/invitations/invitations";
 import { failure, failureFrom } from "~/.server/responses";
 import {
@@ -22,7 +35,9 @@ import { FormAlert } from "~/components/form-alert";
 import { ErrorList, Field, fieldId, SelectField, TextareaField } from "~/components/forms";
 import { ImagePicker } from "~/components/image-picker";
 import { PageHeader } from "~/components/page-header";
+import { Alert } from "~/components/ui/alert";
 import { Button } from "~/components/ui/button";
+import { Confirm } from "~/components/ui/dialog";
 import type { FieldErrors } from "~/lib/action-result";
 import { MAX_SITE_IMAGE_BYTES, SITE_IMAGE_TOO_LARGE } from "~/lib/limits";
 import { mediaUrl } from "~/lib/media";
@@ -75,6 +90,7 @@ const TABS = [
   },
   { value: "legal", label: "Legal", fields: ["termsOfService", "privacyPolicy"] },
   { value: "invitations", label: "Invitations", fields: ["autoReminders", "reminderAfterDays", "reminderMaxCount"] },
+  { value: "joining", label: "Who can join", fields: ["joinRule", "joinDomains"] },
   { value: "security", label: "Security", fields: [] },
 ] as const;
 
@@ -82,9 +98,21 @@ function tabOf(field: string) {
   return TABS.find((tab) => (tab.fields as readonly string[]).includes(field))?.value;
 }
 
+/** Its form carries the legal texts and four images: the server allows such a body (server/routes.ts). */
+export const handle: BodyHandle = { bodyLimit: "settings" };
+
 export const meta: Route.MetaFunction = () => [{ title: "System Settings" }];
 
 type TextSetting = Exclude<keyof typeof DEFAULT_SETTINGS, (typeof SITE_IMAGE_FIELDS)[number] | "showStatsToVisitors">;
+
+/** The people a stricter rule leaves outside, as the deactivation form sends them. */
+const DeactivateOutsideSchema = z.object({
+  profileId: z.array(z.uuid("Choose accounts from the list")).min(1, "Choose accounts from the list").max(10_000),
+});
+
+const OUTSIDE_FORM = "outside-accounts";
+/** How many of the people outside the rule the page lists by name. */
+const OUTSIDE_SHOWN = 50;
 
 /** The reminder settings as the form shows them. */
 function reminderValues(stored: Awaited<ReturnType<typeof getStoredSettings>>) {
@@ -107,12 +135,23 @@ export async function loader({ context }: Route.LoaderArgs) {
   const images = Object.fromEntries(
     SITE_IMAGE_FIELDS.map((field) => [field, mediaUrl(storedImageKey(stored?.[field]))]),
   ) as Record<(typeof SITE_IMAGE_FIELDS)[number], string | null>;
+  const outside = await accountsOutsideRule(await getJoinRule());
   return {
     values: {
       ...values,
       showStatsToVisitors: showStats ? "shown" : "hidden",
       deactivatedCards: stored?.deactivatedCards ?? "gone",
       ...reminderValues(stored),
+      joinRule: stored?.joinRule ?? "domains",
+      // A new installation starts with the administrators' domains.
+      joinDomains: stored?.joinDomains ?? defaultJoinDomains().join("\n"),
+    },
+    outside: {
+      total: outside.length,
+      ids: outside.map((account) => account.profileId),
+      shown: outside
+        .slice(0, OUTSIDE_SHOWN)
+        .map((account) => ({ ...account, joinedAt: account.joinedAt.toISOString() })),
     },
     images,
     // Pickers start afresh after each save, so a file once sent is not sent again.
@@ -126,6 +165,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const viewer = requirePermission(context.get(viewerContext), "update:settings:any");
   const { form } = await readUploadForm(request, MAX_SETTINGS_FORM_BYTES);
   if (!form) return failure(413, { formError: "Each image can be up to 2MB. Choose smaller files." });
+  if (form.get("intent") === "deactivate-outside") return deactivateOutside(viewer, form);
   const values = formText(form);
   try {
     const images = Object.fromEntries(
@@ -149,14 +189,35 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
 }
 
+/** Deactivates the people the saved rule leaves outside, as listed on the page. */
+async function deactivateOutside(viewer: Viewer, form: FormData) {
+  requirePermission(viewer, "deactivate:profile:any");
+  try {
+    const { profileId } = DeactivateOutsideSchema.parse({ profileId: form.getAll("profileId") });
+    const count = await deactivateAccountsOutsideRule({ actor: viewer, profileIds: profileId });
+    return redirectWithToast("/admin/settings?tab=joining", {
+      text:
+        count === 1
+          ? "1 account was deactivated: they are signed out and their card is hidden."
+          : `${count} accounts were deactivated: they are signed out and their cards are hidden.`,
+    });
+  } catch (error) {
+    return failureFrom(error, { unexpected: "Failed to deactivate the accounts. Please try again." });
+  }
+}
+
 export default function Settings({ loaderData, actionData }: Route.ComponentProps) {
-  const { adminEmail, adminCount, images, savedAt } = loaderData;
+  const { adminEmail, adminCount, images, savedAt, outside } = loaderData;
   // After a failed save the form shows what was typed, with or without JavaScript.
   const values = { ...loaderData.values, ...actionData?.values };
   const navigation = useNavigation();
   const saving = navigation.state === "submitting";
   const errors = actionData?.fieldErrors;
-  const [tab, setTab] = useState<string>("general");
+  const [searchParams] = useSearchParams();
+  const [tab, setTab] = useState<string>(() => {
+    const asked = searchParams.get("tab");
+    return TABS.some((candidate) => candidate.value === asked) ? (asked as string) : "general";
+  });
   const tabsWithErrors = new Set(
     Object.entries(errors ?? {})
       .filter(([, messages]) => messages?.length)
@@ -183,169 +244,353 @@ export default function Settings({ loaderData, actionData }: Route.ComponentProp
   );
 
   return (
-    <Form method="post" encType="multipart/form-data" noValidate className="max-w-4xl">
-      <PageHeader
-        title="System Settings"
-        description="Company details, branding and legal texts for the whole site."
-        actions={
-          <Button type="submit" disabled={saving}>
-            {saving ? "Saving..." : "Save Settings"}
-          </Button>
-        }
-      />
-      <div className="mb-6 empty:hidden">
-        <FormAlert
-          failure={actionData}
-          nothingDone="Nothing was saved."
-          onFieldLink={(field) => {
-            const owner = tabOf(field);
-            if (owner) setTab(owner);
-          }}
+    <>
+      <Form method="post" encType="multipart/form-data" noValidate className="max-w-4xl">
+        <PageHeader
+          title="System Settings"
+          description="Company details, branding and legal texts for the whole site."
+          actions={
+            <Button type="submit" disabled={saving}>
+              {saving ? "Saving..." : "Save Settings"}
+            </Button>
+          }
         />
-      </div>
-      <Tabs.Root value={tab} onValueChange={setTab}>
-        <Tabs.List
-          aria-label="Settings"
-          className="mb-6 inline-flex flex-wrap rounded-lg bg-slate-100 p-1 dark:bg-slate-900"
-        >
-          {TABS.map(({ value, label }) => (
-            <Tabs.Trigger key={value} value={value} className={TAB}>
-              {label}
-              {tabsWithErrors.has(value) ? (
-                <span data-testid="tab-error" className="ml-2 inline-flex items-center">
-                  <span aria-hidden className="size-2 rounded-full bg-red-600 dark:bg-red-400" />
-                  <span className="sr-only"> (has errors)</span>
-                </span>
-              ) : null}
-            </Tabs.Trigger>
-          ))}
-        </Tabs.List>
-
-        {/* Every panel stays in the form, so one Save sends all of them. */}
-        <Tabs.Content value="general" forceMount className={PANEL}>
-          <div className="grid gap-4 sm:grid-cols-2">
-            {text("companyName", "Company name")}
-            {text("website", "Website", { type: "url", placeholder: "https://example.com" })}
-            {text("email", "Email", { type: "email", placeholder: "hello@example.com" })}
-            {text("phone", "Phone", { type: "tel", placeholder: "" })}
-          </div>
-          <TextareaField
-            label="Description"
-            name="description"
-            rows={3}
-            defaultValue={values.description}
-            placeholder={DEFAULT_SETTINGS.description}
-            errors={errors?.description}
+        <div className="mb-6 empty:hidden">
+          <FormAlert
+            failure={actionData}
+            nothingDone="Nothing was saved."
+            onFieldLink={(field) => {
+              const owner = tabOf(field);
+              if (owner) setTab(owner);
+            }}
           />
-          <TextareaField
-            label="Address"
-            name="address"
-            rows={3}
-            defaultValue={values.address}
-            errors={errors?.address}
-          />
-          <p className="text-sm text-slate-500 dark:text-slate-400">Empty fields use the default shown in grey.</p>
-          <div className="border-t border-slate-200 pt-5 dark:border-slate-800">
-            <DeactivatedCardsField defaultValue={values.deactivatedCards} errors={errors?.deactivatedCards} />
-          </div>
-        </Tabs.Content>
-
-        <Tabs.Content value="branding" forceMount className={PANEL}>
-          <div className="grid gap-4 sm:grid-cols-3">
-            {(
-              [
-                ["primaryColor", "Primary colour"],
-                ["secondaryColor", "Secondary colour"],
-                ["accentColor", "Accent colour"],
-              ] as const
-            ).map(([name, label]) => (
-              <ColorField
-                key={name}
-                name={name}
-                label={label}
-                stored={values[name]}
-                fallback={DEFAULT_SETTINGS[name]}
-                errors={errors?.[name]}
-              />
+        </div>
+        <Tabs.Root value={tab} onValueChange={setTab}>
+          <Tabs.List
+            aria-label="Settings"
+            className="mb-6 inline-flex flex-wrap rounded-lg bg-slate-100 p-1 dark:bg-slate-900"
+          >
+            {TABS.map(({ value, label }) => (
+              <Tabs.Trigger key={value} value={value} className={TAB}>
+                {label}
+                {tabsWithErrors.has(value) ? (
+                  <span data-testid="tab-error" className="ml-2 inline-flex items-center">
+                    <span aria-hidden className="size-2 rounded-full bg-red-600 dark:bg-red-400" />
+                    <span className="sr-only"> (has errors)</span>
+                  </span>
+                ) : null}
+              </Tabs.Trigger>
             ))}
-          </div>
-          <SelectField
-            label="Font"
-            name="fontFamily"
-            defaultValue={values.fontFamily || "Inter"}
-            errors={errors?.fontFamily}
-            options={FONT_FAMILIES.map((font) => ({ value: font, label: font }))}
-          />
-          <fieldset className="space-y-5">
-            <legend className="mb-1 text-base font-semibold">Logos and favicon</legend>
-            <p className="text-sm text-slate-500 dark:text-slate-400">
-              Uploaded to this site and served from it, so no visitor's browser is sent anywhere else. The logo appears
-              beside the company name in the header, on the sign-in screen and on error pages.
-            </p>
-            <div className="grid gap-6 lg:grid-cols-2">
-              {SITE_IMAGES.map(({ name, ...picker }) => (
-                <ImagePicker
-                  key={`${name} ${images[name]} ${savedAt}`}
+          </Tabs.List>
+
+          {/* Every panel stays in the form, so one Save sends all of them. */}
+          <Tabs.Content value="general" forceMount className={PANEL}>
+            <div className="grid gap-4 sm:grid-cols-2">
+              {text("companyName", "Company name")}
+              {text("website", "Website", { type: "url", placeholder: "https://example.com" })}
+              {text("email", "Email", { type: "email", placeholder: "hello@example.com" })}
+              {text("phone", "Phone", { type: "tel", placeholder: "" })}
+            </div>
+            <TextareaField
+              label="Description"
+              name="description"
+              rows={3}
+              defaultValue={values.description}
+              placeholder={DEFAULT_SETTINGS.description}
+              errors={errors?.description}
+            />
+            <TextareaField
+              label="Address"
+              name="address"
+              rows={3}
+              defaultValue={values.address}
+              errors={errors?.address}
+            />
+            <p className="text-sm text-slate-500 dark:text-slate-400">Empty fields use the default shown in grey.</p>
+            <div className="border-t border-slate-200 pt-5 dark:border-slate-800">
+              <DeactivatedCardsField defaultValue={values.deactivatedCards} errors={errors?.deactivatedCards} />
+            </div>
+          </Tabs.Content>
+
+          <Tabs.Content value="branding" forceMount className={PANEL}>
+            <div className="grid gap-4 sm:grid-cols-3">
+              {(
+                [
+                  ["primaryColor", "Primary colour"],
+                  ["secondaryColor", "Secondary colour"],
+                  ["accentColor", "Accent colour"],
+                ] as const
+              ).map(([name, label]) => (
+                <ColorField
+                  key={name}
                   name={name}
-                  currentUrl={images[name]}
+                  label={label}
+                  stored={values[name]}
+                  fallback={DEFAULT_SETTINGS[name]}
                   errors={errors?.[name]}
-                  maxBytes={MAX_SITE_IMAGE_BYTES}
-                  tooLarge={SITE_IMAGE_TOO_LARGE}
-                  {...picker}
                 />
               ))}
             </div>
-          </fieldset>
-          <VisitorStatsField defaultValue={values.showStatsToVisitors} errors={errors?.showStatsToVisitors} />
-        </Tabs.Content>
+            <SelectField
+              label="Font"
+              name="fontFamily"
+              defaultValue={values.fontFamily || "Inter"}
+              errors={errors?.fontFamily}
+              options={FONT_FAMILIES.map((font) => ({ value: font, label: font }))}
+            />
+            <fieldset className="space-y-5">
+              <legend className="mb-1 text-base font-semibold">Logos and favicon</legend>
+              <p className="text-sm text-slate-500 dark:text-slate-400">
+                Uploaded to this site and served from it, so no visitor's browser is sent anywhere else. The logo
+                appears beside the company name in the header, on the sign-in screen and on error pages.
+              </p>
+              <div className="grid gap-6 lg:grid-cols-2">
+                {SITE_IMAGES.map(({ name, ...picker }) => (
+                  <ImagePicker
+                    key={`${name} ${images[name]} ${savedAt}`}
+                    name={name}
+                    currentUrl={images[name]}
+                    errors={errors?.[name]}
+                    maxBytes={MAX_SITE_IMAGE_BYTES}
+                    tooLarge={SITE_IMAGE_TOO_LARGE}
+                    {...picker}
+                  />
+                ))}
+              </div>
+            </fieldset>
+            <VisitorStatsField defaultValue={values.showStatsToVisitors} errors={errors?.showStatsToVisitors} />
+          </Tabs.Content>
 
-        <Tabs.Content value="legal" forceMount className={PANEL}>
-          <TextareaField
-            label="Terms of service"
-            name="termsOfService"
-            rows={10}
-            defaultValue={values.termsOfService}
-            hint="Published at /terms and linked from sign-up and the footer. Leave empty to publish nothing."
-            errors={errors?.termsOfService}
-          />
-          <TextareaField
-            label="Privacy policy"
-            name="privacyPolicy"
-            rows={10}
-            defaultValue={values.privacyPolicy}
-            hint="Published at /privacy and linked from sign-up and the footer."
-            errors={errors?.privacyPolicy}
-          />
-        </Tabs.Content>
+          <Tabs.Content value="legal" forceMount className={PANEL}>
+            <TextareaField
+              label="Terms of service"
+              name="termsOfService"
+              rows={10}
+              defaultValue={values.termsOfService}
+              hint="Published at /terms and linked from sign-up and the footer. Leave empty to publish nothing."
+              errors={errors?.termsOfService}
+            />
+            <TextareaField
+              label="Privacy policy"
+              name="privacyPolicy"
+              rows={10}
+              defaultValue={values.privacyPolicy}
+              hint="Published at /privacy and linked from sign-up and the footer."
+              errors={errors?.privacyPolicy}
+            />
+          </Tabs.Content>
 
-        <Tabs.Content value="invitations" forceMount className={PANEL}>
-          <ReminderFieldset values={values} errors={errors} />
-        </Tabs.Content>
+          <Tabs.Content value="invitations" forceMount className={PANEL}>
+            <ReminderFieldset values={values} errors={errors} />
+          </Tabs.Content>
 
-        <Tabs.Content value="security" forceMount className={PANEL}>
-          <div className="flex gap-3">
-            <ShieldCheck aria-hidden className="size-6 shrink-0 text-emerald-600" />
-            <div className="space-y-3 text-sm text-slate-700 dark:text-slate-300">
-              <p>
-                <strong>Administrators come from configuration.</strong> They are the addresses listed in the server's{" "}
-                <code className="rounded bg-slate-100 px-1 dark:bg-slate-800">ADMIN_EMAILS</code> setting ({adminCount}{" "}
-                {adminCount === 1 ? "address" : "addresses"}); change it and restart to add or remove one.
-              </p>
-              <p>
-                You are signed in as <strong>{adminEmail}</strong>.
-              </p>
-              <p>
-                <strong>Authorization is enforced on the server</strong> for every page and every action, whatever the
-                browser shows or sends. Members can change only their own card; claim status is never sent to them.
-              </p>
-              <p>
-                Accounts need a confirmed email address, sign-in attempts are rate-limited, and sessions are kept in
-                httpOnly cookies.
-              </p>
+          <Tabs.Content value="joining" forceMount className={PANEL}>
+            <JoinRuleFieldset values={values} errors={errors} />
+            <OutsideAccounts outside={outside} />
+          </Tabs.Content>
+
+          <Tabs.Content value="security" forceMount className={PANEL}>
+            <div className="flex gap-3">
+              <ShieldCheck aria-hidden className="size-6 shrink-0 text-emerald-600" />
+              <div className="space-y-3 text-sm text-slate-700 dark:text-slate-300">
+                <p>
+                  <strong>Administrators come from configuration.</strong> They are the addresses listed in the server's{" "}
+                  <code className="rounded bg-slate-100 px-1 dark:bg-slate-800">ADMIN_EMAILS</code> setting (
+                  {adminCount} {adminCount === 1 ? "address" : "addresses"}); change it and restart to add or remove
+                  one.
+                </p>
+                <p>
+                  You are signed in as <strong>{adminEmail}</strong>.
+                </p>
+                <p>
+                  <strong>Authorization is enforced on the server</strong> for every page and every action, whatever the
+                  browser shows or sends. Members can change only their own card; claim status is never sent to them.
+                </p>
+                <p>
+                  Accounts need a confirmed email address, sign-in attempts are rate-limited, and sessions are kept in
+                  httpOnly cookies.
+                </p>
+              </div>
             </div>
+          </Tabs.Content>
+        </Tabs.Root>
+      </Form>
+      <OutsideAccountsForm ids={outside.ids} />
+    </>
+  );
+}
+
+const JOIN_OPTIONS = [
+  { value: "domains", label: "People with an address at these domains" },
+  { value: "invited", label: "Only people an administrator added, imported or invited" },
+  { value: "anyone", label: "Anyone who has the link" },
+] as const;
+
+/** Who may make an account (docs/decisions/024-who-can-join.md). */
+function JoinRuleFieldset({
+  values,
+  errors,
+}: {
+  values: { joinRule?: string; joinDomains?: string };
+  errors?: Record<string, string[] | undefined>;
+}) {
+  const [rule, setRule] = useState(values.joinRule ?? "domains");
+  return (
+    <fieldset
+      id={fieldId("joinRule")}
+      tabIndex={-1}
+      aria-describedby="join-rule-hint"
+      className="space-y-4 outline-none"
+    >
+      <legend className="mb-1 text-base font-semibold">Who can join</legend>
+      <p id="join-rule-hint" className="text-sm text-slate-500 dark:text-slate-400">
+        Everyone who joins gets a card and can read the whole directory, with colleagues' email addresses and phone
+        numbers. People an administrator added, imported or invited can always join, and so can the administrators.
+      </p>
+      <div className="flex flex-col gap-3">
+        {JOIN_OPTIONS.map((option) => (
+          <div key={option.value} className="space-y-3">
+            <label className="flex items-center gap-2 text-sm font-medium">
+              <input
+                type="radio"
+                name="joinRule"
+                value={option.value}
+                defaultChecked={(values.joinRule ?? "domains") === option.value}
+                onChange={() => setRule(option.value)}
+                className="size-4 accent-[var(--color-brand-solid)]"
+              />
+              {option.label}
+            </label>
+            {option.value === "domains" ? (
+              <div className="ml-6">
+                <TextareaField
+                  label="Domains"
+                  name="joinDomains"
+                  rows={3}
+                  defaultValue={values.joinDomains}
+                  placeholder="example.com"
+                  hint="One a line, such as example.com. Addresses at their subdomains count too."
+                  errors={errors?.joinDomains}
+                />
+              </div>
+            ) : null}
           </div>
-        </Tabs.Content>
-      </Tabs.Root>
+        ))}
+      </div>
+      {rule === "anyone" ? (
+        <Alert tone="warning">
+          Anyone on the internet who finds the sign-up page could make an account and read every colleague's email
+          address and phone number. Choose this only for a directory that is meant to be public.
+        </Alert>
+      ) : null}
+      <ErrorList errors={errors?.joinRule} />
+    </fieldset>
+  );
+}
+
+/**
+ * The people who joined by themselves and whom the saved rule leaves outside,
+ * with one step to deactivate them all. Its form stands outside the settings
+ * form (forms cannot nest); the button names it.
+ */
+function OutsideAccounts({ outside }: { outside: { total: number; ids: string[]; shown: OutsideAccountRow[] } }) {
+  const submit = useSubmit();
+  const navigation = useNavigation();
+  const [confirming, setConfirming] = useState(false);
+  if (outside.total === 0) return null;
+  const busy = navigation.state === "submitting" && navigation.formData?.get("intent") === "deactivate-outside";
+  const count = outside.total === 1 ? "1 account" : `${outside.total} accounts`;
+  return (
+    <section aria-labelledby="outside-title" className="space-y-4 border-t border-slate-200 pt-5 dark:border-slate-800">
+      <div className="flex gap-3">
+        <TriangleAlert aria-hidden className="mt-0.5 size-5 shrink-0 text-amber-600 dark:text-amber-400" />
+        <div className="space-y-1">
+          <h2 id="outside-title" className="text-base font-semibold">
+            {outside.total === 1
+              ? "1 person who joined is outside the saved rule"
+              : `${outside.total} people who joined are outside the saved rule`}
+          </h2>
+          <p className="text-sm text-slate-500 dark:text-slate-400">
+            They made their accounts themselves and could not join today. Deactivating signs them out at once and hides
+            their cards; you can reactivate any of them under Manage Profiles.
+          </p>
+        </div>
+      </div>
+      <div className="overflow-x-auto rounded-lg border border-slate-200 dark:border-slate-800">
+        <table className="w-full text-left text-sm">
+          <thead className="bg-slate-50 text-slate-600 dark:bg-slate-950 dark:text-slate-400">
+            <tr>
+              <th scope="col" className="px-4 py-2 font-medium">
+                Name
+              </th>
+              <th scope="col" className="px-4 py-2 font-medium">
+                Email
+              </th>
+              <th scope="col" className="px-4 py-2 font-medium">
+                Joined
+              </th>
+            </tr>
+          </thead>
+          <tbody className="divide-y divide-slate-200 dark:divide-slate-800">
+            {outside.shown.map((account) => (
+              <tr key={account.profileId}>
+                <td className="px-4 py-2">
+                  <Link to={`/profile/${account.username}`} className="font-medium text-brand-ink hover:underline">
+                    {account.name}
+                  </Link>
+                </td>
+                <td className="px-4 py-2 break-all">{account.email}</td>
+                <td className="px-4 py-2 whitespace-nowrap">{account.joinedAt.slice(0, 10)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      {outside.total > outside.shown.length ? (
+        <p className="text-sm text-slate-500 dark:text-slate-400">And {outside.total - outside.shown.length} more.</p>
+      ) : null}
+      <Button
+        type="submit"
+        form={OUTSIDE_FORM}
+        variant="destructive"
+        disabled={busy}
+        onClick={(event) => {
+          // With JavaScript the choice is confirmed first; without it the button sends the form at once.
+          event.preventDefault();
+          setConfirming(true);
+        }}
+      >
+        {busy ? "Deactivating..." : `Deactivate these ${count}`}
+      </Button>
+      <Confirm
+        open={confirming}
+        onOpenChange={setConfirming}
+        title={`Deactivate ${count}?`}
+        confirmLabel={`Deactivate ${count}`}
+        busy={busy}
+        onConfirm={() => {
+          setConfirming(false);
+          const form = document.getElementById(OUTSIDE_FORM);
+          if (form instanceof HTMLFormElement) submit(form);
+        }}
+      >
+        <p>They are signed out at once and their cards are hidden from the directory and the web.</p>
+      </Confirm>
+    </section>
+  );
+}
+
+type OutsideAccountRow = { profileId: string; username: string; name: string; email: string; joinedAt: string };
+
+/** The deactivation form: a sibling of the settings form, since forms cannot nest. */
+function OutsideAccountsForm({ ids }: { ids: string[] }) {
+  if (ids.length === 0) return null;
+  return (
+    <Form id={OUTSIDE_FORM} method="post" encType="multipart/form-data" hidden>
+      <input type="hidden" name="intent" value="deactivate-outside" />
+      {ids.map((id) => (
+        <input key={id} type="hidden" name="profileId" value={id} />
+      ))}
     </Form>
   );
 }

@@ -15,10 +15,29 @@ export async function loader({ request }: Route.LoaderArgs) {
   if (!url.searchParams.has("error")) {
     throw redirect(safeRedirect(url.searchParams.get("redirectTo")));
   }
-  return null;
+  return { notAllowed: url.searchParams.get("error") === "NOT_ALLOWED_TO_JOIN" };
 }
 
-export default function Verified() {
+export default function Verified({ loaderData }: Route.ComponentProps) {
+  if (loaderData?.notAllowed) {
+    return (
+      <AuthShell>
+        <div className="space-y-4">
+          <h1 className="text-2xl font-semibold tracking-tight">This address cannot join</h1>
+          <Alert tone="error">
+            Since you signed up, the administrators changed who can join, and this address is no longer among them. No
+            account was made.
+          </Alert>
+          <p className="text-slate-600 dark:text-slate-400">
+            Sign up with your work address, or ask an administrator to invite you.
+          </p>
+          <Link to="/auth?mode=signup" className="inline-block font-medium text-brand-ink hover:underline">
+            Go to sign up
+          </Link>
+        </div>
+      </AuthShell>
+    );
+  }
   return (
     <AuthShell>
       <div className="space-y-4">
