@@ -3,15 +3,28 @@
 // (tests/e2e/people.ts), then a few unclaimed cards that tests change or look
 // at closely (BRAND_CARDS, LONG_CARD, RENAMED_CARD, PLAIN_CARD there).
 import { connectDatabase } from "~/.server/db/connect";
-import { brands, profiles } from "~/.server/db/schema";
-import { BRAND_CARDS, LONG_CARD, PASSWORD, PEOPLE, PLAIN_CARD, RENAMED_CARD } from "../tests/e2e/people";
+import { brands, profiles, siteSettings } from "~/.server/db/schema";
+import {
+  BRAND_CARDS,
+  COMPANY_DOMAINS,
+  LONG_CARD,
+  OUTSIDER,
+  PASSWORD,
+  PEOPLE,
+  PLAIN_CARD,
+  RENAMED_CARD,
+} from "../tests/e2e/people";
 import { createMember } from "../tests/support/members";
 
 await import("./seed");
 
 const handle = await connectDatabase();
 try {
+  // The company's two domains: the administrator's and its people's.
+  await handle.db.insert(siteSettings).values({ id: 1, joinRule: "domains", joinDomains: COMPANY_DOMAINS.join("\n") });
   for (const person of Object.values(PEOPLE)) await createMember({ ...person, password: PASSWORD });
+  // Joined while anyone could, and now outside the rule (tests/e2e/who-can-join.last.spec.ts).
+  await createMember({ ...OUTSIDER, password: PASSWORD });
   for (const card of [...Object.values(BRAND_CARDS), LONG_CARD]) {
     const [brand] = await handle.db.insert(brands).values(card.brand).returning({ id: brands.id });
     await handle.db.insert(profiles).values({ ...card.person, companyBrandId: brand?.id ?? null });

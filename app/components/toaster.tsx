@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from "react";
 import { Alert } from "~/components/ui/alert";
-import { TOAST_SEEN_COOKIE, type Toast } from "~/lib/toast";
+import { onClientToast, TOAST_SEEN_COOKIE, type Toast } from "~/lib/toast";
 
 /**
  * Shows the toast the root loader handed over: announced to screen readers,
@@ -18,6 +18,8 @@ export function Toaster({ toast }: { toast: Toast | null }) {
     // biome-ignore lint/suspicious/noDocumentCookie: a plain note to the server, readable by every browser
     document.cookie = `${TOAST_SEEN_COOKIE}=${encodeURIComponent(toast.id)}; Path=/; Max-Age=60; SameSite=Lax`;
   }, [toast]);
+  // Toasts raised in the browser (a file downloaded) show the same way.
+  useEffect(() => onClientToast(setShown), []);
   useEffect(() => {
     if (!shown) return;
     const timer = setTimeout(() => setShown(null), shown.durationMs);

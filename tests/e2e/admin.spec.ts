@@ -20,6 +20,7 @@ test("the administrator manages profiles from the dashboard: create, search, edi
   const download = page.waitForEvent("download");
   await page.getByRole("link", { name: "Export Data" }).click();
   expect((await download).suggestedFilename()).toMatch(/^namecard-dashboard-\d{4}-\d{2}-\d{2}\.csv$/);
+  await expect(page.getByRole("status").filter({ hasText: "Dashboard data exported successfully!" })).toBeVisible();
 
   // Create an unclaimed profile.
   await page.getByRole("tab", { name: /Manage Profiles/ }).click();
@@ -128,6 +129,7 @@ test("the administrator reads analytics and exports them", async ({ page, login 
   await page.getByRole("link", { name: "Export CSV" }).click();
   const file = await download;
   expect(file.suggestedFilename()).toMatch(/^\d{4}-\d{2}-\d{2}-namecard-analytics\.csv$/);
+  await expect(page.getByRole("status").filter({ hasText: "Analytics data exported successfully!" })).toBeVisible();
   expect(fs.readFileSync(await file.path(), "utf8")).toContain("Top Profiles");
   await page.getByRole("button", { name: "Refresh" }).click();
   await expect(page.getByRole("button", { name: "Refresh" })).toBeEnabled();

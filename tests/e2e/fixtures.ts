@@ -20,7 +20,7 @@ const OUTBOX = "tests/.tmp/e2e-data/mail";
 let counter = 0;
 export function uniqueEmail(prefix = "member") {
   counter++;
-  return `${prefix}.${process.pid}.${counter}.${Date.now()}@example.org`;
+  return `${prefix}.${process.pid}.${counter}.${Date.now()}@example.com`;
 }
 
 /**
@@ -52,20 +52,6 @@ async function signInThroughApi(person: Person, ip: string): Promise<StorageStat
 }
 
 /**
- * Browser errors that come from a known defect of the app, not from the test.
- * Each is attached to the test as a warning instead of failing it; remove the
- * entry with the fix.
- */
-const KNOWN_APP_DEFECTS = [
-  {
-    // TODO(issue 10): `void revalidator.revalidate()` (app/lib/realtime.ts) leaves the
-    // rejection of a revalidation that a navigation interrupts unhandled.
-    pattern: /^uncaught error: signal is aborted without reason$/,
-    defect: "an interrupted revalidation's rejection is not handled",
-  },
-];
-
-/**
  * Collects the browser's console errors and uncaught page errors. Each fails
  * the test unless the test said it expects it (`expectConsoleError`), and an
  * expected error that never came fails it too.
@@ -94,13 +80,9 @@ class ConsoleWatch {
   }
 
   /** Known defects of the app, reported on the test instead of failing it until they are fixed. */
-  knownDefects() {
-    return this.unexpected.filter((message) => KNOWN_APP_DEFECTS.some(({ pattern }) => pattern.test(message)));
-  }
-
   problems() {
     return [
-      ...this.unexpected.filter((message) => !KNOWN_APP_DEFECTS.some(({ pattern }) => pattern.test(message))),
+      ...this.unexpected,
       ...this.expected.filter(({ seen }) => !seen).map(({ pattern }) => `expected a browser error matching ${pattern}`),
     ];
   }
@@ -162,9 +144,6 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
   consoleWatch: async ({}, use, testInfo) => {
     const watch = new ConsoleWatch();
     await use(watch);
-    for (const message of watch.knownDefects()) {
-      testInfo.annotations.push({ type: "warning", description: `known app defect: ${message}` });
-    }
     const problems = watch.problems();
     // A failing test reports its own error; these would only add noise to it.
     if (problems.length && testInfo.status === testInfo.expectedStatus) {

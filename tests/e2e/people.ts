@@ -23,6 +23,16 @@ export const PEOPLE = {
 } as const;
 
 export type PersonName = keyof typeof PEOPLE;
+
+/** Who can join in the browser tests: the administrator's domain and the one its people are at. */
+export const COMPANY_DOMAINS = ["example.com", "example.org"] as const;
+
+/** Someone who joined by themselves from another domain: outside the rule, listed for deactivation. */
+export const OUTSIDER = {
+  email: "oscar.outsider@elsewhere.example",
+  firstName: "Oscar",
+  lastName: "Outsider",
+} as const;
 export type Person = (typeof PEOPLE)[PersonName];
 
 /**

@@ -1,11 +1,11 @@
-import { Download, Eye } from "lucide-react";
+import { Eye } from "lucide-react";
 import { Tabs } from "radix-ui";
 import { Link, useNavigate } from "react-router";
 import { ProfileManagement } from "~/components/admin/profile-management";
 import { Avatar } from "~/components/avatar";
+import { DownloadButton } from "~/components/download-button";
 import { PageHeader } from "~/components/page-header";
 import { RefreshButton } from "~/components/refresh-button";
-import { buttonClasses } from "~/components/ui/button";
 import { readableTextOn } from "~/lib/color";
 import type { DashboardData } from "~/lib/dashboard";
 import { fullName } from "~/lib/names";
@@ -25,10 +25,11 @@ export function AdminDashboard({ data }: { data: DashboardData }) {
         actions={
           <>
             <RefreshButton />
-            <a href="/admin/export/dashboard.csv" download className={buttonClasses("primary")}>
-              <Download aria-hidden className="size-4" />
-              Export Data
-            </a>
+            <DownloadButton
+              href="/admin/export/dashboard.csv"
+              label="Export Data"
+              done="Dashboard data exported successfully!"
+            />
           </>
         }
       />

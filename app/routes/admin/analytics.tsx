@@ -1,4 +1,4 @@
-import { BarChart3, Download, Eye, TrendingUp, Users } from "lucide-react";
+import { BarChart3, Eye, TrendingUp, Users } from "lucide-react";
 import { isRouteErrorResponse, useRevalidator } from "react-router";
 import {
   getOverviewStats,
@@ -8,9 +8,10 @@ import {
   getViewsByDay,
   getViewsBySource,
 } from "~/.server/analytics/stats";
+import { DownloadButton } from "~/components/download-button";
 import { PageHeader } from "~/components/page-header";
 import { RefreshButton } from "~/components/refresh-button";
-import { Button, buttonClasses } from "~/components/ui/button";
+import { Button } from "~/components/ui/button";
 import { cn } from "~/lib/cn";
 import type { LiveHandle } from "~/lib/realtime";
 import { NO_BRAND_COLOR } from "~/lib/settings";
@@ -55,10 +56,11 @@ export default function Analytics({ loaderData }: Route.ComponentProps) {
         actions={
           <>
             <RefreshButton />
-            <a href="/admin/export/analytics.csv" download className={buttonClasses("primary")}>
-              <Download aria-hidden className="size-4" />
-              Export CSV
-            </a>
+            <DownloadButton
+              href="/admin/export/analytics.csv"
+              label="Export CSV"
+              done="Analytics data exported successfully!"
+            />
           </>
         }
       />
