@@ -123,7 +123,7 @@ function loadUntilKilled(server: ServerProcess, admin: string, member: string) {
         profileForm({
           firstName: "Mem",
           lastName: "Ber",
-          email: "crash.member@example.org",
+          email: "crash.member@example.com",
           username: "crash.member",
           title: `Edit ${round}`,
         }),
@@ -216,7 +216,7 @@ describe.skipIf((ON_POSTGRES && !POSTGRES_URL) || !SERVER_BUILT)("a server kille
     started.push(first);
     const [admin, member] = await Promise.all([
       signedInMember(first, "admin@example.com", { first: "Ada", last: "Min" }),
-      signedInMember(first, "crash.member@example.org", { first: "Mem", last: "Ber" }),
+      signedInMember(first, "crash.member@example.com", { first: "Mem", last: "Ber" }),
     ]);
     const { acked, state, done } = loadUntilKilled(first, admin, member);
     await until(

@@ -51,7 +51,7 @@ describe.skipIf(!EMBEDDED || !SERVER_BUILT)("one process per embedded data direc
     const dataDir = await migratedDataDir();
     const first = await startServer({ dataDir });
     started.push(first);
-    await signedInMember(first, "owner@example.org");
+    await signedInMember(first, "owner@example.com");
 
     const second = launch(process.execPath, ["server.js"], serverEnv({ port: await freePort(), dataDir }));
     started.push(second);

@@ -38,7 +38,7 @@ describe.skipIf(!ON_POSTGRES || !POSTGRES_URL || !SERVER_BUILT)("while PostgreSQ
     viaProxy.port = String(proxy.port);
     const server = await startServer({ dataDir: scratchDir(), databaseUrl: viaProxy.toString() });
     started.push(server);
-    const cookie = await signedInMember(server, "out.age@example.org", { first: "Out", last: "Age" });
+    const cookie = await signedInMember(server, "out.age@example.com", { first: "Out", last: "Age" });
     const card = `${server.url}/profile/out.age`;
     expect((await fetch(card)).status).toBe(200);
 

@@ -51,7 +51,7 @@ describe.skipIf(!EMBEDDED || !SERVER_BUILT)("a deactivated card over HTTP", () =
   it("answers 410 at once to a visitor who just saw it, ends its owner's session, refuses their sign-in, and comes back on reactivation", async () => {
     const server = await startServer({ dataDir: await migratedDataDir(), env: { TRUST_PROXY: "loopback" } });
     started.push(server);
-    const email = "lea.ver@example.org";
+    const email = "lea.ver@example.com";
     const member = await signedInMember(server, email, { first: "Lea", last: "Ver" });
     const admin = await signedInMember(server, "admin@example.com", { first: "Ada", last: "Admin" });
     const edit = await visit(server, "/profile/edit", { cookie: member });

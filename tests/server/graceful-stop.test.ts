@@ -52,7 +52,7 @@ describe.skipIf(!EMBEDDED || !SERVER_BUILT)("a graceful stop", () => {
     const dataDir = await migratedDataDir();
     const server = await startServer({ dataDir });
     started.push(server);
-    const cookie = await signedInMember(server, "slow.client@example.org", { first: "Slow", last: "Client" });
+    const cookie = await signedInMember(server, "slow.client@example.com", { first: "Slow", last: "Client" });
     const username = await usernameOf(server, cookie);
 
     // An open event stream, which never ends by itself.
@@ -68,7 +68,7 @@ describe.skipIf(!EMBEDDED || !SERVER_BUILT)("a graceful stop", () => {
       {
         firstName: "Slow",
         lastName: "Client",
-        email: "slow.client@example.org",
+        email: "slow.client@example.com",
         username,
         title: "Saved during shutdown",
         phone: "",

@@ -65,7 +65,7 @@ describe.skipIf(!EMBEDDED || !SERVER_BUILT)("anonymous visitors of a card", () =
     const dataDir = await migratedDataDir();
     const server = await startServer({ dataDir, env: { TRUST_PROXY: "loopback" } });
     started.push(server);
-    const email = "reused.card@example.org";
+    const email = "reused.card@example.com";
     const cookie = await signedInMember(server, email, { first: "Reu", last: "Sed" });
     const username = await usernameOf(server, cookie);
     const card = `/profile/${username}`;
@@ -137,7 +137,7 @@ describe.skipIf(!EMBEDDED || !SERVER_BUILT)("anonymous visitors of a card", () =
     const dataDir = await migratedDataDir();
     const server = await startServer({ dataDir, env: { TRUST_PROXY: "loopback" } });
     started.push(server);
-    const email = "stopped.early@example.org";
+    const email = "stopped.early@example.com";
     const cookie = await signedInMember(server, email, { first: "Sto", last: "Pped" });
     const card = `/profile/${await usernameOf(server, cookie)}`;
     const answers = await Promise.all(
@@ -160,7 +160,7 @@ describe.skipIf(!EMBEDDED || !SERVER_BUILT)("a card's QR code and preview image"
   it("are answered from memory to anonymous visitors, and an edit shows in them on the next request", async () => {
     const server = await startServer({ dataDir: await migratedDataDir() });
     started.push(server);
-    const email = "pictured@example.org";
+    const email = "pictured@example.com";
     const cookie = await signedInMember(server, email, { first: "Pic", last: "Tured" });
     const username = await usernameOf(server, cookie);
     const image = async (file: string) => {
@@ -193,13 +193,13 @@ describe.skipIf(!EMBEDDED || !SERVER_BUILT)("the directory's count of people", (
   it("follows a new member and an edited card on the very next request", async () => {
     const server = await startServer({ dataDir: await migratedDataDir() });
     started.push(server);
-    const email = "counted.first@example.org";
+    const email = "counted.first@example.com";
     const cookie = await signedInMember(server, email, { first: "Cou", last: "Nted" });
     expect(await shownTotal(server, cookie)).toBe(1);
     expect(await shownTotal(server, cookie)).toBe(1);
     expect(await shownTotal(server, cookie, "?q=zy")).toBe(0);
 
-    await signedInMember(server, "counted.second@example.org", { first: "Sec", last: "Ond" });
+    await signedInMember(server, "counted.second@example.com", { first: "Sec", last: "Ond" });
     expect(await shownTotal(server, cookie)).toBe(2);
 
     await editCard(server, cookie, {

@@ -111,7 +111,7 @@ describe.skipIf(ON_POSTGRES || !SERVER_BUILT)("compressed pages", () => {
   }, 60_000);
 
   it("sends large pages compressed without a listener per wait piling up (no leak warning in the log)", async () => {
-    const cookie = await signedInMember(server!, "large.pages@example.org");
+    const cookie = await signedInMember(server!, "large.pages@example.com");
     for (const encoding of ["br", "gzip"]) {
       for (const page of ["/terms", "/privacy"]) {
         const response = await fetch(`${server!.url}${page}`, { headers: { cookie, "accept-encoding": encoding } });

@@ -36,7 +36,7 @@ async function post(server: ServerProcess, pathname: string, body: FormData, coo
 
 export async function populate(server: ServerProcess) {
   const admin = await signedInMember(server, "admin@example.com", { first: "Ada", last: "Min" });
-  const member = await signedInMember(server, "photo.member@example.org", { first: "Pho", last: "Tograph" });
+  const member = await signedInMember(server, "photo.member@example.com", { first: "Pho", last: "Tograph" });
   await post(
     server,
     "/admin/brands",
@@ -60,7 +60,7 @@ export async function populate(server: ServerProcess) {
       {
         firstName: "Pho",
         lastName: "Tograph",
-        email: "photo.member@example.org",
+        email: "photo.member@example.com",
         username: "pho.tograph",
         title: "Kept in the archive",
         phone: "+1 555 0199",
