@@ -107,9 +107,9 @@ test("the administrator deactivates a card on a desktop, visitors get a calm 410
   const file = await download;
   expect(file.suggestedFilename()).toMatch(/^namecard-audit-\d{4}-\d{2}-\d{2}\.csv$/);
   const csv = await fs.promises.readFile(await file.path(), "utf8");
-  expect(csv).toContain(`deactivate,profile`);
+  expect(csv).toContain(`"deactivate","profile"`);
   expect(csv).toContain(`(@${person.username})`);
-  expect(csv).not.toContain(",create,");
+  expect(csv).not.toContain(`,"create",`);
 
   // Nothing matches: the empty state says so.
   await page.locator("#audit-action").selectOption("remind");
