@@ -54,6 +54,12 @@ if (DEVELOPMENT) {
 server.handle(app);
 
 const listener = http.createServer(app);
+// Node would answer `Expect: 100-continue` itself, before the app has seen the
+// request, and a client then sends a body the app may refuse (its size, its
+// route). The app sends `100 Continue` only when it is about to read the body
+// (server/request-handler.ts) and answers other expectations 417 with a message.
+listener.on("checkContinue", app);
+listener.on("checkExpectation", app);
 listener.once("error", (error) => failToListen(error, server.config.port));
 listener.listen(server.config.port, () => {
   console.info(`Namecard is listening on ${server.config.publicUrl} (port ${server.config.port}, ${MODE} mode)`);

@@ -201,6 +201,13 @@ describe("module boundaries", () => {
     expect(crossings).toEqual([]);
   });
 
+  it("route modules read request bodies only through app/.server/form-data.ts, which answers a broken body with a 4xx", () => {
+    const readers = sourceFiles("routes")
+      .filter((file) => /\brequest\.(formData|json|text|arrayBuffer|blob)\(/.test(fs.readFileSync(file, "utf8")))
+      .map(relative);
+    expect(readers).toEqual([]);
+  });
+
   it("no module imports itself back through others", () => {
     expect(importCycles(sourceFiles("."))).toEqual([]);
   });

@@ -1,20 +1,20 @@
 import type { Express, NextFunction, Request, Response } from "express";
-import { RouterContextProvider } from "react-router";
+import { RouterContextProvider, type ServerBuild } from "react-router";
 import { startCountingViews, stopCountingViews } from "~/.server/analytics/views";
 import { CLIENT_IP_HEADER } from "~/.server/auth";
-import { BACKUP_PATH, backupEndpoint, publishControl } from "~/.server/backup/control";
+import { BACKUP_PATH, publishControl } from "~/.server/backup/control";
 import { connectDatabase } from "~/.server/db/connect";
 import { env } from "~/.server/env";
-import { MAX_SETTINGS_FORM_BYTES, MAX_UPLOAD_FORM_BYTES } from "~/.server/form-data";
 import { checkHealth } from "~/.server/health";
-import { MAX_IMPORT_FORM_BYTES } from "~/.server/imports/imports";
 import { startImportWorker, stopImportWorker } from "~/.server/imports/run";
 import { sendDueReminders } from "~/.server/invitations/invitations";
 import { startMailQueue } from "~/.server/invitations/mail-queue";
 import { failedForOutage, RETRY_AFTER_SECONDS } from "~/.server/outage";
 import { endStreams as endEventStreams, startRealtime } from "~/.server/realtime";
+import { backupEndpoint } from "./backup-endpoint";
 import { keepAnswer, servePages, startPageCache } from "./page-cache";
-import { createRequestHandler } from "./request-handler";
+import { createRequestHandler, endLingering, refuse, refuseUnknownExpectations } from "./request-handler";
+import { findRoutes, routeOf, routeTable } from "./routes";
 
 /**
  * The server half of Namecard that is built with the app: configuration,
@@ -45,19 +45,9 @@ export const config = { port: env.PORT, publicUrl: env.PUBLIC_URL };
 // `npm run backup` reaches a server on the embedded database through it (docs/decisions/012-backups.md).
 const withdrawControl = database.kind === "pglite" ? publishControl(env.PORT) : () => {};
 
-/** Every form and API call but the uploads and the settings: far more than any of them needs. */
-export const MAX_FORM_BYTES = 64 * 1024;
-/** The forms that carry an image. */
-const UPLOAD_ROUTES = new Set(["/profile/edit", "/admin/profiles", "/admin/profiles/create", "/admin/brands"]);
-
-/** The most a request body to `path` may hold, checked before and while it is read. */
-export function bodyLimit(path: string): number {
-  const route = path.replace(/\.data$/, "").replace(/\/+$/, "") || "/";
-  if (UPLOAD_ROUTES.has(route)) return MAX_UPLOAD_FORM_BYTES;
-  if (route === "/admin/settings") return MAX_SETTINGS_FORM_BYTES;
-  if (route === "/admin/import") return MAX_IMPORT_FORM_BYTES;
-  return MAX_FORM_BYTES;
-}
+const build = () => import("virtual:react-router/server-build") as Promise<ServerBuild>;
+// What the routes declare (body limits, kept pages) is checked now: a mistake stops the start.
+routeTable(await build());
 
 /** Whether every percent-escape of the URL decodes to valid UTF-8 text without NUL. */
 function isWellFormedUrl(raw: string): boolean {
@@ -110,11 +100,12 @@ export function prepare(app: Express) {
   app.use(securityHeaders);
   app.use((req: Request, res: Response, next: NextFunction) => {
     if (isWellFormedUrl(req.originalUrl)) return next();
-    res
-      .status(400)
-      .type("text/plain")
-      .send("This address contains characters that are not valid text. Check the link and try again.");
+    refuse(req, res, {
+      status: 400,
+      message: "This address contains characters that are not valid text. Check the link and try again.",
+    });
   });
+  app.use(refuseUnknownExpectations);
   app.get("/healthz", async (_req: Request, res: Response) => {
     const health = await checkHealth();
     res
@@ -128,14 +119,16 @@ export function prepare(app: Express) {
 export function handle(app: Express) {
   app.post(BACKUP_PATH, backupEndpoint);
   app.use(answerOutagesWith503);
+  // What the request's route declares (docs/decisions/023-route-declared-limits.md).
+  app.use(findRoutes(build));
   // Anonymous cards are answered from pages kept for reuse (docs/decisions/018-reused-cards-and-batched-views.md).
   app.use(servePages);
   app.use(
     createRequestHandler({
       keepAnswer,
-      build: () => import("virtual:react-router/server-build"),
+      build,
       mode: env.NODE_ENV,
-      bodyLimit,
+      route: (_req, res) => routeOf(res),
       signedIn: (req) => /(?:^|;\s*)(?:__Secure-)?namecard\.session_token=/.test(req.headers.cookie ?? ""),
       getLoadContext: (_req, res) => res.locals.routerContext as RouterContextProvider,
     }),
@@ -163,9 +156,10 @@ function answerOutagesWith503(_req: Request, res: Response, next: NextFunction) 
   next();
 }
 
-/** The first step of a graceful stop: event streams end, so only real requests are waited for. */
+/** The first step of a graceful stop: event streams and lingering refusals end, so only real requests are waited for. */
 export function endStreams() {
   endEventStreams();
+  endLingering();
 }
 
 /** Closes the database; PGlite would otherwise keep the process alive. */

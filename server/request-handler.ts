@@ -1,23 +1,30 @@
-import { Transform } from "node:stream";
-import { createReadableStreamFromReadable } from "@react-router/node";
 import type { Request as ExpressRequest, Response as ExpressResponse, NextFunction } from "express";
 import {
   createRequestHandler as createRouterHandler,
   type RouterContextProvider,
   type ServerBuild,
 } from "react-router";
+import { BODY_TOO_LARGE, bodyFault, mediaTypeFault } from "~/.server/form-data";
+import type { ActionFacts, RouteFacts } from "./routes";
 
 /**
  * The React Router handler for Express, as `@react-router/express` has it,
- * with two changes: every request body is limited before it is read (a body
- * over the route's limit is answered 413 and never buffered), and response
- * headers replace the defaults set earlier (so a page's own Content-Security-
- * Policy replaces the strict one every other response carries).
+ * with these changes:
+ *
+ * - Requests are checked against what their route declares (server/routes.ts)
+ *   before React Router runs: a method the route does not take answers 405, a
+ *   body over the route's limit 413 (never buffered), one of a media type it
+ *   does not read 415, one that cannot be read 400. Each is a short plain
+ *   message, and the body React Router gets is one that its action can read.
+ * - Response headers replace the defaults set earlier (so a page's own
+ *   Content-Security-Policy replaces the strict one every other response
+ *   carries).
  */
 export function createRequestHandler(options: {
   build: () => Promise<ServerBuild>;
   mode: string;
-  bodyLimit: (path: string) => number;
+  /** What the request's route declares (server/routes.ts). */
+  route: (req: ExpressRequest, res: ExpressResponse) => RouteFacts;
   /** Whether the request carries a session: its answers are then private unless they say otherwise. */
   signedIn: (req: ExpressRequest) => boolean;
   /** The router context the app's loaders and actions receive. */
@@ -31,95 +38,230 @@ export function createRequestHandler(options: {
     res.on("close", () => {
       if (!res.writableFinished) controller.abort();
     });
-    let refused = false;
-    const refuse = () => {
-      if (refused) return;
-      refused = true;
-      controller.abort();
-      sendTooLarge(req, res);
-    };
     try {
-      const limit = options.bodyLimit(req.path);
-      const hasBody = req.method !== "GET" && req.method !== "HEAD";
-      const declared = Number(req.headers["content-length"]);
-      if (hasBody && Number.isFinite(declared) && declared > limit) return refuse();
-      const request = toFetchRequest(req, controller.signal, hasBody ? limitedBody(req, limit, refuse) : undefined);
+      const route = options.route(req, res);
+      const refusal = requestFault(req, route);
+      if (refusal) return refuse(req, res, refusal);
+      let body: Body | undefined;
+      if (req.method === "POST" && route.action) {
+        const accepted = await acceptBody(req, res, route.action);
+        if (!accepted) return;
+        body = accepted;
+      }
+      const request = toFetchRequest(req, controller.signal, body);
       const response = await handleRequest(request, options.getLoadContext(req, res));
-      if (refused || res.headersSent || res.destroyed) {
+      if (res.headersSent || res.destroyed) {
         await response.body?.cancel().catch(() => {});
         return;
       }
       if (await options.keepAnswer?.(req, res, response)) return;
       await sendResponse(res, response, options.signedIn(req));
     } catch (error) {
-      if (refused) return;
       next(error);
     }
   };
 }
 
-/** The body as the app reads it, cut off (and refused) past `limit` bytes. */
-function limitedBody(req: ExpressRequest, limit: number, refuse: () => void) {
-  let seen = 0;
-  const counter = new Transform({
-    transform(chunk: Buffer, _encoding, callback) {
-      seen += chunk.length;
-      if (seen > limit) {
-        refuse();
-        callback(new Error("Request body too large"));
-        return;
-      }
-      callback(null, chunk);
-    },
-  });
-  req.pipe(counter);
-  return createReadableStreamFromReadable(counter);
-}
+/** An answer given before React Router: a status, a short message, and any headers it needs. */
+export type Refusal = { status: number; message: string; headers?: Record<string, string> };
 
-function sendTooLarge(req: ExpressRequest, res: ExpressResponse) {
-  // Stop reading: what has not arrived yet is never taken in.
-  req.unpipe();
-  req.pause();
-  if (!res.headersSent) {
-    res
-      .status(413)
-      .set({ "Content-Type": "text/plain; charset=utf-8", Connection: "close", "Cache-Control": "no-store" })
-      .end("The request is too large. Shorten the text or choose a smaller file, then try again.");
+const TOO_LARGE: Refusal = { status: 413, message: BODY_TOO_LARGE };
+
+/** What is wrong with a request before its body is looked at, or null. */
+function requestFault(req: ExpressRequest, route: RouteFacts): Refusal | null {
+  // HTTP/1.1 requires a Host (Node answers 400 without one); the app's URLs are made from it, so 1.0 must send it too.
+  if (!req.headers.host) return { status: 400, message: "The request has no Host header." };
+  if (req.method === "GET" || req.method === "HEAD") {
+    return hasBody(req) ? { status: 400, message: `A ${req.method} request cannot carry a body.` } : null;
   }
-  res.on("finish", () => lingerThenClose(req));
+  if (req.method === "POST" && route.action) return null;
+  return {
+    status: 405,
+    message: `This address does not take ${req.method} requests.`,
+    headers: { Allow: route.action ? "GET, HEAD, POST" : "GET, HEAD" },
+  };
 }
 
-/** How long, and how much, a refused body is still read and thrown away after the answer. */
-const LINGER_MS = 3_000;
-const LINGER_BYTES = 16 * 1024 * 1024;
+function hasBody(req: ExpressRequest): boolean {
+  return req.headers["transfer-encoding"] !== undefined || Number(req.headers["content-length"] ?? 0) > 0;
+}
+
+/** The body's size as the request declares it; null when it is sent in chunks of unknown total. */
+function declaredLength(req: ExpressRequest): number | null {
+  if (req.headers["transfer-encoding"] !== undefined) return null;
+  return Number(req.headers["content-length"] ?? 0);
+}
+
+/** As Node recognises it; an HTTP/1.0 client's expectation is ignored (RFC 9110, 10.1.1). */
+const CONTINUE = /(?:^|\W)100-continue(?:$|\W)/i;
+
+function expectsContinue(req: ExpressRequest): boolean {
+  return req.httpVersion === "1.1" && CONTINUE.test(req.headers.expect ?? "");
+}
 
 /**
- * Closing a socket with unread data makes the kernel reset the connection, and
- * a client still sending then sees the reset instead of the 413. So, as nginx
- * does, read and discard for a moment (bounded in time and bytes, never kept)
- * to let the client read the answer and stop; then close.
+ * An Expect header other than `100-continue` cannot be met: 417 with a
+ * message (server.js passes these requests to the app rather than letting Node
+ * answer a bare 417). `100-continue` itself is answered when the body is
+ * about to be read (`acceptBody`).
  */
-function lingerThenClose(req: ExpressRequest) {
-  const socket = req.socket;
-  let discarded = 0;
-  const close = () => {
-    clearTimeout(timer);
-    socket.destroy();
-  };
-  const timer = setTimeout(close, LINGER_MS);
-  req.on("data", (chunk: Buffer) => {
-    discarded += chunk.length;
-    if (discarded > LINGER_BYTES) close();
+export function refuseUnknownExpectations(req: ExpressRequest, res: ExpressResponse, next: NextFunction) {
+  if (req.headers.expect === undefined || req.httpVersion !== "1.1" || expectsContinue(req)) return next();
+  refuse(req, res, { status: 417, message: "This server can meet no expectation but 100-continue." });
+}
+
+/**
+ * Reads a POST body the action can use, or refuses it and returns null: a
+ * declared size over the limit and a media type the action does not read are
+ * refused before reading (and before `100 Continue`, which server.js leaves to
+ * this step); a body of unknown size is read up to the limit first, so that an
+ * oversized one is always a 413.
+ */
+async function acceptBody(req: ExpressRequest, res: ExpressResponse, action: ActionFacts): Promise<Body | null> {
+  const declared = declaredLength(req);
+  if (declared !== null && declared > action.limit) return refuse(req, res, TOO_LARGE);
+  const contentType = req.headers["content-type"];
+  const wrongType = mediaTypeFault(contentType, action.types);
+  if (wrongType && (declared !== null || expectsContinue(req))) return refuse(req, res, wrongType);
+  if (expectsContinue(req)) res.writeContinue();
+  const body = await readBody(req, action.limit);
+  if (body === "gone") return null;
+  if (body === "too large") return refuse(req, res, TOO_LARGE);
+  const fault = wrongType ?? (await bodyFault(contentType, body));
+  return fault ? refuse(req, res, fault) : body;
+}
+
+/** A request body read whole. */
+type Body = Uint8Array<ArrayBuffer>;
+
+function joined(chunks: Buffer[], size: number): Body {
+  const body = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    body.set(chunk, offset);
+    offset += chunk.length;
+  }
+  return body;
+}
+
+/** The whole body, or "too large" as soon as it passes `limit` (reading then stops), or "gone" if the client left. */
+function readBody(req: ExpressRequest, limit: number): Promise<Body | "too large" | "gone"> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let settled = false;
+    const settle = (result: Body | "too large" | "gone") => {
+      if (settled) return;
+      settled = true;
+      req.off("data", take);
+      req.off("end", end);
+      req.off("close", gone);
+      req.off("error", gone);
+      resolve(result);
+    };
+    const take = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) {
+        chunks.length = 0;
+        req.pause();
+        settle("too large");
+      } else {
+        chunks.push(chunk);
+      }
+    };
+    const end = () => settle(joined(chunks, size));
+    const gone = () => settle("gone");
+    req.on("data", take);
+    req.once("end", end);
+    req.once("close", gone);
+    req.once("error", gone);
   });
-  req.once("end", close);
-  req.once("close", () => clearTimeout(timer));
+}
+
+/**
+ * Answers a refused request with its status and message, then closes the
+ * connection after a lingering read (`lingerThenEnd`). Returns null, for the
+ * callers that return what they would have read.
+ */
+export function refuse(req: ExpressRequest, res: ExpressResponse, refusal: Refusal): null {
+  if (res.headersSent) {
+    res.destroy();
+    return null;
+  }
+  const body = Buffer.from(refusal.message, "utf8");
+  res.statusCode = refusal.status;
+  res.setHeader("Content-Type", "text/plain; charset=utf-8");
+  res.setHeader("Content-Length", body.length);
+  res.setHeader("Cache-Control", "no-store");
+  // The rest of a refused body is never read as a next request.
+  if (!req.complete) res.setHeader("Connection", "close");
+  for (const [name, value] of Object.entries(refusal.headers ?? {})) res.setHeader(name, value);
+  res.write(body);
+  lingerThenEnd(req, res);
+  return null;
+}
+
+/** How long, and how much, a refused body is still read and thrown away after the answer (as nginx's lingering close). */
+const LINGER_MS = 30_000;
+const LINGER_IDLE_MS = 5_000;
+const LINGER_BYTES = 64 * 1024 * 1024;
+
+/** The refusals still reading, ended at once when the server stops. */
+const lingering = new Set<() => void>();
+
+/**
+ * Node closes the socket as soon as an answer with `Connection: close` ends.
+ * Closing a socket with unread data makes the kernel reset the connection,
+ * and a reset makes the client's kernel drop what it has not read yet: a
+ * client still sending its body saw EPIPE or ECONNRESET instead of the 413.
+ * So a refused answer is written whole (its length declared) and ended only
+ * once the client has stopped sending: its body ended, it went quiet for
+ * LINGER_IDLE_MS, or it sent LINGER_BYTES or for LINGER_MS more. What is read
+ * meanwhile is counted and dropped, never kept.
+ */
+function lingerThenEnd(req: ExpressRequest, res: ExpressResponse) {
+  if (req.complete) {
+    res.end();
+    return;
+  }
+  let discarded = 0;
+  let idle: NodeJS.Timeout | undefined;
+  const finish = () => {
+    if (!lingering.delete(finish)) return;
+    clearTimeout(idle);
+    clearTimeout(cap);
+    req.off("data", discard);
+    if (!res.writableEnded && !res.destroyed) res.end();
+  };
+  const quiet = () => {
+    clearTimeout(idle);
+    idle = setTimeout(finish, LINGER_IDLE_MS);
+  };
+  const discard = (chunk: Buffer) => {
+    discarded += chunk.length;
+    if (discarded > LINGER_BYTES) finish();
+    else quiet();
+  };
+  const cap = setTimeout(finish, LINGER_MS);
+  lingering.add(finish);
+  quiet();
+  req.on("data", discard);
+  req.once("end", finish);
+  req.once("close", finish);
+  // A client that stops sending may reset the connection: that is the end of it, not an error.
+  req.on("error", finish);
   req.resume();
 }
 
-function toFetchRequest(req: ExpressRequest, signal: AbortSignal, body: ReadableStream | undefined) {
+/** Ends every lingering refusal now: the first step of a graceful stop. */
+export function endLingering() {
+  for (const finish of [...lingering]) finish();
+}
+
+function toFetchRequest(req: ExpressRequest, signal: AbortSignal, body: Body | undefined) {
   const [, hostPort] = req.get("host")?.split(":") ?? [];
   const port = Number.parseInt(hostPort ?? "", 10);
-  const hostname = req.hostname.split(/[\\/?#@]/)[0] || "localhost";
+  const hostname = (req.hostname ?? "").split(/[\\/?#@]/)[0] || "localhost";
   const url = new URL(`${req.protocol}://${hostname}${Number.isSafeInteger(port) ? `:${port}` : ""}${req.originalUrl}`);
   const headers = new Headers();
   for (const [key, values] of Object.entries(req.headers)) {

@@ -1,4 +1,5 @@
 import { redirect } from "react-router";
+import { readForm } from "~/.server/form-data";
 import { safeRedirect } from "~/.server/validation";
 import { type Theme, themeCookie } from "~/lib/theme";
 import type { Route } from "./+types/theme";
@@ -16,7 +17,7 @@ export async function loader() {
  * nothing.
  */
 export async function action({ request }: Route.ActionArgs) {
-  const form = await request.formData();
+  const form = await readForm(request);
   const theme = form.get("theme");
   const back = safeRedirect(form.get("back"));
   if (!THEMES.includes(theme as Theme)) throw redirect(back, 303);

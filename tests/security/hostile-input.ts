@@ -4,8 +4,142 @@
  * the database as it was and log no unhandled error (hostile-input.test.ts);
  * a route without rows fails the test. Rows name their route by its path in
  * app/routes.ts.
+ *
+ * Also the routes themselves, read from app/routes.ts, and the hostile bodies
+ * that the server-process tests send to every route (hostile-bodies.test.ts,
+ * oversized-bodies.test.ts).
  */
+import path from "node:path";
+import type { ServerBuild } from "react-router";
+import { FORM_TYPES, MAX_FORM_BYTES } from "~/.server/form-data";
+import routes from "~/routes";
+
+type RouteEntry = { id?: string; path?: string; index?: boolean; file: string; children?: RouteEntry[] };
+
+/** A route of app/routes.ts: its full path ("" for the index) and module file. */
+type RouteInfo = { path: string; file: string };
+
+/** Every route of app/routes.ts with its full path and module file. */
+function flatten(entries: RouteEntry[], parent = ""): RouteInfo[] {
+  return entries.flatMap((entry) => {
+    const own = entry.path ? (parent ? `${parent}/${entry.path}` : entry.path) : parent;
+    const children = entry.children ? flatten(entry.children, own) : [];
+    const isPage = entry.path !== undefined || entry.index;
+    return [...(isPage ? [{ path: own, file: entry.file }] : []), ...children];
+  });
+}
+
+const ROUTE_CONFIG = routes as RouteEntry[];
+export const ROUTES = flatten(ROUTE_CONFIG);
+
+/**
+ * The routes of app/routes.ts as the server build lists them (id, parent,
+ * path, module): what server/routes.ts reads the routes' declarations from.
+ */
+export async function routeBuild(): Promise<ServerBuild> {
+  const manifest: Record<string, unknown> = {
+    root: { id: "root", path: "", module: await import(path.resolve("app/root.tsx")) },
+  };
+  const add = async (entries: RouteEntry[], parentId: string) => {
+    for (const entry of entries) {
+      const id = entry.id ?? entry.file.replace(/\.[jt]sx?$/, "");
+      const module = await import(path.resolve("app", entry.file));
+      manifest[id] = { id, parentId, path: entry.path, index: entry.index, module };
+      await add(entry.children ?? [], id);
+    }
+  };
+  await add(ROUTE_CONFIG, "root");
+  return { routes: manifest } as unknown as ServerBuild;
+}
+
+/** An address a route answers: its parameters filled in (a username, an id, a splat). */
+export function addressOf(route: string): string {
+  const filled = route
+    .split("/")
+    .map((part) => {
+      if (part === "*") return "x";
+      if (part === ":id") return "00000000-0000-4000-8000-000000000000";
+      return part.startsWith(":") ? "nobody" : part;
+    })
+    .join("/");
+  return `/${filled}`;
+}
+
 type Who = "visitor" | "member" | "admin";
+
+/**
+ * Bodies no form sends, each with what it is refused as (`refusedAs`): 400
+ * when it cannot be read, 415 when it is not what the route reads. A body is
+ * also refused 413 when it is over the route's limit, and 415 when its type is
+ * not one the route takes; `expectedStatus` works that out for a route.
+ */
+export type HostileBody = { name: string; type?: string; text: string; refusedAs: 400 | 415 };
+
+const BOUNDARY = "hostileBoundary7MA4YWxk";
+const MULTIPART = `multipart/form-data; boundary=${BOUNDARY}`;
+const part = (headers: string, value: string) => `--${BOUNDARY}\r\n${headers}\r\n\r\n${value}\r\n`;
+const named = (name: string, value: string) => part(`Content-Disposition: form-data; name="${name}"`, value);
+const CLOSE = `--${BOUNDARY}--\r\n`;
+
+export const HOSTILE_BODIES: HostileBody[] = [
+  { name: "multipart with no closing boundary", type: MULTIPART, text: named("intent", "x").trimEnd(), refusedAs: 400 },
+  {
+    name: "multipart with another boundary than its Content-Type says",
+    type: "multipart/form-data; boundary=somethingElse",
+    text: named("intent", "x") + CLOSE,
+    refusedAs: 400,
+  },
+  {
+    name: "multipart with no boundary at all",
+    type: "multipart/form-data",
+    text: named("intent", "x") + CLOSE,
+    refusedAs: 400,
+  },
+  {
+    name: "a multipart part without a name",
+    type: MULTIPART,
+    text: part("Content-Disposition: form-data", "x") + CLOSE,
+    refusedAs: 400,
+  },
+  {
+    name: "a multipart part without Content-Disposition",
+    type: MULTIPART,
+    text: part("Content-Type: text/plain", "x") + CLOSE,
+    refusedAs: 400,
+  },
+  { name: "10,000 tiny multipart parts", type: MULTIPART, text: named("p", "").repeat(10_000) + CLOSE, refusedAs: 400 },
+  {
+    name: "10,000 url-encoded fields",
+    type: "application/x-www-form-urlencoded",
+    text: "p=&".repeat(10_000),
+    refusedAs: 400,
+  },
+  {
+    name: "a 1 MB header line in a multipart part",
+    type: MULTIPART,
+    text: part(`Content-Disposition: form-data; name="intent"\r\nX-Long: ${"h".repeat(1024 * 1024)}`, "x") + CLOSE,
+    refusedAs: 400,
+  },
+  { name: "JSON cut short", type: "application/json", text: '{"email": "a@example.com", "pass', refusedAs: 400 },
+  { name: "XML", type: "application/xml", text: "<form><intent>x</intent></form>", refusedAs: 415 },
+  { name: "text/plain", type: "text/plain", text: "intent=x", refusedAs: 415 },
+  { name: "no Content-Type", text: "intent=x", refusedAs: 415 },
+  {
+    name: "a multipart type no form uses",
+    type: `multipart/mixed; boundary=${BOUNDARY}`,
+    text: named("intent", "x") + CLOSE,
+    refusedAs: 415,
+  },
+];
+
+/** What a route that reads `types` up to `limit` bytes answers `body` with. */
+export function expectedStatus(body: HostileBody, action: { limit: number; types: readonly string[] }): number {
+  const type = (body.type ?? "").split(";")[0]!.trim().toLowerCase();
+  if (Buffer.byteLength(body.text) > action.limit) return 413;
+  if (!action.types.includes(type)) return 415;
+  // A form's hostile bodies and a JSON route's are refused for what they are; JSON is never a form.
+  return body.refusedAs;
+}
 
 export type Row = {
   /** The route's path as written in app/routes.ts ("" for the index). */
@@ -16,6 +150,8 @@ export type Row = {
   url: string;
   /** A form body, for POST. */
   form?: Record<string, string>;
+  /** A raw body (with its Content-Type, if any) instead of a form, for POST: what no browser sends. */
+  body?: HostileBody;
   /** The status the route answers: a 4xx, or (where the input is simply not used) what it answers anyway. */
   status: number;
   /** Why a row expects something other than a 4xx. */
@@ -324,6 +460,36 @@ export const HOSTILE_INPUT: Row[] = [
     status: 404,
     why: "no policy is published in a fresh install",
   },
+
+  // Bodies no form sends, to every action that reads a form (import/:id is covered over HTTP, hostile-bodies.test.ts).
+  ...(
+    [
+      ["theme", "visitor"],
+      ["auth", "visitor"],
+      ["auth/forgot-password", "visitor"],
+      ["auth/reset-password", "visitor"],
+      ["auth/confirm", "visitor"],
+      ["auth/invitation", "visitor"],
+      ["account/card-email", "member"],
+      ["profile/edit", "member"],
+      ["admin/profiles", "admin"],
+      ["admin/profiles/create", "admin"],
+      ["admin/brands", "admin"],
+      ["admin/settings", "admin"],
+      ["admin/import", "admin"],
+    ] as const
+  ).flatMap(([route, who]) =>
+    HOSTILE_BODIES.filter((body) => Buffer.byteLength(body.text) <= MAX_FORM_BYTES).map(
+      (body): Row => ({
+        route,
+        who,
+        method: "POST",
+        url: `/${route}`,
+        body,
+        status: expectedStatus(body, { limit: MAX_FORM_BYTES, types: FORM_TYPES }),
+      }),
+    ),
+  ),
 
   // ── Members ───────────────────────────────────────────────────────────────
   ...filterQueries.map(

@@ -27,7 +27,7 @@ export function defaultJoinDomains(): string[] {
 }
 
 /** The domain of an address in the form the rule compares (lower case, international names in ASCII). */
-export function domainOf(email: string): string {
+function domainOf(email: string): string {
   const at = email.lastIndexOf("@");
   if (at < 0) return "";
   return domainToASCII(
@@ -47,7 +47,7 @@ export function splitDomains(text: string | null | undefined): string[] {
 }
 
 /** Whether an address is at one of the domains, or at a subdomain of one. */
-export function atListedDomain(email: string, domains: readonly string[]): boolean {
+function atListedDomain(email: string, domains: readonly string[]): boolean {
   const domain = domainOf(email);
   return domain !== "" && domains.some((listed) => domain === listed || domain.endsWith(`.${listed}`));
 }
@@ -66,7 +66,7 @@ export async function getJoinRule(queryable: Queryable = db): Promise<JoinRule> 
 }
 
 /** Whether the rule alone lets the address in, a prepared card aside. */
-export function ruleAdmits(rule: JoinRule, email: string): boolean {
+function ruleAdmits(rule: JoinRule, email: string): boolean {
   if (isAdminEmail(email)) return true;
   if (rule.mode === "anyone") return true;
   return rule.mode === "domains" && atListedDomain(email, rule.domains);
@@ -98,7 +98,7 @@ export async function mayJoin(email: string, queryable: Queryable = db): Promise
 }
 
 /** What someone outside the rule reads on the sign-up form. */
-export function refusalMessage(rule: JoinRule): string {
+function refusalMessage(rule: JoinRule): string {
   if (rule.mode === "domains" && rule.domains.length > 0) {
     return `Only people with an address at ${listText(rule.domains)} can join. Sign up with your work address, or ask an administrator to invite you.`;
   }

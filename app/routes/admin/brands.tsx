@@ -5,7 +5,7 @@ import { deleteBrand } from "~/.server/brands/delete-brand";
 import { listBrandsWithUsage } from "~/.server/brands/list-brands";
 import { saveBrand } from "~/.server/brands/save-brand";
 import { BrandIdSchema, BrandSchema } from "~/.server/brands/schemas";
-import { formText, imageChange, readUploadForm } from "~/.server/form-data";
+import { type BodyHandle, formText, imageChange, readUploadForm } from "~/.server/form-data";
 import { failure, failureFrom } from "~/.server/responses";
 import { redirectWithToast } from "~/.server/toast";
 import { parseForm } from "~/.server/validation";
@@ -24,6 +24,9 @@ import { DEFAULT_BRAND_PRIMARY, DEFAULT_BRAND_SECONDARY } from "~/lib/settings";
 import { BRAND_TOAST_MS } from "~/lib/toast";
 import { viewerContext } from "~/middleware/viewer.server";
 import type { Route } from "./+types/brands";
+
+/** It takes a form with a logo: the server allows such a body (server/routes.ts). */
+export const handle: BodyHandle = { bodyLimit: "upload" };
 
 export const meta: Route.MetaFunction = () => [{ title: "Brand Management" }];
 

@@ -3,6 +3,7 @@ import { useEffect } from "react";
 import { Form, Link, redirect, useNavigation, useRevalidator } from "react-router";
 import { requirePermission } from "~/.server/authz";
 import { NotFoundError } from "~/.server/errors";
+import { readForm } from "~/.server/form-data";
 import {
   columnExamples,
   discardImport,
@@ -112,7 +113,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
 
 export async function action({ request, params, context }: Route.ActionArgs) {
   const viewer = requirePermission(context.get(viewerContext), "create:profile:any");
-  const form = await request.formData();
+  const form = await readForm(request);
   const intent = form.get("intent");
   const here = `/admin/import/${params.id}`;
   try {

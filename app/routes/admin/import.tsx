@@ -2,7 +2,7 @@ import { ArrowLeft, Download, FileUp } from "lucide-react";
 import { useState } from "react";
 import { Form, Link, redirect, useNavigation } from "react-router";
 import { requirePermission } from "~/.server/authz";
-import { readUploadForm } from "~/.server/form-data";
+import { type BodyHandle, readUploadForm } from "~/.server/form-data";
 import { createImport, MAX_IMPORT_FORM_BYTES, recentImports } from "~/.server/imports/imports";
 import { failure, failureFrom } from "~/.server/responses";
 import { FormAlert } from "~/components/form-alert";
@@ -12,6 +12,9 @@ import { Button, buttonClasses } from "~/components/ui/button";
 import { IMPORT_TOO_LARGE, MAX_IMPORT_BYTES } from "~/lib/import";
 import { viewerContext } from "~/middleware/viewer.server";
 import type { Route } from "./+types/import";
+
+/** It takes a CSV file: the server allows such a body (server/routes.ts). */
+export const handle: BodyHandle = { bodyLimit: "import" };
 
 export const meta: Route.MetaFunction = () => [{ title: "Import profiles" }];
 

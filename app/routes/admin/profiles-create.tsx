@@ -2,7 +2,7 @@ import { ArrowLeft, Info } from "lucide-react";
 import { Form, Link, useNavigation } from "react-router";
 import { requirePermission } from "~/.server/authz";
 import { activeBrandOptions } from "~/.server/brands/list-brands";
-import { formText, imageChange, readUploadForm } from "~/.server/form-data";
+import { type BodyHandle, formText, imageChange, readUploadForm } from "~/.server/form-data";
 import { createProfile } from "~/.server/profiles/create-profile";
 import { parseProfileForm } from "~/.server/profiles/field-checks";
 import { profileCreatedMessage } from "~/.server/profiles/messages";
@@ -17,6 +17,9 @@ import { Button, ButtonLink } from "~/components/ui/button";
 import { IMAGE_TOO_LARGE } from "~/lib/limits";
 import { viewerContext } from "~/middleware/viewer.server";
 import type { Route } from "./+types/profiles-create";
+
+/** It takes a form with an image: the server allows such a body (server/routes.ts). */
+export const handle: BodyHandle = { bodyLimit: "upload" };
 
 export const meta: Route.MetaFunction = () => [{ title: "Create Profile" }];
 

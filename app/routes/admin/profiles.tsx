@@ -1,6 +1,6 @@
 import { loadDashboard } from "~/.server/analytics/dashboard";
 import { requirePermission, type Viewer } from "~/.server/authz";
-import { formText, imageChange, readUploadForm } from "~/.server/form-data";
+import { type BodyHandle, formText, imageChange, readUploadForm } from "~/.server/form-data";
 import {
   ChosenProfileIdsSchema,
   inviteChosenProfiles,
@@ -23,8 +23,11 @@ import type { LiveHandle } from "~/lib/realtime";
 import { viewerContext } from "~/middleware/viewer.server";
 import type { Route } from "./+types/profiles";
 
-/** Shows every card's view count: every view concerns it. */
-export const handle: LiveHandle = { live: () => true };
+/**
+ * Shows every card's view count: every view concerns it. Its edit form
+ * carries a photo: the server allows such a body (server/routes.ts).
+ */
+export const handle: LiveHandle & BodyHandle = { live: () => true, bodyLimit: "upload" };
 
 export const meta: Route.MetaFunction = () => [{ title: "Manage Profiles" }];
 

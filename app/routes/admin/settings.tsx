@@ -12,13 +12,7 @@ import {
 import { requirePermission, type Viewer } from "~/.server/authz";
 import { env } from "~/.server/env";
 import { ValidationError } from "~/.server/errors";
-import {
-  type BodyHandle,
-  formText,
-  imageChange,
-  MAX_SETTINGS_FORM_BYTES,
-  readUploadForm,
-} from "~/.server/form-data";
+import { type BodyHandle, formText, imageChange, MAX_SETTINGS_FORM_BYTES, readUploadForm } from "~/.server/form-data";
 import { REMINDER_DEFAULTS } from "~/.server/invitations/invitations";
 import { failure, failureFrom } from "~/.server/responses";
 import {

@@ -1,5 +1,9 @@
 import { getAuth } from "~/.server/auth";
+import type { BodyHandle } from "~/.server/form-data";
 import type { Route } from "./+types/auth.$";
+
+/** better-auth reads JSON and url-encoded bodies; the server refuses others before it (server/routes.ts). */
+export const handle: BodyHandle = { bodyTypes: ["application/json", "application/x-www-form-urlencoded"] };
 
 /** better-auth's own HTTP API (verification links, reset links, JSON calls). */
 export function loader({ request }: Route.LoaderArgs) {

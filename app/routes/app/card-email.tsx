@@ -1,6 +1,7 @@
 import { MailCheck } from "lucide-react";
 import { Form, Link, useNavigation } from "react-router";
 import { ConflictError, NotFoundError } from "~/.server/errors";
+import { readForm } from "~/.server/form-data";
 import { confirmCardEmail, pendingCardEmail } from "~/.server/profiles/card-email";
 import { EMAIL_TAKEN } from "~/.server/profiles/schemas";
 import { failure, failureFrom } from "~/.server/responses";
@@ -26,7 +27,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
 export async function action({ request, context }: Route.ActionArgs) {
   const viewer = context.get(viewerContext);
-  const token = (await request.formData()).get("token");
+  const token = (await readForm(request)).get("token");
   if (typeof token !== "string") return failure(400, { formError: LINK_GONE });
   try {
     const { email } = await confirmCardEmail(viewer, token);

@@ -3,7 +3,7 @@ import { Form, Link, redirect, useNavigation } from "react-router";
 import { lastAdminChange } from "~/.server/audit/list";
 import { activeBrandOptions } from "~/.server/brands/list-brands";
 import { NotFoundError } from "~/.server/errors";
-import { formText, imageChange, readUploadForm } from "~/.server/form-data";
+import { type BodyHandle, formText, imageChange, readUploadForm } from "~/.server/form-data";
 import { parseProfileForm } from "~/.server/profiles/field-checks";
 import { getEditableProfile } from "~/.server/profiles/get-editable-profile";
 import { profileSavedMessage } from "~/.server/profiles/messages";
@@ -21,6 +21,9 @@ import { IMAGE_TOO_LARGE } from "~/lib/limits";
 import { mediaUrl } from "~/lib/media";
 import { viewerContext } from "~/middleware/viewer.server";
 import type { Route } from "./+types/profile-edit";
+
+/** It takes a form with an image: the server allows such a body (server/routes.ts). */
+export const handle: BodyHandle = { bodyLimit: "upload" };
 
 export const meta: Route.MetaFunction = () => [{ title: "Edit Profile" }];
 

@@ -2,6 +2,7 @@ import { data, Form, Link, redirect, useNavigation, useSearchParams } from "reac
 import { AuthSchema, ResendSchema } from "~/.server/accounts/schemas";
 import { callAuth, cookieHeaders } from "~/.server/auth";
 import { requireAnonymous } from "~/.server/authz";
+import { readForm } from "~/.server/form-data";
 import { failure } from "~/.server/responses";
 import { fieldErrors, safeRedirect } from "~/.server/validation";
 import { NameFields, NewPasswordField, PhoneField } from "~/components/account-fields";
@@ -28,7 +29,7 @@ type Sent = { sent: string; resent?: boolean; notice?: string; values: Record<st
 
 export async function action({ request }: Route.ActionArgs) {
   await requireAnonymous(request);
-  const form = await request.formData();
+  const form = await readForm(request);
   const intent = form.get("intent");
   // What the form shows again after a failure: the mode and what was typed, never the password.
   const values: Record<string, string> = { intent: intent === "signup" || intent === "correct" ? "signup" : "signin" };

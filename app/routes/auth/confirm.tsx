@@ -3,6 +3,7 @@ import { Form, Link, redirect, useNavigation } from "react-router";
 import { pendingSignUp } from "~/.server/accounts/confirm-sign-up";
 import { ConfirmSignUpSchema } from "~/.server/accounts/schemas";
 import { callAuth, cookieHeaders } from "~/.server/auth";
+import { readForm } from "~/.server/form-data";
 import { failure } from "~/.server/responses";
 import { fieldErrors, safeRedirect } from "~/.server/validation";
 import { NameFields, NewPasswordField, PhoneField } from "~/components/account-fields";
@@ -28,7 +29,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 }
 
 export async function action({ request }: Route.ActionArgs) {
-  const form = Object.fromEntries(await request.formData());
+  const form = Object.fromEntries(await readForm(request));
   const values: Record<string, string> = {};
   for (const name of ["firstName", "lastName", "phone"]) {
     if (typeof form[name] === "string") values[name] = form[name];

@@ -2,6 +2,7 @@ import { data, Form, Link, useNavigation } from "react-router";
 import { ForgotPasswordSchema } from "~/.server/accounts/schemas";
 import { callAuth } from "~/.server/auth";
 import { requireAnonymous } from "~/.server/authz";
+import { readForm } from "~/.server/form-data";
 import { failure } from "~/.server/responses";
 import { fieldErrors } from "~/.server/validation";
 import { AuthShell, MailSentScreen } from "~/components/auth-shell";
@@ -19,7 +20,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 
 export async function action({ request }: Route.ActionArgs) {
   await requireAnonymous(request);
-  const values = { email: String((await request.formData()).get("email") ?? "") };
+  const values = { email: String((await readForm(request)).get("email") ?? "") };
   const parsed = ForgotPasswordSchema.safeParse(values);
   if (!parsed.success) return failure(400, { fieldErrors: fieldErrors(parsed.error), values });
   const result = await callAuth(request, "/request-password-reset", { email: parsed.data.email });

@@ -2,6 +2,7 @@ import { IdCard } from "lucide-react";
 import { Form, Link, useNavigation } from "react-router";
 import { AcceptInvitationSchema } from "~/.server/accounts/schemas";
 import { callAuth, cookieHeaders } from "~/.server/auth";
+import { readForm } from "~/.server/form-data";
 import { viewInvitation } from "~/.server/invitations/accept";
 import { failure } from "~/.server/responses";
 import { redirectWithToast } from "~/.server/toast";
@@ -28,7 +29,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 }
 
 export async function action({ request }: Route.ActionArgs) {
-  const form = Object.fromEntries(await request.formData());
+  const form = Object.fromEntries(await readForm(request));
   const parsed = AcceptInvitationSchema.safeParse(form);
   if (!parsed.success) return failure(400, { fieldErrors: fieldErrors(parsed.error) });
   if ("password" in form && !parsed.data.password) {

@@ -3,6 +3,7 @@ import { isLiveResetToken } from "~/.server/accounts/reset-tokens";
 import { ResetPasswordSchema } from "~/.server/accounts/schemas";
 import { callAuth } from "~/.server/auth";
 import { requireAnonymous } from "~/.server/authz";
+import { readForm } from "~/.server/form-data";
 import { failure } from "~/.server/responses";
 import { redirectWithToast } from "~/.server/toast";
 import { fieldErrors } from "~/.server/validation";
@@ -23,7 +24,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 
 export async function action({ request }: Route.ActionArgs) {
   await requireAnonymous(request);
-  const parsed = ResetPasswordSchema.safeParse(Object.fromEntries(await request.formData()));
+  const parsed = ResetPasswordSchema.safeParse(Object.fromEntries(await readForm(request)));
   if (!parsed.success) {
     const errors = fieldErrors(parsed.error);
     if (errors.token) return failure(400, { formError: "This link is invalid or has expired. Ask for a new one." });

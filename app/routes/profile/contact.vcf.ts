@@ -7,6 +7,9 @@ import { cardUrl } from "~/.server/profiles/qr";
 import { buildVCard, cardFileName } from "~/.server/profiles/vcard";
 import type { Route } from "./+types/contact.vcf";
 
+/** The anonymous contact file is kept by the server for the next visitor (server/page-cache.ts). */
+export const handle = { keptPage: "vcard" };
+
 /** The card as a vCard 3.0 file, at a stable address that works without JavaScript. */
 export async function loader({ params, context }: Route.LoaderArgs) {
   const card = await getCardByUsername(params.username);

@@ -6,6 +6,9 @@ import { ogImage, ogVersion } from "~/.server/profiles/og-image";
 import { getSiteSettings } from "~/.server/settings/settings";
 import type { Route } from "./+types/og.png";
 
+/** The anonymous preview image is kept by the server for the next visitor (server/page-cache.ts). */
+export const handle = { keptPage: "image" };
+
 /** The link-preview image; its URL carries the version, so each version is immutable. */
 export async function loader({ params, request, context }: Route.LoaderArgs) {
   const [card, site] = await Promise.all([getCardByUsername(params.username), getSiteSettings()]);
