@@ -10,12 +10,16 @@ import { profiles } from "~/.server/db/schema";
 import { forgetDirectoryTotals } from "~/.server/profiles/directory-totals";
 import { currentListeningPeriod, onPublished, type RealtimeEvent, subscribe } from "~/.server/realtime";
 import { THEME_COOKIE, themeFromCookie } from "~/lib/theme";
+import { viewsWord, viewsWordMarkup } from "~/lib/views";
+import { type KeptPage, routeOf } from "./routes";
 
 /**
  * The anonymous card page, QR page and contact file, rendered once and reused
  * for every anonymous visitor until something they show changes
  * (docs/decisions/018-reused-cards-and-batched-views.md).
  *
+ * - Which answers are kept, and as what, each route says in its `handle`
+ *   (`keptPage`, read through server/routes.ts).
  * - Only requests without any cookie but the theme's, and without a query but
  *   the view's source, are answered from here: nothing per viewer is in the
  *   page. The key is the path, the source and the theme.
@@ -36,18 +40,15 @@ const PAGE_TTL_MS = 5 * 60_000;
 const MAX_BYTES = 24 * 1024 * 1024;
 const MAX_COUNTS = 50_000;
 
-type Kind = "card" | "qr" | "vcard" | "image";
-const PAGE = /^\/(?:profile\/([^/]+?)(\/contact\.vcf|\/qr\.png|\/og\.png)?|qr\/([^/]+?))\/?$/;
-
 type Entry = {
   key: string;
-  kind: Kind;
+  kind: KeptPage;
   profileId: string;
   headers: [string, string][];
-  /** The body cut at each placeholder count: the count goes between two parts. */
+  /** The body cut at each placeholder count (and its word): the count goes between two parts. */
   parts: string[];
-  /** Whether each cut was the placeholder as digits (false: with thousands separators). */
-  plain: boolean[];
+  /** What each cut was: the placeholder as digits, with thousands separators, or the word after it. */
+  cuts: Cut[];
   /** The body of an image (the QR code's and the preview's PNG), sent as it is. */
   image?: Buffer;
   expires: number;
@@ -155,7 +156,7 @@ function themeOf(cookieHeader: string | undefined): string | null {
 }
 
 /** The query a reused page may carry: none, or the view's source alone (a preview image: its version). */
-function sourceQuery(url: string, kind: Kind): string | null {
+function sourceQuery(url: string, kind: KeptPage): string | null {
   const mark = url.indexOf("?");
   if (mark < 0) return "";
   const query = url.slice(mark + 1);
@@ -167,13 +168,27 @@ function acceptsGzip(req: Request) {
   return /\bgzip\b/.test(req.headers["accept-encoding"] ?? "");
 }
 
+/** A text as a regular expression matching exactly it. */
+function escapeForPattern(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+
+type Cut = "plain" | "formatted" | "word";
+
+/** What the rendered placeholder's word (always "views") looks like in the page. */
+const PLACEHOLDER_WORD = viewsWordMarkup(viewsWord(2));
+
 function bodyOf(entry: Entry, count: number): string {
   if (entry.parts.length === 1) return entry.parts[0] ?? "";
-  const plain = String(count);
-  const formatted = count.toLocaleString("en");
+  const filled: Record<Cut, string> = {
+    plain: String(count),
+    formatted: count.toLocaleString("en"),
+    // "1 view", never "1 views": the word follows the count the visitor is shown.
+    word: viewsWordMarkup(viewsWord(count)),
+  };
   let text = entry.parts[0] ?? "";
   for (let index = 1; index < entry.parts.length; index++) {
-    text += (entry.plain[index - 1] ? plain : formatted) + entry.parts[index];
+    text += filled[entry.cuts[index - 1] ?? "plain"] + entry.parts[index];
   }
   return text;
 }
@@ -207,7 +222,7 @@ function send(entry: Entry, count: number, req: Request, res: Response, cookies:
   res.end(body);
 }
 
-type Fill = { key: string; kind: Kind; generation: number; period: number; render: CachedRender };
+type Fill = { key: string; kind: KeptPage; generation: number; period: number; render: CachedRender };
 
 /**
  * Before React Router: answers from a kept page (counting the view, for the
@@ -227,10 +242,9 @@ const filling = new Map<string, Promise<void>>();
 
 function serve(req: Request, res: Response, next: NextFunction, waited: boolean) {
   if (req.method !== "GET") return next();
-  const match = PAGE.exec(req.path);
-  // Only whole pages (and the contact file); the app's data requests (`.data`) go to React Router.
-  if (!match || req.path.endsWith(".data")) return next();
-  const kind: Kind = match[3] ? "qr" : match[2] === "/contact.vcf" ? "vcard" : match[2] ? "image" : "card";
+  const kind = routeOf(res).keptPage;
+  // Only whole pages (and the files); the app's data requests (`.data`) go to React Router.
+  if (!kind || req.path.endsWith(".data")) return next();
   const theme = themeOf(req.headers.cookie);
   const query = sourceQuery(req.originalUrl, kind);
   const period = currentListeningPeriod();
@@ -323,12 +337,12 @@ export async function keepAnswer(req: Request, res: Response, response: globalTh
   const plainForm = String(placeholder);
   const formatted = placeholder.toLocaleString("en");
   const parts: string[] = [];
-  const plain: boolean[] = [];
-  const cut = new RegExp(`${plainForm}|${formatted.replace(/[.,]/g, "\\$&")}`, "g");
+  const cuts: Cut[] = [];
+  const cut = new RegExp(`${plainForm}|${escapeForPattern(formatted)}|${escapeForPattern(PLACEHOLDER_WORD)}`, "g");
   let last = 0;
   for (const found of text.matchAll(cut)) {
     parts.push(text.slice(last, found.index));
-    plain.push(found[0] === plainForm);
+    cuts.push(found[0] === plainForm ? "plain" : found[0] === PLACEHOLDER_WORD ? "word" : "formatted");
     last = found.index + found[0].length;
   }
   parts.push(text.slice(last));
@@ -343,7 +357,7 @@ export async function keepAnswer(req: Request, res: Response, response: globalTh
     profileId: profileId ?? "",
     headers,
     parts,
-    plain,
+    cuts,
     image,
     expires: Date.now() + PAGE_TTL_MS,
     period: fill.period,

@@ -7,6 +7,7 @@ import { cn } from "~/lib/cn";
 import { mediaUrl } from "~/lib/media";
 import { fullName } from "~/lib/names";
 import { telHref } from "~/lib/phone";
+import { viewsWord } from "~/lib/views";
 
 export type DirectoryPerson = {
   id: string;
@@ -47,7 +48,7 @@ function ClaimDot({ claimed, className }: { claimed: boolean | undefined; classN
 }
 
 function views(count: number) {
-  return `${count.toLocaleString("en")} ${count === 1 ? "view" : "views"}`;
+  return `${count.toLocaleString("en")} ${viewsWord(count)}`;
 }
 
 export function ProfileGridCard({ person }: { person: DirectoryPerson }) {

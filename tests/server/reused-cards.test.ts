@@ -47,6 +47,11 @@ function shownCount(html: string) {
   return Number(match[1].replace(/,/g, ""));
 }
 
+/** The word after the view count. */
+function shownWord(html: string) {
+  return /data-views-word="">(\w+)</.exec(html)?.[1];
+}
+
 async function editCard(server: ServerProcess, cookie: string, fields: Record<string, string>) {
   const form = new FormData();
   const values = { phone: "", bio: "", linkedinUrl: "", companyBrandId: "", ...fields };
@@ -75,7 +80,12 @@ describe.skipIf(!EMBEDDED || !SERVER_BUILT)("anonymous visitors of a card", () =
     expect(first.status).toBe(200);
     expect(first.headers.get("content-encoding")).toBe("gzip");
     expect(shownCount(first.text)).toBe(1);
-    expect(shownCount((await visit(server, card, "10.9.1.1")).text)).toBe(1);
+    expect(shownWord(first.text)).toBe("view");
+    const reload = (await visit(server, card, "10.9.1.1")).text;
+    expect(shownCount(reload)).toBe(1);
+    // The kept page's word follows the count: "1 view", never "1 views", on the QR page too.
+    expect(shownWord(reload)).toBe("view");
+    expect(shownWord((await visit(server, `/qr/${username}`, "10.9.4.1")).text)).toBe("view");
 
     // Forty different visitors at once, and one visitor ten times at once.
     const crowd = await Promise.all(
@@ -87,7 +97,9 @@ describe.skipIf(!EMBEDDED || !SERVER_BUILT)("anonymous visitors of a card", () =
     expect(shownCount((await visit(server, card, "10.9.1.1")).text)).toBe(42);
     // The QR page shows the same count without counting.
     expect(shownCount((await visit(server, `/qr/${username}`, "10.9.4.1")).text)).toBe(42);
-    expect(shownCount((await visit(server, `/qr/${username}`, "10.9.4.1")).text)).toBe(42);
+    const qr = (await visit(server, `/qr/${username}`, "10.9.4.1")).text;
+    expect(shownCount(qr)).toBe(42);
+    expect(shownWord(qr)).toBe("views");
 
     // Nothing of one viewer reaches another: the owner, signed in, gets their own page.
     const owners = await (await fetch(`${server.url}${card}`, { headers: { cookie, "user-agent": BROWSER } })).text();

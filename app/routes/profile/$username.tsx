@@ -31,6 +31,7 @@ import { FallbackImage } from "~/components/fallback-image";
 import { GoneCard, missingCardTitle, NotFoundCard } from "~/components/not-found-card";
 import { ThemeSwitch } from "~/components/theme-switch";
 import { buttonClasses } from "~/components/ui/button";
+import { ViewsWord } from "~/components/views-word";
 import { shortBackLabel, WayBackLink } from "~/components/way-back";
 import { mediaUrl } from "~/lib/media";
 import { fullName } from "~/lib/names";
@@ -133,9 +134,14 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
   };
 }
 
-/** A visitor who is not signed in gets the card complete as sent, without the app's JavaScript. */
+/**
+ * A visitor who is not signed in gets the card complete as sent, without the
+ * app's JavaScript, and the server keeps that page for the next one
+ * (server/page-cache.ts).
+ */
 export const handle = {
   staticForVisitor: (data: { viewer: unknown }) => data.viewer === null,
+  keptPage: "card",
 };
 
 const MONTH_YEAR = new Intl.DateTimeFormat("en-US", { month: "long", year: "numeric", timeZone: "UTC" });
@@ -190,7 +196,7 @@ export default function PublicCard({ loaderData }: Route.ComponentProps) {
               <span className="absolute top-3 right-3 inline-flex items-center gap-1.5 rounded-full bg-black/60 px-3 py-1 text-sm font-medium text-white backdrop-blur">
                 <Eye aria-hidden className="size-4" />
                 <span data-testid="view-count">{card.viewCount.toLocaleString("en")}</span>
-                <span className="sr-only">views</span>
+                <ViewsWord count={card.viewCount} className="sr-only" />
               </span>
             ) : null}
           </div>

@@ -13,6 +13,7 @@ import { RouteErrorBoundary } from "~/components/error-boundary";
 import { FallbackImage } from "~/components/fallback-image";
 import { GoneCard, missingCardTitle, NotFoundCard } from "~/components/not-found-card";
 import { buttonClasses } from "~/components/ui/button";
+import { ViewsWord } from "~/components/views-word";
 import { shortBackLabel, WayBackLink } from "~/components/way-back";
 import { mediaUrl } from "~/lib/media";
 import { fullName } from "~/lib/names";
@@ -58,7 +59,8 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
 }
 
 /** Complete as sent, for anyone: sent without the app's JavaScript (docs/decisions/018-reused-cards-and-batched-views.md). */
-export const handle = { staticForVisitor: () => true };
+/** Complete as sent, and kept by the server for the next anonymous visitor (server/page-cache.ts). */
+export const handle = { staticForVisitor: () => true, keptPage: "qr" };
 
 export default function MobileQr({ loaderData }: Route.ComponentProps) {
   const site = useSite();
@@ -86,7 +88,7 @@ export default function MobileQr({ loaderData }: Route.ComponentProps) {
           <span className="inline-flex items-center gap-1.5 text-sm whitespace-nowrap text-slate-600 dark:text-slate-400">
             <Eye aria-hidden className="size-4" />
             <span data-testid="view-count">{card.viewCount.toLocaleString("en")}</span>{" "}
-            {card.viewCount === 1 ? "view" : "views"}
+            <ViewsWord count={card.viewCount} />
           </span>
         ) : null}
       </header>
