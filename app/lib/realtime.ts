@@ -1,5 +1,5 @@
-import { useEffect, useRef } from "react";
-import { useFetchers, useNavigation, useRevalidator } from "react-router";
+import { useContext, useEffect, useRef } from "react";
+import { UNSAFE_DataRouterStateContext, useFetchers, useNavigation, useRevalidator } from "react-router";
 
 export type RealtimeEvent = { kind: "profile" | "brand" | "view" | "settings"; id: string };
 
@@ -7,7 +7,12 @@ type Listener = (event: RealtimeEvent) => void;
 const listeners = new Set<Listener>();
 const MAX_RETRY_MS = 30_000;
 
+/** Counts the events this page heard (`<html data-live-events>`), so a test can wait for one to arrive. */
+let heard = 0;
+
 function dispatch(event: RealtimeEvent) {
+  heard++;
+  document.documentElement.dataset.liveEvents = String(heard);
   for (const listener of listeners) listener(event);
 }
 
@@ -173,18 +178,33 @@ export function useLiveData(concerns: (event: RealtimeEvent) => boolean, enabled
   // refresh started now would also make React Router drop the save's redirect
   // (and with it the toast).
   const busy = useRef(false);
-  busy.current = navigation.state !== "idle" || fetchers.some((fetcher) => fetcher.state !== "idle");
+  // A form that failed shows its messages from the action's answer, and React Router drops an
+  // action's answer at the next load of the page: a refresh then would wipe the messages (and
+  // the values typed) while the person reads them. Refreshes wait for the next submission or
+  // navigation, which bring fresh data anyway.
+  const actionData = useContext(UNSAFE_DataRouterStateContext)?.actionData;
+  busy.current =
+    navigation.state !== "idle" || fetchers.some((fetcher) => fetcher.state !== "idle") || actionData != null;
   const pending = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   const firstAt = useRef(0);
-  useEffect(() => () => clearTimeout(pending.current), []);
+  useEffect(
+    () => () => {
+      clearTimeout(pending.current);
+      delete document.documentElement.dataset.livePending;
+    },
+    [],
+  );
   useRealtime((event) => {
     if (!concerns(event)) return;
     const now = Date.now();
     if (!pending.current) firstAt.current = now;
     clearTimeout(pending.current);
     const wait = Math.max(0, Math.min(QUIET_MS, firstAt.current + AT_MOST_MS - now));
+    // `<html data-live-pending>` while a refresh waits for its quiet moment: tests wait for it to pass.
+    document.documentElement.dataset.livePending = "";
     pending.current = setTimeout(() => {
       pending.current = undefined;
+      delete document.documentElement.dataset.livePending;
       if (document.visibilityState !== "hidden" && !busy.current) void revalidator.revalidate().catch(() => {});
     }, wait);
   }, enabled);

@@ -32,8 +32,9 @@ test.describe("at phone width", () => {
   });
 });
 
-test("Settings marks the tab that holds an error and opens it after a failed save", async ({
+test("Settings marks the tab that holds an error and opens it after a failed save, and keeps it when a colleague changes something", async ({
   page,
+  context,
   login,
   expectConsoleError,
 }) => {
@@ -56,6 +57,25 @@ test("Settings marks the tab that holds an error and opens it after a failed sav
     await expect(page.getByRole("tab", { name: "General", exact: true })).toBeVisible();
     await expect(page.getByLabel("Accent colour", { exact: true })).toBeVisible();
     await screenshot(page, `settings-errors-desktop-${theme}`);
+
+    if (theme === "light") {
+      // A colleague's change reaches the page while it shows the failed save: the messages stay.
+      const heard = Number((await page.locator("html").getAttribute("data-live-events")) ?? 0);
+      const colleague = await context.newPage();
+      await colleague.goto("/admin/brands");
+      await colleague.getByRole("button", { name: "Add Brand" }).click();
+      const theirs = colleague.getByRole("dialog", { name: "Add New Brand" });
+      await theirs.getByLabel("Brand name").fill(`Settings Colleague ${Date.now()}`);
+      await theirs.getByRole("button", { name: "Create Brand" }).click();
+      await expect(colleague.getByText("Brand created successfully!")).toBeVisible();
+      await expect
+        .poll(async () => Number(await page.locator("html").getAttribute("data-live-events")))
+        .toBeGreaterThan(heard);
+      await expect(page.locator("html")).not.toHaveAttribute("data-live-pending");
+      await colleague.close();
+      await expect(summary.getByRole("link")).toHaveText(["Use a hex colour such as #f97316"]);
+      await expect(page.getByLabel("Accent colour", { exact: true })).toHaveValue("orange");
+    }
 
     // The entry leads to the field, opening its tab when another is shown.
     await page.getByRole("tab", { name: "Legal" }).click();

@@ -45,7 +45,7 @@ test("the administrator imports a Google Sheets file: columns recognised, a prev
   const template = page.waitForEvent("download");
   await page.getByRole("link", { name: "Download the template" }).click();
   const templatePath = await (await template).path();
-  expect(fs.readFileSync(templatePath, "utf8")).toContain("First name,Last name,Email,Job title");
+  expect(fs.readFileSync(templatePath, "utf8")).toContain('"First name","Last name","Email","Job title"');
 
   await chooseFile(page, "team.csv", sheetsFile(`s${RUN}`));
   await page.getByRole("button", { name: "Upload and preview" }).click();
@@ -74,7 +74,7 @@ test("the administrator imports a Google Sheets file: columns recognised, a prev
   await page.getByRole("link", { name: "Download the report of rows not imported" }).click();
   const reportText = fs.readFileSync(await (await report).path(), "utf8");
   expect(reportText.split("\r\n")[0]).toBe(
-    `${BOM}Row,Reason,First name,Last name,Email address,Job title,Company,Bio,Notes`,
+    `${BOM}"Row","Reason","First name","Last name","Email address","Job title","Company","Bio","Notes"`,
   );
   expect(reportText).toContain("not-an-email");
 
