@@ -13,8 +13,14 @@ const testEnv = {
 
 const alias = { "~": path.resolve(import.meta.dirname, "app") };
 const serverTests = ["app/**/*.server.test.ts", "tests/server/**/*.test.ts", "tests/security/**/*.test.ts"];
+/**
+ * Tests of the real server process (`node server.js` on the build, and the
+ * scripts), as operators run it: they need `npm run build` first, which `npm
+ * test` runs before them, and start their processes through tests/support/server-process.ts.
+ */
+const processTests = ["tests/process/**/*.test.ts"];
 /** Tests that need a real PostgreSQL server (several processes on one database). */
-const postgresOnlyTests = ["tests/server/**/*.postgres.test.ts"];
+const postgresOnlyTests = ["tests/process/**/*.postgres.test.ts"];
 
 if (!process.env.TEST_DATABASE_URL) {
   console.warn(
@@ -51,23 +57,29 @@ export default defineConfig({
           setupFiles: ["tests/setup/console.ts"],
         },
       },
-      // Loaders, actions and domain code against a real database, once per engine.
-      ...databases.map((database) => ({
-        resolve: { alias },
-        test: {
-          name: `server:${database.name}`,
-          include: serverTests,
-          exclude: database.exclude,
-          env: { ...testEnv, DATA_DIR: `tests/.tmp/data-${database.name}`, ...database.env },
-          globalSetup: ["tests/setup/global-database.ts"],
-          setupFiles: ["tests/setup/console.ts", "tests/setup/database.ts"],
-          // One module graph and one database per worker, shared by its files:
-          // loading the app and a database for every file was most of the run.
-          isolate: false,
-          hookTimeout: 60_000,
-          testTimeout: 30_000,
-        },
-      })),
+      // Loaders, actions and domain code against a real database, once per engine;
+      // then the built server's processes, once per engine.
+      ...databases.flatMap((database) =>
+        [
+          { kind: "server", include: serverTests },
+          { kind: "process", include: processTests },
+        ].map(({ kind, include }) => ({
+          resolve: { alias },
+          test: {
+            name: `${kind}:${database.name}`,
+            include,
+            exclude: database.exclude,
+            env: { ...testEnv, DATA_DIR: `tests/.tmp/data-${kind}-${database.name}`, ...database.env },
+            globalSetup: ["tests/setup/global-database.ts"],
+            setupFiles: ["tests/setup/console.ts", "tests/setup/database.ts"],
+            // One module graph and one database per worker, shared by its files:
+            // loading the app and a database for every file was most of the run.
+            isolate: false,
+            hookTimeout: 60_000,
+            testTimeout: 30_000,
+          },
+        })),
+      ),
     ],
   },
 });

@@ -58,7 +58,7 @@ async function runLane(steps, live) {
 // The second Node runs the unit tests and the server tests on the embedded database: what
 // depends on the Node version (HTTP, streams, crypto, PGlite's WebAssembly) without
 // repeating every PostgreSQL run.
-const SECOND_NODE_PROJECTS = ["--project", "unit", "--project", "server:pglite"];
+const SECOND_NODE_PROJECTS = ["--project", "unit", "--project", "server:pglite", "--project", "process:pglite"];
 
 const vitest = (name, node, args = []) => ({ name, command: node, args: [VITEST, "run", ...args] });
 

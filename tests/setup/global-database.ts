@@ -48,19 +48,21 @@ async function withAdmin<T>(url: string, work: (admin: pg.Client) => Promise<T>)
 
 async function setupPostgres(project: TestProject) {
   const url = present(process.env.TEST_DATABASE_URL, "TEST_DATABASE_URL");
-  const template = `${TEST_DATABASE_PREFIX}template`;
+  // Each project (server:postgres, process:postgres) has its own template and databases, and drops only its own.
+  const prefix = `${TEST_DATABASE_PREFIX}${project.name.replace(/\W+/g, "_")}_`;
+  const template = `${prefix}template`;
   await withAdmin(url, (admin) => admin.query(`create database ${template}`));
   const handle = openPostgres(adminUrl(url, template), 1);
   await handle.migrate();
   await handle.close();
   project.provide("pgTemplate", template);
-  project.provide("pgDatabasePrefix", TEST_DATABASE_PREFIX);
+  project.provide("pgDatabasePrefix", prefix);
 
   return async function dropThisRunsDatabases() {
     await withAdmin(url, async (admin) => {
       const { rows } = await admin.query<{ datname: string }>(
         "select datname from pg_database where starts_with(datname, $1)",
-        [TEST_DATABASE_PREFIX],
+        [prefix],
       );
       for (const { datname } of rows) await admin.query(`drop database if exists ${datname} with (force)`);
     });
@@ -96,5 +98,5 @@ async function setupPglite(project: TestProject) {
 }
 
 export default function setup(project: TestProject) {
-  return project.name === "server:postgres" ? setupPostgres(project) : setupPglite(project);
+  return project.name.endsWith(":postgres") ? setupPostgres(project) : setupPglite(project);
 }

@@ -1,12 +1,11 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { startedProcesses } from "../support/process-suite";
 import {
   migratedDataDir,
-  type Running,
   SERVER_BUILT,
   type ServerProcess,
   signedInMember,
   startServer,
-  stop,
 } from "../support/server-process";
 
 /**
@@ -19,10 +18,7 @@ import {
 const EMBEDDED = process.env.NAMECARD_TEST_DB !== "postgres";
 const BROWSER = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Safari/537.36";
 
-const started: Running[] = [];
-afterEach(async () => {
-  await Promise.all(started.splice(0).map((running) => stop(running, "SIGKILL")));
-});
+const started = startedProcesses("the deactivated-card process tests");
 
 async function visit(server: ServerProcess, pathname: string, headers: Record<string, string> = {}) {
   const response = await fetch(`${server.url}${pathname}`, {

@@ -6,8 +6,8 @@ import type { ServerBuild } from "react-router";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BODY_TOO_LARGE, MAX_FORM_BYTES, MAX_UPLOAD_FORM_BYTES } from "~/.server/form-data";
 import { routeTable } from "../../server/routes";
+import { addressOf, ROUTES, routeBuild } from "../security/hostile-input";
 import { SERVER_BUILT, type ServerProcess, signedInMember, startServer, stop } from "../support/server-process";
-import { addressOf, ROUTES, routeBuild } from "./hostile-input";
 
 /**
  * Request bodies over what their route takes. The limits are declared by the

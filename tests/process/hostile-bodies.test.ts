@@ -3,9 +3,9 @@ import net from "node:net";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { routeTable } from "../../server/routes";
+import { addressOf, expectedStatus, HOSTILE_BODIES, ROUTES, routeBuild } from "../security/hostile-input";
 import { contentsOf, filesIn } from "../support/database-contents";
 import { SERVER_BUILT, type ServerProcess, signedInMember, startServer, stop } from "../support/server-process";
-import { addressOf, expectedStatus, HOSTILE_BODIES, ROUTES, routeBuild } from "./hostile-input";
 
 /**
  * What the real server process answers to requests no browser sends: bodies

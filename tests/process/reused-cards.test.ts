@@ -1,15 +1,14 @@
 import path from "node:path";
 import { sql } from "drizzle-orm";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { openPglite, rowsOf } from "~/.server/db/client";
+import { startedProcesses } from "../support/process-suite";
 import {
   migratedDataDir,
-  type Running,
   SERVER_BUILT,
   type ServerProcess,
   signedInMember,
   startServer,
-  stop,
 } from "../support/server-process";
 
 /**
@@ -22,10 +21,7 @@ import {
 const EMBEDDED = process.env.NAMECARD_TEST_DB !== "postgres";
 const BROWSER = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Safari/537.36";
 
-const started: Running[] = [];
-afterEach(async () => {
-  await Promise.all(started.splice(0).map((running) => stop(running, "SIGKILL")));
-});
+const started = startedProcesses("the reused-card process tests");
 
 async function usernameOf(server: ServerProcess, cookie: string) {
   const html = await (await fetch(`${server.url}/profile/edit`, { headers: { cookie } })).text();
