@@ -42,8 +42,9 @@ export default defineConfig({
   },
   projects: [
     { name: "chromium", use: { ...devices["Desktop Chrome"], channel: undefined }, testIgnore: /\.last\.spec\.ts$/ },
-    // Changes the site's settings, which every page shows: runs after the rest,
-    // one file at a time, so one file's settings never meet another's.
+    // Changes the site's settings, which every page shows, or counts the refreshes other
+    // people's changes cause: runs after the rest, one file at a time, so one file's
+    // settings or changes never meet another's.
     {
       name: "settings",
       use: { ...devices["Desktop Chrome"], channel: undefined },

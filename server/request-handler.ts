@@ -71,6 +71,9 @@ const TOO_LARGE: Refusal = { status: 413, message: BODY_TOO_LARGE };
 function requestFault(req: ExpressRequest, route: RouteFacts): Refusal | null {
   // HTTP/1.1 requires a Host (Node answers 400 without one); the app's URLs are made from it, so 1.0 must send it too.
   if (!req.headers.host) return { status: 400, message: "The request has no Host header." };
+  // The request's URL is made from the Host: one that makes no URL ("a b", "x:y:z") is the client's mistake.
+  if (!URL.canParse(`http://${req.headers.host}/`))
+    return { status: 400, message: "The request's Host header is not valid." };
   if (req.method === "GET" || req.method === "HEAD") {
     return hasBody(req) ? { status: 400, message: `A ${req.method} request cannot carry a body.` } : null;
   }

@@ -37,6 +37,9 @@ const HOSTILE = [
   "a;b;+c",
   "\uFF1D1+1",
   "Zoë ; -5",
+  'a;"=1+1',
+  'a\n "=1+1',
+  "a; =1+1",
 ];
 
 describe.runIf(hasPython())("CSV files a spreadsheet opens", () => {

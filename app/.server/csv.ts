@@ -6,9 +6,10 @@ const BOM = "\uFEFF";
 /**
  * What a spreadsheet may run as a formula when a cell starts with it: =, +, -,
  * @ (and their full-width forms, which some spreadsheets read the same), tab
- * and carriage return.
+ * and carriage return, also after spaces or a quote (a cell a lenient reader
+ * starts inside our quoted field begins with the quote it keeps).
  */
-const FORMULA_START = /^[=+\-@\t\r\uFF1D\uFF0B\uFF0D\uFF20]/;
+const FORMULA_START = /^[\s"]*[=+\-@\t\r\uFF1D\uFF0B\uFF0D\uFF20]/;
 /**
  * Where a spreadsheet may start a cell inside our text: after a line break (a
  * lone CR or LF starts a row in some programs even inside quotes), and after a

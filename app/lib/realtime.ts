@@ -180,11 +180,18 @@ export function useLiveData(concerns: (event: RealtimeEvent) => boolean, enabled
   const busy = useRef(false);
   // A form that failed shows its messages from the action's answer, and React Router drops an
   // action's answer at the next load of the page: a refresh then would wipe the messages (and
-  // the values typed) while the person reads them. Refreshes wait for the next submission or
-  // navigation, which bring fresh data anyway.
+  // the values typed) while the person reads them. Refreshes wait until the page is free again.
   const actionData = useContext(UNSAFE_DataRouterStateContext)?.actionData;
-  busy.current =
+  const busyNow =
     navigation.state !== "idle" || fetchers.some((fetcher) => fetcher.state !== "idle") || actionData != null;
+  busy.current = busyNow;
+  // A refresh skipped while busy is made once the page is free again, so nothing stays stale.
+  const missed = useRef(false);
+  useEffect(() => {
+    if (busyNow || !missed.current || document.visibilityState === "hidden") return;
+    missed.current = false;
+    void revalidator.revalidate().catch(() => {});
+  }, [busyNow, revalidator]);
   const pending = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   const firstAt = useRef(0);
   useEffect(
@@ -205,7 +212,9 @@ export function useLiveData(concerns: (event: RealtimeEvent) => boolean, enabled
     pending.current = setTimeout(() => {
       pending.current = undefined;
       delete document.documentElement.dataset.livePending;
-      if (document.visibilityState !== "hidden" && !busy.current) void revalidator.revalidate().catch(() => {});
+      if (document.visibilityState === "hidden") return;
+      if (busy.current) missed.current = true;
+      else void revalidator.revalidate().catch(() => {});
     }, wait);
   }, enabled);
 }

@@ -147,6 +147,11 @@ describe.skipIf(!SERVER_BUILT)("requests no browser sends, to every route of the
     }
   });
 
+  it.each(["a b", "x:y:z", "[::1", "%zz"])("refuses a request whose Host (%s) makes no address", async (host) => {
+    const answer = await sendRaw(server.port, `GET /directory HTTP/1.0\r\nHost: ${host}\r\nCookie: ${cookie}\r\n\r\n`);
+    expect(answer.status).toBe(400);
+  });
+
   it("logged no unhandled error", () => {
     expect(server.output()).not.toMatch(/^\s*at .*\(.*\)$/m);
     expect(server.output()).not.toMatch(/\b(TypeError|RangeError|SyntaxError|ReferenceError)\b/);

@@ -203,7 +203,7 @@ describe("who can join", () => {
 
     // Someone who joins after the page was shown is not swept along.
     const late = await createMember({ email: address("late.example") });
-    const form = new URLSearchParams([["intent", "deactivate-outside"], ...outside.ids.map((id) => ["profileId", id])]);
+    const form = new URLSearchParams({ intent: "deactivate-outside", profileIds: outside.ids.join(",") });
     const result = await run(
       settingsAction,
       new Request(`${BASE}/admin/settings`, {
@@ -243,7 +243,7 @@ describe("who can join", () => {
       settingsAction,
       formRequest(
         "/admin/settings",
-        { intent: "deactivate-outside", profileId: present(card, "card").id },
+        { intent: "deactivate-outside", profileIds: present(card, "card").id },
         { cookie: member.cookie },
       ),
       {},

@@ -72,7 +72,7 @@ function ruleAdmits(rule: JoinRule, email: string): boolean {
   return rule.mode === "domains" && atListedDomain(email, rule.domains);
 }
 
-/** Whether an active card an administrator prepared waits for this address. */
+/** Whether an active, unclaimed card an administrator prepared waits for this address. */
 async function hasPreparedCard(queryable: Queryable, email: string): Promise<boolean> {
   const [card] = await queryable
     .select({ id: profiles.id })
@@ -82,6 +82,8 @@ async function hasPreparedCard(queryable: Queryable, email: string): Promise<boo
         sql`lower(${profiles.email}) = ${email.toLowerCase()}`,
         eq(profiles.selfJoined, false),
         isNull(profiles.deactivatedAt),
+        // Waiting for its person: a claimed card's address (which its member may change) lets nobody else in.
+        isNull(profiles.userId),
       ),
     )
     .limit(1);

@@ -101,7 +101,11 @@ type TextSetting = Exclude<keyof typeof DEFAULT_SETTINGS, (typeof SITE_IMAGE_FIE
 
 /** The people a stricter rule leaves outside, as the deactivation form sends them. */
 const DeactivateOutsideSchema = z.object({
-  profileId: z.array(z.uuid("Choose accounts from the list")).min(1, "Choose accounts from the list").max(10_000),
+  // One field for them all (a form has at most a few thousand fields): the ids, comma-separated.
+  profileIds: z
+    .string({ message: "Choose accounts from the list" })
+    .transform((value) => value.split(",").filter(Boolean))
+    .pipe(z.array(z.uuid("Choose accounts from the list")).min(1, "Choose accounts from the list").max(100_000)),
 });
 
 const OUTSIDE_FORM = "outside-accounts";
@@ -187,8 +191,8 @@ export async function action({ request, context }: Route.ActionArgs) {
 async function deactivateOutside(viewer: Viewer, form: FormData) {
   requirePermission(viewer, "deactivate:profile:any");
   try {
-    const { profileId } = DeactivateOutsideSchema.parse({ profileId: form.getAll("profileId") });
-    const count = await deactivateAccountsOutsideRule({ actor: viewer, profileIds: profileId });
+    const { profileIds } = DeactivateOutsideSchema.parse({ profileIds: form.get("profileIds") ?? undefined });
+    const count = await deactivateAccountsOutsideRule({ actor: viewer, profileIds });
     return redirectWithToast("/admin/settings?tab=joining", {
       text:
         count === 1
@@ -582,9 +586,7 @@ function OutsideAccountsForm({ ids }: { ids: string[] }) {
   return (
     <Form id={OUTSIDE_FORM} method="post" encType="multipart/form-data" hidden>
       <input type="hidden" name="intent" value="deactivate-outside" />
-      {ids.map((id) => (
-        <input key={id} type="hidden" name="profileId" value={id} />
-      ))}
+      <input type="hidden" name="profileIds" value={ids.join(",")} />
     </Form>
   );
 }

@@ -1,6 +1,9 @@
 import type { Page } from "@playwright/test";
 import { expect, test } from "./fixtures";
 
+// Counts which pages refresh for which events: runs with the files that run last, one at a
+// time, so no other test's brand or card changes reach its pages meanwhile.
+
 /** Headless Chromium announces itself as a bot; cards do not count bots' views. */
 const PERSON_AGENT =
   "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36";
