@@ -262,7 +262,7 @@ export function ProfileManagement({
         busy={deleter.busy}
         onConfirm={() => {
           if (!deleting) return;
-          void deleter.fetcher.submit(
+          void deleter.submit(
             { intent: "delete", id: deleting.id, redirectTo: here },
             { method: "post", action: "/admin/profiles" },
           );
@@ -293,7 +293,7 @@ export function ProfileManagement({
         busy={deactivator.busy}
         onConfirm={() => {
           if (!deactivating) return;
-          void deactivator.fetcher.submit(
+          void deactivator.submit(
             { intent: "deactivate", id: deactivating.id, redirectTo: here },
             { method: "post", action: "/admin/profiles" },
           );
@@ -428,7 +428,7 @@ function EditProfileDialog({
   returnTo: string;
   onClose: () => void;
 }) {
-  const { fetcher, busy: saving, failure: failed } = useDialogFetcher(onClose);
+  const { fetcher, busy: saving, failure: failed, onSubmit } = useDialogFetcher(onClose);
   const pickable = brands.filter((brand) => brand.active || brand.id === row.companyBrandId);
   return (
     <Modal
@@ -443,6 +443,7 @@ function EditProfileDialog({
         encType="multipart/form-data"
         noValidate
         className="space-y-5"
+        onSubmit={onSubmit}
       >
         <input type="hidden" name="intent" value="update" />
         <input type="hidden" name="id" value={row.id} />

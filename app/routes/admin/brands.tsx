@@ -204,7 +204,7 @@ export default function Brands({ loaderData }: Route.ComponentProps) {
         confirmLabel={deleter.busy ? "Deleting..." : "Delete Brand"}
         busy={deleter.busy}
         onConfirm={() =>
-          deleting && void deleter.fetcher.submit({ intent: "delete", id: String(deleting.id) }, { method: "post" })
+          deleting && void deleter.submit({ intent: "delete", id: String(deleting.id) }, { method: "post" })
         }
       >
         {deleter.failure?.formError ? <Alert tone="error">{deleter.failure.formError}</Alert> : null}
@@ -223,7 +223,7 @@ export default function Brands({ loaderData }: Route.ComponentProps) {
 }
 
 function BrandDialog({ brand, onClose }: { brand: Brand | null; onClose: () => void }) {
-  const { fetcher, busy: saving, failure: failed } = useDialogFetcher(onClose);
+  const { fetcher, busy: saving, failure: failed, onSubmit } = useDialogFetcher(onClose);
   const values = failed?.values;
   const errors = failed?.fieldErrors;
   const [primary, setPrimary] = useState(values?.primaryColor ?? brand?.primaryColor ?? DEFAULT_BRAND_PRIMARY);
@@ -237,16 +237,7 @@ function BrandDialog({ brand, onClose }: { brand: Brand | null; onClose: () => v
       title={brand ? "Edit Brand" : "Add New Brand"}
       wide
     >
-      <fetcher.Form
-        method="post"
-        encType="multipart/form-data"
-        noValidate
-        className="space-y-5"
-        onSubmit={(event) => {
-          // Repeat submits are ignored while one is on its way.
-          if (saving) event.preventDefault();
-        }}
-      >
+      <fetcher.Form method="post" encType="multipart/form-data" noValidate className="space-y-5" onSubmit={onSubmit}>
         <input type="hidden" name="intent" value={brand ? "update" : "create"} />
         {brand ? <input type="hidden" name="id" value={brand.id} /> : null}
         {failed?.formError ? <Alert tone="error">{failed.formError}</Alert> : null}
