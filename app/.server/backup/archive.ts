@@ -1,5 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
+import { createInterface } from "node:readline";
 import { Readable } from "node:stream";
 import { createGunzip, createGzip } from "node:zlib";
 import { type SQL, sql } from "drizzle-orm";
@@ -211,21 +212,16 @@ export class RestoreError extends Error {
   override name = "RestoreError";
 }
 
-/** Reads an archive line by line. */
-async function* readLines(file: string): AsyncGenerator<Line> {
-  let buffered = "";
-  const stream = fs.createReadStream(file).pipe(createGunzip());
-  for await (const chunk of stream) {
-    buffered += (chunk as Buffer).toString("utf8");
-    let newline = buffered.indexOf("\n");
-    while (newline >= 0) {
-      const line = buffered.slice(0, newline);
-      buffered = buffered.slice(newline + 1);
-      if (line.trim()) yield JSON.parse(line) as Line;
-      newline = buffered.indexOf("\n");
-    }
+/**
+ * Reads an archive line by line. The text is decoded across the gunzip chunks
+ * as one stream: a character whose bytes fall on both sides of a chunk's end
+ * comes out whole (decoding each chunk alone turned "Inês" into "In��s").
+ */
+export async function* readArchiveLines(file: string): AsyncGenerator<Line> {
+  const lines = createInterface({ input: fs.createReadStream(file).pipe(createGunzip()), crlfDelay: Infinity });
+  for await (const line of lines) {
+    if (line.trim()) yield JSON.parse(line) as Line;
   }
-  if (buffered.trim()) yield JSON.parse(buffered) as Line;
 }
 
 /** Columns a restore writes: all but generated ones (the search text is computed again). */
@@ -256,7 +252,7 @@ export async function restoreBackup(db: Database, storage: Storage, file: string
   let end: BackupSummary | undefined;
   let header: Header | undefined;
   let files = 0;
-  for await (const line of readLines(file)) {
+  for await (const line of readArchiveLines(file)) {
     if ("namecard" in line) {
       header = line;
       if (line.format !== ARCHIVE_FORMAT) {
