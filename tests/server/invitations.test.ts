@@ -362,6 +362,13 @@ describe("the mail queue", () => {
       authOptional: true,
       disabledCommands: ["STARTTLS"],
       logger: false,
+      onRcptTo(address, _session, callback) {
+        if (address.address.startsWith("nobody")) {
+          callback(Object.assign(new Error("5.1.1 No such mailbox here"), { responseCode: 550 }));
+          return;
+        }
+        callback();
+      },
       onMailFrom(_address, _session, callback) {
         if (refusing) {
           const error = Object.assign(new Error("Mailbox service busy, try later"), { responseCode: 451 });
@@ -432,6 +439,96 @@ describe("the mail queue", () => {
     expect(received).toEqual(["uma@example.org"]);
     expect(await processDueJobs({ send: throughSmtp })).toMatchObject({ sent: 0 });
     expect(received).toEqual(["uma@example.org"]);
+  });
+
+  it("gives up at once on a mail the server refuses for good, and goes on with the others", async () => {
+    const gone = await insertCard({ email: "nobody.here@example.org" });
+    const fine = await insertCard({ email: "fine@example.org" });
+    await issueInvitationMails({ kind: "invitation", scope: { ids: [gone.id, fine.id] } });
+    refusing = false;
+    expectConsoleError(
+      /^\[mail-queue\] invitation to nobody\.here@example\.org failed \(try 1 of 5, giving up\): .*No such mailbox/,
+    );
+    const run = await processDueJobs({ send: (message) => sendMail(message, smtpUrl) });
+    expect(run).toMatchObject({ sent: 1, failed: 1, retry: 0 });
+    const jobs = await db.select().from(mailJobs).orderBy(mailJobs.email);
+    expect(jobs.map(({ email, status, attempts }) => ({ email, status, attempts }))).toEqual([
+      { email: "fine@example.org", status: "sent", attempts: 1 },
+      { email: "nobody.here@example.org", status: "failed", attempts: 1 },
+    ]);
+    expect(received).toContain("fine@example.org");
+  });
+
+  it("spends one try of one mail while the mail server is out of reach, not every queued mail's tries", async () => {
+    const cards = await Promise.all(
+      Array.from({ length: 6 }, (_, index) => insertCard({ email: `down${index}@example.org` })),
+    );
+    await issueInvitationMails({ kind: "invitation", scope: { ids: cards.map((card) => card.id) } });
+    // A port where nothing listens: no answer at all.
+    const probe = new SMTPServer({ logger: false });
+    await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
+    const closedPort = (probe.server.address() as AddressInfo).port;
+    await new Promise<void>((resolve) => probe.close(() => resolve()));
+    expectConsoleError(/^\[mail-queue\] invitation to down\d@example\.org failed \(try 1 of 5\): .*ECONNREFUSED/);
+
+    const run = await processDueJobs({ send: (message) => sendMail(message, `smtp://127.0.0.1:${closedPort}`) });
+    expect(run).toMatchObject({ sent: 0, retry: 1, failed: 0 });
+    const jobs = await db.select().from(mailJobs);
+    expect(jobs.filter((job) => job.attempts === 1)).toHaveLength(1);
+    // The others were given back untried: due, unclaimed, every try left.
+    const untried = jobs.filter((job) => job.attempts === 0);
+    expect(untried).toHaveLength(5);
+    expect(untried.every((job) => job.status === "pending" && job.lockedUntil === null)).toBe(true);
+  });
+
+  it("sends each mail once when a round lasts longer than its lease and two workers share the queue", async () => {
+    const cards = await Promise.all(
+      Array.from({ length: 12 }, (_, index) => insertCard({ email: `lease${index}@example.org` })),
+    );
+    await issueInvitationMails({ kind: "invitation", scope: { ids: cards.map((card) => card.id) } });
+    const deliveries: string[] = [];
+    // A slow mail server: each batch of ten takes several leases to send.
+    const slowly = async (message: MailMessage) => {
+      await new Promise((resolve) => setTimeout(resolve, 120));
+      deliveries.push(message.to);
+    };
+    const leaseMs = 300;
+    const first = processDueJobs({ send: slowly, leaseMs });
+    // The second worker comes once the first one's batch has outlived its lease (three sends of 120 ms).
+    await expect.poll(() => deliveries.length, { timeout: 15_000 }).toBeGreaterThanOrEqual(3);
+    const runs = await Promise.all([first, processDueJobs({ send: slowly, leaseMs })]);
+    expect(runs.reduce((total, run) => total + run.sent, 0)).toBe(12);
+    expect(deliveries).toHaveLength(12);
+    expect(new Set(deliveries).size).toBe(12);
+    const jobs = await db.select().from(mailJobs);
+    expect(jobs.every((job) => job.status === "sent")).toBe(true);
+  });
+
+  it("stops after the mail in flight and leaves the rest queued, with their tries", async () => {
+    const cards = await Promise.all(
+      Array.from({ length: 15 }, (_, index) => insertCard({ email: `stop${index}@example.org` })),
+    );
+    await issueInvitationMails({ kind: "invitation", scope: { ids: cards.map((card) => card.id) } });
+    const deliveries: string[] = [];
+    let firstSent!: () => void;
+    const first = new Promise<void>((resolve) => (firstSent = resolve));
+    const stop = startMailQueue({
+      intervalMs: 60_000,
+      send: async (message) => {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        deliveries.push(message.to);
+        firstSent();
+      },
+    });
+    await first;
+    await stop();
+    expect(deliveries.length).toBeGreaterThan(0);
+    expect(deliveries.length).toBeLessThan(15);
+    const jobs = await db.select().from(mailJobs);
+    expect(jobs.filter((job) => job.status === "sent")).toHaveLength(deliveries.length);
+    const left = jobs.filter((job) => job.status !== "sent");
+    expect(left).toHaveLength(15 - deliveries.length);
+    expect(left.every((job) => job.status === "pending" && job.attempts === 0 && job.lockedUntil === null)).toBe(true);
   });
 
   it("gives each job to one claimer only when several claim at once", async () => {

@@ -38,15 +38,29 @@ export function registerMailJob(kind: MailJob["kind"], render: JobRenderer) {
   renderers.set(kind, render);
 }
 
+/**
+ * The time a claim is judged by: the database's clock at the moment of the
+ * claim, so that instances whose clocks differ agree on whose lease ran out,
+ * and a long round never claims with a time already past; a test gives its own.
+ */
+function clockOf(now: Date | undefined) {
+  return now ? sql`${now.toISOString()}::timestamptz` : sql`clock_timestamp()`;
+}
+
+function leaseFrom(clock: ReturnType<typeof clockOf>, leaseMs: number) {
+  return sql`${clock} + ${`${leaseMs} milliseconds`}::interval`;
+}
+
 /** Takes up to `limit` due jobs (pending and due, or sending with a lapsed lease) for this process. */
-export async function claimDueJobs(now: Date, limit = 10): Promise<MailJob[]> {
+export async function claimDueJobs(now?: Date, limit = 10, leaseMs = LEASE_MS): Promise<MailJob[]> {
+  const clock = clockOf(now);
   const due = db
     .select({ id: mailJobs.id })
     .from(mailJobs)
     .where(
       or(
-        and(eq(mailJobs.status, "pending"), lte(mailJobs.runAt, now)),
-        and(eq(mailJobs.status, "sending"), lte(mailJobs.lockedUntil, now)),
+        and(eq(mailJobs.status, "pending"), sql`${mailJobs.runAt} <= ${clock}`),
+        and(eq(mailJobs.status, "sending"), sql`${mailJobs.lockedUntil} <= ${clock}`),
       ),
     )
     .orderBy(asc(mailJobs.runAt), asc(mailJobs.id))
@@ -57,7 +71,7 @@ export async function claimDueJobs(now: Date, limit = 10): Promise<MailJob[]> {
     .set({
       status: "sending",
       attempts: sql`${mailJobs.attempts} + 1`,
-      lockedUntil: new Date(now.getTime() + LEASE_MS),
+      lockedUntil: leaseFrom(clock, leaseMs),
     })
     .where(inArray(mailJobs.id, due))
     .returning();
@@ -70,52 +84,119 @@ function held(job: MailJob) {
   return and(eq(mailJobs.id, job.id), eq(mailJobs.status, "sending"), eq(mailJobs.attempts, job.attempts));
 }
 
-async function runJob(job: MailJob, now: Date, send: Send): Promise<"sent" | "dropped" | "retry" | "failed"> {
+/**
+ * Right before a job is sent: whether this process still holds it, its lease
+ * renewed for the send. A claim whose lease lapsed while earlier jobs of the
+ * batch were sent may have been taken over; then it is left to its new holder.
+ */
+async function stillHeld(job: MailJob, now: Date | undefined, leaseMs: number): Promise<boolean> {
+  const clock = clockOf(now);
+  const renewed = await db
+    .update(mailJobs)
+    .set({ lockedUntil: leaseFrom(clock, leaseMs) })
+    .where(and(held(job), sql`${mailJobs.lockedUntil} > ${clock}`))
+    .returning({ id: mailJobs.id });
+  return renewed.length > 0;
+}
+
+/** Gives a claimed job back untried: it is due again at once, and the try it was claimed for is not counted. */
+async function release(job: MailJob) {
+  await db
+    .update(mailJobs)
+    .set({ status: "pending", attempts: sql`${mailJobs.attempts} - 1`, lockedUntil: null })
+    .where(held(job));
+}
+
+/**
+ * What a failed send says about the next ones. A mail server's 5xx answer is
+ * final for that mail (`550 5.1.1` no such mailbox): no later try would go
+ * through, so the administrator hears of it at once. No answer at all (no
+ * connection, a timeout, a full outbox disk) or `421` (the service is closing)
+ * is an outage: every mail after it would fail the same way, so the round ends
+ * and the others keep their tries. Any other 4xx concerns this mail: it is
+ * tried again later.
+ */
+type Failure = "final" | "outage" | "this mail";
+
+function failureOf(error: unknown): Failure {
+  const code = (error as { responseCode?: unknown }).responseCode;
+  if (typeof code !== "number") return "outage";
+  if (code >= 500) return "final";
+  return code === 421 ? "outage" : "this mail";
+}
+
+type Outcome = "sent" | "dropped" | "retry" | "failed" | "taken over" | "outage";
+
+async function runJob(job: MailJob, now: Date | undefined, send: Send, leaseMs: number): Promise<Outcome> {
+  const at = now ?? new Date();
   try {
     const render = renderers.get(job.kind);
     if (!render) throw new Error(`No mail is defined for jobs of kind "${job.kind}"`);
-    const message = await render(job, now);
+    const message = await render(job, at);
     if (!message) {
       await db.delete(mailJobs).where(held(job));
       return "dropped";
     }
+    if (!(await stillHeld(job, now, leaseMs))) return "taken over";
     await send(message);
   } catch (error) {
     const reason = ((error as Error).message || String(error)).slice(0, 500);
-    const failed = job.attempts >= MAX_ATTEMPTS;
+    const failure = failureOf(error);
+    const failed = failure === "final" || job.attempts >= MAX_ATTEMPTS;
     await db
       .update(mailJobs)
       .set({
         status: failed ? "failed" : "pending",
         lastError: reason,
         lockedUntil: null,
-        runAt: failed ? job.runAt : new Date(now.getTime() + retryDelayMs(job.attempts)),
+        runAt: failed ? job.runAt : new Date(at.getTime() + retryDelayMs(job.attempts)),
       })
       .where(held(job));
     console.error(
       `[mail-queue] ${job.kind} to ${job.email} failed (try ${job.attempts} of ${MAX_ATTEMPTS}${failed ? ", giving up" : ""}): ${reason}`,
     );
-    return failed ? "failed" : "retry";
+    if (failed) return "failed";
+    return failure === "outage" ? "outage" : "retry";
   }
-  await db.update(mailJobs).set({ status: "sent", sentAt: now, lockedUntil: null, lastError: null }).where(held(job));
+  await db.update(mailJobs).set({ status: "sent", sentAt: at, lockedUntil: null, lastError: null }).where(held(job));
   return "sent";
 }
 
 export type QueueRun = { sent: number; dropped: number; retry: number; failed: number };
 
 /**
- * Sends every job due at `now`, a batch at a time, until none is left. `now`
- * and `send` are given by tests (a clock they move, an SMTP server of their own).
+ * Sends every job due, a batch at a time, until none is left, the mail server
+ * is out of reach (the rest wait for the next round with their tries intact),
+ * or `stopping()` says the process is stopping (the mail in flight is finished,
+ * the rest of its batch given back). `now` and `send` are given by tests (a
+ * clock they move, an SMTP server of their own).
  */
-export async function processDueJobs(options: { now?: Date; send?: Send; limit?: number } = {}): Promise<QueueRun> {
-  const now = options.now ?? new Date();
+export async function processDueJobs(
+  options: { now?: Date; send?: Send; limit?: number; leaseMs?: number; stopping?: () => boolean } = {},
+): Promise<QueueRun> {
   const send = options.send ?? ((message) => sendMail(message));
+  const leaseMs = options.leaseMs ?? LEASE_MS;
+  const stopping = options.stopping ?? (() => false);
   const run: QueueRun = { sent: 0, dropped: 0, retry: 0, failed: 0 };
-  for (;;) {
-    const jobs = await claimDueJobs(now, options.limit ?? 10);
+  let endRound = false;
+  while (!endRound && !stopping()) {
+    const jobs = await claimDueJobs(options.now, options.limit ?? 10, leaseMs);
     if (jobs.length === 0) break;
-    for (const job of jobs) run[await runJob(job, now, send)]++;
+    for (const [index, job] of jobs.entries()) {
+      if (endRound || stopping()) {
+        for (const rest of jobs.slice(index)) await release(rest);
+        break;
+      }
+      const outcome = await runJob(job, options.now, send, leaseMs);
+      if (outcome === "outage") {
+        run.retry++;
+        endRound = true;
+      } else if (outcome !== "taken over") {
+        run[outcome]++;
+      }
+    }
   }
+  const now = options.now ?? new Date();
   await db
     .delete(mailJobs)
     .where(and(eq(mailJobs.status, "sent"), lte(mailJobs.sentAt, new Date(now.getTime() - KEEP_SENT_MS))));
@@ -164,9 +245,11 @@ let worker: Worker | undefined;
  * Starts this process's worker: every `intervalMs`, and at once when a job is
  * queued in this process, it runs `beforeEach` (the automatic reminders), then
  * sends what is due. Its timer never keeps the process alive; the function it
- * returns stops it and waits for the round in progress.
+ * returns stops it: the mail being sent is finished, the rest stay queued.
  */
-export function startMailQueue(options: { intervalMs?: number; beforeEach?: (now: Date) => Promise<unknown> } = {}) {
+export function startMailQueue(
+  options: { intervalMs?: number; beforeEach?: (now: Date) => Promise<unknown>; send?: Send } = {},
+) {
   const intervalMs = options.intervalMs ?? 15_000;
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> | undefined;
@@ -185,7 +268,7 @@ export function startMailQueue(options: { intervalMs?: number; beforeEach?: (now
         try {
           const now = new Date();
           await options.beforeEach?.(now);
-          await processDueJobs({ now });
+          await processDueJobs({ send: options.send, stopping: () => current.stopped });
         } catch (error) {
           console.error("[mail-queue] the queue could not be worked:", (error as Error).message);
         }
