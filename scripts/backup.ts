@@ -25,14 +25,19 @@ async function fromRunningServer(control: { port: number; token: string }) {
   if (!response.ok || !response.body) {
     throw new Error(`the running server answered ${response.status} to the backup request`);
   }
-  await pipeline(response.body as unknown as NodeJS.ReadableStream, fs.createWriteStream(partial));
+  await pipeline(response.body as unknown as NodeJS.ReadableStream, fs.createWriteStream(partial, { mode: 0o600 }));
   console.info(`[backup] made by the running server (process ${readControl(env.DATA_DIR)?.pid ?? "?"})`);
 }
 
 async function direct() {
   const handle = await connectDatabase();
   try {
-    const summary = await writeBackup(handle.db, getStorage(), handle.kind, fs.createWriteStream(partial));
+    const summary = await writeBackup(
+      handle.db,
+      getStorage(),
+      handle.kind,
+      fs.createWriteStream(partial, { mode: 0o600 }),
+    );
     console.info(
       `[backup] ${Object.entries(summary.tables)
         .map(([table, count]) => `${table} ${count}`)

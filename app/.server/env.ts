@@ -3,6 +3,7 @@ import fs from "node:fs";
 import { isIP } from "node:net";
 import path from "node:path";
 import { z } from "zod";
+import { keepDataDirectoryPrivate, makeNewFilesPrivate } from "./private-data";
 
 /**
  * The operator's contract: every setting, checked at boot (README "Configuration"). This is the
@@ -138,6 +139,8 @@ export class EnvError extends Error {
 
 /** Parses an environment; throws an `EnvError` naming each bad variable. */
 export function parseEnv(source: NodeJS.ProcessEnv): Env {
+  // Before anything is written: the database, the outbox, a secret or a backup.
+  makeNewFilesPrivate();
   const result = EnvSchema.safeParse(source);
   if (!result.success) {
     const lines = result.error.issues.map(
@@ -179,6 +182,7 @@ function checkDataDirectory(dataDir: string) {
     const probe = path.join(dataDir, `.write-check-${process.pid}`);
     fs.writeFileSync(probe, "");
     fs.rmSync(probe);
+    keepDataDirectoryPrivate(dataDir);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === "ENOTDIR" || code === "EEXIST") {

@@ -52,7 +52,7 @@ export async function sendMail(message: MailMessage, smtpUrl = env.SMTP_URL): Pr
   // Written whole, then renamed: whoever reads the outbox never sees half a message.
   const temporary = `${file}.tmp`;
   try {
-    await fs.writeFile(temporary, rendered.message as Buffer, { flag: "wx" });
+    await fs.writeFile(temporary, rendered.message as Buffer, { flag: "wx", mode: 0o600 });
     await fs.rename(temporary, file);
   } catch (error) {
     await fs.rm(temporary, { force: true }).catch(() => {});

@@ -64,9 +64,15 @@ export function launch(
   command: string,
   args: string[],
   env: NodeJS.ProcessEnv,
-  options: { uid?: number; gid?: number } = {},
+  options: { uid?: number; gid?: number; umask?: number } = {},
 ): Running {
-  const child = spawn(command, args, { env, stdio: ["ignore", "pipe", "pipe"], ...options });
+  const { umask, ...ids } = options;
+  // With `umask`, started by a shell that sets it first, as an operator's shell or service manager may.
+  const [file, argv] =
+    umask === undefined
+      ? [command, args]
+      : ["/bin/sh", ["-c", `umask ${umask.toString(8).padStart(3, "0")} && exec "$0" "$@"`, command, ...args]];
+  const child = spawn(file, argv, { env, stdio: ["ignore", "pipe", "pipe"], ...ids });
   let text = "";
   const waiters = new Set<() => void>();
   const collect = (chunk: Buffer) => {
@@ -119,14 +125,16 @@ export type ServerProcess = Running & { port: number; url: string; dataDir: stri
 
 /** Starts the built server and waits until it listens. */
 export async function startServer(
-  options: { dataDir?: string; databaseUrl?: string; port?: number; env?: NodeJS.ProcessEnv } = {},
+  options: { dataDir?: string; databaseUrl?: string; port?: number; env?: NodeJS.ProcessEnv; umask?: number } = {},
 ): Promise<ServerProcess> {
   const port = options.port ?? (await freePort());
   const dataDir = options.dataDir ?? scratchDir();
-  const running = launch(process.execPath, ["server.js"], {
-    ...serverEnv({ port, dataDir, databaseUrl: options.databaseUrl }),
-    ...options.env,
-  });
+  const running = launch(
+    process.execPath,
+    ["server.js"],
+    { ...serverEnv({ port, dataDir, databaseUrl: options.databaseUrl }), ...options.env },
+    { umask: options.umask },
+  );
   await running.waitForOutput(/Namecard is listening/, 90_000);
   return { ...running, port, url: `http://127.0.0.1:${port}`, dataDir };
 }
@@ -138,8 +146,13 @@ export async function stop(running: Running, signal: NodeJS.Signals = "SIGTERM")
 }
 
 /** Runs a script (seed, backup, restore, migrate) to its end. */
-export async function runScript(script: string, args: string[], env: NodeJS.ProcessEnv) {
-  const running = launch(TSX, [script, ...args], env);
+export async function runScript(
+  script: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  options: { umask?: number } = {},
+) {
+  const running = launch(TSX, [script, ...args], env, options);
   const exit = await running.exited;
   return { ...exit, output: running.output() };
 }

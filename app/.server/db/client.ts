@@ -9,6 +9,7 @@ import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import pg from "pg";
+import { tightenTree } from "../private-data";
 import { lockDataDirectory } from "./data-dir-lock";
 import { startFromTemplate } from "./pglite-template";
 import * as schema from "./schema";
@@ -62,6 +63,8 @@ export async function openPglite(options: { dataDir?: string; loadDataDir?: Blob
       extensions: PGLITE_EXTENSIONS,
       startParams: PGLITE_START_PARAMS,
     });
+    // PGlite writes its cache files (pg_internal.init) with modes of its own, whatever the umask.
+    if (options.dataDir) tightenTree(options.dataDir);
   } catch (error) {
     lock?.release();
     throw error;

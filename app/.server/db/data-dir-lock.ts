@@ -137,7 +137,7 @@ export function lockDataDirectory(databaseDir: string): DataDirectoryLock {
     // Written whole under a private name, then linked into place: link() fails
     // when the lock exists, so exactly one process wins and no one reads half a file.
     const draft = `${file}.${process.pid}-${randomBytes(4).toString("hex")}`;
-    fs.writeFileSync(draft, content, { flag: "wx", mode: 0o644 });
+    fs.writeFileSync(draft, content, { flag: "wx", mode: 0o600 });
     try {
       fs.linkSync(draft, file);
       return { file, release: () => releaseLock(file, me) };

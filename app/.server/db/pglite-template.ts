@@ -1,5 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
+import { tightenTree } from "../private-data";
 
 /**
  * A new embedded database starts as a copy of an empty one made at build time
@@ -45,6 +46,8 @@ export function startFromTemplate(dataDir: string): boolean {
   }
   const copy = path.join(parent, `${copyPrefix}${process.pid}`);
   fs.cpSync(template, copy, { recursive: true });
+  // The template's files keep the build's modes: the copy, which will hold live data, is this user's alone.
+  tightenTree(copy);
   fs.rmSync(dataDir, { recursive: true, force: true });
   fs.renameSync(copy, dataDir);
   return true;
