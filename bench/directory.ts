@@ -11,7 +11,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { generateRandomString, hashPassword } from "better-auth/crypto";
 import { sql } from "drizzle-orm";
-import { freePort } from "./free-port";
+import { benchServerEnv, freePort } from "./free-port";
 
 const PROFILES = Number(process.env.BENCH_PROFILES ?? 100_000);
 const BRANDS = 20;
@@ -237,7 +237,7 @@ async function main() {
     console.warn("  (no build: run `npm run build` to include full HTTP request timings)");
   } else {
     const server = spawn(process.execPath, ["server.js"], {
-      env: { ...process.env, NODE_ENV: "production", PORT: String(PORT), DATA_DIR, DATABASE_URL: postgresUrl ?? "" },
+      env: benchServerEnv({ port: PORT, dataDir: DATA_DIR, databaseUrl: postgresUrl }),
       stdio: "ignore",
     });
     try {

@@ -11,3 +11,18 @@ export function freePort(): Promise<number> {
     });
   });
 }
+
+/**
+ * The environment of a production server a benchmark starts on `port`, with its own data
+ * folder, on PostgreSQL when `databaseUrl` is given (which needs a shared AUTH_SECRET).
+ */
+export function benchServerEnv(options: { port: number; dataDir: string; databaseUrl?: string }): NodeJS.ProcessEnv {
+  return {
+    ...process.env,
+    NODE_ENV: "production",
+    PORT: String(options.port),
+    DATA_DIR: options.dataDir,
+    DATABASE_URL: options.databaseUrl ?? "",
+    AUTH_SECRET: process.env.AUTH_SECRET || "benchmark-secret-benchmark-secret-0123456789",
+  };
+}

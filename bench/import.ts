@@ -13,7 +13,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { generateRandomString, hashPassword } from "better-auth/crypto";
 import { sql } from "drizzle-orm";
-import { freePort } from "./free-port";
+import { benchServerEnv, freePort } from "./free-port";
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 10_000);
 const TARGET_SECONDS = 30;
@@ -147,7 +147,7 @@ async function main() {
     `\nNamecard import benchmark — ${engine}, ${ROWS.toLocaleString("en")} rows (${(file.length / 1024 / 1024).toFixed(1)} MB), ${BRANDS} brands\n`,
   );
   const server = spawn(process.execPath, ["server.js"], {
-    env: { ...process.env, NODE_ENV: "production", PORT: String(PORT), DATA_DIR, DATABASE_URL: postgresUrl ?? "" },
+    env: benchServerEnv({ port: PORT, dataDir: DATA_DIR, databaseUrl: postgresUrl }),
     stdio: "ignore",
   });
   try {

@@ -11,6 +11,7 @@ import { sendDueReminders } from "~/.server/invitations/invitations";
 import { startMailQueue } from "~/.server/invitations/mail-queue";
 import { failedForOutage, RETRY_AFTER_SECONDS } from "~/.server/outage";
 import { endStreams as endEventStreams, startRealtime } from "~/.server/realtime";
+import { StartupError } from "~/.server/startup-error";
 import { backupEndpoint } from "./backup-endpoint";
 import { keepAnswer, servePages, startPageCache } from "./page-cache";
 import { createRequestHandler, endLingering, refuse, refuseUnknownExpectations } from "./request-handler";
@@ -25,6 +26,14 @@ import { findRoutes, routeOf, routeTable } from "./routes";
 if (env.ADMIN_EMAILS.length === 0) {
   console.warn(
     "[config] ADMIN_EMAILS is not set: nobody is an administrator. Set it to a comma-separated list of addresses.",
+  );
+}
+
+// Instances that share a PostgreSQL database must sign sessions alike: with secrets of their own,
+// each refused the others' sessions (people signed out on every other request behind a load balancer).
+if (env.DATABASE_URL && env.AUTH_SECRET_GENERATED) {
+  throw new StartupError(
+    "[config] AUTH_SECRET: required with DATABASE_URL, so that every instance on the database signs sessions alike: set the same value of 32 or more random characters (for example from `openssl rand -base64 32`) on each.",
   );
 }
 

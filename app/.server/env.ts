@@ -129,6 +129,8 @@ export type Env = Readonly<
   Omit<z.infer<typeof EnvSchema>, "PUBLIC_URL" | "AUTH_SECRET"> & {
     PUBLIC_URL: string;
     AUTH_SECRET: string;
+    /** Whether AUTH_SECRET was generated into DATA_DIR rather than set: then only this machine knows it. */
+    AUTH_SECRET_GENERATED: boolean;
     DATA_DIR: string;
   }
 >;
@@ -163,6 +165,7 @@ export function parseEnv(source: NodeJS.ProcessEnv): Env {
     DATA_DIR: dataDir,
     PUBLIC_URL: (parsed.PUBLIC_URL ?? `http://localhost:${parsed.PORT}`).replace(/\/+$/, ""),
     AUTH_SECRET: parsed.AUTH_SECRET ?? readOrCreateSecret(dataDir),
+    AUTH_SECRET_GENERATED: parsed.AUTH_SECRET === undefined,
   });
 }
 

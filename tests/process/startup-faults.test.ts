@@ -88,6 +88,16 @@ describe.skipIf(ON_POSTGRES || !SERVER_BUILT)("start-up faults", () => {
     expectOneLineFault(result, /\[config\] S3_ENDPOINT: must start with http:\/\/ or https:\/\//);
   });
 
+  it("names AUTH_SECRET when DATABASE_URL is set without it, before opening the database", async () => {
+    const port = await freePort();
+    const result = await startWith({
+      DATA_DIR: scratchDir(),
+      DATABASE_URL: `postgresql://namecard:namecard@127.0.0.1:${port}/namecard`,
+      AUTH_SECRET: "",
+    });
+    expectOneLineFault(result, /\[config\] AUTH_SECRET: required with DATABASE_URL/);
+  });
+
   it("names DATABASE_URL's host and port when nothing listens there", async () => {
     const port = await freePort();
     const result = await startWith({ DATABASE_URL: `postgresql://namecard:namecard@127.0.0.1:${port}/namecard` });
