@@ -4,6 +4,7 @@ import {
   type RouterContextProvider,
   type ServerBuild,
 } from "react-router";
+import { env } from "~/.server/env";
 import { BODY_TOO_LARGE, bodyFault, mediaTypeFault } from "~/.server/form-data";
 import type { ActionFacts, RouteFacts } from "./routes";
 
@@ -77,12 +78,37 @@ function requestFault(req: ExpressRequest, route: RouteFacts): Refusal | null {
   if (req.method === "GET" || req.method === "HEAD") {
     return hasBody(req) ? { status: 400, message: `A ${req.method} request cannot carry a body.` } : null;
   }
-  if (req.method === "POST" && route.action) return null;
+  if (req.method === "POST" && route.action) return sentFromAnotherSite(req) ? FOREIGN_FORM : null;
   return {
     status: 405,
     message: `This address does not take ${req.method} requests.`,
     headers: { Allow: route.action ? "GET, HEAD, POST" : "GET, HEAD" },
   };
+}
+
+const FOREIGN_FORM: Refusal = {
+  status: 403,
+  message: "This form was sent from another site. Open the page on this site and send it again.",
+};
+
+/**
+ * Whether a browser sent this request from a page of another site: one check
+ * for every route that changes something, pages and resource routes alike (a
+ * page elsewhere must not sign a member out or set their theme). Browsers send
+ * `Origin` with every POST; an older one may send only `Sec-Fetch-Site`. A
+ * request with neither comes from no browser page (a script, a test, curl),
+ * which a session cookie could not have been taken from.
+ */
+function sentFromAnotherSite(req: ExpressRequest): boolean {
+  const origin = req.headers.origin;
+  if (origin === undefined) {
+    const site = req.headers["sec-fetch-site"];
+    return site === "cross-site" || site === "same-site";
+  }
+  // "null" (a sandboxed frame, a redirect from elsewhere) and anything that is no URL are foreign too.
+  if (!URL.canParse(origin)) return true;
+  const from = new URL(origin).origin;
+  return from !== new URL(env.PUBLIC_URL).origin && from !== new URL(`${req.protocol}://${req.headers.host}`).origin;
 }
 
 function hasBody(req: ExpressRequest): boolean {

@@ -103,6 +103,27 @@ describe.skipIf(!SERVER_BUILT)("requests no browser sends, to every route of the
     }
   });
 
+  it.each(ACTIONS)("refuses a form sent to $address from a page of another site with 403", async ({ address }) => {
+    const foreign: Record<string, string>[] = [
+      { origin: "https://attacker.example" },
+      { origin: `http://localhost:${server.port}.attacker.example` },
+      { origin: "null" },
+      { "sec-fetch-site": "cross-site" },
+      { "sec-fetch-site": "same-site" },
+    ];
+    for (const from of foreign) {
+      const answer = await send(server.port, {
+        method: "POST",
+        path: address,
+        headers: { cookie, "content-type": "application/x-www-form-urlencoded", ...from },
+        body: "intent=delete&theme=dark",
+      });
+      expect(answer.status, JSON.stringify(from)).toBe(403);
+      expect(answer.text).toBe("This form was sent from another site. Open the page on this site and send it again.");
+      expectPlainRefusal(answer, JSON.stringify(from));
+    }
+  });
+
   it.each(EVERY_ROUTE)("answers methods $address does not take with 405 and what it allows", async (route) => {
     const methods = ["OPTIONS", "PUT", "DELETE", "PATCH", ...(route.action ? [] : ["POST"])];
     for (const method of methods) {
