@@ -142,17 +142,19 @@ async function viewCount(profileId: string): Promise<number> {
 /** Only the theme cookie may come with a reused page; any other cookie may change it. */
 function themeOf(cookieHeader: string | undefined): string | null {
   if (!cookieHeader) return themeFromCookie("");
-  let theme = "";
+  let themes = 0;
   for (const pair of cookieHeader.split(";")) {
     const trimmed = pair.trim();
     if (!trimmed) continue;
     const equals = trimmed.indexOf("=");
     const name = equals < 0 ? trimmed : trimmed.slice(0, equals);
     if (name !== THEME_COOKIE) return null;
-    theme = trimmed;
+    themes++;
   }
-  // As the page reads it: an unknown value is the system's theme.
-  return themeFromCookie(theme);
+  // A doubled theme cookie (`theme=dark; theme=light`) is left to the route, and its page is not kept.
+  if (themes > 1) return null;
+  // Read by the one function the page reads it with: the key is the theme the page shows.
+  return themeFromCookie(cookieHeader);
 }
 
 /** The query a reused page may carry: none, or the view's source alone (a preview image: its version). */

@@ -141,6 +141,21 @@ describe.skipIf(!EMBEDDED || !SERVER_BUILT)("anonymous visitors of a card", () =
     }
   }, 180_000);
 
+  it("keeps a page for the theme it shows, however the theme cookie is sent", async () => {
+    const server = await startServer({ dataDir: await migratedDataDir(), env: { TRUST_PROXY: "loopback" } });
+    started.push(server);
+    const cookie = await signedInMember(server, "themed@example.com", { first: "The", last: "Med" });
+    const card = `/profile/${await usernameOf(server, cookie)}`;
+    const dark = (html: string) => /<html[^>]*\bclass="[^"]*\bdark\b/.test(html);
+    for (const doubled of ["theme=dark; theme=light", "theme=dark;theme=light", "theme=dark; theme=nonsense"]) {
+      expect(dark((await visit(server, card, "10.6.0.1", { cookie: doubled })).text), doubled).toBe(true);
+      // Whoever comes next with one theme gets the page of that theme.
+      expect(dark((await visit(server, card, "10.6.0.2", { cookie: "theme=light" })).text), doubled).toBe(false);
+      expect(dark((await visit(server, card, "10.6.0.3")).text), doubled).toBe(false);
+      expect(dark((await visit(server, card, "10.6.0.4", { cookie: "theme=dark" })).text), doubled).toBe(true);
+    }
+  }, 180_000);
+
   it("keeps every view a clean stop finds still waiting to be written", async () => {
     const dataDir = await migratedDataDir();
     const server = await startServer({ dataDir, env: { TRUST_PROXY: "loopback" } });
