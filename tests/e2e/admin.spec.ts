@@ -188,11 +188,14 @@ test("the administrator reads analytics and exports them", async ({ page, login 
   await expect(page.getByRole("button", { name: "Refresh" })).toBeEnabled();
 });
 
-test("a member whose card an administrator deleted sees 'Profile Setup in Progress' and what to do", async ({
+test("a member whose card an administrator deleted is signed out at once and cannot sign in again", async ({
   page,
   login,
   newContext,
+  expectConsoleError,
 }) => {
+  // The refused sign-in answers 400 with its message.
+  expectConsoleError(failedLoad(400, "/auth.data?redirectTo=%2Fdirectory"));
   const { email } = await login("orphan");
   await page.goto("/");
   await expect(page.getByRole("heading", { name: "Welcome back, Orla!" })).toBeVisible();
@@ -208,18 +211,11 @@ test("a member whose card an administrator deleted sees 'Profile Setup in Progre
   await admin.getByRole("alertdialog").getByRole("button", { name: "Delete Profile" }).click();
   await expect(admin.getByText("Profile deleted successfully for Orla Orphan.")).toBeVisible();
 
-  await page.reload();
-  await expect(page.getByRole("heading", { name: "Profile Setup in Progress" })).toBeVisible();
-  await expect(
-    page.getByText("We're setting up your profile. This usually happens automatically when you sign up."),
-  ).toBeVisible();
-  await expect(
-    page.getByText("If this persists, your profile may need to be created by an administrator."),
-  ).toBeVisible();
-  await expect(page.getByRole("button", { name: "Refresh Page" })).toBeVisible();
-  await expect(page.getByText(email)).toBeVisible();
-  await expect(page.getByText("Profile found:")).toBeVisible();
+  // The card took the account with it: the member's next page is the sign-in form, and their password opens nothing.
+  await page.goto("/directory");
+  await expect(page).toHaveURL(/\/auth\?/);
+  await signIn(page, email);
+  await expect(page.getByText("Invalid email or password")).toBeVisible();
+  await expect(page).toHaveURL(/\/auth/);
   await expectAccessible(page);
-  await page.getByRole("button", { name: "Sign In Again" }).click();
-  await expect(page).toHaveURL(/\/auth$/);
 });

@@ -2,7 +2,16 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getOptionalViewer } from "~/.server/authz";
 import { db, getDatabaseHandle } from "~/.server/db/client";
-import { brands, profiles, profileViews, sessions, siteSettings, usernameRedirects } from "~/.server/db/schema";
+import {
+  accounts,
+  brands,
+  profiles,
+  profileViews,
+  sessions,
+  siteSettings,
+  usernameRedirects,
+  users,
+} from "~/.server/db/schema";
 import { openStreamCount } from "~/.server/event-streams";
 import { DEACTIVATED_SIGN_IN } from "~/.server/profiles/deactivation";
 import { movedCardAddress } from "~/.server/profiles/previous-usernames";
@@ -247,5 +256,47 @@ describe("deactivating a card", () => {
     // The address is now simply unknown.
     const { username } = member.profile;
     expect((await run(cardLoader, getRequest(`/profile/${username}`), { username })).status).toBe(404);
+  });
+});
+
+describe("deleting a claimed card", () => {
+  let stopRealtime: () => Promise<void>;
+  beforeAll(async () => {
+    stopRealtime = await startRealtime(getDatabaseHandle());
+  });
+  afterAll(async () => {
+    await stopRealtime?.();
+  });
+
+  for (const deactivatedFirst of [false, true]) {
+    it(`signs its owner out everywhere and they cannot sign in again${deactivatedFirst ? ", after a deactivation too" : ""}`, async () => {
+      const admin = await createMember({ email: "admin@example.com" });
+      const member = await createMember({ firstName: "Gina", lastName: "Gone" });
+      const stream = await openStream(member.cookie);
+      expect(stream.status).toBe(200);
+      if (deactivatedFirst) await setState(admin, member.profile.id, "deactivate");
+
+      const done = await setState(admin, member.profile.id, "delete");
+      expect(done.status).toBe(302);
+      // The account goes with the card: no session, no password, nothing to sign in to.
+      expect(await db.select().from(users).where(eq(users.id, member.id))).toEqual([]);
+      expect(await db.select().from(sessions).where(eq(sessions.userId, member.id))).toEqual([]);
+      expect(await db.select().from(accounts).where(eq(accounts.userId, member.id))).toEqual([]);
+      expect(await getOptionalViewer(getRequest("/", member.cookie))).toBeNull();
+      await stream.ended;
+      const refused = await signIn(member.email, MEMBER_PASSWORD);
+      expect(refused.status).toBe(400);
+      expect(refused.data).toMatchObject({ formError: "Invalid email or password" });
+    });
+  }
+
+  it("refuses an administrator's deletion of their own card, and changes nothing", async () => {
+    const admin = await createMember({ email: "admin@example.com", firstName: "Ada" });
+    const answer = await setState(admin, admin.profile.id, "delete");
+    expect(answer.status).toBe(400);
+    expect(answer.data).toMatchObject({ fieldErrors: { id: ["You cannot delete your own card."] } });
+    expect(await db.select().from(profiles).where(eq(profiles.id, admin.profile.id))).toHaveLength(1);
+    expect(await db.select().from(users).where(eq(users.id, admin.id))).toHaveLength(1);
+    expect(await getOptionalViewer(getRequest("/", admin.cookie))).not.toBeNull();
   });
 });

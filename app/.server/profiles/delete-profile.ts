@@ -2,8 +2,8 @@ import { and, eq, sql } from "drizzle-orm";
 import type { Actor } from "../actor";
 import { recordAdminAction } from "../audit/record";
 import { db } from "../db/client";
-import { auditLog, profiles } from "../db/schema";
-import { NotFoundError } from "../errors";
+import { auditLog, profiles, users } from "../db/schema";
+import { NotFoundError, ValidationError } from "../errors";
 import { deleteImageIfUnused } from "../images";
 import { publish } from "../realtime";
 import { changeableProfiles } from "./scope";
@@ -13,6 +13,12 @@ import { changeableProfiles } from "./scope";
  * photo file. The audit log keeps that it was deleted and by whom, but the
  * field values its earlier entries held are erased with it
  * (docs/decisions/019-deactivation-and-audit-log.md).
+ *
+ * A claimed card takes its owner's account with it, in the same transaction:
+ * their sessions, password and pending links go (by cascade), on every
+ * instance at once, so that deleting someone (or deactivating, then deleting
+ * them) never leaves them signed in or able to sign in to the members-only
+ * directory. An administrator cannot delete their own card this way.
  */
 export async function deleteProfile({ actor, profileId }: { actor: Actor; profileId: string }) {
   const deleted = await db.transaction(async (tx) => {
@@ -25,8 +31,12 @@ export async function deleteProfile({ actor, profileId }: { actor: Actor; profil
         lastName: profiles.lastName,
         username: profiles.username,
         profilePhoto: profiles.profilePhoto,
+        userId: profiles.userId,
       });
     if (!row) return null;
+    // Rolled back with the rest: they would be signed out with no card and no way back in.
+    if (row.userId === actor.user.id) throw new ValidationError({ id: ["You cannot delete your own card."] });
+    if (row.userId) await tx.delete(users).where(eq(users.id, row.userId));
     await tx
       .update(auditLog)
       .set({
@@ -43,5 +53,7 @@ export async function deleteProfile({ actor, profileId }: { actor: Actor; profil
   if (!deleted) throw new NotFoundError("profile");
   await deleteImageIfUnused(deleted.profilePhoto);
   await publish({ kind: "profile", id: deleted.id });
+  // Their open pages' live-update streams close too, here and on every instance.
+  if (deleted.userId) await publish({ kind: "user-sessions-ended", id: deleted.userId });
   return { firstName: deleted.firstName, lastName: deleted.lastName };
 }

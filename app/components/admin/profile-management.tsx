@@ -21,6 +21,7 @@ import { Alert } from "~/components/ui/alert";
 import { Button, buttonClasses } from "~/components/ui/button";
 import { Confirm, DIALOG_FORM_ACTIONS, Modal } from "~/components/ui/dialog";
 import { useDialogFetcher } from "~/components/use-dialog-fetcher";
+import type { ActionFailure } from "~/lib/action-result";
 import type { DashboardData, ManagedProfile, ProfileManagementData } from "~/lib/dashboard";
 import { fullName } from "~/lib/names";
 
@@ -268,7 +269,7 @@ export function ProfileManagement({
           );
         }}
       >
-        {deleter.failure?.formError ? <Alert tone="error">{deleter.failure.formError}</Alert> : null}
+        <ConfirmFailure failure={deleter.failure} />
         {deleting ? (
           <>
             <p className="font-medium text-slate-900 dark:text-white">
@@ -299,7 +300,7 @@ export function ProfileManagement({
           );
         }}
       >
-        {deactivator.failure?.formError ? <Alert tone="error">{deactivator.failure.formError}</Alert> : null}
+        <ConfirmFailure failure={deactivator.failure} />
         {deactivating ? (
           <>
             <p className="font-medium text-slate-900 dark:text-white">Deactivate {fullName(deactivating)}'s card?</p>
@@ -468,4 +469,10 @@ function EditProfileDialog({
       </fetcher.Form>
     </Modal>
   );
+}
+
+/** Why a confirmed action failed: the form's message, or the one about the card it named (your own card). */
+function ConfirmFailure({ failure }: { failure: ActionFailure | undefined }) {
+  const message = failure?.formError ?? failure?.fieldErrors?.id?.[0];
+  return message ? <Alert tone="error">{message}</Alert> : null;
 }
