@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { ValidationError } from "../errors";
-import { readCsv } from "./csv-file";
+import { MAX_COLUMNS, MAX_ROWS, readCsv } from "./csv-file";
 import { guessMapping } from "./mapping";
 
 const BOM = "\uFEFF";
@@ -47,6 +47,44 @@ describe("reading a CSV file as spreadsheets export it", () => {
     expect(messageOf(bytes('First name,Email\n"Ada,ada@example.org\n'))).toMatch(/never closed/);
     expect(messageOf(bytes(""))).toMatch(/The file is empty/);
     expect(messageOf(bytes("First name,Email\n"))).toMatch(/no people in it/);
+  });
+});
+
+describe("files too large in shape to be a sheet of people", () => {
+  const refusal = (text: string) => {
+    try {
+      readCsv(bytes(text));
+    } catch (error) {
+      return (error as ValidationError).fieldErrors.file?.[0];
+    }
+    return "read";
+  };
+
+  it("refuses 100,000 columns in a 100 KB file at once, saying how many it takes", () => {
+    const started = performance.now();
+    const header = Array.from({ length: 100_000 }, () => "a").join(",");
+    expect(refusal(`${header}\n${header}\n`)).toBe(
+      `The file has 100,000 columns; an import reads at most ${MAX_COLUMNS}. Keep the columns about people (names, email, title, phone…) and try again.`,
+    );
+    expect(performance.now() - started).toBeLessThan(5_000);
+  });
+
+  it("keeps only the header's columns of a row that has more", () => {
+    const extra = Array.from({ length: 50_000 }, () => "x").join(",");
+    const sheet = readCsv(bytes(`First name,Last name,Email\nAda,Lovelace,ada@example.org,${extra}\n`));
+    expect(sheet.rows).toEqual([{ rowNumber: 2, cells: ["Ada", "Lovelace", "ada@example.org"] }]);
+  });
+
+  it("refuses a row longer than any person's details", () => {
+    expect(refusal(`First name,Bio\nAda,"${"x".repeat(70_000)}"\n`)).toMatch(/^A row near line 2 is longer than 64 KB/);
+  });
+
+  it("takes the most rows allowed and refuses one more", () => {
+    const sheet = (rows: number) => `Email\n${"a@example.org\n".repeat(rows)}`;
+    expect(readCsv(bytes(sheet(MAX_ROWS))).rows).toHaveLength(MAX_ROWS);
+    expect(refusal(sheet(MAX_ROWS + 1))).toBe(
+      "The file has more than 100,000 rows; an import takes at most 100,000 people at a time. Split it into smaller files.",
+    );
   });
 });
 

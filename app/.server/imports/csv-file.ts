@@ -10,6 +10,16 @@ export type CsvSheet = {
 const BOM = "\uFEFF";
 
 /**
+ * What a file may hold, checked while it is read and before anything is kept
+ * or shown: a sheet of people has a few dozen columns and rows of a few hundred
+ * characters. A file of 100,000 columns made a mapping page of 106 MB and held
+ * the server for half a minute.
+ */
+export const MAX_COLUMNS = 200;
+export const MAX_ROWS = 100_000;
+const MAX_ROW_CHARACTERS = 64 * 1024;
+
+/**
  * The delimiter of a file: the one of comma, semicolon and tab that occurs
  * most often outside quotes in its first line. Excel writes semicolons where
  * the comma is the decimal separator (most of Europe); Google Sheets and
@@ -50,14 +60,39 @@ export function readCsv(bytes: Uint8Array): CsvSheet {
   if (text.startsWith(BOM)) text = text.slice(1);
   if (text.includes("\u0000"))
     throw fileError("The file is not a CSV text file. Export the sheet as CSV and try again.");
+  const options = {
+    delimiter: detectDelimiter(text),
+    relax_column_count: true,
+    skip_empty_lines: false,
+    max_record_size: MAX_ROW_CHARACTERS,
+  };
   let records: string[][];
   try {
+    // The header first: a file with too many columns is refused before its rows are read.
+    const columns = ((parse(text, { ...options, max_record_size: undefined, to: 1 }) as string[][])[0] ?? []).length;
+    if (columns > MAX_COLUMNS) {
+      throw fileError(
+        `The file has ${columns.toLocaleString("en")} columns; an import reads at most ${MAX_COLUMNS}. Keep the columns about people (names, email, title, phone…) and try again.`,
+      );
+    }
+    // A row longer than the header keeps only the header's columns; one row past the limit is enough to know.
     records = parse(text, {
-      delimiter: detectDelimiter(text),
-      relax_column_count: true,
-      skip_empty_lines: false,
+      ...options,
+      to: MAX_ROWS + 2,
+      on_record: (record: string[]) => record.slice(0, Math.max(columns, 1)),
     }) as string[][];
+    if (records.length > MAX_ROWS + 1) {
+      throw fileError(
+        `The file has more than ${MAX_ROWS.toLocaleString("en")} rows; an import takes at most ${MAX_ROWS.toLocaleString("en")} people at a time. Split it into smaller files.`,
+      );
+    }
   } catch (error) {
+    if (error instanceof CsvError && error.code === "CSV_MAX_RECORD_SIZE") {
+      const line = (error as CsvError & { lines?: number }).lines;
+      throw fileError(
+        `A row${line ? ` near line ${line}` : ""} is longer than ${MAX_ROW_CHARACTERS / 1024} KB, which no person's details need. Check that the file is a sheet of people exported as CSV.`,
+      );
+    }
     if (error instanceof CsvError) {
       const line = (error as CsvError & { lines?: number }).lines;
       const where = line ? ` near line ${line}` : "";

@@ -98,8 +98,8 @@ export default function ImportPage({ loaderData, actionData }: Route.ComponentPr
             className="block w-full rounded-lg border border-slate-300 bg-white text-sm text-slate-700 file:mr-4 file:h-10 file:border-0 file:border-r file:border-slate-300 file:bg-slate-50 file:px-4 file:font-medium file:text-slate-800 hover:file:bg-slate-100 aria-[invalid=true]:border-red-500 dark:border-slate-700 dark:bg-slate-900 dark:text-slate-200 dark:file:border-slate-700 dark:file:bg-slate-800 dark:file:text-slate-100"
           />
           <p id="field-file-hint" className="mt-1.5 text-sm text-slate-500 dark:text-slate-400">
-            One row per person, with a header row. UTF-8, comma or semicolon separated, up to 10 MB — as Excel ("CSV
-            UTF-8"), Google Sheets and Numbers export it.
+            One row per person, with a header row. UTF-8, comma or semicolon separated, up to 10 MB, 100,000 people and
+            200 columns — as Excel ("CSV UTF-8"), Google Sheets and Numbers export it.
           </p>
           <ErrorList id="field-file-error" errors={errors} />
         </div>
