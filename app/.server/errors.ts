@@ -33,6 +33,19 @@ export class ValidationError extends DomainError {
   }
 }
 
+/**
+ * Someone else saved the record after this form was opened: saving now would
+ * silently undo their change, so nothing is saved and the person is told.
+ */
+export class StaleEditError extends DomainError {
+  override name = "StaleEditError";
+  constructor(what: "brand" | "card") {
+    super(
+      `Someone else changed this ${what} while you were editing it, so nothing was saved. Open it again to see their change, then make yours.`,
+    );
+  }
+}
+
 /** The input collides with what is stored (a username or address already taken). */
 export class ConflictError extends DomainError {
   override name = "ConflictError";

@@ -1,7 +1,7 @@
 import { data } from "react-router";
 import type { ActionFailure } from "~/lib/action-result";
 import { isDatabaseUnavailable } from "./db/availability";
-import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from "./errors";
+import { ConflictError, ForbiddenError, NotFoundError, StaleEditError, ValidationError } from "./errors";
 
 /** What a form says when its write could not reach the database; what was typed stays on the form. */
 const TEMPORARILY_UNAVAILABLE =
@@ -30,6 +30,7 @@ export function failureFrom(error: unknown, texts: FailureTexts = {}) {
   if (error instanceof ValidationError || error instanceof ConflictError) {
     return failure(400, { fieldErrors: error.fieldErrors, values });
   }
+  if (error instanceof StaleEditError) return failure(409, { formError: error.message, values });
   if (error instanceof NotFoundError) {
     return failure(404, { formError: texts.notFound ?? "It no longer exists.", values });
   }

@@ -61,6 +61,8 @@ export type ManagedProfile = Person & {
   createdAt: string;
   /** Switched off by an administrator. */
   deactivated: boolean;
+  /** The card's version, which its edit form sends back (a save over a later change is refused). */
+  version: string;
   /** When the person was last invited (null: never), and how many reminders followed. */
   invitedAt: string | null;
   remindersSent: number;

@@ -35,11 +35,12 @@ export async function loadDashboard(url: URL, forcedTab?: DashboardTab): Promise
         ...management,
         query,
         invitations,
-        rows: management.rows.map(({ profilePhoto, createdAt, invitedAt, ...row }) => ({
+        rows: management.rows.map(({ profilePhoto, createdAt, invitedAt, updatedAt, ...row }) => ({
           ...row,
           profilePhoto,
           photoUrl: mediaUrl(profilePhoto),
           createdAt: createdAt.toISOString(),
+          version: updatedAt.toISOString(),
           invitedAt: invitedAt ? invitedAt.toISOString() : null,
         })),
       },

@@ -14,6 +14,7 @@ export async function listBrandsWithUsage() {
       coverImage: brands.coverImage,
       website: brands.website,
       active: brands.active,
+      updatedAt: brands.updatedAt,
       profileCount: sql<number>`(select count(*)::int from ${profiles} as p where p.company_brand_id = ${brands}.id)`,
     })
     .from(brands)

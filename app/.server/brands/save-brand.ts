@@ -4,6 +4,7 @@ import type { Actor } from "../actor";
 import { changedFields, recordAdminAction } from "../audit/record";
 import { db } from "../db/client";
 import { brands } from "../db/schema";
+import { assertUnchangedSince } from "../edit-version";
 import { ForbiddenError, NotFoundError, ValidationError } from "../errors";
 import {
   deleteImageIfUnused,
@@ -34,18 +35,21 @@ export type SaveBrandOptions = {
   actor: Actor;
   /** The brand to update; absent to create one. */
   brandId?: number;
+  /** The brand's version the form was opened on: a save over someone else's later change is refused. */
+  version?: Date;
   fields: BrandFields;
   logo: ImageChange;
   cover: ImageChange;
 };
 
 /** Creates or updates a brand with its logo and cover. */
-export async function saveBrand({ actor, brandId, fields, logo, cover }: SaveBrandOptions) {
+export async function saveBrand({ actor, brandId, version, fields, logo, cover }: SaveBrandOptions) {
   if (!can(actor.role, "manage:brand:any")) throw new ForbiddenError();
   let current: typeof brands.$inferSelect | null = null;
   if (brandId !== undefined) {
     [current = null] = await db.select().from(brands).where(eq(brands.id, brandId));
     if (!current) throw new NotFoundError("brand");
+    assertUnchangedSince(version, current.updatedAt, "brand");
   }
 
   const [storedLogo, storedCover] = await Promise.all([store(logo, "logo"), store(cover, "cover")]);
@@ -67,6 +71,14 @@ export async function saveBrand({ actor, brandId, fields, logo, cover }: SaveBra
     id = await db.transaction(async (tx) => {
       let saved: number;
       if (current) {
+        // Checked again under the row's lock: a save that began meanwhile finishes first.
+        const [locked] = await tx
+          .select({ updatedAt: brands.updatedAt })
+          .from(brands)
+          .where(eq(brands.id, current.id))
+          .for("update");
+        if (!locked) throw new NotFoundError("brand");
+        assertUnchangedSince(version, locked.updatedAt, "brand");
         await tx.update(brands).set(values).where(eq(brands.id, current.id));
         saved = current.id;
       } else {

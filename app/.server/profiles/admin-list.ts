@@ -100,6 +100,7 @@ export async function listProfilesForAdmin(query: AdminProfileQuery) {
       invitedAt: invitations.invitedAt,
       remindersSent: sql<number>`coalesce(${invitations.remindersSent}, 0)::int`,
       deactivated: sql<boolean>`${profiles.deactivatedAt} is not null`,
+      updatedAt: profiles.updatedAt,
     })
     .from(profiles)
     .leftJoin(brands, eq(brands.id, profiles.companyBrandId))

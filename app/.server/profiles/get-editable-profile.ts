@@ -20,6 +20,7 @@ export async function getEditableProfile({ actor, profileId }: { actor: Actor; p
       linkedinUrl: profiles.linkedinUrl,
       companyBrandId: profiles.companyBrandId,
       profilePhoto: profiles.profilePhoto,
+      updatedAt: profiles.updatedAt,
     })
     .from(profiles)
     .where(and(eq(profiles.id, profileId), changeableProfiles(actor, "update")));

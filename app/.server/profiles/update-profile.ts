@@ -3,6 +3,7 @@ import type { Actor } from "../actor";
 import { changedFields, recordAdminAction } from "../audit/record";
 import { db } from "../db/client";
 import { profiles } from "../db/schema";
+import { assertUnchangedSince } from "../edit-version";
 import { NotFoundError } from "../errors";
 import { deleteImageIfUnused, type ImageChange, nextImageKey } from "../images";
 import { publish } from "../realtime";
@@ -18,6 +19,8 @@ export type UpdateProfileOptions = {
   profileId: string;
   fields: ProfileFields;
   photo: ImageChange;
+  /** The card's version the form was opened on: a save over someone else's later change is refused. */
+  version?: Date;
 };
 
 export type UpdateProfileResult = {
@@ -38,12 +41,14 @@ export async function updateProfile({
   profileId,
   fields,
   photo,
+  version,
 }: UpdateProfileOptions): Promise<UpdateProfileResult> {
   const [current] = await db
     .select()
     .from(profiles)
     .where(and(eq(profiles.id, profileId), changeableProfiles(actor, "update")));
   if (!current) throw new NotFoundError("profile");
+  assertUnchangedSince(version, current.updatedAt, "card");
 
   await assertProfileFieldsAvailable(fields, current);
   // A member's new address is shown only once they open the link sent to it; the rest is saved now.
@@ -53,6 +58,14 @@ export async function updateProfile({
   const photoKey = nextImageKey(photo, stored, current.profilePhoto);
   try {
     await db.transaction(async (tx) => {
+      // Checked again under the row's lock: a save that began meanwhile finishes first.
+      const [locked] = await tx
+        .select({ updatedAt: profiles.updatedAt })
+        .from(profiles)
+        .where(eq(profiles.id, current.id))
+        .for("update");
+      if (!locked) throw new NotFoundError("profile");
+      assertUnchangedSince(version, locked.updatedAt, "card");
       await tx
         .update(profiles)
         .set({ ...saved, profilePhoto: photoKey })

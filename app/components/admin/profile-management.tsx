@@ -386,6 +386,7 @@ function RowActions({
       <Form method="post" action="/admin/profiles" className="contents">
         <input type="hidden" name="intent" value={row.deactivated ? "reactivate" : "deactivate"} />
         <input type="hidden" name="id" value={row.id} />
+        <input type="hidden" name="version" value={row.version} />
         <input type="hidden" name="redirectTo" value={returnTo} />
         <Button
           type="submit"

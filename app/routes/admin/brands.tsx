@@ -5,6 +5,7 @@ import { deleteBrand } from "~/.server/brands/delete-brand";
 import { listBrandsWithUsage } from "~/.server/brands/list-brands";
 import { saveBrand } from "~/.server/brands/save-brand";
 import { BrandIdSchema, BrandSchema } from "~/.server/brands/schemas";
+import { EditVersionSchema } from "~/.server/edit-version";
 import { type BodyHandle, formText, imageChange, readUploadForm } from "~/.server/form-data";
 import { failure, failureFrom } from "~/.server/responses";
 import { redirectWithToast } from "~/.server/toast";
@@ -33,7 +34,13 @@ export const meta: Route.MetaFunction = () => [{ title: "Brand Management" }];
 export async function loader() {
   const brands = await listBrandsWithUsage();
   return {
-    brands: brands.map((brand) => ({ ...brand, logoUrl: mediaUrl(brand.logo), coverUrl: mediaUrl(brand.coverImage) })),
+    brands: brands.map(({ updatedAt, ...brand }) => ({
+      ...brand,
+      logoUrl: mediaUrl(brand.logo),
+      coverUrl: mediaUrl(brand.coverImage),
+      // Sent back by the edit form: a save over someone else's later change is refused.
+      version: updatedAt.toISOString(),
+    })),
   };
 }
 
@@ -48,7 +55,8 @@ export async function action({ request, context }: Route.ActionArgs) {
       const brandId = intent === "update" ? parseForm(BrandIdSchema, values).id : undefined;
       const fields = parseForm(BrandSchema, values);
       const [logo, cover] = await Promise.all([imageChange(form, "logo"), imageChange(form, "cover")]);
-      await saveBrand({ actor: viewer, brandId, fields, logo, cover });
+      const { version } = parseForm(EditVersionSchema, values);
+      await saveBrand({ actor: viewer, brandId, version, fields, logo, cover });
       return redirectWithToast("/admin/brands", {
         text: intent === "create" ? "Brand created successfully!" : "Brand updated successfully!",
         durationMs: BRAND_TOAST_MS,
@@ -240,6 +248,7 @@ function BrandDialog({ brand, onClose }: { brand: Brand | null; onClose: () => v
       <fetcher.Form method="post" encType="multipart/form-data" noValidate className="space-y-5" onSubmit={onSubmit}>
         <input type="hidden" name="intent" value={brand ? "update" : "create"} />
         {brand ? <input type="hidden" name="id" value={brand.id} /> : null}
+        {brand ? <input type="hidden" name="version" value={brand.version} /> : null}
         {failed?.formError ? <Alert tone="error">{failed.formError}</Alert> : null}
         <fieldset disabled={saving} className="space-y-5">
           <Field

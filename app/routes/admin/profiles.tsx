@@ -1,5 +1,6 @@
 import { loadDashboard } from "~/.server/analytics/dashboard";
 import { requirePermission, type Viewer } from "~/.server/authz";
+import { EditVersionSchema } from "~/.server/edit-version";
 import { type BodyHandle, formText, imageChange, readUploadForm } from "~/.server/form-data";
 import {
   ChosenProfileIdsSchema,
@@ -55,6 +56,7 @@ export async function action({ request, context }: Route.ActionArgs) {
           profileId: id,
           fields,
           photo: await imageChange(form, "photo"),
+          version: parseForm(EditVersionSchema, values).version,
         });
         return redirectWithToast(back, {
           text: profileSavedMessage(saved.profile, saved.photoSkipped, saved.emailChange),

@@ -1,7 +1,9 @@
 import { ArrowLeft, ShieldCheck } from "lucide-react";
+import { useState } from "react";
 import { Form, Link, redirect, useNavigation } from "react-router";
 import { lastAdminChange } from "~/.server/audit/list";
 import { activeBrandOptions } from "~/.server/brands/list-brands";
+import { EditVersionSchema } from "~/.server/edit-version";
 import { NotFoundError } from "~/.server/errors";
 import { type BodyHandle, formText, imageChange, readUploadForm } from "~/.server/form-data";
 import { parseProfileForm } from "~/.server/profiles/field-checks";
@@ -12,6 +14,7 @@ import { ProfileFieldsSchema } from "~/.server/profiles/schemas";
 import { updateProfile } from "~/.server/profiles/update-profile";
 import { failure, failureFrom } from "~/.server/responses";
 import { redirectWithToast } from "~/.server/toast";
+import { parseForm } from "~/.server/validation";
 import { FormAlert } from "~/components/form-alert";
 import { ImagePicker } from "~/components/image-picker";
 import { PageHeader } from "~/components/page-header";
@@ -39,8 +42,9 @@ export async function loader({ context }: Route.LoaderArgs) {
   if (!viewer.profile) throw redirect("/");
   try {
     const profile = await getEditableProfile({ actor: viewer, profileId: viewer.profile.id });
+    const { updatedAt, ...fields } = profile;
     return {
-      profile: { ...profile, photoUrl: mediaUrl(profile.profilePhoto) },
+      profile: { ...fields, photoUrl: mediaUrl(profile.profilePhoto), version: updatedAt.toISOString() },
       brands: await activeBrandOptions(profile.companyBrandId),
       address: cardUrl(profile.username),
       // When an administrator (not the card's owner) last changed the card, as a day in UTC.
@@ -68,6 +72,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       profileId: viewer.profile.id,
       fields,
       photo: await imageChange(form, "photo"),
+      version: parseForm(EditVersionSchema, values).version,
     });
     return redirectWithToast(`/profile/${encodeURIComponent(saved.profile.username)}`, {
       text: profileSavedMessage(saved.profile, saved.photoSkipped, saved.emailChange),
@@ -79,6 +84,9 @@ export async function action({ request, context }: Route.ActionArgs) {
 
 export default function EditProfile({ loaderData, actionData }: Route.ComponentProps) {
   const { profile, brands } = loaderData;
+  // The version the page was opened on, kept when a colleague's change refreshes the page: saving over
+  // their change is refused with a message instead of undoing it.
+  const [version] = useState(profile.version);
   const navigation = useNavigation();
   const saving = navigation.state === "submitting";
   const errors = actionData?.fieldErrors;
@@ -108,6 +116,7 @@ export default function EditProfile({ loaderData, actionData }: Route.ComponentP
         noValidate
         className="space-y-6 rounded-2xl border border-slate-200 bg-white p-6 shadow-sm sm:p-8 dark:border-slate-800 dark:bg-slate-900"
       >
+        <input type="hidden" name="version" value={version} />
         <FormAlert failure={actionData} nothingDone="Nothing was saved." />
         <ImagePicker name="photo" label="Profile photo" currentUrl={profile.photoUrl} errors={errors?.photo} />
         <ProfileFormFields
