@@ -1,7 +1,7 @@
 import { expect, expectAccessible, failedLoad, screenshot, test } from "./fixtures";
 import { RENAMED_CARD } from "./people";
 
-test("after a username change the old card, QR page and files redirect for good, and nobody else can take the old name", async ({
+test("after a username change the old card, QR page and files redirect, nobody else can take the old name, and taking it back never loops", async ({
   page,
   login,
   expectConsoleError,
@@ -23,7 +23,7 @@ test("after a username change the old card, QR page and files redirect for good,
   await dialog.getByRole("button", { name: "Save Changes" }).click();
   await expect(page.getByText(`Profile updated successfully for ${name}!`)).toBeVisible();
 
-  // A permanent redirect for every old address, query kept (a printed QR code's ?src=qr).
+  // A redirect for every old address, query kept (a printed QR code's ?src=qr), which no browser stores.
   for (const [from, to] of [
     [`/profile/${old}?src=qr`, `/profile/${renamed}?src=qr`],
     [`/qr/${old}`, `/qr/${renamed}`],
@@ -31,8 +31,9 @@ test("after a username change the old card, QR page and files redirect for good,
     [`/profile/${old}/qr.png`, `/profile/${renamed}/qr.png`],
   ] as const) {
     const response = await page.request.get(from, { maxRedirects: 0 });
-    expect(response.status(), from).toBe(308);
+    expect(response.status(), from).toBe(307);
     expect(response.headers().location, from).toBe(to);
+    expect(response.headers()["cache-control"], from).toBe("no-store");
   }
 
   // A visitor who scans the old code lands on the card.
@@ -57,4 +58,20 @@ test("after a username change the old card, QR page and files redirect for good,
   ).toBeVisible();
   await expectAccessible(page);
   await screenshot(page, "username-taken-by-redirect-desktop-light");
+
+  // The card takes its old name back: this browser, which followed old → new, now opens both without a loop.
+  await page.goto(`/admin/profiles?q=${RENAMED_CARD.lastName}`);
+  await page
+    .getByRole("button", { name: `Edit ${name}` })
+    .first()
+    .click();
+  const back = page.getByRole("dialog", { name: `Edit Profile: ${name}` });
+  await back.getByLabel("Username").fill(old);
+  await back.getByRole("button", { name: "Save Changes" }).click();
+  await expect(page.getByText(`Profile updated successfully for ${name}!`)).toBeVisible();
+  await page.goto(`/profile/${old}`);
+  await expect(page).toHaveURL(new RegExp(`/profile/${old.replace(".", "\\.")}$`));
+  await expect(page.getByRole("heading", { level: 1, name })).toBeVisible();
+  await page.goto(`/profile/${renamed}`);
+  await expect(page).toHaveURL(new RegExp(`/profile/${old.replace(".", "\\.")}$`));
 });

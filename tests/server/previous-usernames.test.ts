@@ -50,23 +50,23 @@ async function answer(path: string) {
 const unique = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
 
 describe("links that outlive a username change", () => {
-  it("sends the old card, QR page, contact file and QR image to the new name with a permanent redirect", async () => {
+  it("sends the old card, QR page, contact file and QR image to the new name with a redirect no browser keeps", async () => {
     const member = await createMember();
     const [old, now] = [`old.${unique()}`, `new.${unique()}`];
     await rename(member, old);
     await rename(member, now);
 
-    expect(await answer(`/profile/${old}`)).toEqual({ status: 308, location: `/profile/${now}` });
+    expect(await answer(`/profile/${old}`)).toEqual({ status: 307, location: `/profile/${now}` });
     expect(await answer(`/profile/${old.toUpperCase()}?src=qr`)).toEqual({
-      status: 308,
+      status: 307,
       location: `/profile/${now}?src=qr`,
     });
-    expect(await answer(`/qr/${old}`)).toEqual({ status: 308, location: `/qr/${now}` });
+    expect(await answer(`/qr/${old}`)).toEqual({ status: 307, location: `/qr/${now}` });
     expect(await answer(`/profile/${old}/contact.vcf`)).toEqual({
-      status: 308,
+      status: 307,
       location: `/profile/${now}/contact.vcf`,
     });
-    expect(await answer(`/profile/${old}/qr.png`)).toEqual({ status: 308, location: `/profile/${now}/qr.png` });
+    expect(await answer(`/profile/${old}/qr.png`)).toEqual({ status: 307, location: `/profile/${now}/qr.png` });
     // The card's own name, an unknown one and other screens pass through.
     expect((await answer(`/profile/${now}`)).status).toBe(200);
     expect((await answer(`/profile/nobody.${unique()}`)).status).toBe(200);
@@ -106,5 +106,20 @@ describe("links that outlive a username change", () => {
     await rename(owner, old);
     expect((await answer(`/profile/${old}`)).status).toBe(200);
     expect((await answer(`/profile/${now}`)).location).toBe(`/profile/${old}`);
+  });
+
+  it("keeps a card's three newest old names, and frees older ones for others", async () => {
+    const member = await createMember();
+    const names = Array.from({ length: 6 }, (_, index) => `n${index}.${unique()}`);
+    for (const name of names) await rename(member, name);
+    // The card is at names[5]; of names[0..4], the three newest still lead to it.
+    for (const name of names.slice(2, 5)) {
+      expect(await answer(`/profile/${name}`), name).toEqual({ status: 307, location: `/profile/${names[5]}` });
+    }
+    for (const name of names.slice(0, 2)) expect((await answer(`/profile/${name}`)).status, name).toBe(200);
+    // A name the card let go is anyone's again.
+    const other = await createMember();
+    await expect(rename(other, names[0]!)).resolves.toBeDefined();
+    await expect(rename(other, names[3]!)).rejects.toBeInstanceOf(ConflictError);
   });
 });

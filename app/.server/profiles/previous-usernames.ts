@@ -3,10 +3,15 @@ import { db, type Queryable } from "../db/client";
 import { profiles, usernameRedirects } from "../db/schema";
 import { isPossibleUsername } from "./usernames";
 
+/** Old names a card keeps at most: the newest; older ones are free for others again. */
+export const MAX_PREVIOUS_USERNAMES = 3;
+
 /**
  * A card's username changed: its old name now leads to the card (printed QR
  * codes keep working) and stays reserved for it. Taking an old name back
- * removes it from the list. Runs inside the update's transaction.
+ * removes it from the list. A card keeps its MAX_PREVIOUS_USERNAMES newest old
+ * names, so nobody can hold a row of names (`ceo`, `hr`, `john.smith`) by
+ * renaming through them. Runs inside the update's transaction.
  */
 export async function recordUsernameChange(tx: Queryable, profileId: string, from: string, to: string) {
   const [previous, next] = [from.toLowerCase(), to.toLowerCase()];
@@ -18,6 +23,15 @@ export async function recordUsernameChange(tx: Queryable, profileId: string, fro
     .insert(usernameRedirects)
     .values({ username: previous, profileId })
     .onConflictDoUpdate({ target: usernameRedirects.username, set: { profileId, createdAt: new Date() } });
+  await tx.execute(sql`
+    delete from ${usernameRedirects}
+    where ${usernameRedirects.profileId} = ${profileId}
+      and ${usernameRedirects.username} not in (
+        select ${usernameRedirects.username} from ${usernameRedirects}
+        where ${usernameRedirects.profileId} = ${profileId}
+        order by ${usernameRedirects.createdAt} desc, ${usernameRedirects.username}
+        limit ${MAX_PREVIOUS_USERNAMES}
+      )`);
 }
 
 /** Whether `username` was another card's and still redirects to it. */
