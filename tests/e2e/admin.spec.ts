@@ -208,7 +208,10 @@ test("a member whose card an administrator deleted is signed out at once and can
   await expect(admin).toHaveURL(/\/$/);
   await admin.goto(`/admin/profiles?q=${encodeURIComponent(email)}`);
   await admin.getByRole("button", { name: "Delete Orla Orphan" }).click();
-  await admin.getByRole("alertdialog").getByRole("button", { name: "Delete Profile" }).click();
+  const confirm = admin.getByRole("alertdialog");
+  await expect(confirm.getByText("Orla's account goes with it: they are signed out everywhere")).toBeVisible();
+  await screenshot(admin, "delete-claimed-card-desktop-light");
+  await confirm.getByRole("button", { name: "Delete Profile" }).click();
   await expect(admin.getByText("Profile deleted successfully for Orla Orphan.")).toBeVisible();
 
   // The card took the account with it: the member's next page is the sign-in form, and their password opens nothing.

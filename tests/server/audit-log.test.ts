@@ -415,4 +415,26 @@ describe("the audit screen and its export", () => {
     const [count] = await db.select({ n: sql<number>`count(*)::int` }).from(auditLog);
     expect(count?.n).toBe(2);
   });
+
+  it("a member's own rename, with the old and new name only, and none of their other edits", async () => {
+    const member = await createMember({ firstName: "Remy", lastName: "Renamer" });
+    const own = (fields: Record<string, string>) =>
+      send(
+        member,
+        editAction,
+        "/profile/edit",
+        cardFields({ firstName: "Remy", lastName: "Renamer", email: member.email, ...fields }),
+      );
+    expect((await own({ username: member.profile.username, title: "Just a title" })).status).toBe(302);
+    expect(await entries()).toEqual([]);
+    expect((await own({ username: "remy.r", title: "And a rename" })).status).toBe(302);
+    const recorded = await entries();
+    expect(recorded).toHaveLength(1);
+    expect(recorded[0]).toMatchObject({
+      actorEmail: member.email,
+      action: "update",
+      targetId: member.profile.id,
+      changes: { username: [member.profile.username, "remy.r"] },
+    });
+  });
 });

@@ -73,17 +73,17 @@ export async function updateProfile({
       await recordUsernameChange(tx, current.id, current.username, saved.username);
       // An administrator's edit is on the record, with what it changed (docs/decisions/019-deactivation-and-audit-log.md).
       const changes = changedFields(current, { ...saved, profilePhoto: photoKey }, ["profilePhoto"]);
+      const target = {
+        kind: "profile" as const,
+        id: current.id,
+        label: `${fields.firstName} ${fields.lastName} (@${saved.username})`,
+      };
       if (actor.role === "admin" && Object.keys(changes).length > 0) {
-        await recordAdminAction(tx, {
-          actor,
-          action: "update",
-          target: {
-            kind: "profile",
-            id: current.id,
-            label: `${fields.firstName} ${fields.lastName} (@${saved.username})`,
-          },
-          changes,
-        });
+        await recordAdminAction(tx, { actor, action: "update", target, changes });
+      } else if (changes.username) {
+        // A member's own rename is on the record too (their other edits are their own): an old
+        // address now leads to their card, and administrators can see who took which name.
+        await recordAdminAction(tx, { actor, action: "update", target, changes: { username: changes.username } });
       }
     });
   } catch (error) {

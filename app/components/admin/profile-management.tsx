@@ -279,6 +279,12 @@ export function ProfileManagement({
               This will permanently remove all profile information, the photo, and the view count and statistics. This
               action cannot be undone.
             </p>
+            {deleting.claimed ? (
+              <p>
+                {deleting.firstName}'s account goes with it: they are signed out everywhere and cannot sign in again. To
+                let someone go but keep their card's history, deactivate it instead.
+              </p>
+            ) : null}
           </>
         ) : null}
       </Confirm>
