@@ -1,5 +1,5 @@
 import { useContext, useEffect, useRef } from "react";
-import { UNSAFE_DataRouterStateContext, useFetchers, useNavigation, useRevalidator } from "react-router";
+import { UNSAFE_DataRouterContext, useRevalidator } from "react-router";
 
 export type RealtimeEvent = { kind: "profile" | "brand" | "view" | "settings"; id: string };
 
@@ -169,29 +169,40 @@ export function concernsPage(event: RealtimeEvent, handle: unknown, data: unknow
 const QUIET_MS = 600;
 const AT_MOST_MS = 2_500;
 
+/**
+ * Whether the page is busy with something of its own, by the router's state
+ * itself (not by what a render shows: React renders the router's updates as
+ * transitions, which may come late or be dropped):
+ * - while it submits or navigates, its own answer brings fresh data, and a
+ *   refresh started now would make React Router drop the save's redirect (and
+ *   with it the toast);
+ * - while a form that failed shows its messages from the action's answer:
+ *   React Router drops that answer at the next load of the page, so a refresh
+ *   would wipe the messages (and the values typed) while the person reads them.
+ */
+function isBusy(state: RouterState): boolean {
+  if (state.navigation.state !== "idle" || state.actionData != null) return true;
+  for (const fetcher of state.fetchers.values()) if (fetcher.state !== "idle") return true;
+  return false;
+}
+
+type RouterState = { navigation: { state: string }; actionData?: unknown; fetchers: Map<string, { state: string }> };
+
 /** Refreshes the page's data when others change something it shows. */
 export function useLiveData(concerns: (event: RealtimeEvent) => boolean, enabled = true) {
   const revalidator = useRevalidator();
-  const navigation = useNavigation();
-  const fetchers = useFetchers();
-  // While this page submits or navigates, its own answer brings fresh data; a
-  // refresh started now would also make React Router drop the save's redirect
-  // (and with it the toast).
-  const busy = useRef(false);
-  // A form that failed shows its messages from the action's answer, and React Router drops an
-  // action's answer at the next load of the page: a refresh then would wipe the messages (and
-  // the values typed) while the person reads them. Refreshes wait until the page is free again.
-  const actionData = useContext(UNSAFE_DataRouterStateContext)?.actionData;
-  const busyNow =
-    navigation.state !== "idle" || fetchers.some((fetcher) => fetcher.state !== "idle") || actionData != null;
-  busy.current = busyNow;
-  // A refresh skipped while busy is made once the page is free again, so nothing stays stale.
+  const router = useContext(UNSAFE_DataRouterContext)?.router;
+  // A refresh skipped while busy is made once the router says the page is free again, so nothing stays stale.
   const missed = useRef(false);
   useEffect(() => {
-    if (busyNow || !missed.current || document.visibilityState === "hidden") return;
-    missed.current = false;
-    void revalidator.revalidate().catch(() => {});
-  }, [busyNow, revalidator]);
+    if (!router) return;
+    return router.subscribe((state) => {
+      if (!missed.current || isBusy(state) || document.visibilityState === "hidden") return;
+      missed.current = false;
+      // After the router has finished telling everyone of this change.
+      setTimeout(() => void router.revalidate().catch(() => {}), 0);
+    });
+  }, [router]);
   const pending = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   const firstAt = useRef(0);
   useEffect(
@@ -213,7 +224,7 @@ export function useLiveData(concerns: (event: RealtimeEvent) => boolean, enabled
       pending.current = undefined;
       delete document.documentElement.dataset.livePending;
       if (document.visibilityState === "hidden") return;
-      if (busy.current) missed.current = true;
+      if (router && isBusy(router.state)) missed.current = true;
       else void revalidator.revalidate().catch(() => {});
     }, wait);
   }, enabled);
