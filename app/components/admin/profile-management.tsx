@@ -86,7 +86,7 @@ export function ProfileManagement({
         action="/admin/profiles"
         role="search"
         aria-label="Search profiles"
-        className="mb-4 grid gap-3 sm:grid-cols-2 xl:grid-cols-[minmax(12rem,1fr)_auto_auto_auto_auto_auto]"
+        className="mb-4 grid gap-3 sm:grid-cols-2 min-[90rem]:grid-cols-[minmax(12rem,1fr)_auto_auto_auto_auto_auto]"
         ref={search.ref}
         onChange={search.onChange}
         onSubmit={search.onSubmit}
