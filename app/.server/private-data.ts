@@ -10,7 +10,7 @@ import { isMainThread } from "node:worker_threads";
  * set before anything is written, and an installation made before that is
  * tightened at start.
  */
-export const PRIVATE_UMASK = 0o077;
+const PRIVATE_UMASK = 0o077;
 const GROUP_AND_OTHERS = 0o077;
 
 /** Files and folders made from now on by this process are its user's alone. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { ConflictError } from "~/.server/errors";
 import { createProfile } from "~/.server/profiles/create-profile";
-import { movedCardAddress } from "~/.server/profiles/previous-usernames";
+import { MAX_PREVIOUS_USERNAMES, movedCardAddress } from "~/.server/profiles/previous-usernames";
 import { USERNAME_TAKEN } from "~/.server/profiles/schemas";
 import { updateProfile } from "~/.server/profiles/update-profile";
 import { previousUsernameMiddleware } from "~/middleware/previous-username.server";
@@ -110,6 +110,7 @@ describe("links that outlive a username change", () => {
 
   it("keeps a card's three newest old names, and frees older ones for others", async () => {
     const member = await createMember();
+    expect(MAX_PREVIOUS_USERNAMES).toBe(3);
     const names = Array.from({ length: 6 }, (_, index) => `n${index}.${unique()}`);
     for (const name of names) await rename(member, name);
     // The card is at names[5]; of names[0..4], the three newest still lead to it.
