@@ -120,7 +120,7 @@ describe.skipIf(!EMBEDDED || !SERVER_BUILT)("anonymous visitors of a card", () =
     const renamed = `${username}.renamed`;
     await editCard(server, cookie, { firstName: "Reu", lastName: "Sed", email, username: renamed, title: "Renamed" });
     const moved = await visit(server, card, "10.9.1.1");
-    expect(moved.status).toBe(308);
+    expect(moved.status).toBe(307);
     expect(moved.headers.get("location")).toBe(`/profile/${renamed}`);
     expect((await visit(server, `/profile/${renamed}`, "10.9.1.1")).text).toContain("Renamed");
 
