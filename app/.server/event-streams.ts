@@ -14,7 +14,7 @@ import { type RealtimeEvent, subscribe } from "./realtime";
 export const MAX_STREAMS_PER_SESSION = 4;
 const RECHECK_MS = 30_000;
 
-type Stream = { sessionId: string; userId: string; close: () => void };
+type Stream = { sessionId: string; userId: string; close: (signedOut: boolean) => void };
 const bySession = new Map<string, Set<Stream>>();
 let recheck: ReturnType<typeof setInterval> | undefined;
 let unsubscribe: (() => void) | undefined;
@@ -32,17 +32,18 @@ function onEvent(event: RealtimeEvent) {
 
 function closeWhere(predicate: (stream: Stream) => boolean) {
   for (const set of [...bySession.values()]) {
-    for (const stream of [...set]) if (predicate(stream)) stream.close();
+    for (const stream of [...set]) if (predicate(stream)) stream.close(true);
   }
 }
 
 /**
  * Registers a stream; null when its session already holds the most streams.
- * `close` must end the stream and call the returned `release`.
+ * `close` must end the stream and call the returned `release`; it is told
+ * when the session has ended, so the browser can stop asking again.
  */
 export function registerStream(
   session: { id: string; userId: string },
-  close: () => void,
+  close: (signedOut: boolean) => void,
 ): { release: () => void } | null {
   const set = bySession.get(session.id) ?? new Set<Stream>();
   if (set.size >= MAX_STREAMS_PER_SESSION) return null;

@@ -20,7 +20,10 @@ function dispatch(event: RealtimeEvent) {
  * One `/events` stream, reopened with back-off when it fails. Returns how to
  * close it for good.
  */
-function openStream(onEvent: Listener, onState: (open: boolean) => void): () => void {
+/** Whether the page receives live updates, or has been told its session ended. */
+type StreamState = "connected" | "closed" | "signed-out";
+
+function openStream(onEvent: Listener, onState: (state: StreamState) => void): () => void {
   let source: EventSource | null = null;
   let retryDelay = 1_000;
   let retryTimer: ReturnType<typeof setTimeout> | undefined;
@@ -31,7 +34,7 @@ function openStream(onEvent: Listener, onState: (open: boolean) => void): () => 
     source = next;
     next.addEventListener("open", () => {
       retryDelay = 1_000;
-      onState(true);
+      onState("connected");
     });
     next.addEventListener("change", (message) => {
       try {
@@ -40,10 +43,19 @@ function openStream(onEvent: Listener, onState: (open: boolean) => void): () => 
         // not an event of ours
       }
     });
-    next.addEventListener("error", () => {
+    // The session ended (signed out, reset, deactivated): asking again would only be refused.
+    next.addEventListener("signed-out", () => {
+      closed = true;
+      clearTimeout(retryTimer);
       next.close();
       source = null;
-      onState(false);
+      onState("signed-out");
+    });
+    next.addEventListener("error", () => {
+      if (closed) return;
+      next.close();
+      source = null;
+      onState("closed");
       clearTimeout(retryTimer);
       retryTimer = setTimeout(connect, retryDelay);
       retryDelay = Math.min(retryDelay * 2, MAX_RETRY_MS);
@@ -55,13 +67,13 @@ function openStream(onEvent: Listener, onState: (open: boolean) => void): () => 
     clearTimeout(retryTimer);
     source?.close();
     source = null;
-    onState(false);
+    onState("closed");
   };
 }
 
-/** Marks the page while it receives live updates (`<html data-live="connected">`). */
-function showState(open: boolean) {
-  if (open) document.documentElement.dataset.live = "connected";
+/** Marks the page while it receives live updates (`<html data-live="connected">`), or once its session ended (`signed-out`). */
+function showState(state: StreamState) {
+  if (state !== "closed") document.documentElement.dataset.live = state;
   else delete document.documentElement.dataset.live;
 }
 
@@ -76,7 +88,7 @@ function showState(open: boolean) {
  */
 const CHANNEL = "namecard-events";
 const LEADER_LOCK = "namecard-events-leader";
-type Message = { type: "event"; event: RealtimeEvent } | { type: "state"; open: boolean } | { type: "ask" };
+type Message = { type: "event"; event: RealtimeEvent } | { type: "state"; state: StreamState } | { type: "ask" };
 
 let leave: (() => void) | null = null;
 
@@ -89,12 +101,12 @@ function join() {
   const channel = new BroadcastChannel(CHANNEL);
   const stop = new AbortController();
   let leading = false;
-  let open = false;
+  let current: StreamState = "closed";
   channel.addEventListener("message", (message: MessageEvent<Message>) => {
     const data = message.data;
     if (data.type === "event") dispatch(data.event);
-    else if (data.type === "state") showState(data.open);
-    else if (data.type === "ask" && leading) channel.postMessage({ type: "state", open } satisfies Message);
+    else if (data.type === "state") showState(data.state);
+    else if (data.type === "ask" && leading) channel.postMessage({ type: "state", state: current } satisfies Message);
   });
   // Whoever leads says whether the stream is open.
   channel.postMessage({ type: "ask" } satisfies Message);
@@ -107,9 +119,9 @@ function join() {
           channel.postMessage({ type: "event", event } satisfies Message);
         },
         (state) => {
-          open = state;
+          current = state;
           showState(state);
-          channel.postMessage({ type: "state", open: state } satisfies Message);
+          channel.postMessage({ type: "state", state } satisfies Message);
         },
       );
       // Held until this tab stops listening (or closes, which releases it too).
@@ -126,7 +138,7 @@ function join() {
   leave = () => {
     stop.abort();
     channel.close();
-    showState(false);
+    showState("closed");
   };
 }
 

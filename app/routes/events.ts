@@ -8,7 +8,8 @@ const RETRY_MS = 3_000;
 
 /**
  * Server-Sent Events for signed-in people: kinds and ids of what changed. A
- * stream ends with its session, and a session holds a few streams at most.
+ * stream ends with its session (saying so last: `signed-out`), and a session
+ * holds a few streams at most.
  */
 export async function loader({ request }: Route.LoaderArgs) {
   const found = await getAuth().api.getSession({ headers: request.headers });
@@ -16,7 +17,7 @@ export async function loader({ request }: Route.LoaderArgs) {
     return new Response("Sign in to receive updates.", { status: 401 });
   }
   const encoder = new TextEncoder();
-  let close = () => {};
+  let close = (_signedOut = false) => {};
   let release = () => {};
   const stream = new ReadableStream<Uint8Array>({
     start(controller) {
@@ -34,7 +35,7 @@ export async function loader({ request }: Route.LoaderArgs) {
       const heartbeat = setInterval(() => send(": keep-alive\n\n"), HEARTBEAT_MS);
       // Shutdown ends every stream before the server closes.
       const untrack = trackStream(() => close());
-      close = () => {
+      close = (signedOut = false) => {
         if (closed) return;
         closed = true;
         clearInterval(heartbeat);
@@ -42,6 +43,8 @@ export async function loader({ request }: Route.LoaderArgs) {
         untrack();
         release();
         try {
+          // The browser stops asking: a stream asked for without a session is refused (401), an error it logs.
+          if (signedOut) controller.enqueue(encoder.encode("event: signed-out\ndata: {}\n\n"));
           controller.close();
         } catch {
           // already closed
@@ -54,7 +57,7 @@ export async function loader({ request }: Route.LoaderArgs) {
       close();
     },
   });
-  const registered = registerStream({ id: found.session.id, userId: found.user.id }, () => close());
+  const registered = registerStream({ id: found.session.id, userId: found.user.id }, (signedOut) => close(signedOut));
   if (!registered) {
     await stream.cancel();
     return new Response(

@@ -199,6 +199,7 @@ test("a member whose card an administrator deleted is signed out at once and can
   const { email } = await login("orphan");
   await page.goto("/");
   await expect(page.getByRole("heading", { name: "Welcome back, Orla!" })).toBeVisible();
+  await expect(page.locator("html")).toHaveAttribute("data-live", "connected");
 
   // The administrator, in a browser of their own, signs in through the form.
   const adminContext = await newContext();
@@ -213,6 +214,8 @@ test("a member whose card an administrator deleted is signed out at once and can
   await screenshot(admin, "delete-claimed-card-desktop-light");
   await confirm.getByRole("button", { name: "Delete Profile" }).click();
   await expect(admin.getByText("Profile deleted successfully for Orla Orphan.")).toBeVisible();
+  // The member's open page hears that its session ended, and stops asking for updates it would be refused.
+  await expect(page.locator("html")).toHaveAttribute("data-live", "signed-out");
 
   // The card took the account with it: the member's next page is the sign-in form, and their password opens nothing.
   await page.goto("/directory");

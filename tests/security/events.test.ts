@@ -67,18 +67,19 @@ describe("live updates end with the session and hold no memory after", () => {
     expect(listenerCount()).toBe(baseline);
   });
 
-  it("signing out ends the session's streams at once", async () => {
+  it("signing out ends the session's streams at once, telling the browser not to ask again", async () => {
     const { cookie } = await createMember();
     const stream = await openStream(cookie);
     expect(stream.status).toBe(200);
     await run(signOutAction, formRequest("/auth/sign-out", {}, { cookie }));
     expect(await endsWithin(stream, 5_000)).toBe(true);
+    expect(stream.text()).toMatch(/event: signed-out\ndata: \{\}\n\n$/);
     expect(openStreamCount()).toBe(0);
     // The signed-out cookie opens no new stream.
     expect((await openStream(cookie)).status).toBe(401);
   });
 
-  it("a session that expired or was deleted loses its stream at the next check", async () => {
+  it("a session that expired or was deleted loses its stream at the next check, and the browser hears it", async () => {
     const expired = await createMember();
     const deleted = await createMember();
     const first = await openStream(expired.cookie);
@@ -93,6 +94,7 @@ describe("live updates end with the session and hold no memory after", () => {
     await recheckStreams();
     expect(await endsWithin(first, 2_000)).toBe(true);
     expect(await endsWithin(second, 2_000)).toBe(true);
+    for (const stream of [first, second]) expect(stream.text()).toContain("event: signed-out");
     expect(openStreamCount()).toBe(0);
   });
 
@@ -102,6 +104,7 @@ describe("live updates end with the session and hold no memory after", () => {
     const [user] = await db.select().from(users).where(eq(users.email, member.email));
     await publish({ kind: "user-sessions-ended", id: user!.id });
     expect(await endsWithin(stream, 5_000)).toBe(true);
+    expect(stream.text()).toContain("event: signed-out");
   });
 
   it("server-to-server events never reach a browser", async () => {
