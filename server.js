@@ -61,8 +61,12 @@ const listener = http.createServer(app);
 listener.on("checkContinue", app);
 listener.on("checkExpectation", app);
 listener.once("error", (error) => failToListen(error, server.config.port));
-listener.listen(server.config.port, () => {
-  console.info(`Namecard is listening on ${server.config.publicUrl} (port ${server.config.port}, ${MODE} mode)`);
+listener.listen(server.config.port, server.config.host, () => {
+  const host = server.config.host;
+  const where = !host || host === "0.0.0.0" || host === "::" ? "every interface" : `${host} only`;
+  console.info(
+    `Namecard is listening on ${server.config.publicUrl} (port ${server.config.port} on ${where}, ${MODE} mode)`,
+  );
 });
 
 /** The port is taken or forbidden: one line, the database closed, exit 1. */
@@ -70,7 +74,9 @@ async function failToListen(error, port) {
   const reasons = {
     EADDRINUSE: `[server] PORT ${port} is already in use by another program: stop it, or set PORT to a free port.`,
     EACCES: `[server] PORT ${port} needs privileges this user does not have: use a port above 1023 (for example PORT=3000) behind a reverse proxy.`,
-    EADDRNOTAVAIL: `[server] PORT ${port} cannot be opened on this machine's addresses: check the network configuration.`,
+    EADDRNOTAVAIL: server.config.host
+      ? `[server] HOST ${server.config.host} is not an address of this machine: set HOST to one of its addresses, or 127.0.0.1.`
+      : `[server] PORT ${port} cannot be opened on this machine's addresses: check the network configuration.`,
   };
   console.error(reasons[error.code] ?? `[server] cannot listen on PORT ${port}: ${error.message}`);
   await server.shutdown().catch(() => {});

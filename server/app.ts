@@ -4,7 +4,7 @@ import { startCountingViews, stopCountingViews } from "~/.server/analytics/views
 import { CLIENT_IP_HEADER } from "~/.server/auth";
 import { BACKUP_PATH, publishControl } from "~/.server/backup/control";
 import { connectDatabase } from "~/.server/db/connect";
-import { env } from "~/.server/env";
+import { env, forgedAddressWarning } from "~/.server/env";
 import { checkHealth } from "~/.server/health";
 import { startImportWorker, stopImportWorker } from "~/.server/imports/run";
 import { sendDueReminders } from "~/.server/invitations/invitations";
@@ -29,6 +29,9 @@ if (env.ADMIN_EMAILS.length === 0) {
   );
 }
 
+const forgedAddress = forgedAddressWarning(env);
+if (forgedAddress) console.warn(forgedAddress);
+
 // Instances that share a PostgreSQL database must sign sessions alike: with secrets of their own,
 // each refused the others' sessions (people signed out on every other request behind a load balancer).
 if (env.DATABASE_URL && env.AUTH_SECRET_GENERATED) {
@@ -49,7 +52,7 @@ console.info(
   `[db] ${database.kind === "pglite" ? `embedded PGlite in ${env.DATA_DIR}` : "PostgreSQL"}: migrations applied`,
 );
 
-export const config = { port: env.PORT, publicUrl: env.PUBLIC_URL };
+export const config = { port: env.PORT, host: env.HOST, publicUrl: env.PUBLIC_URL };
 
 // `npm run backup` reaches a server on the embedded database through it (docs/decisions/012-backups.md).
 const withdrawControl = database.kind === "pglite" ? publishControl(env.PORT) : () => {};

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { EnvError, parseEnv } from "./env";
+import { EnvError, forgedAddressWarning, parseEnv } from "./env";
 
 function tempDir() {
   return fs.mkdtempSync(path.join(os.tmpdir(), "namecard-env-"));
@@ -75,6 +75,29 @@ describe("configuration", () => {
     ["fd00::/8", ["fd00::/8"]],
   ])("takes TRUST_PROXY=%j as Express's trust proxy %j", (value, expected) => {
     expect(parseEnv({ DATA_DIR: tempDir(), TRUST_PROXY: value }).TRUST_PROXY).toEqual(expected);
+  });
+
+  it("listens on loopback only when a hop count is trusted, unless HOST says otherwise", () => {
+    expect(parseEnv({ DATA_DIR: tempDir() }).HOST).toBeUndefined();
+    expect(parseEnv({ DATA_DIR: tempDir(), TRUST_PROXY: "1" }).HOST).toBe("127.0.0.1");
+    expect(parseEnv({ DATA_DIR: tempDir(), TRUST_PROXY: "10.0.0.2" }).HOST).toBeUndefined();
+    expect(parseEnv({ DATA_DIR: tempDir(), TRUST_PROXY: "1", HOST: "0.0.0.0" }).HOST).toBe("0.0.0.0");
+    expect(() => parseEnv({ DATA_DIR: tempDir(), HOST: "every interface" })).toThrow(
+      /HOST: must be an IP address to listen on/,
+    );
+  });
+
+  it.each([
+    [{ TRUST_PROXY: "1" }, false],
+    [{ TRUST_PROXY: "1", HOST: "::1" }, false],
+    [{ TRUST_PROXY: "10.0.0.2" }, false],
+    [{}, false],
+    [{ TRUST_PROXY: "1", HOST: "0.0.0.0" }, true],
+    [{ TRUST_PROXY: "2", HOST: "192.168.1.10" }, true],
+  ])("with %j a forged client address is warned about at start: %s", (settings, warned) => {
+    const warning = forgedAddressWarning(parseEnv({ DATA_DIR: tempDir(), ...settings }));
+    expect(warning !== null).toBe(warned);
+    if (warning) expect(warning).toMatch(/chooses its own address .* Set TRUST_PROXY to the proxies' addresses/);
   });
 
   it("asks for the whole S3 set when only part of it is given", () => {

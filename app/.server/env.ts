@@ -82,6 +82,15 @@ const EnvSchema = z.object({
       .max(65535, "must be a port number from 1 to 65535")
       .default(3000),
   ),
+  // The address to listen on; unset means every interface, or loopback only when TRUST_PROXY is a hop count.
+  HOST: optionalString.pipe(
+    z
+      .string()
+      .refine((value) => isIP(value) !== 0, {
+        message: "must be an IP address to listen on, such as 127.0.0.1 (this machine only) or 0.0.0.0 (every interface)",
+      })
+      .optional(),
+  ),
   DATA_DIR: z.string().trim().min(1).default("./data"),
   DATABASE_URL: optionalString.pipe(
     z
@@ -135,6 +144,21 @@ export type Env = Readonly<
   }
 >;
 
+/**
+ * The warning for a hop count in TRUST_PROXY on an address others can reach:
+ * whoever connects directly names their own client address in
+ * X-Forwarded-For, and escapes every limit per address.
+ */
+export function forgedAddressWarning(settings: Pick<Env, "HOST" | "TRUST_PROXY" | "PORT">): string | null {
+  if (typeof settings.TRUST_PROXY !== "number") return null;
+  if (settings.HOST && isLoopback(settings.HOST)) return null;
+  return `[config] TRUST_PROXY=${settings.TRUST_PROXY} believes whoever connects, and HOST=${settings.HOST ?? "(every interface)"} lets anyone connect: a client that reaches port ${settings.PORT} directly chooses its own address and escapes the limits per address. Set TRUST_PROXY to the proxies' addresses (such as 10.0.0.2), or HOST=127.0.0.1 with the proxy on this machine.`;
+}
+
+function isLoopback(address: string): boolean {
+  return address === "::1" || /^127\./.test(address) || /^::ffff:127\./i.test(address);
+}
+
 export class EnvError extends Error {
   override name = "EnvError";
 }
@@ -163,6 +187,8 @@ export function parseEnv(source: NodeJS.ProcessEnv): Env {
   return Object.freeze({
     ...parsed,
     DATA_DIR: dataDir,
+    // A hop count believes whoever connects: only the proxy on this machine may connect, unless HOST says otherwise.
+    HOST: parsed.HOST ?? (typeof parsed.TRUST_PROXY === "number" ? "127.0.0.1" : undefined),
     PUBLIC_URL: (parsed.PUBLIC_URL ?? `http://localhost:${parsed.PORT}`).replace(/\/+$/, ""),
     AUTH_SECRET: parsed.AUTH_SECRET ?? readOrCreateSecret(dataDir),
     AUTH_SECRET_GENERATED: parsed.AUTH_SECRET === undefined,

@@ -37,6 +37,18 @@ describe.skipIf(!SERVER_BUILT)("the server process", () => {
     expect(result.stderr).toMatch(/TRUST_PROXY: must not trust every client/);
   });
 
+  it("warns at start when a hop count is trusted on every interface, naming what to set", async () => {
+    const server = await startServer({ env: { TRUST_PROXY: "1", HOST: "0.0.0.0" } });
+    try {
+      expect(server.output()).toMatch(
+        /TRUST_PROXY=1 believes whoever connects, and HOST=0\.0\.0\.0 lets anyone connect: .*chooses its own address/,
+      );
+      expect(server.output()).toMatch(/on every interface/);
+    } finally {
+      await stop(server);
+    }
+  });
+
   describe("behind one proxy", () => {
     let server: ServerProcess;
     beforeAll(async () => {
@@ -45,6 +57,21 @@ describe.skipIf(!SERVER_BUILT)("the server process", () => {
     afterAll(() => stop(server));
 
     const url = (pathname: string) => `http://localhost:${server.port}${pathname}`;
+
+    it("listens on this machine's loopback only, so nobody reaches it around the proxy", async () => {
+      expect(server.output()).toMatch(new RegExp(`port ${server.port} on 127\\.0\\.0\\.1 only`));
+      expect((await fetch(`http://127.0.0.1:${server.port}/healthz`)).status).toBe(200);
+      // Every other address of this machine is refused.
+      const others = Object.values(os.networkInterfaces())
+        .flat()
+        .filter((entry) => entry && !entry.internal && entry.family === "IPv4")
+        .map((entry) => entry!.address);
+      for (const address of others) {
+        await expect(fetch(`http://${address}:${server.port}/healthz`)).rejects.toThrow();
+      }
+      // IPv6 loopback is another address, refused too.
+      await expect(fetch(`http://[::1]:${server.port}/healthz`)).rejects.toThrow();
+    });
 
     it("a client cannot choose its address with its own X-Forwarded-For: 25 wrong passwords are throttled", async () => {
       // Behind nginx, the proxy appends the real client (10.1.1.1) after whatever the client sent.
