@@ -9,7 +9,7 @@
 // 4. the browser tests.
 //
 // With NAMECARD_SECOND_NODE set to another Node binary (CI sets it to Node 24),
-// the unit and server tests run once more on it, in the same lane.
+// what depends on the Node version runs once more on it, in the same lane.
 import { spawn } from "node:child_process";
 import { performance } from "node:perf_hooks";
 
@@ -55,10 +55,23 @@ async function runLane(steps, live) {
   return results;
 }
 
-// The second Node runs the unit tests and the server tests on the embedded database: what
-// depends on the Node version (HTTP, streams, crypto, PGlite's WebAssembly) without
-// repeating every PostgreSQL run.
-const SECOND_NODE_PROJECTS = ["--project", "unit", "--project", "server:pglite", "--project", "process:pglite"];
+// The second Node runs what depends on the Node version, on the embedded database: the unit
+// and server tests (crypto, streams, PGlite's WebAssembly), and the built server's HTTP as
+// clients and proxies meet it. The other process tests (backups, restarts, file modes)
+// depend on the operating system, not on Node, and run once.
+const SECOND_NODE_RUNS = [
+  { name: "unit and server tests", args: ["--project", "unit", "--project", "server:pglite"] },
+  {
+    name: "the built server's HTTP",
+    args: [
+      "--project",
+      "process:pglite",
+      ...["server-process", "oversized-bodies", "hostile-bodies", "graceful-stop", "serving-under-load"].map(
+        (file) => `tests/process/${file}.test.ts`,
+      ),
+    ],
+  },
+];
 
 const vitest = (name, node, args = []) => ({ name, command: node, args: [VITEST, "run", ...args] });
 
@@ -78,7 +91,9 @@ const phases = [
     [{ name: "browser tests' database", command: process.execPath, args: ["tests/e2e/serve.js", "--prepare"] }],
     [
       vitest("unit and server tests", process.execPath),
-      ...(secondNode ? [vitest(`unit and server tests on ${secondNode}`, secondNode, SECOND_NODE_PROJECTS)] : []),
+      ...(secondNode
+        ? SECOND_NODE_RUNS.map(({ name, args }) => vitest(`${name} on ${secondNode}`, secondNode, args))
+        : []),
     ],
   ],
   [

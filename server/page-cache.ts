@@ -1,4 +1,4 @@
-import { gzipSync } from "node:zlib";
+import { randomBytes } from "node:crypto";
 import { eq } from "drizzle-orm";
 import type { NextFunction, Request, Response } from "express";
 import type { RouterContextProvider } from "react-router";
@@ -11,6 +11,7 @@ import { forgetDirectoryTotals } from "~/.server/profiles/directory-totals";
 import { currentListeningPeriod, onPublished, type RealtimeEvent, subscribe } from "~/.server/realtime";
 import { THEME_COOKIE, themeFromCookie } from "~/lib/theme";
 import { viewsWord, viewsWordMarkup } from "~/lib/views";
+import { gzipPieces, keptPiece, type Piece } from "./gzip-pieces";
 import { type KeptPage, routeOf } from "./routes";
 
 /**
@@ -30,10 +31,12 @@ import { type KeptPage, routeOf } from "./routes";
  *   kept while events could be missed (not listening, or since the last
  *   reconnection). A page is also dropped after PAGE_TTL_MS, for changes made
  *   to the database by hand.
- * - The view count is the one thing that changes with every visitor: the page
- *   is rendered with a placeholder count, which each answer replaces with the
- *   stored count plus the views counted here and not yet written. The
- *   compressed body is kept for the last count.
+ * - What changes with every visitor is filled in per answer: the view count
+ *   (the page is rendered with a placeholder count, replaced by the stored
+ *   count plus the views counted here and not yet written) and the script
+ *   nonce of the page's policy (a new one for each answer, in the header and
+ *   the page alike). The text between them is kept compressed, so an answer
+ *   compresses only what it fills in (server/gzip-pieces.ts).
  */
 const PAGE_TTL_MS = 5 * 60_000;
 /** Pages kept at most, in bytes (text and compressed bodies); the least recently used go first. */
@@ -45,16 +48,17 @@ type Entry = {
   kind: KeptPage;
   profileId: string;
   headers: [string, string][];
-  /** The body cut at each placeholder count (and its word): the count goes between two parts. */
-  parts: string[];
-  /** What each cut was: the placeholder as digits, with thousands separators, or the word after it. */
+  /** The body cut at each placeholder count (and its word) and nonce, each part kept compressed too. */
+  parts: Piece[];
+  /** What each cut was: the placeholder as digits, with thousands separators, the word after it, or the nonce. */
   cuts: Cut[];
+  /** The nonce the page was rendered with, replaced in each answer's headers and body. */
+  nonce: string | null;
   /** The body of an image (the QR code's and the preview's PNG), sent as it is. */
   image?: Buffer;
   expires: number;
   period: number;
   size: number;
-  compressed?: { count: number; body: Buffer };
 };
 
 const entries = new Map<string, Entry>();
@@ -175,29 +179,35 @@ function escapeForPattern(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
 
-type Cut = "plain" | "formatted" | "word";
+type Cut = "plain" | "formatted" | "word" | "nonce";
 
 /** What the rendered placeholder's word (always "views") looks like in the page. */
 const PLACEHOLDER_WORD = viewsWordMarkup(viewsWord(2));
 
-function bodyOf(entry: Entry, count: number): string {
-  if (entry.parts.length === 1) return entry.parts[0] ?? "";
-  const filled: Record<Cut, string> = {
-    plain: String(count),
-    formatted: count.toLocaleString("en"),
+/** The pieces of an answer: the kept parts, and between them what this answer fills in. */
+function piecesOf(entry: Entry, count: number, nonce: string): Piece[] {
+  const filled: Record<Cut, Piece> = {
+    plain: { plain: Buffer.from(String(count)) },
+    formatted: { plain: Buffer.from(count.toLocaleString("en")) },
     // "1 view", never "1 views": the word follows the count the visitor is shown.
-    word: viewsWordMarkup(viewsWord(count)),
+    word: { plain: Buffer.from(viewsWordMarkup(viewsWord(count))) },
+    nonce: { plain: Buffer.from(nonce) },
   };
-  let text = entry.parts[0] ?? "";
-  for (let index = 1; index < entry.parts.length; index++) {
-    text += filled[entry.cuts[index - 1] ?? "plain"] + entry.parts[index];
-  }
-  return text;
+  const pieces: Piece[] = [];
+  entry.parts.forEach((part, index) => {
+    if (index > 0) pieces.push(filled[entry.cuts[index - 1] ?? "plain"]);
+    pieces.push(part);
+  });
+  return pieces;
 }
 
 function send(entry: Entry, count: number, req: Request, res: Response, cookies: string[] = []) {
   res.status(200);
-  for (const [name, value] of entry.headers) res.setHeader(name, value);
+  // A nonce known in advance would let injected markup run: each answer gets its own.
+  const nonce = entry.nonce ? randomBytes(16).toString("base64") : "";
+  for (const [name, value] of entry.headers) {
+    res.setHeader(name, entry.nonce ? value.replaceAll(entry.nonce, nonce) : value);
+  }
   if (cookies.length) res.setHeader("set-cookie", cookies);
   if (entry.image) {
     // Already compressed: a PNG is sent as it is.
@@ -206,20 +216,9 @@ function send(entry: Entry, count: number, req: Request, res: Response, cookies:
     return;
   }
   res.setHeader("Vary", "Accept-Encoding");
-  if (acceptsGzip(req)) {
-    if (entry.compressed?.count !== count) {
-      const body = gzipSync(bodyOf(entry, count));
-      const growth = body.length - (entry.compressed?.body.length ?? 0);
-      if (entries.get(entry.key) === entry) bytes += growth;
-      entry.size += growth;
-      entry.compressed = { count, body };
-    }
-    res.setHeader("Content-Encoding", "gzip");
-    res.setHeader("Content-Length", entry.compressed.body.length);
-    res.end(entry.compressed.body);
-    return;
-  }
-  const body = Buffer.from(bodyOf(entry, count));
+  const pieces = piecesOf(entry, count, nonce);
+  const body = acceptsGzip(req) ? gzipPieces(pieces) : Buffer.concat(pieces.map((piece) => piece.plain));
+  if (acceptsGzip(req)) res.setHeader("Content-Encoding", "gzip");
   res.setHeader("Content-Length", body.length);
   res.end(body);
 }
@@ -336,18 +335,23 @@ export async function keepAnswer(req: Request, res: Response, response: globalTh
     fill.kind === "image" && response.status === 200 ? Buffer.from(await response.arrayBuffer()) : undefined;
   const text = image ? "" : await response.text();
   const { profileId, placeholder } = fill.render;
-  const plainForm = String(placeholder);
-  const formatted = placeholder.toLocaleString("en");
-  const parts: string[] = [];
+  const nonce = /'nonce-([^']+)'/.exec(response.headers.get("content-security-policy") ?? "")?.[1] ?? null;
+  const marks = new Map<string, Cut>([
+    [String(placeholder), "plain"],
+    [placeholder.toLocaleString("en"), "formatted"],
+    [PLACEHOLDER_WORD, "word"],
+    ...(nonce ? [[nonce, "nonce"] as const] : []),
+  ]);
+  const parts: Piece[] = [];
   const cuts: Cut[] = [];
-  const cut = new RegExp(`${plainForm}|${escapeForPattern(formatted)}|${escapeForPattern(PLACEHOLDER_WORD)}`, "g");
+  const cut = new RegExp([...marks.keys()].map(escapeForPattern).join("|"), "g");
   let last = 0;
   for (const found of text.matchAll(cut)) {
-    parts.push(text.slice(last, found.index));
-    cuts.push(found[0] === plainForm ? "plain" : found[0] === PLACEHOLDER_WORD ? "word" : "formatted");
+    parts.push(keptPiece(text.slice(last, found.index)));
+    cuts.push(marks.get(found[0]) ?? "plain");
     last = found.index + found[0].length;
   }
-  parts.push(text.slice(last));
+  parts.push(keptPiece(text.slice(last)));
   const headers: [string, string][] = [];
   for (const [name, value] of response.headers) {
     if (!/^(content-length|content-encoding|transfer-encoding|set-cookie|vary)$/i.test(name))
@@ -360,10 +364,11 @@ export async function keepAnswer(req: Request, res: Response, response: globalTh
     headers,
     parts,
     cuts,
+    nonce,
     image,
     expires: Date.now() + PAGE_TTL_MS,
     period: fill.period,
-    size: image ? image.length : text.length * 2,
+    size: image ? image.length : parts.reduce((sum, part) => sum + part.plain.length + (part.deflated?.length ?? 0), 0),
   };
   const reusable =
     response.status === 200 &&
@@ -382,7 +387,7 @@ export async function keepAnswer(req: Request, res: Response, response: globalTh
     }
     const cookies = response.headers.getSetCookie();
     if (cookies.length) res.setHeader("set-cookie", cookies);
-    res.end(bodyOf(entry, 0));
+    res.end(Buffer.concat(piecesOf(entry, 0, nonce ?? "").map((piece) => piece.plain)));
     return true;
   }
   if (reusable) {

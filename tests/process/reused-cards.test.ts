@@ -83,6 +83,21 @@ describe.skipIf(!EMBEDDED || !SERVER_BUILT)("anonymous visitors of a card", () =
     expect(shownWord(reload)).toBe("view");
     expect(shownWord((await visit(server, `/qr/${username}`, "10.9.4.1")).text)).toBe("view");
 
+    // Each answer of the kept page has a script nonce of its own, the same in its policy and its scripts,
+    // compressed or not.
+    const nonces = [
+      first,
+      await visit(server, card, "10.9.1.1"),
+      await visit(server, card, "10.9.1.1", { "accept-encoding": "identity" }),
+    ].map((answer) => {
+      const policy = /'nonce-([^']+)'/.exec(answer.headers.get("content-security-policy") ?? "")?.[1];
+      const inPage = [...answer.text.matchAll(/<script[^>]* nonce="([^"]+)"/g)].map((found) => found[1]);
+      expect(inPage.length).toBeGreaterThan(0);
+      expect(new Set(inPage)).toEqual(new Set([policy]));
+      return policy;
+    });
+    expect(new Set(nonces).size).toBe(3);
+
     // Forty different visitors at once, and one visitor ten times at once.
     const crowd = await Promise.all(
       Array.from({ length: 40 }, (_, index) => visit(server, `${card}?src=qr`, `10.9.2.${index + 1}`)),
