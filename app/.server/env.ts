@@ -87,7 +87,8 @@ const EnvSchema = z.object({
     z
       .string()
       .refine((value) => isIP(value) !== 0, {
-        message: "must be an IP address to listen on, such as 127.0.0.1 (this machine only) or 0.0.0.0 (every interface)",
+        message:
+          "must be an IP address to listen on, such as 127.0.0.1 (this machine only) or 0.0.0.0 (every interface)",
       })
       .optional(),
   ),
