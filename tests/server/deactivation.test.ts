@@ -16,6 +16,7 @@ import { openStreamCount } from "~/.server/event-streams";
 import { DEACTIVATED_SIGN_IN } from "~/.server/profiles/deactivation";
 import { movedCardAddress } from "~/.server/profiles/previous-usernames";
 import { startRealtime } from "~/.server/realtime";
+import { getStorage } from "~/.server/storage";
 import { readToast } from "~/.server/toast";
 import { action as profilesAction, loader as profilesLoader } from "~/routes/admin/profiles";
 import { loader as directoryLoader } from "~/routes/app/directory";
@@ -26,6 +27,7 @@ import { loader as vcardLoader } from "~/routes/profile/contact.vcf";
 import { loader as ogLoader } from "~/routes/profile/og.png";
 import { loader as qrPngLoader } from "~/routes/profile/qr.png";
 import { loader as qrPageLoader } from "~/routes/qr/$username";
+import { loader as uploadsLoader } from "~/routes/uploads.$";
 import { cookieFrom, createMember, formRequest, getRequest, MEMBER_PASSWORD, multipartRequest, run } from "./helpers";
 
 /**
@@ -185,6 +187,48 @@ describe("deactivating a card", () => {
     await setState(admin, id, "reactivate");
     for (const answer of Object.values(await publicStatuses(username))) expect(answer.status).toBe(200);
     expect(await movedCardAddress(new URL("http://localhost/profile/gia.before"))).toBe(`/profile/${username}`);
+  });
+
+  it("answers a deactivated person's photo no more, in either format, and caches keep it five minutes only", async () => {
+    const admin = await createMember({ email: "admin@example.com" });
+    const member = await createMember({ firstName: "Pia", lastName: "Pictured" });
+    const photo = `profiles/${"ab12".repeat(8)}.webp`;
+    await getStorage().put(photo, new Uint8Array([1, 2, 3]), "image/webp");
+    await getStorage().put(photo.replace(".webp", ".jpg"), new Uint8Array([4, 5, 6]), "image/jpeg");
+    await db.update(profiles).set({ profilePhoto: photo }).where(eq(profiles.id, member.profile.id));
+    const fetchPhoto = async (key: string, headers: Record<string, string> = {}) => {
+      try {
+        const answer = (await uploadsLoader({
+          params: { "*": key },
+          request: new Request(`http://localhost:3000/uploads/${key}`, { headers }),
+        } as never)) as Response;
+        return {
+          status: answer.status,
+          cacheControl: answer.headers.get("cache-control"),
+          etag: answer.headers.get("etag"),
+        };
+      } catch (thrown) {
+        if (thrown instanceof Response) return { status: thrown.status, cacheControl: null, etag: null };
+        throw thrown;
+      }
+    };
+    const keys = [photo, photo.replace(".webp", ".jpg")];
+    for (const key of keys) {
+      expect(await fetchPhoto(key)).toMatchObject({ status: 200, cacheControl: "public, max-age=300" });
+    }
+    // A copy still current is confirmed without its bytes.
+    const { etag } = await fetchPhoto(photo);
+    expect((await fetchPhoto(photo, { "if-none-match": etag ?? "" })).status).toBe(304);
+
+    await setState(admin, member.profile.id, "deactivate");
+    for (const key of keys) expect((await fetchPhoto(key)).status).toBe(404);
+    // Asking whether a kept copy is current gets no confirmation either.
+    expect((await fetchPhoto(photo, { "if-none-match": etag ?? "" })).status).toBe(404);
+    // A photo no card shows is not answered at all.
+    expect((await fetchPhoto(`profiles/${"cd34".repeat(8)}.webp`)).status).toBe(404);
+
+    await setState(admin, member.profile.id, "reactivate");
+    for (const key of keys) expect((await fetchPhoto(key)).status).toBe(200);
   });
 
   it("redirects to the card's brand website when the settings say so, and answers 410 when its brand has none", async () => {

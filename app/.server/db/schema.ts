@@ -223,6 +223,8 @@ export const profiles = pgTable(
     index("profiles_created_at_idx").on(table.createdAt),
     index("profiles_view_count_idx").on(table.viewCount),
     index("profiles_deactivated_idx").on(table.deactivatedAt),
+    // An uploaded photo is answered only while a card that shows it is active (app/routes/uploads.$.ts).
+    index("profiles_photo_idx").on(table.profilePhoto),
     check("profiles_view_count_nonnegative", sql`${table.viewCount} >= 0`),
   ],
 );

@@ -1,3 +1,6 @@
+import { and, eq, isNull } from "drizzle-orm";
+import { db } from "../db/client";
+import { profiles } from "../db/schema";
 import { ValidationError } from "../errors";
 import { type FormImage, type ImageChange, storeFormImage, storeProfilePhoto } from "../images";
 
@@ -11,4 +14,24 @@ export async function storeNewPhoto(change: ImageChange): Promise<FormImage> {
   const stored = await storeFormImage(change, storeProfilePhoto, "profile photo");
   if (stored.outcome === "invalid") throw new ValidationError({ photo: [stored.message] });
   return stored;
+}
+
+/** The keys photos are stored under (app/.server/images.ts): content-addressed, a WebP and a JPEG. */
+const PHOTO_KEY = /^profiles\/[0-9a-f]{32}\.(?:webp|jpg)$/;
+
+/**
+ * Whether an uploaded photo (the WebP a card shows, or the JPEG its contact
+ * file carries) belongs to a card that is active: a deactivated person's
+ * photo is answered no more, and neither is one no card shows.
+ */
+export async function isPhotoOfActiveCard(key: string): Promise<boolean> {
+  // Only what a photo's key can be reaches the database.
+  if (!PHOTO_KEY.test(key)) return false;
+  const shown = key.replace(/\.jpg$/, ".webp");
+  const [row] = await db
+    .select({ id: profiles.id })
+    .from(profiles)
+    .where(and(eq(profiles.profilePhoto, shown), isNull(profiles.deactivatedAt)))
+    .limit(1);
+  return row !== undefined;
 }

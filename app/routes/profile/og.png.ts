@@ -9,16 +9,19 @@ import type { Route } from "./+types/og.png";
 /** The anonymous preview image is kept by the server for the next visitor (server/page-cache.ts). */
 export const handle = { keptPage: "image" };
 
-/** The link-preview image; its URL carries the version, so each version is immutable. */
+/**
+ * The link-preview image; its URL carries the version. It shows a person, so
+ * caches keep it five minutes and then ask again (a current copy costs a 304,
+ * drawn nothing): a deactivated card's preview leaves them with the card.
+ */
 export async function loader({ params, request, context }: Route.LoaderArgs) {
   const [card, site] = await Promise.all([getCardByUsername(params.username), getSiteSettings()]);
   if (!card) return cardMissing(params.username, "file");
   noteReusedCard(context, card.id);
   const version = ogVersion(card, site);
-  const requested = new URL(request.url).searchParams.get("v");
   const headers = {
     "Content-Type": "image/png",
-    "Cache-Control": requested === version ? "public, max-age=31536000, immutable" : "public, max-age=300",
+    "Cache-Control": "public, max-age=300",
     ETag: `"og-${version}"`,
   };
   // The version names the image, so a current copy is answered without reading or drawing it.
