@@ -11,6 +11,8 @@ export type MailMessage = {
   html: string;
   /** The one link the message is about, logged for local installs. */
   link?: string;
+  /** Headers of the message's own (an unsubscribe link), never anything a visitor typed. */
+  headers?: Record<string, string>;
 };
 
 export const OUTBOX_DIR = path.join(env.DATA_DIR, "mail");
@@ -34,6 +36,7 @@ export async function sendMail(message: MailMessage, smtpUrl = env.SMTP_URL): Pr
     subject: message.subject,
     text: message.text,
     html: message.html,
+    headers: message.headers,
   };
   if (smtpUrl) {
     let transport = smtp.get(smtpUrl);

@@ -66,6 +66,8 @@ export type ManagedProfile = Person & {
   /** When the person was last invited (null: never), and how many reminders followed. */
   invitedAt: string | null;
   remindersSent: number;
+  /** The person asked for no more invitations (the link in each invitation mail). */
+  invitationsStopped: boolean;
 };
 
 /** Invitation mails the queue gave up on, for the administrator to retry. */

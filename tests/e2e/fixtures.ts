@@ -193,6 +193,16 @@ export async function mailLink(email: string): Promise<string> {
   return present(link(), `a link in the mail to ${email}`);
 }
 
+/** The address in the `List-Unsubscribe` header of the newest mail to `email`. */
+export async function unsubscribeLink(email: string): Promise<string> {
+  const headers = () =>
+    latestMail(OUTBOX, email)
+      ?.raw.split(/\r?\n\r?\n/)[0]
+      ?.replace(/\r?\n[ \t]+/g, " ") ?? "";
+  await expect.poll(headers).toMatch(/^List-Unsubscribe: </m);
+  return present(/^List-Unsubscribe: <([^>]+)>/m.exec(headers())?.[1], `the unsubscribe link mailed to ${email}`);
+}
+
 /** Fills and sends the sign-in form of the page that shows it. */
 export async function signIn(page: Page, email: string, password = PASSWORD) {
   await page.getByLabel("Email").fill(email);

@@ -1,6 +1,6 @@
 import type { Page } from "@playwright/test";
 import { E2E_URL } from "../../playwright.config";
-import { expect, expectAccessible, mailLink, screenshot, test, uniqueEmail } from "./fixtures";
+import { expect, expectAccessible, mailLink, screenshot, test, uniqueEmail, unsubscribeLink } from "./fixtures";
 
 const NEW_PASSWORD = "violet harbour lantern";
 
@@ -115,5 +115,26 @@ test.describe("on a phone", () => {
       await screenshot(phone, `invitation-page-phone-${theme}`);
     }
     await claim(phone, link, second.name);
+
+    // The other person wants none of it: the link at the mail's foot asks, and the button stops the invitations.
+    const stop = await unsubscribeLink(first.email);
+    for (const theme of ["light", "dark"] as const) {
+      await phone.emulateMedia({ colorScheme: theme });
+      await phone.goto(stop);
+      await expect(phone.getByRole("heading", { name: "Stop invitations?" })).toBeVisible();
+      await screenshot(phone, `invitations-stop-phone-${theme}`);
+    }
+    await expectAccessible(phone);
+    await phone.getByRole("button", { name: "Stop invitations" }).click();
+    await expect(phone.getByRole("heading", { name: "Invitations stopped" })).toBeVisible();
+    await expect(phone.getByRole("status")).toHaveText(/No more invitations or reminders will be sent/);
+    await screenshot(phone, "invitations-stopped-phone-dark");
+
+    await page.goto(`/admin/profiles?q=${encodeURIComponent(tag)}`);
+    const stateOf = (person: { name: string }) =>
+      items.filter({ hasText: person.name }).getByTestId("invitation-state");
+    await expect(stateOf(first)).toHaveText("Asked for no more invitations");
+    await expect(stateOf(second)).toHaveText("Claimed");
+    await expect(page.getByRole("checkbox", { name: `Select ${first.name}` })).toHaveCount(0);
   });
 });

@@ -326,6 +326,31 @@ export const HOSTILE_INPUT: Row[] = [
       why: "shows 'this link did not work' and changes nothing",
     }),
   ),
+  // Stopping invitations: only a genuine key for a card stops anything; every other link is not found.
+  ...[
+    `?card=${"%00".repeat(5)}&key=x`,
+    `?card=00000000-0000-4000-8000-000000000000&key=${LONG.slice(0, 3000)}`,
+    "?card=%E2%80%AE&key=%E2%80%AE",
+    "?key=only",
+  ].flatMap((query): Row[] => [
+    {
+      route: "invitations/stop",
+      who: "visitor",
+      method: "GET",
+      url: `/invitations/stop${query}`,
+      status: 404,
+      why: "shows 'this link did not work' and changes nothing",
+    },
+    {
+      route: "invitations/stop",
+      who: "visitor",
+      method: "POST",
+      url: `/invitations/stop${query}`,
+      form: { "List-Unsubscribe": "One-Click" },
+      status: 404,
+      why: "stops nothing",
+    },
+  ]),
   ...["/%09/evil.example", "//evil.example", "https://evil.example", "/%5Cevil.example"].map(
     (target): Row => ({
       route: "auth/verified",
@@ -470,6 +495,7 @@ export const HOSTILE_INPUT: Row[] = [
       ["auth/reset-password", "visitor"],
       ["auth/confirm", "visitor"],
       ["auth/invitation", "visitor"],
+      ["invitations/stop", "visitor"],
       ["account/card-email", "member"],
       ["profile/edit", "member"],
       ["admin/profiles", "admin"],

@@ -1,12 +1,12 @@
 import type { AddressInfo } from "node:net";
-import { eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { SMTPServer } from "smtp-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { requireViewer } from "~/.server/authz";
 import { db } from "~/.server/db/client";
 import { accounts, auditLog, brands, invitations, mailJobs, profiles, siteSettings, users } from "~/.server/db/schema";
 import { viewInvitation } from "~/.server/invitations/accept";
-import { issueInvitationMails, sendDueReminders } from "~/.server/invitations/invitations";
+import { issueInvitationMails, RESEND_AFTER_MS, sendDueReminders } from "~/.server/invitations/invitations";
 import {
   claimDueJobs,
   LEASE_MS,
@@ -22,6 +22,7 @@ import { action as profilesAction, loader as profilesLoader } from "~/routes/adm
 import { action as settingsAction } from "~/routes/admin/settings";
 import { action as authAction } from "~/routes/auth/auth";
 import { action as invitationAction, loader as invitationLoader } from "~/routes/auth/invitation";
+import { action as stopAction, loader as stopLoader } from "~/routes/invitations/stop";
 import { expectConsoleError } from "../support/console";
 import {
   cookieFrom,
@@ -140,14 +141,27 @@ describe("invitations", () => {
     expect(await viewInvitation(tokenOf(link), new Date(then.getTime() + 14 * DAY))).toEqual({ state: "invalid" });
   });
 
-  it("replaces the older link when a person is invited again", async () => {
+  it("replaces the older link when a person is invited again, which is once an hour at most", async () => {
     const admin = await createMember({ email: "admin@example.com" });
     const card = await insertCard({ email: "pia@example.org" });
     await adminPost({ intent: "invite", id: card.id }, admin);
     await processDueJobs({ send });
     const first = lastLinkTo("pia@example.org");
-    await adminPost({ intent: "invite-selected", ids: [card.id] }, admin);
-    await processDueJobs({ send });
+    // Asked again at once, by a button pressed twice or a script: no second mail.
+    const again = await adminPost({ intent: "invite-selected", ids: [card.id] }, admin);
+    expect(again.toast).toBe(
+      "Nobody was invited: the chosen profiles are claimed, asked for no more invitations, or had one less than an hour ago.",
+    );
+    expect((await adminPost({ intent: "remind-all" }, admin)).toast).toBe(
+      "Nobody is waiting for a reminder (each person gets one an hour at most).",
+    );
+    expect(await db.select().from(mailJobs).where(eq(mailJobs.profileId, card.id))).toHaveLength(1);
+    // An hour later it goes.
+    const later = new Date(Date.now() + RESEND_AFTER_MS + 1000);
+    expect(await issueInvitationMails({ kind: "invitation", scope: { ids: [card.id] }, now: later })).toEqual({
+      queued: 1,
+    });
+    await processDueJobs({ now: later, send });
     const second = lastLinkTo("pia@example.org");
     expect(second).not.toBe(first);
     expect((await openInvitation(first)).data).toMatchObject({ view: { state: "invalid" } });
@@ -246,6 +260,11 @@ describe("invitations and the rest of offboarding", () => {
     const admin = await createMember({ email: "admin@example.com" });
     const card = await insertCard({ email: "audited@example.org", firstName: "Aud", lastName: "Ited" });
     await adminPost({ intent: "invite", id: card.id }, admin);
+    // A reminder goes an hour after the last mail at the soonest.
+    await db
+      .update(invitations)
+      .set({ lastSentAt: new Date(Date.now() - RESEND_AFTER_MS) })
+      .where(eq(invitations.profileId, card.id));
     await adminPost({ intent: "remind-all" }, admin);
     const entries = await db.select().from(auditLog).orderBy(auditLog.id);
     expect(
@@ -279,6 +298,93 @@ describe("invitations and the rest of offboarding", () => {
     const [after] = await db.select().from(profiles).where(eq(profiles.id, card.id));
     expect(after?.userId).toBeNull();
     expect(await db.select().from(users).where(eq(users.email, "leaving@example.org"))).toEqual([]);
+  });
+});
+
+describe("asking for no more invitations", () => {
+  async function stopPage(link: string, method: "GET" | "POST", body?: string) {
+    const url = new URL(link);
+    const request = new Request(`http://localhost:3000${url.pathname}${url.search}`, {
+      method,
+      ...(body === undefined ? {} : { body, headers: { "content-type": "application/x-www-form-urlencoded" } }),
+    });
+    return run(method === "GET" ? stopLoader : stopAction, request);
+  }
+
+  it("offers a one-click stop in every invitation's headers and footer; opening it changes nothing, the click stops them all", async () => {
+    const admin = await createMember({ email: "admin@example.com" });
+    const card = await insertCard({ email: "uma@example.org" });
+    const start = new Date(Date.now() - 2 * DAY);
+    await issueInvitationMails({ kind: "invitation", scope: { ids: [card.id] }, now: start });
+    await processDueJobs({ now: start, send });
+
+    // The real message: the unsubscribe headers a mail program shows as a button, and the same link at its foot.
+    const mail = present(latestMail("uma@example.org"), "the invitation in the outbox");
+    const headers = mail.raw.split(/\r?\n\r?\n/)[0]!.replace(/\r?\n[ \t]+/g, " ");
+    const header = present(/^List-Unsubscribe: <([^>]+)>\r?$/m.exec(headers)?.[1], "the List-Unsubscribe header");
+    expect(headers).toMatch(/^List-Unsubscribe-Post: List-Unsubscribe=One-Click\r?$/m);
+    expect(header).toMatch(/^http:\/\/localhost:3000\/invitations\/stop\?card=[0-9a-f-]{36}&key=[\w-]{43}$/);
+    const body = mail.raw
+      .replace(/=\r?\n/g, "")
+      .replace(/=3D/g, "=")
+      .replace(/&amp;/g, "&");
+    expect(body).toContain(`Stop invitations to this address: ${header}`);
+
+    // Opening it (as a mail scanner does) asks, and stops nothing.
+    expect(await stopPage(header, "GET")).toMatchObject({ status: 200, data: { state: "active" } });
+    await issueInvitationMails({ kind: "reminder", scope: "invited", now: new Date(Date.now() - DAY) });
+    expect(
+      await db
+        .select()
+        .from(mailJobs)
+        .where(and(eq(mailJobs.profileId, card.id), eq(mailJobs.status, "pending"))),
+    ).toHaveLength(1);
+
+    // A key made for another card, a changed key, or none at all: not found, nothing stopped.
+    const other = await insertCard({ email: "vic@example.org" });
+    for (const forged of [
+      header.replace(card.id, other.id),
+      header.replace(/key=[\w-]{5}/, "key=AAAAA"),
+      header.replace(/&key=.*$/, ""),
+      "http://localhost:3000/invitations/stop?card=%00&key=x",
+    ]) {
+      expect((await stopPage(forged, "POST", "List-Unsubscribe=One-Click")).status).toBe(404);
+    }
+    expect((await stopPage(header, "GET")).data).toMatchObject({ state: "active" });
+
+    // The mail program's one-click POST stops them, the reminder waiting to leave included.
+    expect(await stopPage(header, "POST", "List-Unsubscribe=One-Click")).toMatchObject({
+      status: 200,
+      data: { state: "stopped" },
+    });
+    expect(
+      await db
+        .select()
+        .from(mailJobs)
+        .where(and(eq(mailJobs.profileId, card.id), eq(mailJobs.status, "pending"))),
+    ).toEqual([]);
+    expect((await stopPage(header, "GET")).data).toMatchObject({ state: "stopped" });
+    // Again: still stopped, no error.
+    expect((await stopPage(header, "POST", "")).data).toMatchObject({ state: "stopped" });
+
+    // No invitation, reminder or automatic reminder reaches the address again.
+    await db.insert(siteSettings).values({ id: 1, autoReminders: true, reminderAfterDays: 1 });
+    expect(await sendDueReminders(new Date(Date.now() + 30 * DAY))).toEqual({ queued: 0 });
+    const invited = await adminPost({ intent: "invite", id: card.id }, admin);
+    expect(invited.toast).toMatch(/^Nobody was invited/);
+    expect((await adminPost({ intent: "remind-all" }, admin)).toast).toMatch(/^Nobody is waiting for a reminder/);
+    expect(
+      await db
+        .select()
+        .from(mailJobs)
+        .where(and(eq(mailJobs.profileId, card.id), eq(mailJobs.status, "pending"))),
+    ).toEqual([]);
+
+    // Profile management says so.
+    const list = await run(profilesLoader, getRequest("/admin/profiles"), {}, admin.viewer);
+    const rows = (list.data as { management: { rows: { id: string; invitationsStopped: boolean }[] } }).management.rows;
+    expect(rows.find((row) => row.id === card.id)?.invitationsStopped).toBe(true);
+    expect(rows.find((row) => row.id === other.id)?.invitationsStopped).toBe(false);
   });
 });
 
@@ -343,7 +449,11 @@ describe("reminders", () => {
     const admin = await createMember({ email: "admin@example.com" });
     const a = await insertCard({ email: "t1@example.org" });
     await insertCard({ email: "t2@example.org" });
-    await issueInvitationMails({ kind: "invitation", scope: { ids: [a.id] } });
+    await issueInvitationMails({
+      kind: "invitation",
+      scope: { ids: [a.id] },
+      now: new Date(Date.now() - 2 * 3_600_000),
+    });
     const reminded = await adminPost({ intent: "remind-all" }, admin);
     expect(reminded.toast).toBe("Reminder on its way to 1 person.");
     const [state] = await db.select().from(invitations).where(eq(invitations.profileId, a.id));

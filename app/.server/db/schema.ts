@@ -442,6 +442,8 @@ export const invitations = pgTable(
     /** The latest invitation or reminder: automatic reminders count from here. */
     lastSentAt: timestamp("last_sent_at", { withTimezone: true }).notNull(),
     remindersSent: integer("reminders_sent").notNull().default(0),
+    /** When the person asked for no more invitations (the link in every invitation mail): none is sent again. */
+    stoppedAt: timestamp("stopped_at", { withTimezone: true }),
   },
   (table) => [check("invitations_reminders_nonnegative", sql`${table.remindersSent} >= 0`)],
 );

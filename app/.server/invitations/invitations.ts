@@ -12,10 +12,13 @@ import { env } from "../env";
 import type { MailMessage } from "../mail";
 import { getSiteSettings, storedImageKey } from "../settings/settings";
 import { registerMailJob, wakeMailQueue } from "./mail-queue";
+import { stopInvitationsUrl } from "./stop";
 
 const ONE_DAY_MS = 24 * 60 * 60 * 1000;
 /** How long an invitation's link works. */
 const INVITATION_LIFETIME_DAYS = 14;
+/** A card gets at most one invitation or reminder in this time, however often an administrator asks. */
+export const RESEND_AFTER_MS = 60 * 60 * 1000;
 
 /** Automatic reminders: off unless switched on; then after 7 days, at most 3 times, unless set otherwise. */
 export const REMINDER_DEFAULTS = { after: 7, max: 3 } as const;
@@ -44,7 +47,7 @@ export async function issueInvitationMails(options: {
 }): Promise<IssueResult> {
   const now = options.now ?? new Date();
   const issued = await db.transaction(async (tx) => {
-    const targets = await selectTargets(tx, options.scope);
+    const targets = await selectTargets(tx, options.scope, now);
     if (targets.length === 0) return [];
     const ids = targets.map((target) => target.id);
     if (options.kind === "invitation") {
@@ -77,9 +80,15 @@ export async function issueInvitationMails(options: {
   return { queued: issued.length };
 }
 
-async function selectTargets(tx: Queryable, scope: InvitationScope) {
-  // Deactivated cards are not invited: nobody may claim them until they are reactivated.
-  const unclaimed = and(isNull(profiles.userId), isNull(profiles.deactivatedAt));
+async function selectTargets(tx: Queryable, scope: InvitationScope, now: Date) {
+  // Deactivated cards are not invited: nobody may claim them until they are reactivated. Nor is
+  // anyone who asked for no more invitations, or who was sent one within the hour.
+  const unclaimed = and(
+    isNull(profiles.userId),
+    isNull(profiles.deactivatedAt),
+    sql`not exists (select 1 from ${invitations} where ${invitations.profileId} = ${profiles.id}
+      and (${invitations.stoppedAt} is not null or ${invitations.lastSentAt} > ${new Date(now.getTime() - RESEND_AFTER_MS).toISOString()}::timestamptz))`,
+  );
   const invited = sql`exists (select 1 from ${invitations} where ${invitations.profileId} = ${profiles.id})`;
   const where =
     scope === "not-invited"
@@ -143,6 +152,7 @@ export async function sendDueReminders(now = new Date()): Promise<IssueResult> {
       .where(
         and(
           lte(invitations.lastSentAt, cutoff),
+          isNull(invitations.stoppedAt),
           sql`${invitations.remindersSent} < ${settings.maxCount}`,
           sql`exists (select 1 from ${profiles} where ${profiles.id} = ${invitations.profileId} and ${profiles.userId} is null and ${profiles.deactivatedAt} is null)`,
         ),
@@ -234,6 +244,7 @@ async function sender(brandId: number | null) {
  */
 async function invitationMail(options: {
   kind: MailJob["kind"];
+  profileId: string;
   to: string;
   brandId: number | null;
   link: string;
@@ -248,7 +259,11 @@ async function invitationMail(options: {
     : `${from.name} has prepared a digital business card for you. Open the link below, choose your password, and the card is yours: you can edit it, share it and show its QR code.`;
   const action = "Claim my card";
   const footer = `The link works once and for ${INVITATION_LIFETIME_DAYS} days; only the newest link we sent works. If you already have an account with this address, the link adds the card to it and your password stays as it is.`;
-  const text = ["Hello,", "", body, "", `${action}: ${options.link}`, "", footer].join("\n");
+  const stop = stopInvitationsUrl(options.profileId);
+  const stopText = "Not for you, or no more of these mails? Stop invitations to this address";
+  const text = ["Hello,", "", body, "", `${action}: ${options.link}`, "", footer, "", `${stopText}: ${stop}`].join(
+    "\n",
+  );
   const logo = from.logoUrl
     ? `<p><img src="${escapeHtml(from.logoUrl)}" alt="${escapeHtml(from.name)}" height="48" style="height:48px;width:auto"></p>`
     : `<p style="font-size:20px;font-weight:600;color:${from.color}">${escapeHtml(from.name)}</p>`;
@@ -259,8 +274,11 @@ async function invitationMail(options: {
 <p><a href="${escapeHtml(options.link)}" style="display:inline-block;padding:10px 16px;border-radius:8px;background:${from.color};color:#fff;text-decoration:none">${action}</a></p>
 <p style="font-size:13px;color:#6b7280">Or open this link: ${escapeHtml(options.link)}</p>
 <p style="font-size:13px;color:#6b7280">${escapeHtml(footer)}</p>
+<p style="font-size:13px;color:#6b7280"><a href="${escapeHtml(stop)}" style="color:#6b7280">${escapeHtml(stopText)}</a></p>
 </body></html>`;
-  return { to: options.to, subject, text, html, link: options.link };
+  // Mail programs offer these as an unsubscribe button; the POST stops at once (RFC 8058).
+  const headers = { "List-Unsubscribe": `<${stop}>`, "List-Unsubscribe-Post": "List-Unsubscribe=One-Click" };
+  return { to: options.to, subject, text, html, link: options.link, headers };
 }
 
 /** The queue's renderer: a fresh link for a card that is still unclaimed, or nothing to send. */
@@ -271,7 +289,14 @@ async function renderInvitationJob(job: MailJob, now: Date): Promise<MailMessage
     const [card] = await tx
       .select({ id: profiles.id, email: profiles.email, brandId: profiles.companyBrandId })
       .from(profiles)
-      .where(and(eq(profiles.id, profileId), isNull(profiles.userId), isNull(profiles.deactivatedAt)))
+      .where(
+        and(
+          eq(profiles.id, profileId),
+          isNull(profiles.userId),
+          isNull(profiles.deactivatedAt),
+          sql`not exists (select 1 from ${invitations} where ${invitations.profileId} = ${profiles.id} and ${invitations.stoppedAt} is not null)`,
+        ),
+      )
       .for("update");
     if (!card) return null;
     return { card, token: await issueInvitationLink(tx, card, now) };
@@ -279,6 +304,7 @@ async function renderInvitationJob(job: MailJob, now: Date): Promise<MailMessage
   if (!made) return null;
   return invitationMail({
     kind: job.kind,
+    profileId,
     to: made.card.email,
     brandId: made.card.brandId,
     link: invitationUrl(made.token),

@@ -14,7 +14,7 @@ export async function invitationSummary(): Promise<InvitationSummary> {
       })
       .from(profiles)
       .leftJoin(invitations, sql`${invitations.profileId} = ${profiles.id}`)
-      .where(and(isNull(profiles.userId), isNull(profiles.deactivatedAt))),
+      .where(and(isNull(profiles.userId), isNull(profiles.deactivatedAt), isNull(invitations.stoppedAt))),
     failedJobs(20),
   ]);
   return {

@@ -99,6 +99,7 @@ export async function listProfilesForAdmin(query: AdminProfileQuery) {
       brandColor: brands.primaryColor,
       invitedAt: invitations.invitedAt,
       remindersSent: sql<number>`coalesce(${invitations.remindersSent}, 0)::int`,
+      invitationsStopped: sql<boolean>`${invitations.stoppedAt} is not null`,
       deactivated: sql<boolean>`${profiles.deactivatedAt} is not null`,
       updatedAt: profiles.updatedAt,
     })

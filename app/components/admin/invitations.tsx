@@ -121,9 +121,10 @@ function shortDate(iso: string) {
   });
 }
 
-/** "Not invited", "Invited on 3 Nov 2026", "Reminded 2 times", or "Claimed". */
-function invitationText(row: Pick<ManagedProfile, "claimed" | "invitedAt" | "remindersSent">) {
+/** "Not invited", "Invited on 3 Nov 2026", "Reminded 2 times", "Asked for no more invitations", or "Claimed". */
+function invitationText(row: Pick<ManagedProfile, "claimed" | "invitedAt" | "remindersSent" | "invitationsStopped">) {
   if (row.claimed) return "Claimed";
+  if (row.invitationsStopped) return "Asked for no more invitations";
   if (!row.invitedAt) return "Not invited";
   const invited = `Invited on ${shortDate(row.invitedAt)}`;
   if (row.remindersSent === 0) return invited;
@@ -140,7 +141,7 @@ export function InvitationState({ row }: { row: ManagedProfile }) {
 
 /** The box that adds an unclaimed card to "Invite selected". */
 export function SelectBox({ row }: { row: ManagedProfile }) {
-  if (row.claimed) return <span className="inline-block size-4" aria-hidden />;
+  if (row.claimed || row.invitationsStopped) return <span className="inline-block size-4" aria-hidden />;
   return (
     <input
       type="checkbox"
@@ -155,7 +156,7 @@ export function SelectBox({ row }: { row: ManagedProfile }) {
 
 /** "Invite" (or "Invite again") on one unclaimed card. */
 export function InviteButton({ row, returnTo }: { row: ManagedProfile; returnTo: string }) {
-  if (row.claimed) return null;
+  if (row.claimed || row.invitationsStopped) return null;
   const label = row.invitedAt ? "Invite again" : "Invite";
   return (
     <Form method="post" action="/admin/profiles">

@@ -141,7 +141,7 @@ async function invitationAction({
       return redirectWithToast(back, {
         text: queued
           ? `Invitation on its way to ${people(queued)}.`
-          : "Nobody was invited: the chosen profiles are already claimed.",
+          : "Nobody was invited: the chosen profiles are claimed, asked for no more invitations, or had one less than an hour ago.",
         tone: queued ? "success" : "error",
       });
     }
@@ -154,7 +154,9 @@ async function invitationAction({
     case "remind-all": {
       const { queued } = await remindEveryoneInvited({ actor });
       return redirectWithToast(back, {
-        text: queued ? `Reminder on its way to ${people(queued)}.` : "Nobody is waiting for a reminder.",
+        text: queued
+          ? `Reminder on its way to ${people(queued)}.`
+          : "Nobody is waiting for a reminder (each person gets one an hour at most).",
       });
     }
     default: {
