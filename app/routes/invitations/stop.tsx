@@ -66,8 +66,8 @@ export default function StopInvitations({ loaderData, actionData }: Route.Compon
         </h1>
         {stopped ? (
           <p role="status" className="text-slate-600 dark:text-slate-400">
-            No more invitations or reminders will be sent to this address. If you change your mind, sign up with
-            this address: the card is still waiting for it.
+            No more invitations or reminders will be sent to this address. If you change your mind, sign up with this
+            address: the card is still waiting for it.
           </p>
         ) : (
           <>
