@@ -11,6 +11,8 @@ export const AUDIT_ACTIONS = [
   "import",
   "invite",
   "remind",
+  "retry",
+  "discard",
   "settings",
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
@@ -24,10 +26,12 @@ export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
   import: "Imported",
   invite: "Invited",
   remind: "Reminded",
+  retry: "Retried mail",
+  discard: "Discarded",
   settings: "Changed settings",
 };
 
-const AUDIT_TARGET_KINDS = ["profile", "brand", "settings", "import"] as const;
+const AUDIT_TARGET_KINDS = ["profile", "brand", "settings", "import", "mail"] as const;
 export type AuditTargetKind = (typeof AUDIT_TARGET_KINDS)[number];
 
 export const AUDIT_TARGET_LABELS: Record<AuditTargetKind, string> = {
@@ -35,6 +39,7 @@ export const AUDIT_TARGET_LABELS: Record<AuditTargetKind, string> = {
   brand: "Brand",
   settings: "Settings",
   import: "Import",
+  mail: "Mail",
 };
 
 /** What an entry records of a changed image: that it changed, never the file. */

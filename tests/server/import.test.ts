@@ -291,6 +291,62 @@ describe("bulk import of cards from a CSV file", () => {
     expect((await preview(who, againId)).preview.counts).toEqual({ create: 0, update: 0, unchanged: 2, error: 0 });
   });
 
+  it("records each card an import changes (old and new values) and each brand it makes in the audit log, and a discarded import too", async () => {
+    const who = await admin();
+    const member = await createMember({ firstName: "Ola", lastName: "Audited" });
+    await db.update(profiles).set({ title: "Old title" }).where(eq(profiles.id, member.profile.id));
+    const file = `First name,Last name,Email,Job title,Brand\nOla,Audited,${member.email},New title,Fabrikam\nNew,Card,new.card@example.org,,\n`;
+    const id = await upload(who, file, "people-audited.csv");
+    await submit(who, id, "start", { overwrite: ["title", "brand"], createBrands: true });
+    await runPendingImports();
+    const [fabrikam] = await db.select().from(brands).where(eq(brands.name, "Fabrikam"));
+    const entries = await db.select().from(auditLog).orderBy(auditLog.id);
+    const entry = (action: string, kind: string) =>
+      entries
+        .filter((row) => row.action === action && row.targetKind === kind)
+        .map((row) => ({
+          actor: row.actorEmail,
+          target: [row.targetId, row.targetLabel],
+          changes: row.changes,
+        }));
+    expect(entry("create", "brand")).toEqual([
+      {
+        actor: who.email,
+        target: [String(fabrikam?.id), "Fabrikam"],
+        changes: { name: [null, "Fabrikam"], import: [null, "people-audited.csv"] },
+      },
+    ]);
+    expect(entry("update", "profile")).toEqual([
+      {
+        actor: who.email,
+        target: [member.profile.id, "Ola Audited"],
+        changes: {
+          title: ["Old title", "New title"],
+          companyBrandId: [null, fabrikam?.id],
+          import: [null, "people-audited.csv"],
+        },
+      },
+    ]);
+
+    // An upload the administrator throws away is recorded with its name.
+    const unwanted = await upload(who, file, "unwanted.csv");
+    const discarded = await run(
+      detailAction,
+      formRequest(`/admin/import/${unwanted}`, { intent: "discard" }),
+      { id: unwanted },
+      who.viewer,
+    );
+    expect(discarded.status).toBe(302);
+    const [last] = await db.select().from(auditLog).orderBy(sql`${auditLog.id} desc`).limit(1);
+    expect(last).toMatchObject({
+      action: "discard",
+      targetKind: "import",
+      targetId: unwanted,
+      targetLabel: "unwanted.csv",
+      actorEmail: who.email,
+    });
+  });
+
   it("a batch cut off halfway leaves none of its rows; running the import again finishes it with every row once", async () => {
     const who = await admin();
     const rows = Array.from({ length: 25 }, (_, index) => `Person,Number${index},p${index}@example.org`);

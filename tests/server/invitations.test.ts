@@ -503,7 +503,7 @@ describe("the mail queue", () => {
     await new Promise<void>((resolve) => server.close(() => resolve()));
   });
 
-  it("retries a failing SMTP server with growing waits, gives up, shows the failure, and sends on retry", async () => {
+  it("retries a failing SMTP server with growing waits, gives up, shows the failure, and sends on retry (recorded)", async () => {
     const admin = await createMember({ email: "admin@example.com" });
     const card = await insertCard({ email: "uma@example.org" });
     const throughSmtp = (message: MailMessage) => sendMail(message, smtpUrl);
@@ -545,6 +545,14 @@ describe("the mail queue", () => {
     refusing = false;
     const retried = await adminPost({ intent: "retry-mail" }, admin);
     expect(retried.toast).toBe("Trying again to send 1 mail.");
+    // Who sent the failed mail again, and to whom, is in the audit log.
+    const [entry] = await db.select().from(auditLog).where(eq(auditLog.action, "retry"));
+    expect(entry).toMatchObject({
+      actorEmail: admin.email,
+      targetKind: "mail",
+      targetLabel: "1 mail",
+      changes: { to: [null, "uma@example.org"] },
+    });
     expect(await processDueJobs({ send: throughSmtp })).toMatchObject({ sent: 1 });
     expect(received).toEqual(["uma@example.org"]);
     expect(await processDueJobs({ send: throughSmtp })).toMatchObject({ sent: 0 });

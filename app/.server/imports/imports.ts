@@ -230,8 +230,21 @@ export async function queueImport(actor: Actor, id: string) {
 
 /** A draft the administrator does not want: its stored rows go. */
 export async function discardImport(actor: Actor, id: string) {
-  await getImport(actor, id);
-  await db.delete(imports).where(and(eq(imports.id, id), inArray(imports.status, ["draft", "done", "interrupted"])));
+  const record = await getImport(actor, id);
+  await db.transaction(async (tx) => {
+    const [gone] = await tx
+      .delete(imports)
+      .where(and(eq(imports.id, id), inArray(imports.status, ["draft", "done", "interrupted"])))
+      .returning({ id: imports.id });
+    if (gone) {
+      await recordAdminAction(tx, {
+        actor,
+        action: "discard",
+        target: { kind: "import", id, label: record.fileName },
+        changes: { status: [record.status, null], rows: [record.totalRows, null] },
+      });
+    }
+  });
 }
 
 /** A running import whose heartbeat is older than this was left by a server that stopped. */

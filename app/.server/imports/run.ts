@@ -1,10 +1,13 @@
 import { and, eq, inArray, isNull, sql } from "drizzle-orm";
+import { fullName } from "~/lib/names";
+import type { Actor } from "../actor";
+import { changedFields, recordAdminAction } from "../audit/record";
 import { db, type Queryable, rowsOf } from "../db/client";
 import { brands, importRows, imports, profiles, users } from "../db/schema";
 import { uniqueUsernames, usernameBase } from "../profiles/usernames";
 import { publishAll, type RealtimeEvent } from "../realtime";
 import { STALE_AFTER_SECONDS, settingsOf, sheetRows } from "./imports";
-import { describePlan, loadPlanContext, planRow, type RowPlan, type SheetRow } from "./plan";
+import { describePlan, loadPlanContext, type PlanContext, planRow, type RowPlan, type SheetRow } from "./plan";
 
 /**
  * The import worker (docs/decisions/020-bulk-import.md): imports run in this
@@ -33,6 +36,21 @@ type RunOptions = {
 type BatchCounts = { created: number; updated: number; unchanged: number; failed: number };
 
 /**
+ * Who an import's changes are recorded as: the administrator who started it,
+ * with the file named in each entry. The cards it makes are counted in the
+ * entry that started it; each brand it makes and each card it changes gets
+ * an entry of its own, old and new values as for a change made by hand.
+ */
+type ImportAudit = { actor: Actor; fileName: string; cards: PlanContext["cards"] };
+
+async function importActor(tx: Queryable, userId: string | null): Promise<Actor> {
+  const [user] = userId
+    ? await tx.select({ id: users.id, name: users.name, email: users.email }).from(users).where(eq(users.id, userId))
+    : [];
+  return { user: user ?? { id: "", name: "An administrator who has left", email: "" }, role: "admin" };
+}
+
+/**
  * Applies one batch of planned rows inside `tx`: the one place an import
  * changes cards and brands.
  */
@@ -41,7 +59,9 @@ async function applyBatch(
   planned: { row: SheetRow; plan: RowPlan }[],
   /** Usernames rows of the file ask for: no generated one takes them. */
   fileUsernames: Iterable<string>,
+  audit: ImportAudit,
 ) {
+  const via = { import: [null, audit.fileName] as [null, string] };
   const events: RealtimeEvent[] = [];
   // Brands the file names that do not exist yet, once each (the option was ticked, or planning said error).
   const brandIds = new Map<string, number>();
@@ -52,6 +72,12 @@ async function applyBatch(
     if (!created) throw new Error("Inserting a brand returned no row");
     brandIds.set(name.toLocaleLowerCase("en-US"), created.id);
     events.push({ kind: "brand", id: String(created.id) });
+    await recordAdminAction(tx, {
+      actor: audit.actor,
+      action: "create",
+      target: { kind: "brand", id: created.id, label: name },
+      changes: { name: [null, name], ...via },
+    });
   }
   const brandOf = (name: string | null) => (name ? (brandIds.get(name.toLocaleLowerCase("en-US")) ?? null) : null);
 
@@ -94,12 +120,20 @@ async function applyBatch(
         and not exists (select 1 from ${profiles} other where other.user_id = u.id)`);
     for (const card of inserted) events.push({ kind: "profile", id: card.id });
   }
+  const stored = new Map([...audit.cards.values()].map((card) => [card.id, card]));
   for (const { plan } of planned) {
     if (plan.kind !== "update") continue;
     const changes = { ...plan.changes };
     if (plan.newBrand) changes.companyBrandId = brandOf(plan.newBrand);
     await tx.update(profiles).set(changes).where(eq(profiles.id, plan.profileId));
     events.push({ kind: "profile", id: plan.profileId });
+    const before = stored.get(plan.profileId);
+    await recordAdminAction(tx, {
+      actor: audit.actor,
+      action: "update",
+      target: { kind: "profile", id: plan.profileId, label: before ? fullName(before) : plan.profileId },
+      changes: { ...changedFields(before ?? null, changes), ...via },
+    });
   }
   await publishAll(events, tx);
   return createdIds;
@@ -126,7 +160,12 @@ async function runBatch(importId: string, allRows: SheetRow[], options: RunOptio
     const settings = settingsOf(record);
     const context = await loadPlanContext(tx, pending, allRows, settings.mapping);
     const planned = pending.map((row) => ({ row, plan: planRow(row, settings, context) }));
-    await applyBatch(tx, planned, context.firstRowOfUsername.keys());
+    const actor = await importActor(tx, record.createdBy);
+    await applyBatch(tx, planned, context.firstRowOfUsername.keys(), {
+      actor,
+      fileName: record.fileName,
+      cards: context.cards,
+    });
     const counts: BatchCounts = { created: 0, updated: 0, unchanged: 0, failed: 0 };
     const outcomes = planned.map(({ row, plan }) => {
       const outcome = plan.kind === "create" ? "created" : plan.kind === "update" ? "updated" : plan.kind;

@@ -45,5 +45,5 @@ export async function remindEveryoneInvited(options: { actor: Actor }): Promise<
 /** Queues every mail that failed all its tries once more; answers how many. */
 export async function retryFailedMails(options: { actor: Actor }): Promise<{ retried: number }> {
   assertMayInvite(options.actor);
-  return { retried: await retryFailedJobs() };
+  return { retried: await retryFailedJobs(options.actor) };
 }

@@ -1,4 +1,6 @@
 import { and, asc, desc, eq, inArray, lte, or, sql } from "drizzle-orm";
+import type { Actor } from "../actor";
+import { recordAdminAction } from "../audit/record";
 import { db } from "../db/client";
 import { type MailJob, mailJobs } from "../db/schema";
 import { type MailMessage, sendMail } from "../mail";
@@ -226,12 +228,23 @@ export async function failedJobs(limit = 50) {
 }
 
 /** Puts every failed job back in the queue for a fresh round of tries; returns how many. */
-export async function retryFailedJobs(now = new Date()): Promise<number> {
-  const retried = await db
-    .update(mailJobs)
-    .set({ status: "pending", attempts: 0, runAt: now, lockedUntil: null })
-    .where(eq(mailJobs.status, "failed"))
-    .returning({ id: mailJobs.id });
+export async function retryFailedJobs(actor: Actor, now = new Date()): Promise<number> {
+  const retried = await db.transaction(async (tx) => {
+    const rows = await tx
+      .update(mailJobs)
+      .set({ status: "pending", attempts: 0, runAt: now, lockedUntil: null })
+      .where(eq(mailJobs.status, "failed"))
+      .returning({ id: mailJobs.id, email: mailJobs.email });
+    if (rows.length) {
+      await recordAdminAction(tx, {
+        actor,
+        action: "retry",
+        target: { kind: "mail", id: null, label: rows.length === 1 ? "1 mail" : `${rows.length} mails` },
+        changes: { to: [null, rows.map((row) => row.email).join(", ")] },
+      });
+    }
+    return rows;
+  });
   if (retried.length) wakeMailQueue();
   return retried.length;
 }
