@@ -9,6 +9,7 @@ import { authLogger } from "./auth-logger";
 import { type Database, getDatabaseHandle } from "./db/client";
 import { authSchema } from "./db/schema";
 import { env } from "./env";
+import { afterAnswer } from "./mail";
 import { publish } from "./realtime";
 
 /**
@@ -73,7 +74,14 @@ function createAuth(database: Database) {
     },
     // Confirmation links are ours (accounts/email-links.ts): better-auth sends none.
     emailVerification: { sendOnSignUp: false, sendOnSignIn: false, autoSignInAfterVerification: false },
-    plugins: [namecardAccounts()],
+    plugins: [
+      namecardAccounts({
+        resetLater: (body) =>
+          afterAnswer("a password reset", async () => {
+            await getAuth().api.requestPasswordReset({ body });
+          }),
+      }),
+    ],
     rateLimit: {
       enabled: true,
       storage: "database",

@@ -84,7 +84,27 @@ export function sendMailLater(message: MailMessage): void {
   pending.add(sending);
 }
 
-/** Resolves once every mail handed to `sendMailLater` so far has been sent or has failed. */
+/**
+ * How long work that must not show in an answer waits: long enough for the
+ * answer to be compressed and sent (the embedded database's queries hold the
+ * thread while they run, and would hold the answer with them).
+ */
+const AFTER_ANSWER_MS = 200;
+
+/**
+ * Work whose time must not show in the answer (whether an account exists):
+ * started once the answer has left, and waited for by `mailSettled` with the
+ * mail it sends. A failure is logged.
+ */
+export function afterAnswer(what: string, task: () => Promise<void>): void {
+  const running = new Promise<void>((resolve) => setTimeout(resolve, AFTER_ANSWER_MS))
+    .then(task)
+    .catch((error: unknown) => console.error(`[mail] ${what} failed:`, (error as Error).message))
+    .finally(() => pending.delete(running));
+  pending.add(running);
+}
+
+/** Resolves once every mail handed to `sendMailLater` (or work to `afterAnswer`) so far has been sent or has failed. */
 export async function mailSettled(): Promise<void> {
   while (pending.size) await Promise.all([...pending]);
 }
