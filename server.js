@@ -53,13 +53,16 @@ if (DEVELOPMENT) {
 }
 server.handle(app);
 
-const listener = http.createServer(app);
+// Request time limits (set by limitConnections below) are checked every second, not every 30.
+const listener = http.createServer({ connectionsCheckingInterval: 1_000 }, app);
 // Node would answer `Expect: 100-continue` itself, before the app has seen the
 // request, and a client then sends a body the app may refuse (its size, its
 // route). The app sends `100 Continue` only when it is about to read the body
 // (server/request-handler.ts) and answers other expectations 417 with a message.
 listener.on("checkContinue", app);
 listener.on("checkExpectation", app);
+// Bounds on what one client may hold: connections at once, and the time to send a request.
+server.limitConnections(listener, app);
 listener.once("error", (error) => failToListen(error, server.config.port));
 listener.listen(server.config.port, server.config.host, () => {
   const host = server.config.host;

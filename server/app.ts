@@ -54,6 +54,8 @@ console.info(
 
 export const config = { port: env.PORT, host: env.HOST, publicUrl: env.PUBLIC_URL };
 
+export { limitConnections } from "./connections";
+
 // `npm run backup` reaches a server on the embedded database through it (docs/decisions/012-backups.md).
 const withdrawControl = database.kind === "pglite" ? publishControl(env.PORT) : () => {};
 
