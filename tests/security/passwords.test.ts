@@ -80,6 +80,40 @@ describe("sign-in guessing is throttled per account, without locking the owner o
     });
   });
 
+  it("the owner's own browser still gets in while strangers' guesses keep the account waiting; its own guesses count against it alone", async () => {
+    const { email } = await createMember();
+    const other = await createMember();
+    // The owner signed in from this browser before: it keeps a signed cookie saying so, and nothing else.
+    const owners = newBrowser();
+    expect((await signInWith(email, MEMBER_PASSWORD, owners)).status).toBe(302);
+    const known = owners.cookie.split("; ").filter((pair) => pair.includes("known_device"));
+    expect(known).toHaveLength(1);
+    const ownBrowser = () => ({ cookie: known.join("; "), ip: newBrowser().ip });
+
+    // A stranger keeps guessing: the account waits everywhere else…
+    for (let attempt = 0; attempt < 20; attempt++) await recordSignInFailure(email);
+    expect((await signInWith(email, MEMBER_PASSWORD)).status).toBe(429);
+    // …a cookie changed by hand speaks for nobody…
+    const forged = known.join("; ").replace(/=(.)/, (_, first: string) => `=${first === "a" ? "b" : "a"}`);
+    expect((await signInWith(email, MEMBER_PASSWORD, { cookie: forged, ip: newBrowser().ip })).status).toBe(429);
+    // …and the cookie speaks for its own account only…
+    for (let attempt = 0; attempt < 20; attempt++) await recordSignInFailure(other.email);
+    expect((await signInWith(other.email, MEMBER_PASSWORD, ownBrowser())).status).toBe(429);
+    // …but the owner's browser gets in (which lifts the account's wait, as any sign-in of the owner does).
+    expect((await signInWith(email, MEMBER_PASSWORD, ownBrowser())).status).toBe(302);
+    for (let attempt = 0; attempt < 20; attempt++) await recordSignInFailure(email);
+
+    // Guesses from the owner's browser count against that browser: five, then it waits too.
+    for (let failures = 0; failures < FREE_SIGN_IN_FAILURES; failures++) {
+      await expect
+        .poll(async () => (await signInWith(email, `wrong guess ${failures}`, ownBrowser())).status, {
+          timeout: 10_000,
+        })
+        .toBe(400);
+    }
+    expect((await signInWith(email, MEMBER_PASSWORD, ownBrowser())).status).toBe(429);
+  });
+
   it("a completed password reset lifts the wait at once", async () => {
     const { email } = await createMember();
     for (let attempt = 0; attempt < 20; attempt++) await recordSignInFailure(email);

@@ -26,6 +26,7 @@ import {
   takeMailQuota,
   waitText,
 } from "./throttle";
+import { randomToken } from "./tokens";
 
 const ONE_DAY_S = 60 * 60 * 24;
 
@@ -87,6 +88,31 @@ type EndpointContext = GenericEndpointContext;
 /** The cookie that lets the browser which made a sign-up confirm it without typing the password again. */
 function pendingCookie(ctx: EndpointContext) {
   return ctx.context.createAuthCookie("pending_sign_up", { maxAge: ONE_DAY_S });
+}
+
+/**
+ * The browser an account signed in from: a signed cookie naming the address
+ * and a random id of the browser. Failed sign-ins from it count against it
+ * alone, so a stranger's guesses, which slow the account everywhere else,
+ * never keep the owner out of a browser they used before.
+ */
+function knownDeviceCookie(ctx: EndpointContext) {
+  return ctx.context.createAuthCookie("known_device", { maxAge: 400 * ONE_DAY_S });
+}
+
+async function knownDevice(ctx: EndpointContext, email: string): Promise<string | null> {
+  const value = await ctx.getSignedCookie(knownDeviceCookie(ctx).name, ctx.context.secret);
+  if (!value) return null;
+  const separator = value.lastIndexOf("|");
+  const owner = value.slice(0, separator);
+  const id = value.slice(separator + 1);
+  return separator > 0 && owner === email.trim().toLowerCase() && /^[\w-]{16,}$/.test(id) ? id : null;
+}
+
+async function rememberDevice(ctx: EndpointContext, email: string, id: string | null) {
+  const cookie = knownDeviceCookie(ctx);
+  const value = `${email.trim().toLowerCase()}|${id ?? randomToken()}`;
+  await ctx.setSignedCookie(cookie.name, value, ctx.context.secret, cookie.attributes);
 }
 
 async function startSession(ctx: EndpointContext, user: ConfirmedUser) {
@@ -253,7 +279,7 @@ export function namecardAccounts(options: { resetLater: (body: ResetRequest) => 
             switch (ctx.path) {
               case "/sign-in/email": {
                 const body = parseBody(SignInBodySchema, ctx.body);
-                const wait = await signInWait(body.email);
+                const wait = await signInWait(body.email, await knownDevice(ctx, body.email));
                 if (wait > 0) {
                   throw new APIError("TOO_MANY_REQUESTS", {
                     message: `Too many failed sign-ins for this account. Try again in ${waitText(wait)}, or reset your password.`,
@@ -292,8 +318,9 @@ export function namecardAccounts(options: { resetLater: (body: ResetRequest) => 
             const email = typeof ctx.body?.email === "string" ? ctx.body.email : "";
             if (!email) return;
             const returned = ctx.context.returned;
+            const device = await knownDevice(ctx, email);
             if (!isAPIError(returned)) {
-              await clearSignInFailures(email);
+              await clearSignInFailures(email, device);
               // The right password, but a card an administrator switched off: the new session ends at once.
               // Only someone who knows the password learns why (docs/decisions/019-deactivation-and-audit-log.md).
               const user = (returned as { user?: { id: string; email: string } } | null)?.user;
@@ -302,8 +329,9 @@ export function namecardAccounts(options: { resetLater: (body: ResetRequest) => 
                 deleteSessionCookie(ctx);
                 throw new APIError("FORBIDDEN", { message: DEACTIVATED_SIGN_IN, code: "CARD_DEACTIVATED" });
               }
+              if (user) await rememberDevice(ctx, email, device);
             } else if ((returned.body as { code?: string } | undefined)?.code === "INVALID_EMAIL_OR_PASSWORD") {
-              await recordSignInFailure(email);
+              await recordSignInFailure(email, device);
             }
           }),
         },

@@ -53,19 +53,23 @@ export const MAX_SIGN_IN_DELAY_MS = 15 * 60 * 1000;
  * owner for at most that long after their last guess, and a completed
  * password reset or a successful sign-in clears the count.
  */
-export async function signInWait(email: string): Promise<number> {
-  const { count, last } = await countSince(keyedHash("sign-in", email), new Date(Date.now() - ONE_DAY_MS));
+export async function signInWait(email: string, device: string | null = null): Promise<number> {
+  // A browser this account signed in from before has failures of its own: guesses from
+  // elsewhere, however many, never keep the owner out of their own browser.
+  const key = device ? keyedHash("sign-in-device", device) : keyedHash("sign-in", email);
+  const { count, last } = await countSince(key, new Date(Date.now() - ONE_DAY_MS));
   if (count < FREE_SIGN_IN_FAILURES || !last) return 0;
   const delay = Math.min(FIRST_DELAY_MS * 2 ** (count - FREE_SIGN_IN_FAILURES), MAX_SIGN_IN_DELAY_MS);
   return Math.max(0, last.getTime() + delay - Date.now());
 }
 
-export async function recordSignInFailure(email: string) {
-  await record(keyedHash("sign-in", email));
+export async function recordSignInFailure(email: string, device: string | null = null) {
+  await record(device ? keyedHash("sign-in-device", device) : keyedHash("sign-in", email));
 }
 
-export async function clearSignInFailures(email: string) {
+export async function clearSignInFailures(email: string, device: string | null = null) {
   await db.delete(throttleEvents).where(eq(throttleEvents.key, keyedHash("sign-in", email)));
+  if (device) await db.delete(throttleEvents).where(eq(throttleEvents.key, keyedHash("sign-in-device", device)));
 }
 
 /** "3 minutes", "40 seconds": how long to wait, for a message. */
