@@ -13,7 +13,7 @@ import type { Express } from "express";
 export const MAX_CONNECTIONS_PER_CLIENT = 200;
 /** A client has this long to send a request's headers, and this long for the whole request (a photo on a slow phone). */
 export const HEADERS_TIMEOUT_MS = 15_000;
-export const REQUEST_TIMEOUT_MS = 120_000;
+const REQUEST_TIMEOUT_MS = 120_000;
 
 export function limitConnections(listener: Server, app: Express) {
   listener.headersTimeout = HEADERS_TIMEOUT_MS;

@@ -57,7 +57,7 @@ describe.skipIf(ON_POSTGRES || !SERVER_BUILT)("start-up faults", () => {
     });
     started.push(running);
     // Whether 3000 is free on this machine or not, the server has read PORT= as 3000.
-    await running.waitForOutput(/\(port 3000[,)]|PORT 3000 is already in use/);
+    await running.waitForOutput(/\(port 3000 on |PORT 3000 is already in use/);
   });
 
   it("names DATA_DIR when it is a file, not a folder", async () => {

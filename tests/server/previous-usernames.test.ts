@@ -1,7 +1,17 @@
+import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { ConflictError } from "~/.server/errors";
+import { db } from "~/.server/db/client";
+import { profiles, usernameRedirects } from "~/.server/db/schema";
+import { ConflictError, ValidationError } from "~/.server/errors";
 import { createProfile } from "~/.server/profiles/create-profile";
-import { MAX_PREVIOUS_USERNAMES, movedCardAddress } from "~/.server/profiles/previous-usernames";
+import { deleteProfile } from "~/.server/profiles/delete-profile";
+import {
+  DELETED_CARD_NAMES_DAYS,
+  MAX_PREVIOUS_USERNAMES,
+  MEMBER_RENAMES,
+  movedCardAddress,
+  OLD_USERNAME_DAYS,
+} from "~/.server/profiles/previous-usernames";
 import { USERNAME_TAKEN } from "~/.server/profiles/schemas";
 import { updateProfile } from "~/.server/profiles/update-profile";
 import { previousUsernameMiddleware } from "~/middleware/previous-username.server";
@@ -26,6 +36,17 @@ function fieldsOf(member: Member, username: string) {
 function rename(member: Member, username: string) {
   return updateProfile({
     actor: member.viewer,
+    profileId: member.profile.id,
+    fields: fieldsOf(member, username),
+    photo: { kind: "keep" },
+  });
+}
+
+const asAdministrator = (member: Member) => ({ ...member.viewer, role: "admin", isAdmin: true }) as never;
+
+function renameAs(actor: Member["viewer"], member: Member, username: string) {
+  return updateProfile({
+    actor,
     profileId: member.profile.id,
     fields: fieldsOf(member, username),
     photo: { kind: "keep" },
@@ -95,14 +116,6 @@ describe("links that outlive a username change", () => {
     expect(taken).toBeInstanceOf(ConflictError);
     expect((taken as ConflictError).fieldErrors.username).toEqual([USERNAME_TAKEN]);
 
-    const admin = await createMember();
-    const created = createProfile({
-      actor: { ...admin.viewer, role: "admin", isAdmin: true } as never,
-      fields: { ...fieldsOf(other, old), email: `prepared.${unique()}@example.org` },
-      photo: { kind: "keep" },
-    });
-    await expect(created).rejects.toBeInstanceOf(ConflictError);
-
     await rename(owner, old);
     expect((await answer(`/profile/${old}`)).status).toBe(200);
     expect((await answer(`/profile/${now}`)).location).toBe(`/profile/${old}`);
@@ -110,9 +123,11 @@ describe("links that outlive a username change", () => {
 
   it("keeps a card's three newest old names, and frees older ones for others", async () => {
     const member = await createMember();
+    const admin = await createMember();
     expect(MAX_PREVIOUS_USERNAMES).toBe(3);
     const names = Array.from({ length: 6 }, (_, index) => `n${index}.${unique()}`);
-    for (const name of names) await rename(member, name);
+    // An administrator renames it (a member may rename their own card three times a month).
+    for (const name of names) await renameAs(asAdministrator(admin), member, name);
     // The card is at names[5]; of names[0..4], the three newest still lead to it.
     for (const name of names.slice(2, 5)) {
       expect(await answer(`/profile/${name}`), name).toEqual({ status: 307, location: `/profile/${names[5]}` });
@@ -122,5 +137,86 @@ describe("links that outlive a username change", () => {
     const other = await createMember();
     await expect(rename(other, names[0]!)).resolves.toBeDefined();
     await expect(rename(other, names[3]!)).rejects.toBeInstanceOf(ConflictError);
+  });
+
+  it("lets an administrator give a name kept as another card's old one to a new card: the old address then leads there", async () => {
+    const owner = await createMember();
+    const admin = await createMember();
+    const [old, now] = [`ceo.${unique()}`, `moved.${unique()}`];
+    await rename(owner, old);
+    await rename(owner, now);
+    const created = await createProfile({
+      actor: asAdministrator(admin),
+      fields: { ...fieldsOf(owner, old), firstName: "Real", lastName: "Owner", email: `real.${unique()}@example.org` },
+      photo: { kind: "keep" },
+    });
+    expect(created.profile.id).toBeTruthy();
+    // The name is the new card's: it no longer redirects to the one that only used to have it.
+    expect((await answer(`/profile/${old}`)).status).toBe(200);
+    await expect(rename(owner, old)).rejects.toBeInstanceOf(ConflictError);
+  });
+
+  it("lets a member change their own username three times in thirty days, then says when again, changing nothing", async () => {
+    const member = await createMember();
+    const names = Array.from({ length: 4 }, (_, index) => `r${index}.${unique()}`);
+    for (const name of names.slice(0, MEMBER_RENAMES.max)) await rename(member, name);
+    const refused = await rename(member, names[3]!).catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(ValidationError);
+    expect((refused as ValidationError).fieldErrors.username?.[0]).toMatch(
+      /^You can change your username 3 times in 30 days\. You can change it again on \d{1,2} \w+ \d{4}\.$/,
+    );
+    const [row] = await db
+      .select({ username: profiles.username })
+      .from(profiles)
+      .where(eq(profiles.id, member.profile.id));
+    expect(row?.username).toBe(names[2]);
+    // Other edits still save, and an administrator may still rename the card.
+    await expect(rename(member, names[2]!)).resolves.toBeDefined();
+    const admin = await createMember();
+    await expect(renameAs(asAdministrator(admin), member, names[3]!)).resolves.toBeDefined();
+  });
+
+  it("lets an old name expire after a year: it leads nowhere and anyone may take it", async () => {
+    const owner = await createMember();
+    const other = await createMember();
+    const [old, now] = [`aged.${unique()}`, `fresh.${unique()}`];
+    await rename(owner, old);
+    await rename(owner, now);
+    const [kept] = await db.select().from(usernameRedirects).where(eq(usernameRedirects.username, old));
+    const days = ((kept?.expiresAt.getTime() ?? 0) - Date.now()) / 86_400_000;
+    expect(Math.round(days)).toBe(OLD_USERNAME_DAYS);
+    await db
+      .update(usernameRedirects)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(usernameRedirects.username, old));
+    expect((await answer(`/profile/${old}`)).status).toBe(200);
+    await expect(rename(other, old)).resolves.toBeDefined();
+  });
+
+  it("keeps a deleted card's name and old names for ninety days, leading nowhere, so its printed codes reach no stranger", async () => {
+    const admin = await createMember({ email: "admin@example.com" });
+    const gone = await createMember();
+    const other = await createMember();
+    const [old, last] = [`was.${unique()}`, `gone.${unique()}`];
+    await rename(gone, old);
+    await rename(gone, last);
+    await deleteProfile({ actor: asAdministrator(admin), profileId: gone.profile.id });
+
+    for (const name of [old, last]) {
+      // Nobody's card answers it (the route finds no card: not found)…
+      expect((await answer(`/profile/${name}`)).status, name).toBe(200);
+      // …and nobody may take it while it is reserved.
+      await expect(rename(other, name), name).rejects.toBeInstanceOf(ConflictError);
+      const [reserved] = await db.select().from(usernameRedirects).where(eq(usernameRedirects.username, name));
+      expect(reserved?.profileId).toBeNull();
+      expect(Math.round(((reserved?.expiresAt.getTime() ?? 0) - Date.now()) / 86_400_000)).toBe(
+        DELETED_CARD_NAMES_DAYS,
+      );
+    }
+    await db
+      .update(usernameRedirects)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(usernameRedirects.username, last));
+    await expect(rename(other, last)).resolves.toBeDefined();
   });
 });

@@ -1,4 +1,4 @@
-import { and, eq, gt, lt, sql } from "drizzle-orm";
+import { and, eq, gt, lt, notLike, or, sql } from "drizzle-orm";
 import { db } from "../db/client";
 import { throttleEvents } from "../db/schema";
 import { keyedHash } from "./tokens";
@@ -23,7 +23,15 @@ async function record(key: string) {
   await db.insert(throttleEvents).values({ key });
   // Old events of every key go now and then, so the table stays small.
   if (Math.random() < 0.02) {
-    await db.delete(throttleEvents).where(lt(throttleEvents.createdAt, new Date(Date.now() - ONE_DAY_MS)));
+    // Renames are counted over a month (profiles/previous-usernames.ts); everything else over a day at most.
+    await db
+      .delete(throttleEvents)
+      .where(
+        or(
+          and(lt(throttleEvents.createdAt, new Date(Date.now() - ONE_DAY_MS)), notLike(throttleEvents.key, "rename:%")),
+          lt(throttleEvents.createdAt, new Date(Date.now() - 31 * ONE_DAY_MS)),
+        ),
+      );
   }
 }
 

@@ -238,10 +238,11 @@ export const usernameRedirects = pgTable(
   "username_redirects",
   {
     username: text("username").primaryKey(),
-    profileId: uuid("profile_id")
-      .notNull()
-      .references(() => profiles.id, { onDelete: "cascade" }),
+    /** The card it leads to; null once that card was deleted (the name then stays reserved until it expires). */
+    profileId: uuid("profile_id").references(() => profiles.id, { onDelete: "set null" }),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    /** When the name stops leading anywhere and is free for anyone again. */
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull().default(sql`now() + interval '365 days'`),
   },
   (table) => [
     index("username_redirects_profile_idx").on(table.profileId),

@@ -1,4 +1,4 @@
-import { sql } from "drizzle-orm";
+import { and, sql } from "drizzle-orm";
 import type { ImportField, OverwritableField } from "~/lib/import";
 import { importFieldLabel } from "~/lib/import";
 import { BrandSchema } from "../brands/schemas";
@@ -11,7 +11,7 @@ import {
   ProfileFieldsSchema,
   USERNAME_TAKEN,
 } from "../profiles/schemas";
-import { RESERVED_USERNAMES } from "../profiles/usernames";
+import { oldNameLive, RESERVED_USERNAMES } from "../profiles/usernames";
 import { fieldErrors } from "../validation";
 
 /**
@@ -143,7 +143,12 @@ export async function loadPlanContext(
           ...(await tx
             .select({ username: usernameRedirects.username })
             .from(usernameRedirects)
-            .where(sql`${usernameRedirects.username} in (select jsonb_array_elements_text(${usernames}::jsonb))`)),
+            .where(
+              and(
+                sql`${usernameRedirects.username} in (select jsonb_array_elements_text(${usernames}::jsonb))`,
+                oldNameLive(),
+              ),
+            )),
         ];
   return {
     cards: new Map(cards.map((card) => [card.email.toLowerCase(), card])),

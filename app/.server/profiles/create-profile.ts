@@ -9,6 +9,7 @@ import { deleteImageIfUnused, type ImageChange, storedKey } from "../images";
 import { publish } from "../realtime";
 import { assertProfileFieldsAvailable, conflictFromUniqueViolation } from "./field-checks";
 import { storeNewPhoto } from "./photo";
+import { releaseOldName } from "./previous-usernames";
 import type { NewProfileFields, ProfileFields } from "./schemas";
 import { uniqueUsername, usernameBase } from "./usernames";
 
@@ -24,7 +25,8 @@ export async function createProfile({ actor, fields: input, photo }: CreateProfi
   // one that was typed must be free.
   const username = input.username ?? (await uniqueUsername(db, usernameBase(input.firstName, input.lastName)));
   const fields: ProfileFields = { ...input, username };
-  await assertProfileFieldsAvailable(fields, null);
+  // An administrator may give a new card a name another card keeps as an old one: it is reassigned.
+  await assertProfileFieldsAvailable(fields, null, { mayTakeOldNames: input.username !== undefined });
 
   const stored = await storeNewPhoto(photo);
   try {
@@ -40,6 +42,7 @@ export async function createProfile({ actor, fields: input, photo }: CreateProfi
           lastName: profiles.lastName,
         });
       if (!row) throw new Error("Inserting the profile returned no row");
+      await releaseOldName(tx, fields.username);
       await recordAdminAction(tx, {
         actor,
         action: "create",

@@ -6,7 +6,7 @@ import { db } from "../db/client";
 import { brands, profiles, sessions, siteSettings, usernameRedirects } from "../db/schema";
 import { ForbiddenError, NotFoundError, ValidationError } from "../errors";
 import { publish } from "../realtime";
-import { isPossibleUsername } from "./usernames";
+import { isPossibleUsername, oldNameLive } from "./usernames";
 
 /** What the sign-in form says to someone whose card an administrator switched off (only after the right password). */
 export const DEACTIVATED_SIGN_IN =
@@ -124,7 +124,7 @@ export async function deactivatedCardAnswer(username: string): Promise<{ redirec
         isNotNull(profiles.deactivatedAt),
         or(
           sql`lower(${profiles.username}) = ${name}`,
-          sql`exists (select 1 from ${usernameRedirects} where ${usernameRedirects.username} = ${name} and ${usernameRedirects.profileId} = ${profiles.id})`,
+          sql`exists (select 1 from ${usernameRedirects} where ${usernameRedirects.username} = ${name} and ${usernameRedirects.profileId} = ${profiles.id} and ${oldNameLive()})`,
         ),
       ),
     )

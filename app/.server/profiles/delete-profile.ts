@@ -6,11 +6,13 @@ import { auditLog, profiles, users } from "../db/schema";
 import { NotFoundError, ValidationError } from "../errors";
 import { deleteImageIfUnused } from "../images";
 import { publish } from "../realtime";
+import { oldNamesOf, reserveNamesOfDeletedCard } from "./previous-usernames";
 import { changeableProfiles } from "./scope";
 
 /**
- * Erases a profile: the card, its views (by cascade), its old usernames and its
- * photo file. The audit log keeps that it was deleted and by whom, but the
+ * Erases a profile: the card, its views (by cascade) and its photo file. Its
+ * username and old usernames stay reserved, leading nowhere, for
+ * DELETED_CARD_NAMES_DAYS. The audit log keeps that it was deleted and by whom, but the
  * field values its earlier entries held are erased with it
  * (docs/decisions/019-deactivation-and-audit-log.md).
  *
@@ -22,6 +24,7 @@ import { changeableProfiles } from "./scope";
  */
 export async function deleteProfile({ actor, profileId }: { actor: Actor; profileId: string }) {
   const deleted = await db.transaction(async (tx) => {
+    const oldNames = await oldNamesOf(tx, profileId);
     const [row] = await tx
       .delete(profiles)
       .where(and(eq(profiles.id, profileId), changeableProfiles(actor, "delete")))
@@ -37,6 +40,8 @@ export async function deleteProfile({ actor, profileId }: { actor: Actor; profil
     // Rolled back with the rest: they would be signed out with no card and no way back in.
     if (row.userId === actor.user.id) throw new ValidationError({ id: ["You cannot delete your own card."] });
     if (row.userId) await tx.delete(users).where(eq(users.id, row.userId));
+    // Its printed QR codes must not lead to someone else's card for a while.
+    await reserveNamesOfDeletedCard(tx, [row.username, ...oldNames]);
     await tx
       .update(auditLog)
       .set({

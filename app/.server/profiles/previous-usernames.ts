@@ -1,10 +1,20 @@
-import { and, eq, isNull, ne, sql } from "drizzle-orm";
+import { and, eq, gt, isNull, or, sql } from "drizzle-orm";
+import { keyedHash } from "../accounts/tokens";
 import { db, type Queryable } from "../db/client";
-import { profiles, usernameRedirects } from "../db/schema";
-import { isPossibleUsername } from "./usernames";
+import { profiles, throttleEvents, usernameRedirects } from "../db/schema";
+import { ValidationError } from "../errors";
+import { isPossibleUsername, oldNameLive } from "./usernames";
 
 /** Old names a card keeps at most: the newest; older ones are free for others again. */
 export const MAX_PREVIOUS_USERNAMES = 3;
+/** How long an old name leads to its card (and nobody else may take it). */
+export const OLD_USERNAME_DAYS = 365;
+/** How long a deleted card's names stay reserved, so its printed QR codes never lead to a stranger. */
+export const DELETED_CARD_NAMES_DAYS = 90;
+/** How often a member may change their own username. */
+export const MEMBER_RENAMES = { max: 3, days: 30 } as const;
+
+const DAY_MS = 24 * 60 * 60 * 1000;
 
 /**
  * A card's username changed: its old name now leads to the card (printed QR
@@ -19,10 +29,11 @@ export async function recordUsernameChange(tx: Queryable, profileId: string, fro
   await tx
     .delete(usernameRedirects)
     .where(and(eq(usernameRedirects.username, next), eq(usernameRedirects.profileId, profileId)));
+  const expiresAt = new Date(Date.now() + OLD_USERNAME_DAYS * DAY_MS);
   await tx
     .insert(usernameRedirects)
-    .values({ username: previous, profileId })
-    .onConflictDoUpdate({ target: usernameRedirects.username, set: { profileId, createdAt: new Date() } });
+    .values({ username: previous, profileId, expiresAt })
+    .onConflictDoUpdate({ target: usernameRedirects.username, set: { profileId, createdAt: new Date(), expiresAt } });
   await tx.execute(sql`
     delete from ${usernameRedirects}
     where ${usernameRedirects.profileId} = ${profileId}
@@ -34,7 +45,7 @@ export async function recordUsernameChange(tx: Queryable, profileId: string, fro
       )`);
 }
 
-/** Whether `username` was another card's and still redirects to it. */
+/** Whether `username` was another card's (or a deleted card's) and is still reserved for it. */
 export async function isPreviousUsernameOfAnother(username: string, profileId: string | null): Promise<boolean> {
   const [row] = await db
     .select({ profileId: usernameRedirects.profileId })
@@ -42,11 +53,77 @@ export async function isPreviousUsernameOfAnother(username: string, profileId: s
     .where(
       and(
         eq(usernameRedirects.username, username.toLowerCase()),
-        profileId ? ne(usernameRedirects.profileId, profileId) : sql`true`,
+        oldNameLive(),
+        profileId
+          ? or(isNull(usernameRedirects.profileId), sql`${usernameRedirects.profileId} <> ${profileId}`)
+          : sql`true`,
       ),
     )
     .limit(1);
   return row !== undefined;
+}
+
+/**
+ * An administrator gives a card a name another card keeps as an old name (or
+ * a deleted card's): the reservation ends, and the name is the new card's.
+ */
+export async function releaseOldName(tx: Queryable, username: string) {
+  await tx.delete(usernameRedirects).where(eq(usernameRedirects.username, username.toLowerCase()));
+}
+
+/** The old names a card keeps now (before it is deleted, say). */
+export async function oldNamesOf(tx: Queryable, profileId: string): Promise<string[]> {
+  const rows = await tx
+    .select({ username: usernameRedirects.username })
+    .from(usernameRedirects)
+    .where(and(eq(usernameRedirects.profileId, profileId), oldNameLive()));
+  return rows.map((row) => row.username);
+}
+
+/**
+ * A card was deleted: its name and old names stay reserved for
+ * DELETED_CARD_NAMES_DAYS, leading nowhere, so nobody else's card answers its
+ * printed QR codes. Runs in the deletion's transaction.
+ */
+export async function reserveNamesOfDeletedCard(tx: Queryable, usernames: string[]) {
+  const expiresAt = new Date(Date.now() + DELETED_CARD_NAMES_DAYS * DAY_MS);
+  for (const username of new Set(usernames.map((name) => name.toLowerCase()))) {
+    await tx
+      .insert(usernameRedirects)
+      .values({ username, profileId: null, expiresAt })
+      .onConflictDoUpdate({
+        target: usernameRedirects.username,
+        set: { profileId: null, createdAt: new Date(), expiresAt },
+      });
+  }
+}
+
+/**
+ * A member may change their own username MEMBER_RENAMES.max times in
+ * MEMBER_RENAMES.days days: renaming is how names get hoarded. Administrators
+ * are not limited. Counted per card; a refused rename changes nothing.
+ */
+export async function assertMayRename(profileId: string, now = new Date()) {
+  const key = keyedHash("rename", profileId);
+  const since = new Date(now.getTime() - MEMBER_RENAMES.days * DAY_MS);
+  const renames = await db
+    .select({ at: throttleEvents.createdAt })
+    .from(throttleEvents)
+    .where(and(eq(throttleEvents.key, key), gt(throttleEvents.createdAt, since)))
+    .orderBy(throttleEvents.createdAt);
+  if (renames.length < MEMBER_RENAMES.max) return;
+  const next = new Date((renames[0]?.at ?? now).getTime() + MEMBER_RENAMES.days * DAY_MS);
+  const day = next.toLocaleDateString("en-GB", { day: "numeric", month: "long", year: "numeric", timeZone: "UTC" });
+  throw new ValidationError({
+    username: [
+      `You can change your username ${MEMBER_RENAMES.max} times in ${MEMBER_RENAMES.days} days. You can change it again on ${day}.`,
+    ],
+  });
+}
+
+/** Counts a member's own rename, in the rename's transaction. */
+export async function countRename(tx: Queryable, profileId: string) {
+  await tx.insert(throttleEvents).values({ key: keyedHash("rename", profileId) });
 }
 
 /** The card's username now, when `username` is one it had before; else null (also for a deactivated card, whose new name it must not reveal). */
@@ -56,7 +133,7 @@ async function currentUsernameOf(username: string): Promise<string | null> {
     .select({ username: profiles.username })
     .from(usernameRedirects)
     .innerJoin(profiles, eq(profiles.id, usernameRedirects.profileId))
-    .where(and(eq(usernameRedirects.username, username.toLowerCase()), isNull(profiles.deactivatedAt)))
+    .where(and(eq(usernameRedirects.username, username.toLowerCase()), oldNameLive(), isNull(profiles.deactivatedAt)))
     .limit(1);
   return row?.username ?? null;
 }

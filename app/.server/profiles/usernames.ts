@@ -1,4 +1,4 @@
-import { type SQL, sql } from "drizzle-orm";
+import { and, type SQL, sql } from "drizzle-orm";
 import { transliterate } from "transliteration";
 import type { Queryable } from "../db/client";
 import { profiles, usernameRedirects } from "../db/schema";
@@ -51,7 +51,7 @@ export async function uniqueUsernames(
   const previous = await tx
     .select({ username: usernameRedirects.username })
     .from(usernameRedirects)
-    .where(matches(sql`${usernameRedirects.username}`));
+    .where(and(matches(sql`${usernameRedirects.username}`), oldNameLive()));
   const used = new Set([...RESERVED_USERNAMES, ...alsoTaken, ...[...taken, ...previous].map((row) => row.username)]);
   return bases.map((base) => {
     let candidate = base;
@@ -64,4 +64,9 @@ export async function uniqueUsernames(
 /** Whether `value` could be a stored username (any letter case): the address of a card. */
 export function isPossibleUsername(value: string): boolean {
   return value.length <= 40 && /^[a-z0-9][a-z0-9._-]*$/i.test(value);
+}
+
+/** An old name that still counts: it has not expired. Every reader of old names uses it. */
+export function oldNameLive(): SQL {
+  return sql`${usernameRedirects.expiresAt} > now()`;
 }

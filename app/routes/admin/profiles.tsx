@@ -50,7 +50,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       requirePermission(viewer, "update:profile:any");
       try {
         const { id } = parseForm(ProfileIdSchema, values);
-        const fields = await parseProfileForm(ProfileFieldsSchema, values, id);
+        const fields = await parseProfileForm(ProfileFieldsSchema, values, id, { mayTakeOldNames: true });
         const saved = await updateProfile({
           actor: viewer,
           profileId: id,
