@@ -68,6 +68,8 @@ export type ManagedProfile = Person & {
   remindersSent: number;
   /** The person asked for no more invitations (the link in each invitation mail). */
   invitationsStopped: boolean;
+  /** Old usernames that still lead to the card, newest first. */
+  oldUsernames: string[];
 };
 
 /** Invitation mails the queue gave up on, for the administrator to retry. */

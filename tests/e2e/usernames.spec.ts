@@ -74,4 +74,24 @@ test("after a username change the old card, QR page and files redirect, nobody e
   await expect(page.getByRole("heading", { level: 1, name })).toBeVisible();
   await page.goto(`/profile/${renamed}`);
   await expect(page).toHaveURL(new RegExp(`/profile/${old.replace(".", "\\.")}$`));
+
+  // The administrator lets the other name go: it no longer leads to the card.
+  await page.goto(`/admin/profiles?q=${RENAMED_CARD.lastName}`);
+  await page
+    .getByRole("button", { name: `Edit ${name}` })
+    .first()
+    .click();
+  const edit = page.getByRole("dialog", { name: `Edit Profile: ${name}` });
+  await expect(edit.getByRole("heading", { name: "Old usernames" })).toBeVisible();
+  await edit.getByText(`@${renamed}`).scrollIntoViewIfNeeded();
+  for (const scheme of ["light", "dark"] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    await screenshot(page, `old-usernames-desktop-${scheme}`);
+  }
+  await expectAccessible(page);
+  await edit.getByRole("button", { name: `Release @${renamed}` }).click();
+  await expect(page.getByText(`${renamed} is free: it no longer leads to this card.`)).toBeVisible();
+  expectConsoleError(failedLoad(404, `/profile/${renamed}`));
+  await page.goto(`/profile/${renamed}`);
+  await expect(page).toHaveURL(new RegExp(`/profile/${renamed.replace(".", "\\.")}$`));
 });

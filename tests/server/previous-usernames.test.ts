@@ -1,9 +1,8 @@
-import { eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { db } from "~/.server/db/client";
-import { profiles, usernameRedirects } from "~/.server/db/schema";
+import { auditLog, profiles, usernameRedirects } from "~/.server/db/schema";
 import { ConflictError, ValidationError } from "~/.server/errors";
-import { createProfile } from "~/.server/profiles/create-profile";
 import { deleteProfile } from "~/.server/profiles/delete-profile";
 import {
   DELETED_CARD_NAMES_DAYS,
@@ -14,8 +13,10 @@ import {
 } from "~/.server/profiles/previous-usernames";
 import { USERNAME_TAKEN } from "~/.server/profiles/schemas";
 import { updateProfile } from "~/.server/profiles/update-profile";
+import { readToast } from "~/.server/toast";
 import { previousUsernameMiddleware } from "~/middleware/previous-username.server";
-import { BASE, createMember } from "./helpers";
+import { action as profilesAction, loader as profilesLoader } from "~/routes/admin/profiles";
+import { BASE, cookieFrom, createMember, formRequest, getRequest, run } from "./helpers";
 
 type Member = Awaited<ReturnType<typeof createMember>>;
 
@@ -139,21 +140,47 @@ describe("links that outlive a username change", () => {
     await expect(rename(other, names[3]!)).rejects.toBeInstanceOf(ConflictError);
   });
 
-  it("lets an administrator give a name kept as another card's old one to a new card: the old address then leads there", async () => {
+  it("lets an administrator release a card's old name for someone else, on the record; members cannot", async () => {
     const owner = await createMember();
-    const admin = await createMember();
+    const admin = await createMember({ email: "admin@example.com" });
+    const other = await createMember();
     const [old, now] = [`ceo.${unique()}`, `moved.${unique()}`];
     await rename(owner, old);
     await rename(owner, now);
-    const created = await createProfile({
-      actor: asAdministrator(admin),
-      fields: { ...fieldsOf(owner, old), firstName: "Real", lastName: "Owner", email: `real.${unique()}@example.org` },
-      photo: { kind: "keep" },
-    });
-    expect(created.profile.id).toBeTruthy();
-    // The name is the new card's: it no longer redirects to the one that only used to have it.
+    // Even an administrator cannot take it by typing it: the card's printed codes would lead to a stranger.
+    await expect(renameAs(asAdministrator(admin), other, old)).rejects.toBeInstanceOf(ConflictError);
+
+    const list = await run(profilesLoader, getRequest(`/admin/profiles?q=${now}`), {}, admin.viewer);
+    const rows = (list.data as { management: { rows: { id: string; oldUsernames: string[] }[] } }).management.rows;
+    // Newest first: the name it had before this one, then the one it was made with.
+    expect(rows.find((row) => row.id === owner.profile.id)?.oldUsernames).toEqual([
+      old,
+      owner.profile.username.toLowerCase(),
+    ]);
+
+    const release = (who: Member) =>
+      run(
+        profilesAction,
+        formRequest("/admin/profiles", { intent: "release-username", id: owner.profile.id, username: old }),
+        {},
+        who.viewer,
+      );
+    expect((await release(owner)).status).toBe(403);
+    expect((await answer(`/profile/${old}`)).location).toBe(`/profile/${now}`);
+    const released = await release(admin);
+    expect(released.status).toBe(302);
+    expect((await readToast(cookieFrom(released.headers)))?.text).toBe(
+      `${old} is free: it no longer leads to this card.`,
+    );
     expect((await answer(`/profile/${old}`)).status).toBe(200);
-    await expect(rename(owner, old)).rejects.toBeInstanceOf(ConflictError);
+    await expect(rename(other, old)).resolves.toBeDefined();
+    const [entry] = await db
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.targetId, owner.profile.id), eq(auditLog.actorEmail, admin.email)));
+    expect(entry).toMatchObject({ action: "update", actorEmail: admin.email, changes: { oldUsername: [old, null] } });
+    // Released twice: it is no longer the card's.
+    expect((await release(admin)).status).toBe(404);
   });
 
   it("lets a member change their own username three times in thirty days, then says when again, changing nothing", async () => {

@@ -1,7 +1,7 @@
 import { and, desc, eq, isNotNull, isNull, or, type SQL, sql } from "drizzle-orm";
 import { type AdminProfileQuery, INVITATION_FILTERS, type InvitationFilter } from "~/lib/dashboard";
 import { db } from "../db/client";
-import { brands, invitations, profiles } from "../db/schema";
+import { brands, invitations, profiles, usernameRedirects } from "../db/schema";
 import { parseListFilters, parseSearchText } from "../validation";
 
 const ADMIN_PAGE_SIZE = 20;
@@ -100,6 +100,8 @@ export async function listProfilesForAdmin(query: AdminProfileQuery) {
       invitedAt: invitations.invitedAt,
       remindersSent: sql<number>`coalesce(${invitations.remindersSent}, 0)::int`,
       invitationsStopped: sql<boolean>`${invitations.stoppedAt} is not null`,
+      oldUsernames: sql<string[]>`coalesce((select json_agg(r.username order by r.created_at desc)
+        from ${usernameRedirects} r where r.profile_id = ${profiles.id} and r.expires_at > now()), '[]'::json)`,
       deactivated: sql<boolean>`${profiles.deactivatedAt} is not null`,
       updatedAt: profiles.updatedAt,
     })

@@ -9,7 +9,6 @@ import { deleteImageIfUnused, type ImageChange, storedKey } from "../images";
 import { publish } from "../realtime";
 import { assertProfileFieldsAvailable, conflictFromUniqueViolation } from "./field-checks";
 import { storeNewPhoto } from "./photo";
-import { releaseOldName } from "./previous-usernames";
 import type { NewProfileFields, ProfileFields } from "./schemas";
 import { uniqueUsername, usernameBase } from "./usernames";
 
@@ -25,8 +24,7 @@ export async function createProfile({ actor, fields: input, photo }: CreateProfi
   // one that was typed must be free.
   const username = input.username ?? (await uniqueUsername(db, usernameBase(input.firstName, input.lastName)));
   const fields: ProfileFields = { ...input, username };
-  // An administrator may give a new card a name another card keeps as an old one: it is reassigned.
-  await assertProfileFieldsAvailable(fields, null, { mayTakeOldNames: input.username !== undefined });
+  await assertProfileFieldsAvailable(fields, null);
 
   const stored = await storeNewPhoto(photo);
   try {
@@ -42,7 +40,6 @@ export async function createProfile({ actor, fields: input, photo }: CreateProfi
           lastName: profiles.lastName,
         });
       if (!row) throw new Error("Inserting the profile returned no row");
-      await releaseOldName(tx, fields.username);
       await recordAdminAction(tx, {
         actor,
         action: "create",

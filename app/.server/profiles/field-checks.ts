@@ -18,8 +18,6 @@ import { isPossibleUsername, RESERVED_USERNAMES } from "./usernames";
 export async function assertProfileFieldsAvailable(
   fields: ProfileFields,
   current: { id: string; companyBrandId: number | null } | null,
-  /** An administrator may reassign a name another card (or a deleted one) keeps as an old name. */
-  options: { mayTakeOldNames?: boolean } = {},
 ): Promise<void> {
   const errors: FieldErrors = {};
   const others = current ? ne(profiles.id, current.id) : sql`true`;
@@ -30,10 +28,7 @@ export async function assertProfileFieldsAvailable(
     .where(and(sql`lower(${profiles.username}) = ${fields.username.toLowerCase()}`, others))
     .limit(1);
   // Another card's old name still leads to that card: it is not free while it does.
-  if (
-    username ||
-    (!options.mayTakeOldNames && (await isPreviousUsernameOfAnother(fields.username, current?.id ?? null)))
-  ) {
+  if (username || (await isPreviousUsernameOfAnother(fields.username, current?.id ?? null))) {
     errors.username = [USERNAME_TAKEN];
   }
   const [email] = await db
@@ -74,7 +69,6 @@ export async function parseProfileForm<Schema extends z.ZodType>(
   schema: Schema,
   values: Record<string, string>,
   profileId: string | null,
-  options: { mayTakeOldNames?: boolean } = {},
 ): Promise<z.infer<Schema>> {
   try {
     return parseForm(schema, values);
@@ -89,11 +83,7 @@ export async function parseProfileForm<Schema extends z.ZodType>(
         .from(profiles)
         .where(and(sql`lower(${profiles.username}) = ${username}`, others))
         .limit(1);
-      if (
-        row ||
-        RESERVED_USERNAMES.includes(username) ||
-        (!options.mayTakeOldNames && (await isPreviousUsernameOfAnother(username, profileId)))
-      ) {
+      if (row || RESERVED_USERNAMES.includes(username) || (await isPreviousUsernameOfAnother(username, profileId))) {
         errors.username = [USERNAME_TAKEN];
       }
     }

@@ -1,8 +1,12 @@
 import { and, eq, gt, isNull, or, sql } from "drizzle-orm";
+import { can } from "~/lib/permissions";
 import { keyedHash } from "../accounts/tokens";
+import type { Actor } from "../actor";
+import { recordAdminAction } from "../audit/record";
 import { db, type Queryable } from "../db/client";
 import { profiles, throttleEvents, usernameRedirects } from "../db/schema";
-import { ValidationError } from "../errors";
+import { ForbiddenError, NotFoundError, ValidationError } from "../errors";
+import { publish } from "../realtime";
 import { isPossibleUsername, oldNameLive } from "./usernames";
 
 /** Old names a card keeps at most: the newest; older ones are free for others again. */
@@ -64,11 +68,38 @@ export async function isPreviousUsernameOfAnother(username: string, profileId: s
 }
 
 /**
- * An administrator gives a card a name another card keeps as an old name (or
- * a deleted card's): the reservation ends, and the name is the new card's.
+ * An administrator lets go of one of a card's old names (a name someone else
+ * should have, say): it stops leading to the card and is free for anyone at
+ * once. On the record, like any change to a card.
  */
-export async function releaseOldName(tx: Queryable, username: string) {
-  await tx.delete(usernameRedirects).where(eq(usernameRedirects.username, username.toLowerCase()));
+export async function releaseOldUsername({
+  actor,
+  profileId,
+  username,
+}: {
+  actor: Actor;
+  profileId: string;
+  username: string;
+}) {
+  if (!can(actor.role, "update:profile:any")) throw new ForbiddenError();
+  await db.transaction(async (tx) => {
+    const [released] = await tx
+      .delete(usernameRedirects)
+      .where(and(eq(usernameRedirects.username, username.toLowerCase()), eq(usernameRedirects.profileId, profileId)))
+      .returning({ username: usernameRedirects.username });
+    const [card] = await tx
+      .select({ firstName: profiles.firstName, lastName: profiles.lastName, username: profiles.username })
+      .from(profiles)
+      .where(eq(profiles.id, profileId));
+    if (!released || !card) throw new NotFoundError("old username");
+    await recordAdminAction(tx, {
+      actor,
+      action: "update",
+      target: { kind: "profile", id: profileId, label: `${card.firstName} ${card.lastName} (@${card.username})` },
+      changes: { oldUsername: [released.username, null] },
+    });
+  });
+  await publish({ kind: "profile", id: profileId });
 }
 
 /** The old names a card keeps now (before it is deleted, say). */

@@ -68,3 +68,6 @@ export type NewProfileFields = z.infer<typeof CreateProfileSchema>;
 
 /** The id a dashboard form names its profile by. */
 export const ProfileIdSchema = z.object({ id: z.uuid() });
+
+/** One of a card's old usernames, to let go of. */
+export const ReleaseUsernameSchema = ProfileIdSchema.extend({ username: UsernameSchema });

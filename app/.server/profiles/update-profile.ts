@@ -10,7 +10,7 @@ import { publish } from "../realtime";
 import { type CardEmailRequest, needsCardEmailProof, requestCardEmail } from "./card-email";
 import { assertProfileFieldsAvailable, conflictFromUniqueViolation } from "./field-checks";
 import { storeNewPhoto } from "./photo";
-import { assertMayRename, countRename, recordUsernameChange, releaseOldName } from "./previous-usernames";
+import { assertMayRename, countRename, recordUsernameChange } from "./previous-usernames";
 import type { ProfileFields } from "./schemas";
 import { changeableProfiles } from "./scope";
 
@@ -53,7 +53,7 @@ export async function updateProfile({
   const renamed = fields.username.toLowerCase() !== current.username.toLowerCase();
   const byAdministrator = actor.role === "admin";
   if (renamed && !byAdministrator) await assertMayRename(current.id);
-  await assertProfileFieldsAvailable(fields, current, { mayTakeOldNames: byAdministrator });
+  await assertProfileFieldsAvailable(fields, current);
   // A member's new address is shown only once they open the link sent to it; the rest is saved now.
   const proveEmail = needsCardEmailProof(actor, fields.email, current.email);
   const saved = proveEmail ? { ...fields, email: current.email } : fields;
@@ -73,7 +73,6 @@ export async function updateProfile({
         .update(profiles)
         .set({ ...saved, profilePhoto: photoKey })
         .where(and(eq(profiles.id, current.id), changeableProfiles(actor, "update")));
-      if (renamed && byAdministrator) await releaseOldName(tx, saved.username);
       if (renamed && !byAdministrator) await countRename(tx, current.id);
       await recordUsernameChange(tx, current.id, current.username, saved.username);
       // An administrator's edit is on the record, with what it changed (docs/decisions/019-deactivation-and-audit-log.md).

@@ -1,6 +1,6 @@
 import { Eye, FileUp, Pencil, Plus, Power, PowerOff, Trash2, Users } from "lucide-react";
 import { useState } from "react";
-import { Form, Link, useLocation } from "react-router";
+import { Form, Link, useLocation, useNavigation } from "react-router";
 import {
   FailedMails,
   INVITATION_OPTIONS,
@@ -474,7 +474,59 @@ function EditProfileDialog({
           </Button>
         </div>
       </fetcher.Form>
+      <OldUsernames row={row} returnTo={returnTo} />
     </Modal>
+  );
+}
+
+/**
+ * The card's old usernames, which still lead to it and which nobody else may
+ * take; an administrator can let one go, for the person who should have it.
+ */
+function OldUsernames({ row, returnTo }: { row: Row; returnTo: string }) {
+  const navigation = useNavigation();
+  if (row.oldUsernames.length === 0) return null;
+  return (
+    <section
+      aria-labelledby={`old-usernames-${row.id}`}
+      className="mt-6 border-t border-slate-200 pt-4 dark:border-slate-700"
+    >
+      <h3 id={`old-usernames-${row.id}`} className="text-sm font-medium text-slate-900 dark:text-slate-100">
+        Old usernames
+      </h3>
+      <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">
+        Links and QR codes with these names still lead to this card, and nobody else can take them for a year. Release
+        one to give it to someone else.
+      </p>
+      <ul className="mt-3 space-y-2">
+        {row.oldUsernames.map((username) => {
+          const releasing =
+            navigation.state === "submitting" &&
+            navigation.formData?.get("intent") === "release-username" &&
+            navigation.formData?.get("username") === username;
+          return (
+            <li key={username} className="flex items-center justify-between gap-3">
+              <span className="text-sm wrap-anywhere text-slate-700 dark:text-slate-300">@{username}</span>
+              <Form method="post" action="/admin/profiles">
+                <input type="hidden" name="intent" value="release-username" />
+                <input type="hidden" name="id" value={row.id} />
+                <input type="hidden" name="username" value={username} />
+                <input type="hidden" name="redirectTo" value={returnTo} />
+                <Button
+                  type="submit"
+                  variant="secondary"
+                  size="sm"
+                  disabled={releasing}
+                  aria-label={`Release @${username}`}
+                >
+                  {releasing ? "Releasing..." : "Release"}
+                </Button>
+              </Form>
+            </li>
+          );
+        })}
+      </ul>
+    </section>
   );
 }
 

@@ -33,7 +33,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (!form) return failure(413, { fieldErrors: { photo: [IMAGE_TOO_LARGE] } });
   const values = formText(form);
   try {
-    const fields = await parseProfileForm(CreateProfileSchema, values, null, { mayTakeOldNames: true });
+    const fields = await parseProfileForm(CreateProfileSchema, values, null);
     const created = await createProfile({ actor: viewer, fields, photo: await imageChange(form, "photo") });
     // The address goes in the toast, never in the URL (which access logs keep).
     return redirectWithToast("/admin/profiles", { text: profileCreatedMessage(created.profile, created.photoSkipped) });

@@ -13,7 +13,8 @@ import { setCardState } from "~/.server/profiles/deactivation";
 import { deleteProfile } from "~/.server/profiles/delete-profile";
 import { parseProfileForm } from "~/.server/profiles/field-checks";
 import { profileDeletedMessage, profileSavedMessage } from "~/.server/profiles/messages";
-import { ProfileFieldsSchema, ProfileIdSchema } from "~/.server/profiles/schemas";
+import { releaseOldUsername } from "~/.server/profiles/previous-usernames";
+import { ProfileFieldsSchema, ProfileIdSchema, ReleaseUsernameSchema } from "~/.server/profiles/schemas";
 import { updateProfile } from "~/.server/profiles/update-profile";
 import { failure, failureFrom, parseQuery } from "~/.server/responses";
 import { redirectWithToast } from "~/.server/toast";
@@ -50,7 +51,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       requirePermission(viewer, "update:profile:any");
       try {
         const { id } = parseForm(ProfileIdSchema, values);
-        const fields = await parseProfileForm(ProfileFieldsSchema, values, id, { mayTakeOldNames: true });
+        const fields = await parseProfileForm(ProfileFieldsSchema, values, id);
         const saved = await updateProfile({
           actor: viewer,
           profileId: id,
@@ -99,6 +100,19 @@ export async function action({ request, context }: Route.ActionArgs) {
         return failureFrom(error, {
           notFound: `Failed to ${values.intent} the card: it no longer exists.`,
           unexpected: `Failed to ${values.intent} the card. Please try again.`,
+        });
+      }
+    }
+    case "release-username": {
+      requirePermission(viewer, "update:profile:any");
+      try {
+        const { id, username } = parseForm(ReleaseUsernameSchema, values);
+        await releaseOldUsername({ actor: viewer, profileId: id, username });
+        return redirectWithToast(back, { text: `${username} is free: it no longer leads to this card.` });
+      } catch (error) {
+        return failureFrom(error, {
+          notFound: "That old username is no longer the card's.",
+          unexpected: "Failed to release the username. Please try again.",
         });
       }
     }
