@@ -32,7 +32,7 @@ function assertMayImport(actor: Actor) {
  */
 export async function createImport(options: { actor: Actor; fileName: string; bytes: Uint8Array }): Promise<string> {
   assertMayImport(options.actor);
-  const sheet = readCsv(options.bytes);
+  const sheet = await readCsv(options.bytes);
   return db.transaction(async (tx) => {
     const [created] = await tx
       .insert(imports)
