@@ -174,6 +174,11 @@ function scheduleFlush(delay: number) {
   timer.unref();
 }
 
+/** The order rows are locked in: plain code-unit order, the same in every process (not the locale's). */
+export function compareIds(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
 /** Writes every waiting view now; resolves when they are committed. */
 export async function flushViews(): Promise<void> {
   clearTimeout(timer);
@@ -213,8 +218,10 @@ export async function flushViews(): Promise<void> {
  */
 async function writeBatch(batch: WaitingView[]) {
   const lockKey = (view: WaitingView) => (view.viewerUserId ? `u:${view.viewerUserId}` : `n:${view.networkHash}`);
+  // Cards in the one order every writer of cards takes them (plain string order of their ids: see
+  // imports/run.ts), so a batch and an import never wait for each other in a circle.
   const ordered = [...batch].sort(
-    (a, b) => a.profileId.localeCompare(b.profileId) || lockKey(a).localeCompare(lockKey(b)),
+    (a, b) => compareIds(a.profileId, b.profileId) || compareIds(lockKey(a), lockKey(b)),
   );
   await db.transaction(async (tx) => {
     const added = new Map<string, number>();

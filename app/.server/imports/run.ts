@@ -1,6 +1,7 @@
 import { and, eq, inArray, isNull, sql } from "drizzle-orm";
 import { fullName } from "~/lib/names";
 import type { Actor } from "../actor";
+import { compareIds } from "../analytics/views";
 import { changedFields, recordAdminAction } from "../audit/record";
 import { db, type Queryable, rowsOf } from "../db/client";
 import { brands, importRows, imports, profiles, users } from "../db/schema";
@@ -121,8 +122,13 @@ async function applyBatch(
     for (const card of inserted) events.push({ kind: "profile", id: card.id });
   }
   const stored = new Map([...audit.cards.values()].map((card) => [card.id, card]));
-  for (const { plan } of planned) {
-    if (plan.kind !== "update") continue;
+  // Existing cards are changed in the order of their ids, the order views take them in
+  // (analytics/views.ts): in the file's order, an import and a batch of views deadlocked.
+  const updates = planned
+    .map(({ plan }) => plan)
+    .filter((plan): plan is Extract<RowPlan, { kind: "update" }> => plan.kind === "update")
+    .sort((a, b) => compareIds(a.profileId, b.profileId));
+  for (const plan of updates) {
     const changes = { ...plan.changes };
     if (plan.newBrand) changes.companyBrandId = brandOf(plan.newBrand);
     await tx.update(profiles).set(changes).where(eq(profiles.id, plan.profileId));
