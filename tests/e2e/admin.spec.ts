@@ -214,8 +214,9 @@ test("a member whose card an administrator deleted is signed out at once and can
   await screenshot(admin, "delete-claimed-card-desktop-light");
   await confirm.getByRole("button", { name: "Delete Profile" }).click();
   await expect(admin.getByText("Profile deleted successfully for Orla Orphan.")).toBeVisible();
-  // The member's open page hears that its session ended, and stops asking for updates it would be refused.
-  await expect(page.locator("html")).toHaveAttribute("data-live", "signed-out");
+  // The member's open page stops listening: it hears that its session ended (and stops asking for updates it
+  // would be refused), or the card's change sends it to sign in first.
+  await expect(page.locator("html[data-live=connected]")).toHaveCount(0);
 
   // The card took the account with it: the member's next page is the sign-in form, and their password opens nothing.
   await page.goto("/directory");

@@ -82,7 +82,7 @@ test("after a username change the old card, QR page and files redirect, nobody e
     .first()
     .click();
   const edit = page.getByRole("dialog", { name: `Edit Profile: ${name}` });
-  await expect(edit.getByRole("heading", { name: "Old usernames" })).toBeVisible();
+  await expect(edit.getByRole("heading", { name: "Earlier names" })).toBeVisible();
   await edit.getByText(`@${renamed}`).scrollIntoViewIfNeeded();
   for (const scheme of ["light", "dark"] as const) {
     await page.emulateMedia({ colorScheme: scheme });

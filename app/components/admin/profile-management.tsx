@@ -492,7 +492,7 @@ function OldUsernames({ row, returnTo }: { row: Row; returnTo: string }) {
       className="mt-6 border-t border-slate-200 pt-4 dark:border-slate-700"
     >
       <h3 id={`old-usernames-${row.id}`} className="text-sm font-medium text-slate-900 dark:text-slate-100">
-        Old usernames
+        Earlier names
       </h3>
       <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">
         Links and QR codes with these names still lead to this card, and nobody else can take them for a year. Release
