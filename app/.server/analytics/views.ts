@@ -220,9 +220,7 @@ async function writeBatch(batch: WaitingView[]) {
   const lockKey = (view: WaitingView) => (view.viewerUserId ? `u:${view.viewerUserId}` : `n:${view.networkHash}`);
   // Cards in the one order every writer of cards takes them (plain string order of their ids: see
   // imports/run.ts), so a batch and an import never wait for each other in a circle.
-  const ordered = [...batch].sort(
-    (a, b) => compareIds(a.profileId, b.profileId) || compareIds(lockKey(a), lockKey(b)),
-  );
+  const ordered = [...batch].sort((a, b) => compareIds(a.profileId, b.profileId) || compareIds(lockKey(a), lockKey(b)));
   await db.transaction(async (tx) => {
     const added = new Map<string, number>();
     for (const view of ordered) {
