@@ -247,6 +247,41 @@ describe("signing in", () => {
   });
 });
 
+describe.skipIf(process.env.NAMECARD_TEST_DB !== "postgres")("a password reset's answer (PostgreSQL)", () => {
+  it("comes without reading the accounts, so it cannot depend on whether one exists; the link is made after it", async () => {
+    const { email } = await createMember({ password: PASSWORD });
+    // Another transaction holds the accounts table: whatever reads it waits until it lets go.
+    let letGo = () => {};
+    const holding = new Promise<void>((resolve) => {
+      letGo = resolve;
+    });
+    let taken = () => {};
+    const lockTaken = new Promise<void>((resolve) => {
+      taken = resolve;
+    });
+    const holder = db.transaction(async (tx) => {
+      await tx.execute(sql`lock table ${users} in access exclusive mode`);
+      taken();
+      await holding;
+    });
+    await lockTaken;
+    try {
+      const answered = await Promise.race([
+        run(forgotAction, formRequest("/auth/forgot-password", { email })),
+        new Promise<null>((resolve) => setTimeout(() => resolve(null), 10_000)),
+      ]);
+      expect(answered?.data, "the answer waited for the accounts table").toEqual({ sent: email });
+      expect(latestMail(email)).toBeNull();
+    } finally {
+      letGo();
+      await holder;
+    }
+    // Once the table is free, the work after the answer makes the link and sends it.
+    await mailSettled();
+    expect(latestMail(email)?.subject).toBe("Reset your Namecard password");
+  });
+});
+
 describe("resetting a forgotten password", () => {
   it("mails a link that sets a new password, after which only the new one works", async () => {
     const { email } = await createMember({ password: PASSWORD });
