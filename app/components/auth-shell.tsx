@@ -3,6 +3,7 @@ import type { ReactNode } from "react";
 import { Link } from "react-router";
 import { FallbackImage } from "~/components/fallback-image";
 import { ThemeSwitch } from "~/components/theme-switch";
+import { Alert } from "~/components/ui/alert";
 import { useSite } from "~/lib/site";
 
 /** The frame of the visitor screens: a brand panel beside the form on wide screens. */
@@ -48,6 +49,36 @@ export function MailSentScreen({ children }: { children: ReactNode }) {
         </span>
         <h1 className="text-2xl font-semibold tracking-tight">Check your email</h1>
         {children}
+      </div>
+    </AuthShell>
+  );
+}
+
+/**
+ * "This link did not work": a mailed link that is invalid, used, replaced or
+ * expired. `problem` says which, `advice` what to do; `actions` are the way on
+ * (sign in, unless they say otherwise).
+ */
+export function LinkFailedScreen({
+  problem,
+  advice,
+  actions,
+}: {
+  problem: ReactNode;
+  advice: ReactNode;
+  actions?: ReactNode;
+}) {
+  return (
+    <AuthShell>
+      <div className="space-y-4">
+        <h1 className="text-2xl font-semibold tracking-tight">This link did not work</h1>
+        <Alert tone="error">{problem}</Alert>
+        <p className="text-slate-600 dark:text-slate-400">{advice}</p>
+        {actions ?? (
+          <Link to="/auth" className="inline-block font-medium text-brand-ink hover:underline">
+            Go to sign in
+          </Link>
+        )}
       </div>
     </AuthShell>
   );

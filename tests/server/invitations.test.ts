@@ -301,6 +301,14 @@ describe("invitations and the rest of offboarding", () => {
   });
 });
 
+/** The card's mail waiting to leave. */
+function pendingMailOf(cardId: string) {
+  return db
+    .select()
+    .from(mailJobs)
+    .where(and(eq(mailJobs.profileId, cardId), eq(mailJobs.status, "pending")));
+}
+
 describe("asking for no more invitations", () => {
   async function stopPage(link: string, method: "GET" | "POST", body?: string) {
     const url = new URL(link);
@@ -333,12 +341,7 @@ describe("asking for no more invitations", () => {
     // Opening it (as a mail scanner does) asks, and stops nothing.
     expect(await stopPage(header, "GET")).toMatchObject({ status: 200, data: { state: "active" } });
     await issueInvitationMails({ kind: "reminder", scope: "invited", now: new Date(Date.now() - DAY) });
-    expect(
-      await db
-        .select()
-        .from(mailJobs)
-        .where(and(eq(mailJobs.profileId, card.id), eq(mailJobs.status, "pending"))),
-    ).toHaveLength(1);
+    expect(await pendingMailOf(card.id)).toHaveLength(1);
 
     // A key made for another card, a changed key, or none at all: not found, nothing stopped.
     const other = await insertCard({ email: "vic@example.org" });
@@ -357,12 +360,7 @@ describe("asking for no more invitations", () => {
       status: 200,
       data: { state: "stopped" },
     });
-    expect(
-      await db
-        .select()
-        .from(mailJobs)
-        .where(and(eq(mailJobs.profileId, card.id), eq(mailJobs.status, "pending"))),
-    ).toEqual([]);
+    expect(await pendingMailOf(card.id)).toEqual([]);
     expect((await stopPage(header, "GET")).data).toMatchObject({ state: "stopped" });
     // Again: still stopped, no error.
     expect((await stopPage(header, "POST", "")).data).toMatchObject({ state: "stopped" });
@@ -373,12 +371,7 @@ describe("asking for no more invitations", () => {
     const invited = await adminPost({ intent: "invite", id: card.id }, admin);
     expect(invited.toast).toMatch(/^Nobody was invited/);
     expect((await adminPost({ intent: "remind-all" }, admin)).toast).toMatch(/^Nobody is waiting for a reminder/);
-    expect(
-      await db
-        .select()
-        .from(mailJobs)
-        .where(and(eq(mailJobs.profileId, card.id), eq(mailJobs.status, "pending"))),
-    ).toEqual([]);
+    expect(await pendingMailOf(card.id)).toEqual([]);
 
     // Profile management says so.
     const list = await run(profilesLoader, getRequest("/admin/profiles"), {}, admin.viewer);

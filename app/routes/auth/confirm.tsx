@@ -7,7 +7,7 @@ import { readForm } from "~/.server/form-data";
 import { failure } from "~/.server/responses";
 import { fieldErrors, safeRedirect } from "~/.server/validation";
 import { NameFields, NewPasswordField, PhoneField } from "~/components/account-fields";
-import { AuthShell } from "~/components/auth-shell";
+import { AuthShell, LinkFailedScreen } from "~/components/auth-shell";
 import { Alert } from "~/components/ui/alert";
 import { Button } from "~/components/ui/button";
 import { useSite } from "~/lib/site";
@@ -55,16 +55,10 @@ export default function ConfirmSignUp({ loaderData, actionData }: Route.Componen
   const { pending, token } = loaderData;
   if (!pending) {
     return (
-      <AuthShell>
-        <div className="space-y-4">
-          <h1 className="text-2xl font-semibold tracking-tight">This link did not work</h1>
-          <Alert tone="error">
-            The confirmation link is invalid, was already used, or was replaced by a newer one. Only the newest link we
-            sent works.
-          </Alert>
-          <p className="text-slate-600 dark:text-slate-400">
-            Sign up again with the same address to get a new link, or sign in if you have already confirmed it.
-          </p>
+      <LinkFailedScreen
+        problem="The confirmation link is invalid, was already used, or was replaced by a newer one. Only the newest link we sent works."
+        advice="Sign up again with the same address to get a new link, or sign in if you have already confirmed it."
+        actions={
           <div className="flex flex-wrap gap-4">
             <Link to="/auth?mode=signup" className="font-medium text-brand-ink hover:underline">
               Sign up again
@@ -73,8 +67,8 @@ export default function ConfirmSignUp({ loaderData, actionData }: Route.Componen
               Go to sign in
             </Link>
           </div>
-        </div>
-      </AuthShell>
+        }
+      />
     );
   }
   const errors = actionData?.fieldErrors;

@@ -1,5 +1,5 @@
 import { IdCard } from "lucide-react";
-import { Form, Link, useNavigation } from "react-router";
+import { Form, useNavigation } from "react-router";
 import { AcceptInvitationSchema } from "~/.server/accounts/schemas";
 import { callAuth, cookieHeaders } from "~/.server/auth";
 import { readForm } from "~/.server/form-data";
@@ -8,7 +8,7 @@ import { failure } from "~/.server/responses";
 import { redirectWithToast } from "~/.server/toast";
 import { fieldErrors } from "~/.server/validation";
 import { NewPasswordField } from "~/components/account-fields";
-import { AuthShell } from "~/components/auth-shell";
+import { AuthShell, LinkFailedScreen } from "~/components/auth-shell";
 import { Alert } from "~/components/ui/alert";
 import { Button } from "~/components/ui/button";
 import { useSite } from "~/lib/site";
@@ -72,21 +72,10 @@ export default function Invitation({ loaderData, actionData }: Route.ComponentPr
   const { view, token } = loaderData;
   if (view.state === "invalid") {
     return (
-      <AuthShell>
-        <div className="space-y-4">
-          <h1 className="text-2xl font-semibold tracking-tight">This link did not work</h1>
-          <Alert tone="error">
-            The invitation link is invalid, was already used, has expired, or was replaced by a newer one. Only the
-            newest link we sent works, for 14 days.
-          </Alert>
-          <p className="text-slate-600 dark:text-slate-400">
-            Ask your administrator to invite you again, or sign in if you have already claimed your card.
-          </p>
-          <Link to="/auth" className="font-medium text-brand-ink hover:underline">
-            Go to sign in
-          </Link>
-        </div>
-      </AuthShell>
+      <LinkFailedScreen
+        problem="The invitation link is invalid, was already used, has expired, or was replaced by a newer one. Only the newest link we sent works, for 14 days."
+        advice="Ask your administrator to invite you again, or sign in if you have already claimed your card."
+      />
     );
   }
   const errors = actionData?.fieldErrors;

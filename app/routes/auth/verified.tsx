@@ -1,6 +1,6 @@
 import { Link, redirect } from "react-router";
 import { safeRedirect } from "~/.server/validation";
-import { AuthShell } from "~/components/auth-shell";
+import { AuthShell, LinkFailedScreen } from "~/components/auth-shell";
 import { Alert } from "~/components/ui/alert";
 import type { Route } from "./+types/verified";
 
@@ -39,17 +39,9 @@ export default function Verified({ loaderData }: Route.ComponentProps) {
     );
   }
   return (
-    <AuthShell>
-      <div className="space-y-4">
-        <h1 className="text-2xl font-semibold tracking-tight">This link did not work</h1>
-        <Alert tone="error">The confirmation link is invalid, was already used, or has expired.</Alert>
-        <p className="text-slate-600 dark:text-slate-400">
-          Sign in with your email and password: if your address is not confirmed yet, we'll send you a fresh link.
-        </p>
-        <Link to="/auth" className="inline-block font-medium text-brand-ink hover:underline">
-          Go to sign in
-        </Link>
-      </div>
-    </AuthShell>
+    <LinkFailedScreen
+      problem="The confirmation link is invalid, was already used, or has expired."
+      advice="Sign in with your email and password: if your address is not confirmed yet, we'll send you a fresh link."
+    />
   );
 }

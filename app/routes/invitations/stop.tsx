@@ -1,9 +1,8 @@
 import { BellOff, MailX } from "lucide-react";
-import { data, Form, Link, useNavigation } from "react-router";
+import { data, Form, useNavigation } from "react-router";
 import { readForm } from "~/.server/form-data";
 import { type StopState, stopInvitations, stopState } from "~/.server/invitations/stop";
-import { AuthShell } from "~/components/auth-shell";
-import { Alert } from "~/components/ui/alert";
+import { AuthShell, LinkFailedScreen } from "~/components/auth-shell";
 import { Button } from "~/components/ui/button";
 import type { Route } from "./+types/stop";
 
@@ -40,18 +39,10 @@ export default function StopInvitations({ loaderData, actionData }: Route.Compon
   const { state, card, key } = actionData ?? loaderData;
   if (state === "invalid") {
     return (
-      <AuthShell>
-        <div className="space-y-4">
-          <h1 className="text-2xl font-semibold tracking-tight">This link did not work</h1>
-          <Alert tone="error">The link is incomplete, or it was not made for an invitation of ours.</Alert>
-          <p className="text-slate-600 dark:text-slate-400">
-            Open the whole link from the mail, or ask the administrator who invited you to stop the invitations.
-          </p>
-          <Link to="/auth" className="font-medium text-brand-ink hover:underline">
-            Go to sign in
-          </Link>
-        </div>
-      </AuthShell>
+      <LinkFailedScreen
+        problem="The link is incomplete, or it was not made for an invitation of ours."
+        advice="Open the whole link from the mail, or ask the administrator who invited you to stop the invitations."
+      />
     );
   }
   const stopped = state === "stopped";
