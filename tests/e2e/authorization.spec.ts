@@ -108,6 +108,8 @@ test("visitors and members can neither see nor change anything an administrator 
     ["/admin/profiles", { intent: "invite-all" }],
     ["/admin/profiles", { intent: "remind-all" }],
     ["/admin/profiles", { intent: "retry-mail" }],
+    // An old username leads to its card until an administrator releases it.
+    ["/admin/profiles", { intent: "release-username", id: cardId, username: CARD.username }],
     ["/admin/import", { file: "First name,Last name,Email\nHacked,Import,hacked.import@example.org\n" }],
   ];
   for (const [path, fields] of attempts) {

@@ -580,6 +580,11 @@ export const HOSTILE_INPUT: Row[] = [
     { intent: "deactivate", id: NUL },
     { intent: "deactivate", id: "not-a-uuid" },
     { intent: "reactivate", id: HUGE_ID },
+    // Releasing an old username names its card and the name like the rest.
+    { intent: "release-username", id: NUL, username: "old.name" },
+    { intent: "release-username", id: "{cardId}", username: NUL },
+    { intent: "release-username", id: "{cardId}", username: LONG },
+    { intent: "release-username", id: "{cardId}" } as Record<string, string>,
   ].map(
     (form): Row => ({
       route: "admin/profiles",
