@@ -22,3 +22,5 @@ export const hasVobject = () =>
   hasChecker("The strict vCard parser", PYTHON, ["-c", "import vobject"], "apt-get install python3-vobject");
 export const hasZbar = () => hasChecker("The QR scanner", "zbarimg", ["--version"], "apt-get install zbar-tools");
 export const hasPython = () => hasChecker("Python", PYTHON, ["--version"], "apt-get install python3");
+export const hasStrace = () =>
+  hasChecker("The system-call tracer", "strace", ["-e", "trace=none", "true"], "apt-get install strace");

@@ -11,6 +11,7 @@ import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import pg from "pg";
 import { tightenTree } from "../private-data";
 import { lockDataDirectory } from "./data-dir-lock";
+import { DurableNodeFS } from "./durable-fs";
 import { startFromTemplate } from "./pglite-template";
 import * as schema from "./schema";
 
@@ -41,7 +42,21 @@ const PGLITE_EXTENSIONS = { pg_trgm, unaccent };
  * system's file cache, which the kernel shares and reclaims.
  * See docs/decisions/022-memory-on-a-small-server.md.
  */
-const PGLITE_START_PARAMS = [...PGlite.defaultStartParams, "-c", "shared_buffers=16MB"];
+const PGLITE_MEMORY = ["-c", "shared_buffers=16MB"];
+
+/**
+ * PGlite starts PostgreSQL with `-F` (no fsync). An answered edit must survive
+ * a power cut, so syncing is on, through `fsync()`: the one call the embedded
+ * file system passes on to the disk (durable-fs.ts; `fdatasync` goes nowhere).
+ * See docs/decisions/027-durable-embedded-commits.md.
+ */
+const PGLITE_DURABILITY = ["-c", "fsync=on", "-c", "synchronous_commit=on", "-c", "wal_sync_method=fsync"];
+
+const PGLITE_START_PARAMS = [
+  ...PGlite.defaultStartParams.filter((parameter) => parameter !== "-F"),
+  ...PGLITE_MEMORY,
+  ...PGLITE_DURABILITY,
+];
 
 /**
  * V8 compiles PGlite's WebAssembly on as many threads as it likes, and each
@@ -59,6 +74,7 @@ export async function openPglite(options: { dataDir?: string; loadDataDir?: Blob
     if (options.dataDir && !options.loadDataDir) startFromTemplate(options.dataDir);
     client = await PGlite.create({
       dataDir: options.dataDir,
+      fs: options.dataDir ? new DurableNodeFS(options.dataDir) : undefined,
       loadDataDir: options.loadDataDir,
       extensions: PGLITE_EXTENSIONS,
       startParams: PGLITE_START_PARAMS,
