@@ -7,6 +7,7 @@ import { renderToPipeableStream, renderToStaticMarkup } from "react-dom/server";
 import type { EntryContext, HandleErrorFunction, RouterContextProvider } from "react-router";
 import { ServerRouter } from "react-router";
 import { contentSecurityPolicy } from "~/.server/csp";
+import { databaseErrorLine, isFailedQuery } from "~/.server/db/errors";
 import { failedForOutage, noteRequestError, RETRY_AFTER_SECONDS } from "~/.server/outage";
 import { UnavailablePage } from "~/components/unavailable-page";
 import { fontStylesheet } from "~/lib/fonts";
@@ -95,7 +96,7 @@ export default function handleRequest(
 export const handleError: HandleErrorFunction = (error, { request, context }) => {
   if (noteRequestError(error, context as RouterContextProvider | undefined)) {
     console.warn(
-      `[db] unavailable: ${request.method} ${new URL(request.url).pathname} answered 503 (${describe(error)})`,
+      `[db] unavailable: ${request.method} ${new URL(request.url).pathname} answered 503 (${databaseErrorLine(error)})`,
     );
     return;
   }
@@ -104,14 +105,12 @@ export const handleError: HandleErrorFunction = (error, { request, context }) =>
     console.warn(`[request] ${request.method} ${new URL(request.url).pathname}: refused a form from another origin`);
     return;
   }
-  console.error((error as { error?: unknown })?.error ?? error);
+  const thrown = (error as { error?: unknown })?.error ?? error;
+  // A failed query's error holds the values it carried (addresses, tokens): its cause and stack are enough.
+  console.error(
+    isFailedQuery(thrown) ? `${databaseErrorLine(thrown)}\n${thrown.stack?.split("\n").slice(1).join("\n")}` : thrown,
+  );
 };
-
-function describe(error: unknown): string {
-  let current = error as { message?: string; cause?: unknown } | undefined;
-  while (current?.cause) current = current.cause as typeof current;
-  return current?.message ?? String(error);
-}
 
 export function handleDataRequest(response: Response, { context }: { context: unknown }) {
   if (!failedForOutage(context as RouterContextProvider)) {

@@ -16,6 +16,7 @@ import { backupEndpoint } from "./backup-endpoint";
 import { keepAnswer, servePages, startPageCache } from "./page-cache";
 import { createRequestHandler, endLingering, refuse, refuseUnknownExpectations } from "./request-handler";
 import { findRoutes, routeOf, routeTable } from "./routes";
+import { startWatchdog } from "./watchdog";
 
 /**
  * The server half of Namecard that is built with the app: configuration,
@@ -39,6 +40,9 @@ if (env.DATABASE_URL && env.AUTH_SECRET_GENERATED) {
     "[config] AUTH_SECRET: required with DATABASE_URL, so that every instance on the database signs sessions alike: set the same value of 32 or more random characters (for example from `openssl rand -base64 32`) on each.",
   );
 }
+
+// A debugger's pause is not a fault: development has no watchdog.
+const stopWatchdog = env.NODE_ENV === "development" ? () => {} : startWatchdog(env.WATCHDOG_SECONDS);
 
 const database = await connectDatabase();
 const stopRealtime = await startRealtime(database);
@@ -188,4 +192,5 @@ export async function shutdown() {
   stopPageCache();
   await stopRealtime();
   await database.close();
+  stopWatchdog();
 }

@@ -133,6 +133,15 @@ const EnvSchema = z.object({
   S3_ACCESS_KEY_ID: optionalString,
   S3_SECRET_ACCESS_KEY: optionalString,
   TRUST_PROXY: TrustProxySchema,
+  // Seconds the server may stop answering before it ends itself so its supervisor starts it again; 0 turns it off.
+  WATCHDOG_SECONDS: optionalString.pipe(
+    z.coerce
+      .number<string | undefined>({ message: "must be a whole number of seconds from 0 (off) to 3600" })
+      .int("must be a whole number of seconds from 0 (off) to 3600")
+      .min(0, "must be a whole number of seconds from 0 (off) to 3600")
+      .max(3600, "must be a whole number of seconds from 0 (off) to 3600")
+      .default(60),
+  ),
 });
 
 export type Env = Readonly<
@@ -203,6 +212,10 @@ export function dataDirectoryInUse(
   return !settings.DATABASE_URL || !settings.S3_ENDPOINT || !settings.SMTP_URL || !settings.AUTH_SECRET;
 }
 
+/** The one line for a DATA_DIR whose disk is full, whichever step of the start found it. */
+export const fullDiskMessage = (dataDir: string) =>
+  `[config] DATA_DIR: ${dataDir} is on a full disk: free some space, or point DATA_DIR at another disk.`;
+
 /** DATA_DIR must be a folder this user can write: checked at start, so no request finds out later. */
 function checkDataDirectory(dataDir: string) {
   const fault = (what: string) => new EnvError(`[config] DATA_DIR: ${dataDir} ${what}`);
@@ -224,7 +237,7 @@ function checkDataDirectory(dataDir: string) {
         `cannot be written by ${user} (${code}): make it writable for the user running Namecard, or point DATA_DIR elsewhere.`,
       );
     }
-    if (code === "ENOSPC") throw fault("is on a full disk: free some space, or point DATA_DIR at another disk.");
+    if (code === "ENOSPC") throw new EnvError(fullDiskMessage(dataDir));
     throw error;
   }
 }
@@ -235,7 +248,10 @@ const SECRET_FILE = "auth-secret";
 function readOrCreateSecret(dataDir: string): string {
   const file = path.join(dataDir, SECRET_FILE);
   try {
-    return fs.readFileSync(file, "utf8").trim();
+    const kept = fs.readFileSync(file, "utf8").trim();
+    if (kept) return kept;
+    // Left empty by a start that ran out of disk space: no session was ever signed with it.
+    fs.rmSync(file, { force: true });
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
   }
@@ -245,9 +261,12 @@ function readOrCreateSecret(dataDir: string): string {
     fs.writeFileSync(file, `${secret}\n`, { mode: 0o600, flag: "wx" });
     return secret;
   } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
     // Another process won the race: use its secret.
-    if ((error as NodeJS.ErrnoException).code === "EEXIST") {
-      return fs.readFileSync(file, "utf8").trim();
+    if (code === "EEXIST") return fs.readFileSync(file, "utf8").trim();
+    fs.rmSync(file, { force: true });
+    if (code === "ENOSPC") {
+      throw new EnvError(fullDiskMessage(dataDir));
     }
     throw error;
   }

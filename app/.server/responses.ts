@@ -1,6 +1,7 @@
 import { data } from "react-router";
 import type { ActionFailure } from "~/lib/action-result";
 import { isDatabaseUnavailable } from "./db/availability";
+import { databaseErrorLine, isFailedQuery } from "./db/errors";
 import { ConflictError, ForbiddenError, NotFoundError, StaleEditError, ValidationError } from "./errors";
 
 /** What a form says when its write could not reach the database; what was typed stays on the form. */
@@ -36,11 +37,11 @@ export function failureFrom(error: unknown, texts: FailureTexts = {}) {
   }
   if (error instanceof ForbiddenError) return failure(403, { formError: error.message });
   if (isDatabaseUnavailable(error)) {
-    console.warn("[action] the database is unavailable:", (error as Error).message);
+    console.warn(`[action] the database is unavailable: ${databaseErrorLine(error)}`);
     return failure(503, { formError: TEMPORARILY_UNAVAILABLE, values });
   }
   if (texts.unexpected && !(error instanceof Response)) {
-    console.error("[action] failed:", error);
+    console.error("[action] failed:", isFailedQuery(error) ? databaseErrorLine(error) : error);
     return failure(500, { formError: texts.unexpected, values });
   }
   throw error;

@@ -125,13 +125,21 @@ export type ServerProcess = Running & { port: number; url: string; dataDir: stri
 
 /** Starts the built server and waits until it listens. */
 export async function startServer(
-  options: { dataDir?: string; databaseUrl?: string; port?: number; env?: NodeJS.ProcessEnv; umask?: number } = {},
+  options: {
+    dataDir?: string;
+    databaseUrl?: string;
+    port?: number;
+    env?: NodeJS.ProcessEnv;
+    umask?: number;
+    /** Node's own options before `server.js`, such as `--import` of a test's preload. */
+    nodeArgs?: string[];
+  } = {},
 ): Promise<ServerProcess> {
   const port = options.port ?? (await freePort());
   const dataDir = options.dataDir ?? scratchDir();
   const running = launch(
     process.execPath,
-    ["server.js"],
+    [...(options.nodeArgs ?? []), "server.js"],
     { ...serverEnv({ port, dataDir, databaseUrl: options.databaseUrl }), ...options.env },
     { umask: options.umask },
   );

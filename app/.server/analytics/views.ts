@@ -2,6 +2,7 @@ import { createHmac } from "node:crypto";
 import { sql } from "drizzle-orm";
 import { isbot } from "isbot";
 import { db, rowsOf } from "../db/client";
+import { databaseErrorLine } from "../db/errors";
 import { profiles, profileViews, users } from "../db/schema";
 import { env } from "../env";
 import { publish } from "../realtime";
@@ -165,7 +166,7 @@ function scheduleFlush(delay: number) {
   timer = setTimeout(() => {
     timer = undefined;
     flushViews().catch((error: unknown) => {
-      console.error(`[views] ${waiting.length} views could not be written yet:`, (error as Error).message);
+      console.error(`[views] ${waiting.length} views could not be written yet: ${databaseErrorLine(error)}`);
       scheduleFlush(retryDelay);
       retryDelay = Math.min(retryDelay * 2, RETRY_MAX_MS);
     });
@@ -296,7 +297,7 @@ export async function stopCountingViews(): Promise<void> {
       return;
     } catch (error) {
       if (attempt >= 3) {
-        console.error(`[views] ${waiting.length} counted views could not be written:`, (error as Error).message);
+        console.error(`[views] ${waiting.length} counted views could not be written: ${databaseErrorLine(error)}`);
         return;
       }
       await new Promise((resolve) => setTimeout(resolve, RETRY_MIN_MS * attempt));

@@ -66,6 +66,18 @@ const PGLITE_START_PARAMS = [
  */
 v8.setFlagsFromString("--wasm-num-compilation-tasks=1");
 
+/**
+ * The embedded database stopped after a fault it cannot survive: whatever
+ * runs on it would only fail or hang, so the process ends with one line and
+ * its supervisor starts it again. Everything answered is on the disk.
+ */
+function endAfterDatabaseFault(reason: string) {
+  console.error(
+    `[db] the embedded database stopped after a fault (${reason}): ending the process so that its supervisor starts it again`,
+  );
+  process.exit(1);
+}
+
 export async function openPglite(options: { dataDir?: string; loadDataDir?: Blob | File }): Promise<DatabaseHandle> {
   // A data directory on disk has one owner at a time; an in-memory database needs no lock.
   const lock = options.dataDir ? lockDataDirectory(options.dataDir) : undefined;
@@ -74,7 +86,7 @@ export async function openPglite(options: { dataDir?: string; loadDataDir?: Blob
     if (options.dataDir && !options.loadDataDir) startFromTemplate(options.dataDir);
     client = await PGlite.create({
       dataDir: options.dataDir,
-      fs: options.dataDir ? new DurableNodeFS(options.dataDir) : undefined,
+      fs: options.dataDir ? new DurableNodeFS(options.dataDir, endAfterDatabaseFault) : undefined,
       loadDataDir: options.loadDataDir,
       extensions: PGLITE_EXTENSIONS,
       startParams: PGLITE_START_PARAMS,

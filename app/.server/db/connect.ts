@@ -1,7 +1,8 @@
 import path from "node:path";
-import { env } from "../env";
+import { env, fullDiskMessage } from "../env";
 import { StartupError } from "../startup-error";
 import { type DatabaseHandle, openPglite, openPostgres, setDatabase } from "./client";
+import { isDiskFull } from "./errors";
 
 /**
  * Opens the configured database (PostgreSQL when DATABASE_URL is set, else
@@ -10,16 +11,19 @@ import { type DatabaseHandle, openPglite, openPostgres, setDatabase } from "./cl
  * message says which part of DATABASE_URL to check.
  */
 export async function connectDatabase(): Promise<DatabaseHandle> {
-  const handle = env.DATABASE_URL
-    ? openPostgres(env.DATABASE_URL)
-    : await openPglite({ dataDir: path.join(env.DATA_DIR, "db") });
+  let handle: DatabaseHandle | undefined;
   try {
+    handle = env.DATABASE_URL
+      ? openPostgres(env.DATABASE_URL)
+      : await openPglite({ dataDir: path.join(env.DATA_DIR, "db") });
     await handle.migrate();
   } catch (error) {
-    await handle.close().catch(() => {});
-    if (handle.kind === "postgres" && env.DATABASE_URL) {
+    await handle?.close().catch(() => {});
+    if (env.DATABASE_URL) {
       const fault = describeConnectionFault(error, env.DATABASE_URL);
       if (fault) throw new StartupError(fault, { cause: error });
+    } else if (isDiskFull(error)) {
+      throw new StartupError(fullDiskMessage(env.DATA_DIR), { cause: error });
     }
     throw error;
   }

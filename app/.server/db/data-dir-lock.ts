@@ -137,8 +137,9 @@ export function lockDataDirectory(databaseDir: string): DataDirectoryLock {
     // Written whole under a private name, then linked into place: link() fails
     // when the lock exists, so exactly one process wins and no one reads half a file.
     const draft = `${file}.${process.pid}-${randomBytes(4).toString("hex")}`;
-    fs.writeFileSync(draft, content, { flag: "wx", mode: 0o600 });
     try {
+      // On a full disk the draft is made but not written: `finally` removes it all the same.
+      fs.writeFileSync(draft, content, { flag: "wx", mode: 0o600 });
       fs.linkSync(draft, file);
       return { file, release: () => releaseLock(file, me) };
     } catch (error) {

@@ -4,6 +4,7 @@ import type { Actor } from "../actor";
 import { compareIds } from "../analytics/views";
 import { changedFields, recordAdminAction } from "../audit/record";
 import { db, type Queryable, rowsOf } from "../db/client";
+import { databaseErrorLine } from "../db/errors";
 import { brands, importRows, imports, profiles, users } from "../db/schema";
 import { uniqueUsernames, usernameBase } from "../profiles/usernames";
 import { publishAll, type RealtimeEvent } from "../realtime";
@@ -243,7 +244,7 @@ export async function runImport(importId: string, options: RunOptions & { should
       await new Promise((resolve) => setTimeout(resolve, BATCH_PAUSE_MS));
     }
   } catch (error) {
-    console.error(`[import] ${importId} stopped:`, error);
+    console.error(`[import] ${importId} stopped: ${databaseErrorLine(error)}`);
     await db
       .update(imports)
       .set({

@@ -2,6 +2,7 @@ import { and, asc, desc, eq, inArray, lte, or, sql } from "drizzle-orm";
 import type { Actor } from "../actor";
 import { recordAdminAction } from "../audit/record";
 import { db } from "../db/client";
+import { databaseErrorLine } from "../db/errors";
 import { type MailJob, mailJobs } from "../db/schema";
 import { type MailMessage, sendMail } from "../mail";
 
@@ -283,7 +284,7 @@ export function startMailQueue(
           await options.beforeEach?.(now);
           await processDueJobs({ send: options.send, stopping: () => current.stopped });
         } catch (error) {
-          console.error("[mail-queue] the queue could not be worked:", (error as Error).message);
+          console.error(`[mail-queue] the queue could not be worked: ${databaseErrorLine(error)}`);
         }
       })().finally(() => {
         running = undefined;

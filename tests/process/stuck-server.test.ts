@@ -1,0 +1,53 @@
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { ON_POSTGRES, startedProcesses } from "../support/process-suite";
+import { migratedDataDir, SERVER_BUILT, startServer, stop } from "../support/server-process";
+
+/**
+ * A server whose main thread is stuck (the embedded database spinning after a
+ * fault) answers nothing and cannot even see SIGTERM. Its watchdog ends it
+ * with one line, so that a supervisor starts it again on the same data.
+ */
+const started = startedProcesses("the stuck-server tests");
+
+const SPIN_ON_SIGNAL = path.resolve("tests/support/spin-on-signal.mjs");
+
+describe.skipIf(ON_POSTGRES || !SERVER_BUILT)("a server whose main thread is stuck", () => {
+  it("ends itself with one line after WATCHDOG_SECONDS, and starts again on the same data", async () => {
+    const dataDir = await migratedDataDir();
+    const server = await startServer({
+      dataDir,
+      env: { WATCHDOG_SECONDS: "5" },
+      nodeArgs: ["--import", SPIN_ON_SIGNAL],
+    });
+    started.push(server);
+    expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
+
+    server.child.kill("SIGUSR2");
+    // Stuck: it cannot act on a stop signal.
+    server.child.kill("SIGTERM");
+    expect(await server.exited).toEqual({ code: null, signal: "SIGKILL" });
+    const lines = server.output().trim().split("\n");
+    expect(lines.at(-1)).toMatch(
+      /^\[server\] stopped answering for \d+ s \(its main thread is stuck\): ending the process so that its supervisor starts it again$/,
+    );
+
+    const again = await startServer({ dataDir });
+    started.push(again);
+    expect((await fetch(`${again.url}/healthz`)).status).toBe(200);
+    expect(await stop(again)).toEqual({ code: 0, signal: null });
+  }, 120_000);
+
+  it("is left alone while it answers, however long it runs", async () => {
+    const server = await startServer({ dataDir: await migratedDataDir(), env: { WATCHDOG_SECONDS: "5" } });
+    started.push(server);
+    // Longer than the watchdog's limit, with the main thread free throughout.
+    const until = Date.now() + 8_000;
+    while (Date.now() < until) {
+      expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+    expect(server.output()).not.toContain("stopped answering");
+    expect(await stop(server)).toEqual({ code: 0, signal: null });
+  }, 120_000);
+});
