@@ -5,9 +5,9 @@ const config: KnipConfig = {
   entry: ["server/app.ts", "scripts/*.{js,ts}", "bench/*.ts", "tests/setup/*.ts"],
   project: ["**/*.{js,ts,tsx,css}"],
   // Debian tools the tests run: the QR decoder (an independent checker), chattr (an upload
-  // folder even root cannot write to), mount/umount (a small disk to fill), strace (which
-  // sync calls a commit makes); apt-get installs nginx for the load benchmark.
-  ignoreBinaries: ["zbarimg", "chattr", "mount", "umount", "strace", "apt-get"],
+  // folder even root cannot write to), mount/umount (a small disk to fill); apt-get installs
+  // nginx for the load benchmark.
+  ignoreBinaries: ["zbarimg", "chattr", "mount", "umount", "apt-get"],
   compilers: {
     // Stylesheets import packages too (Tailwind, the self-hosted fonts).
     css: (text: string) =>
