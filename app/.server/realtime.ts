@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { sql } from "drizzle-orm";
 import pg from "pg";
 import { type DatabaseHandle, db, type Queryable } from "./db/client";
@@ -113,6 +114,20 @@ function deliver(payload: string | undefined) {
 const RECONNECT_MIN_MS = 500;
 const RECONNECT_MAX_MS = 30_000;
 
+/**
+ * A LISTEN connection can die without a word: a NAT or firewall that forgets
+ * an idle connection drops its packets and sends no reset, and the instance
+ * would serve what it kept, missing every change, for as long as TCP takes to
+ * notice (many minutes). So each instance sends itself a notification on its
+ * own channel every few seconds through that connection; when none has come
+ * back for `HEARTBEAT_LOST_MS`, it drops what it kept, ends its browsers'
+ * streams (they reconnect and refresh) and listens again on a new connection.
+ */
+const HEARTBEAT_EVERY_MS = 3_000;
+const HEARTBEAT_LOST_MS = 10_000;
+/** TCP keepalive on the connection as well, for what the heartbeat cannot see (a half-open socket while idle). */
+const KEEPALIVE_DELAY_MS = 10_000;
+
 /** Starts listening on the open database; returns how to stop. */
 export async function startRealtime(handle: DatabaseHandle): Promise<() => Promise<void>> {
   if ("pglite" in handle.raw) {
@@ -126,25 +141,52 @@ export async function startRealtime(handle: DatabaseHandle): Promise<() => Promi
   }
   // A dedicated connection: LISTEN needs one session for as long as we listen.
   const connectionString = (handle.raw.pool.options as { connectionString?: string }).connectionString;
+  const heartbeatChannel = `namecard_alive_${randomBytes(6).toString("hex")}`;
   let client: pg.Client | undefined;
   let stopped = false;
   let delay = RECONNECT_MIN_MS;
   let retry: ReturnType<typeof setTimeout> | undefined;
+  let heartbeat: ReturnType<typeof setInterval> | undefined;
+
+  /** The connection is gone or mute: nothing kept may be trusted until a new one listens. */
+  const lose = (connection: pg.Client, reason: string) => {
+    // Only the connection listening now; one that failed before it listened is retried by connect().
+    if (connection !== client) return;
+    client = undefined;
+    clearInterval(heartbeat);
+    listeningPeriod = null;
+    console.error(`[realtime] ${reason}: pages kept here are dropped, and it listens again`);
+    endStreams();
+    connection.removeAllListeners("notification");
+    // A mute connection would wait forever for a polite goodbye: end() cuts one with a query pending.
+    connection.end().catch(() => {});
+    schedule();
+  };
+
   const connect = async () => {
-    const next = new pg.Client({ connectionString });
-    next.on("notification", (message) => deliver(message.payload));
-    next.on("error", (error) => {
-      listeningPeriod = null;
-      console.error("[realtime] listener connection lost:", error.message);
-      next.end().catch(() => {});
-      schedule();
+    const next = new pg.Client({ connectionString, keepAlive: true, keepAliveInitialDelayMillis: KEEPALIVE_DELAY_MS });
+    let heardAt = Date.now();
+    next.on("notification", (message) => {
+      if (message.channel === heartbeatChannel) heardAt = Date.now();
+      else deliver(message.payload);
     });
+    next.on("error", (error) => lose(next, `listener connection lost (${error.message})`));
     try {
       await next.connect();
       await next.query(`LISTEN ${EVENTS_CHANNEL}`);
+      await next.query(`LISTEN ${heartbeatChannel}`);
       client = next;
       listeningPeriod = ++periods;
       delay = RECONNECT_MIN_MS;
+      heartbeat = setInterval(() => {
+        const silentMs = Date.now() - heardAt;
+        if (silentMs > HEARTBEAT_LOST_MS) {
+          lose(next, `no heartbeat through the listener connection for ${Math.round(silentMs / 1000)} s`);
+          return;
+        }
+        next.query("select pg_notify($1, '')", [heartbeatChannel]).catch(() => {});
+      }, HEARTBEAT_EVERY_MS);
+      heartbeat.unref();
     } catch (error) {
       console.error("[realtime] could not listen:", (error as Error).message);
       await next.end().catch(() => {});
@@ -162,6 +204,7 @@ export async function startRealtime(handle: DatabaseHandle): Promise<() => Promi
     stopped = true;
     listeningPeriod = null;
     clearTimeout(retry);
+    clearInterval(heartbeat);
     await client?.end().catch(() => {});
   };
 }

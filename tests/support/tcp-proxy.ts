@@ -1,27 +1,47 @@
-// A TCP relay in front of PostgreSQL that a test can cut and restore: the
-// database becomes unreachable for the app (connections reset, new ones
-// refused) without touching the PostgreSQL server others use.
+// A TCP relay in front of PostgreSQL that a test can cut and restore (the
+// database becomes unreachable for the app: connections reset, new ones
+// refused), or that goes silent on chosen connections the way a NAT or
+// firewall that forgot them does — without touching the PostgreSQL server
+// others use.
 import net from "node:net";
 
+type Link = { client: net.Socket; upstream: net.Socket; sent: string; muted: boolean };
+
+/** What the relay remembers of what a client sent: enough to recognise its first statements. */
+const REMEMBERED_BYTES = 64 * 1024;
+
 export async function startTcpProxy(target: { host: string; port: number }) {
-  const sockets = new Set<net.Socket>();
+  const links = new Set<Link>();
   let server: net.Server | undefined;
   let port = 0;
 
+  const relay = (client: net.Socket) => {
+    const upstream = net.connect(target.port, target.host);
+    const link: Link = { client, upstream, sent: "", muted: false };
+    links.add(link);
+    client.on("data", (chunk: Buffer) => {
+      if (link.sent.length < REMEMBERED_BYTES) link.sent += chunk.toString("latin1");
+      if (!link.muted) upstream.write(chunk);
+    });
+    upstream.on("data", (chunk: Buffer) => {
+      if (!link.muted) client.write(chunk);
+    });
+    const end = () => {
+      // A muted connection's end is not passed on either: the far side never hears of it.
+      if (link.muted) return;
+      client.destroy();
+      upstream.destroy();
+      links.delete(link);
+    };
+    for (const socket of [client, upstream]) {
+      socket.on("close", end);
+      socket.on("error", end);
+    }
+  };
+
   const listen = () =>
     new Promise<void>((resolve, reject) => {
-      const next = net.createServer((client) => {
-        const upstream = net.connect(target.port, target.host);
-        for (const socket of [client, upstream]) {
-          sockets.add(socket);
-          socket.on("close", () => sockets.delete(socket));
-          socket.on("error", () => {
-            client.destroy();
-            upstream.destroy();
-          });
-        }
-        client.pipe(upstream).pipe(client);
-      });
+      const next = net.createServer(relay);
       next.once("error", reject);
       next.listen(port, "127.0.0.1", () => {
         port = (next.address() as net.AddressInfo).port;
@@ -38,12 +58,27 @@ export async function startTcpProxy(target: { host: string; port: number }) {
     /** Cuts every open connection and refuses new ones. */
     async cut() {
       const closing = new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
-      for (const socket of sockets) socket.destroy();
+      for (const link of links) {
+        link.client.destroy();
+        link.upstream.destroy();
+      }
+      links.clear();
       await closing;
       server = undefined;
     },
     /** Accepts connections again, on the same port. */
     restore: listen,
+    /** Silences every open connection whose client sent `text`, both ways and for good; returns how many. */
+    muteConnectionsThatSent(text: string): number {
+      let muted = 0;
+      for (const link of links) {
+        if (!link.muted && link.sent.includes(text)) {
+          link.muted = true;
+          muted++;
+        }
+      }
+      return muted;
+    },
     close() {
       return this.cut();
     },
