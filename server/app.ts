@@ -1,10 +1,11 @@
+import path from "node:path";
 import type { Express, NextFunction, Request, Response } from "express";
 import { RouterContextProvider, type ServerBuild } from "react-router";
 import { startCountingViews, stopCountingViews } from "~/.server/analytics/views";
 import { CLIENT_IP_HEADER } from "~/.server/auth";
 import { BACKUP_PATH, publishControl } from "~/.server/backup/control";
 import { connectDatabase } from "~/.server/db/connect";
-import { env, forgedAddressWarning } from "~/.server/env";
+import { dataDirectoryInUse, env, forgedAddressWarning } from "~/.server/env";
 import { checkHealth } from "~/.server/health";
 import { startImportWorker, stopImportWorker } from "~/.server/imports/run";
 import { sendDueReminders } from "~/.server/invitations/invitations";
@@ -47,7 +48,8 @@ const stopWatchdog = env.NODE_ENV === "development" ? () => {} : startWatchdog(e
 const database = await connectDatabase();
 const stopRealtime = await startRealtime(database);
 const stopPageCache = startPageCache();
-await startCountingViews();
+// Counted views wait on disk for their batch, so a crash or a stop while the database is slow loses none.
+await startCountingViews({ journalDir: dataDirectoryInUse(env) ? path.join(env.DATA_DIR, "views") : undefined });
 // Invitations and reminders leave through the mail queue kept in the database.
 const stopMailQueue = startMailQueue({ beforeEach: sendDueReminders });
 // Bulk imports run here, off the request path (docs/decisions/020-bulk-import.md).

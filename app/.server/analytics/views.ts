@@ -6,6 +6,7 @@ import { databaseErrorLine } from "../db/errors";
 import { profiles, profileViews, users } from "../db/schema";
 import { env } from "../env";
 import { publish } from "../realtime";
+import { ViewJournal } from "./view-journal";
 
 /**
  * Views are counted once per viewer per profile per 30 minutes
@@ -68,7 +69,14 @@ type WaitingView = {
   networkHash: string | null;
   source: ViewSource;
   at: Date;
+  /** The journal segment holding it until it commits. */
+  segment?: string;
 };
+
+type JournaledView = Omit<WaitingView, "at" | "segment"> & { at: string };
+
+/** Where counted views wait on disk for their batch; none when nothing lives in DATA_DIR. */
+let journal: ViewJournal<JournaledView> | undefined;
 
 /** Counted views not yet written, oldest first. */
 const waiting: WaitingView[] = [];
@@ -135,9 +143,26 @@ export function countView(options: {
     const fromNetwork = (networks.get(networkKey) ?? []).filter((time) => time > now - VIEW_WINDOW_MS);
     if (fromNetwork.length >= MAX_VIEWS_PER_NETWORK) return false;
   }
+  const view: WaitingView = {
+    profileId,
+    viewerUserId,
+    visitorHash: hash,
+    networkHash: network,
+    source,
+    at: new Date(now),
+  };
+  if (journal) {
+    try {
+      view.segment = journal.append({ ...view, at: view.at.toISOString() });
+    } catch (error) {
+      // Not on disk (a full disk): not counted, so never shown as counted and then lost.
+      console.error(`[views] a view could not be written down, so it was not counted: ${(error as Error).message}`);
+      return false;
+    }
+  }
   remember(viewerKey, networkKey, now);
   forgetOld(now);
-  waiting.push({ profileId, viewerUserId, visitorHash: hash, networkHash: network, source, at: new Date(now) });
+  waiting.push(view);
   uncommitted.set(profileId, (uncommitted.get(profileId) ?? 0) + 1);
   scheduleFlush(FLUSH_AFTER_MS);
   return true;
@@ -192,12 +217,15 @@ export async function flushViews(): Promise<void> {
       await writeBatch(batch);
       waiting.splice(0, batch.length);
       const touched = new Set<string>();
+      const bySegment = new Map<string, number>();
       for (const view of batch) {
         touched.add(view.profileId);
+        if (view.segment) bySegment.set(view.segment, (bySegment.get(view.segment) ?? 0) + 1);
         const left = (uncommitted.get(view.profileId) ?? 1) - 1;
         if (left > 0) uncommitted.set(view.profileId, left);
         else uncommitted.delete(view.profileId);
       }
+      for (const [segment, count] of bySegment) journal?.committed(segment, count);
       for (const listener of writtenListeners) listener(touched);
     }
     retryDelay = RETRY_MIN_MS;
@@ -260,8 +288,22 @@ async function writeBatch(batch: WaitingView[]) {
 /**
  * Remembers the viewers already counted in the window, so that a restart does
  * not count a reload twice on the page (the batch would not store it anyway).
+ * With `journalDir`, counted views are written down there until they commit,
+ * and those a previous process left are written now.
  */
-export async function startCountingViews(): Promise<void> {
+export async function startCountingViews(options: { journalDir?: string } = {}): Promise<void> {
+  if (options.journalDir) {
+    const opened = ViewJournal.open<JournaledView>(options.journalDir);
+    journal = opened.journal;
+    for (const { segment, view } of opened.left) {
+      waiting.push({ ...view, at: new Date(view.at), segment });
+      uncommitted.set(view.profileId, (uncommitted.get(view.profileId) ?? 0) + 1);
+    }
+    if (opened.left.length > 0) {
+      console.info(`[views] ${opened.left.length} views counted before the last stop are being written`);
+      scheduleFlush(0);
+    }
+  }
   const rows = rowsOf(
     await db.execute(sql`
       select ${profileViews.profileId} as "profileId", ${profileViews.viewerUserId} as "viewerUserId",
@@ -291,16 +333,24 @@ export async function startCountingViews(): Promise<void> {
 
 /** The last step before the database closes: every counted view is written (a clean stop loses none). */
 export async function stopCountingViews(): Promise<void> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      await flushViews();
-      return;
-    } catch (error) {
-      if (attempt >= 3) {
-        console.error(`[views] ${waiting.length} counted views could not be written: ${databaseErrorLine(error)}`);
+  try {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await flushViews();
         return;
+      } catch (error) {
+        if (attempt >= 3) {
+          const kept = journal ? ": they are kept on disk and written at the next start" : "";
+          console.error(
+            `[views] ${waiting.length} counted views could not be written (${databaseErrorLine(error)})${kept}`,
+          );
+          return;
+        }
+        await new Promise((resolve) => setTimeout(resolve, RETRY_MIN_MS * attempt));
       }
-      await new Promise((resolve) => setTimeout(resolve, RETRY_MIN_MS * attempt));
     }
+  } finally {
+    journal?.close();
+    journal = undefined;
   }
 }
