@@ -8,6 +8,21 @@ export function isUniqueViolation(error: unknown): boolean {
   return false;
 }
 
+/**
+ * PostgreSQL ended the transaction to break a deadlock (40P01) or a
+ * serialization conflict (40001): nothing of it was written, and the same
+ * work may simply run again.
+ */
+export function isRetryableConflict(error: unknown): boolean {
+  let current: unknown = error;
+  for (let depth = 0; current && depth < 4; depth++) {
+    const code = (current as { code?: unknown }).code;
+    if (code === "40P01" || code === "40001") return true;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return false;
+}
+
 /** The disk under the database is full: ENOSPC from Node, or PostgreSQL's disk_full (53100). */
 export function isDiskFull(error: unknown): boolean {
   let current: unknown = error;

@@ -4,7 +4,7 @@ import type { Actor } from "../actor";
 import { compareIds } from "../analytics/views";
 import { changedFields, recordAdminAction } from "../audit/record";
 import { db, type Queryable, rowsOf } from "../db/client";
-import { databaseErrorLine } from "../db/errors";
+import { databaseErrorLine, isRetryableConflict } from "../db/errors";
 import { brands, importRows, imports, profiles, users } from "../db/schema";
 import { uniqueUsernames, usernameBase } from "../profiles/usernames";
 import { publishAll, type RealtimeEvent } from "../realtime";
@@ -21,6 +21,15 @@ import { describePlan, loadPlanContext, type PlanContext, planRow, type RowPlan,
 const BATCH_ROWS = 500;
 const POLL_MS = 5_000;
 /**
+ * How long one batch should hold the database, as near as whole rows allow.
+ * On the embedded database every request waits for the batch's transaction
+ * (one connection), so batches are sized to this from how long the last one
+ * took, between `MIN_BATCH_ROWS` and `BATCH_ROWS`, starting small.
+ */
+const BATCH_TARGET_MS = 250;
+const MIN_BATCH_ROWS = 20;
+const FIRST_BATCH_ROWS = 50;
+/**
  * A pause between batches: on the embedded database every query shares one
  * connection, and pages asked for during an import get their turn here
  * instead of waiting for the whole import.
@@ -28,6 +37,7 @@ const POLL_MS = 5_000;
 const BATCH_PAUSE_MS = 50;
 
 type RunOptions = {
+  /** Rows per batch, fixed; unset sizes batches by time. */
   batchRows?: number;
   /** Stop after this many batches, leaving the import running (as a server killed between batches would). */
   maxBatches?: number;
@@ -147,7 +157,13 @@ async function applyBatch(
 }
 
 /** Imports the next batch of `importId`; returns whether rows were left. */
-async function runBatch(importId: string, allRows: SheetRow[], options: RunOptions, batch: number): Promise<boolean> {
+async function runBatch(
+  importId: string,
+  allRows: SheetRow[],
+  options: RunOptions,
+  batch: number,
+  rows: number,
+): Promise<boolean> {
   return db.transaction(async (tx) => {
     const [record] = await tx.select().from(imports).where(eq(imports.id, importId)).for("update");
     if (record?.status !== "running") return false;
@@ -156,7 +172,7 @@ async function runBatch(importId: string, allRows: SheetRow[], options: RunOptio
       .from(importRows)
       .where(and(eq(importRows.importId, importId), isNull(importRows.outcome)))
       .orderBy(importRows.rowNumber)
-      .limit(options.batchRows ?? BATCH_ROWS);
+      .limit(rows);
     if (pending.length === 0) {
       await tx
         .update(imports)
@@ -230,6 +246,7 @@ export async function claimNextImport(): Promise<string | null> {
 export async function runImport(importId: string, options: RunOptions & { shouldStop?: () => boolean } = {}) {
   try {
     const allRows = await sheetRows(importId);
+    let rows = options.batchRows ?? FIRST_BATCH_ROWS;
     for (let batch = 1; ; batch++) {
       if (options.shouldStop?.()) {
         // Stopped between batches: the next start takes it up at once.
@@ -240,7 +257,9 @@ export async function runImport(importId: string, options: RunOptions & { should
         return;
       }
       if (options.maxBatches !== undefined && batch > options.maxBatches) return;
-      if (!(await runBatch(importId, allRows, options, batch))) return;
+      const began = performance.now();
+      if (!(await runBatchAgainOnConflict(() => runBatch(importId, allRows, options, batch, rows)))) return;
+      if (options.batchRows === undefined) rows = nextBatchRows(rows, performance.now() - began);
       await new Promise((resolve) => setTimeout(resolve, BATCH_PAUSE_MS));
     }
   } catch (error) {
@@ -254,6 +273,33 @@ export async function runImport(importId: string, options: RunOptions & { should
       .where(and(eq(imports.id, importId), inArray(imports.status, ["running"])))
       .catch(() => {});
   }
+}
+
+/** How often a batch that PostgreSQL chose to end for a deadlock runs again before the import stops. */
+const CONFLICT_RETRIES = 3;
+
+/**
+ * Runs a batch, and again when PostgreSQL ended it to break a deadlock: rows
+ * are locked in one order (see compareIds), but a writer outside the import
+ * (an edit, a script) may not be, and the batch wrote nothing.
+ */
+async function runBatchAgainOnConflict(run: () => Promise<boolean>): Promise<boolean> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await run();
+    } catch (error) {
+      if (!isRetryableConflict(error) || attempt > CONFLICT_RETRIES) throw error;
+      console.warn(`[import] a batch met a deadlock and runs again (${attempt} of ${CONFLICT_RETRIES})`);
+      await new Promise((resolve) => setTimeout(resolve, 50 * attempt + Math.random() * 100));
+    }
+  }
+}
+
+/** The rows of the next batch, so that it takes about `BATCH_TARGET_MS` if this one's pace holds. */
+function nextBatchRows(rows: number, tookMs: number): number {
+  const paced = Math.round((rows * BATCH_TARGET_MS) / Math.max(tookMs, 1));
+  // At most doubled at a time: one quick batch of cached rows says little of the next.
+  return Math.max(MIN_BATCH_ROWS, Math.min(BATCH_ROWS, paced, rows * 2));
 }
 
 /** Runs every waiting import, one after another; returns how many ran. */

@@ -1,0 +1,99 @@
+import { describe, expect, it } from "vitest";
+import { ON_POSTGRES, startedProcesses } from "../support/process-suite";
+import {
+  migratedDataDir,
+  SERVER_BUILT,
+  type ServerProcess,
+  signedInMember,
+  startServer,
+  stop,
+} from "../support/server-process";
+
+/**
+ * An import on the embedded database shares the one database connection with
+ * every request. While it runs, `/healthz` tells the truth (200: the server
+ * can save) and pages keep answering promptly: a load balancer never takes
+ * the only instance out for an import, and nobody waits seconds for a card.
+ */
+const ROWS = 6_000;
+const BROWSER = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Safari/537.36";
+/** Far below the 3 s a health check gives up after; generous for a busy 2-core machine. */
+const PROMPT_MS = 1_500;
+
+const started = startedProcesses("the import-while-serving tests");
+
+function peopleFile(title: string) {
+  const lines = ["First name;Last name;E-mail;Job title;Phone"];
+  for (let n = 0; n < ROWS; n++) {
+    lines.push(`Person;Number ${n};serving.${n}@example.org;${title} of things;+49 30 ${String(1000000 + n)}`);
+  }
+  return lines.join("\r\n");
+}
+
+async function timed(url: string, headers: Record<string, string> = {}) {
+  const from = performance.now();
+  const response = await fetch(url, { headers });
+  await response.arrayBuffer();
+  return { status: response.status, ms: performance.now() - from };
+}
+
+async function importFinished(server: ServerProcess, location: string, cookie: string) {
+  const page = await (await fetch(`${server.url}${location}`, { headers: { cookie } })).text();
+  return page.includes("Import finished");
+}
+
+/** Uploads `file` and starts importing it; returns the import's page. */
+async function startImport(server: ServerProcess, cookie: string, file: string, overwrite: boolean) {
+  const headers = { cookie, origin: server.url };
+  const form = new FormData();
+  form.set("file", new Blob([file], { type: "text/csv" }), "people.csv");
+  const uploaded = await fetch(`${server.url}/admin/import`, {
+    method: "POST",
+    headers,
+    body: form,
+    redirect: "manual",
+  });
+  expect(uploaded.status).toBe(302);
+  const location = uploaded.headers.get("location") as string;
+  const columns = {
+    "column.0": "firstName",
+    "column.1": "lastName",
+    "column.2": "email",
+    "column.3": "title",
+    "column.4": "phone",
+  };
+  const body = new URLSearchParams({ intent: "start", ...columns });
+  if (overwrite) body.set("overwrite", "title");
+  const start = await fetch(`${server.url}${location}`, { method: "POST", headers, body, redirect: "manual" });
+  expect(start.status).toBe(302);
+  return location;
+}
+
+describe.skipIf(ON_POSTGRES || !SERVER_BUILT)("an import on the embedded database", () => {
+  it("leaves /healthz at 200 and cards answering promptly while it runs", async () => {
+    const server = await startServer({ dataDir: await migratedDataDir() });
+    started.push(server);
+    const cookie = await signedInMember(server, "admin@example.com", { first: "Ada", last: "Admin" });
+    await signedInMember(server, "on.card@example.com", { first: "On", last: "Card" });
+
+    // The heavier import: every row changes a card that exists (its old values read, an audit entry each).
+    const first = await startImport(server, cookie, peopleFile("Engineer"), false);
+    await expect.poll(() => importFinished(server, first, cookie), { timeout: 120_000 }).toBe(true);
+    const location = await startImport(server, cookie, peopleFile("Director"), true);
+
+    const health: { status: number; ms: number }[] = [];
+    const cards: { status: number; ms: number }[] = [];
+    while (!(await importFinished(server, location, cookie))) {
+      health.push(await timed(`${server.url}/healthz`));
+      cards.push(await timed(`${server.url}/profile/on.card`, { "user-agent": BROWSER }));
+    }
+    const slowest = (probes: { ms: number }[]) => Math.max(...probes.map((probe) => probe.ms)).toFixed(0);
+    console.info(
+      `${health.length} probes during the import: /healthz at most ${slowest(health)} ms, a card ${slowest(cards)} ms`,
+    );
+    expect(health.length).toBeGreaterThan(3);
+    expect(health.filter((probe) => probe.status !== 200 || probe.ms > PROMPT_MS)).toEqual([]);
+    expect(cards.filter((probe) => probe.status !== 200 || probe.ms > PROMPT_MS)).toEqual([]);
+    expect(await stop(server)).toEqual({ code: 0, signal: null });
+  }, 300_000);
+});
