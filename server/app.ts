@@ -42,10 +42,10 @@ if (env.DATABASE_URL && env.AUTH_SECRET_GENERATED) {
   );
 }
 
-// A debugger's pause is not a fault: development has no watchdog.
-const stopWatchdog = env.NODE_ENV === "development" ? () => {} : startWatchdog(env.WATCHDOG_SECONDS);
-
 const database = await connectDatabase();
+// From here on a stuck thread is a fault (a slow start is the supervisor's to time).
+// A debugger's pause is not: development has no watchdog.
+const stopWatchdog = env.NODE_ENV === "development" ? () => {} : startWatchdog(env.WATCHDOG_SECONDS);
 const stopRealtime = await startRealtime(database);
 const stopPageCache = startPageCache();
 // Counted views wait on disk for their batch, so a crash or a stop while the database is slow loses none.
