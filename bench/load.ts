@@ -15,7 +15,11 @@
 // 6. The server's memory: idle after start, after each of BENCH_ROUNDS (2) rounds
 //    of load (no growth between them), its peak; and the peak of a first start
 //    on a new, empty data directory.
-// 7. What Chromium transfers to show the anonymous card (bench/card-weight.ts),
+// 7. With BENCH_SOAK_MINUTES (0 by default), a backup made through the running server
+//    (`npm run backup`), then that many minutes of mixed load (every route above,
+//    25 connections), the server's memory read after the backup and each minute:
+//    it must level off, not climb.
+// 8. What Chromium transfers to show the anonymous card (bench/card-weight.ts),
 //    and Lighthouse's mobile scores for the card and its QR page (bench/lighthouse.ts).
 //
 //   npm run build && flock /tmp/namecard-heavy.lock npm run bench:load
@@ -34,6 +38,7 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const MODES = (process.env.BENCH_MODES ?? "production").split(",").filter(Boolean);
 const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 2));
+const SOAK_MINUTES = Number(process.env.BENCH_SOAK_MINUTES ?? 0);
 const DATA_DIR = path.resolve(`bench/.data/load-${PROFILES}`);
 const BENCH_EMAIL = "bench.load@example.com";
 const BENCH_PASSWORD = "bench password 123";
@@ -280,6 +285,35 @@ async function signIn(url: string, port: number) {
     .join("; ");
 }
 
+/** A backup of the data directory, asked of the running server as `npm run backup` does. */
+async function backUp(port: number) {
+  const archive = path.join(os.tmpdir(), `namecard-bench-backup-${process.pid}.ndjson.gz`);
+  const child = spawn("node_modules/.bin/tsx", ["scripts/backup.ts", archive], {
+    env: { ...process.env, DATA_DIR, PORT: String(port), DATABASE_URL: "" },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  child.stdout?.on("data", (chunk) => (output += chunk));
+  child.stderr?.on("data", (chunk) => (output += chunk));
+  const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
+  fs.rmSync(archive, { force: true });
+  if (code !== 0) throw new Error(`the backup failed:\n${output}`);
+}
+
+/** `seconds` of every route at once, a share of the connections each. */
+async function soak(url: string, routes: [string, string, Record<string, string>?][], seconds: number) {
+  await Promise.all(
+    routes.map(([, target, headers]) =>
+      autocannon({
+        url: `${url}${target}`,
+        connections: Math.max(1, Math.round(25 / routes.length)),
+        duration: seconds,
+        headers: { "user-agent": BROWSER, "accept-encoding": "gzip", ...headers },
+      }),
+    ),
+  );
+}
+
 async function main() {
   if (!fs.existsSync("build/server/index.js")) throw new Error("no build: run `npm run build` first");
   console.info(
@@ -344,6 +378,16 @@ async function main() {
         if (round === ROUNDS) rows.push(...underImages.map((result) => ({ mode, ...result })));
         await settle();
         memory.push({ mode, moment: `after load, round ${round} of ${ROUNDS}`, ...memoryOf(server.child.pid) });
+      }
+      if (SOAK_MINUTES > 0) {
+        await backUp(server.port);
+        await settle();
+        memory.push({ mode, moment: "after a backup", ...memoryOf(server.child.pid) });
+        for (let minute = 1; minute <= SOAK_MINUTES; minute++) {
+          await soak(server.url, routes, 60);
+          await settle();
+          memory.push({ mode, moment: `mixed soak, minute ${minute} of ${SOAK_MINUTES}`, ...memoryOf(server.child.pid) });
+        }
       }
     } finally {
       await stopChild(server.child);
