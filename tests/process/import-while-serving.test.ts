@@ -15,7 +15,7 @@ import {
  * can save) and pages keep answering promptly: a load balancer never takes
  * the only instance out for an import, and nobody waits seconds for a card.
  */
-const ROWS = 3_000;
+const ROWS = 2_000;
 const BROWSER = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Safari/537.36";
 /** Far below the 3 s a health check gives up after; generous for a busy 2-core machine. */
 const PROMPT_MS = 1_500;

@@ -24,7 +24,15 @@ describe.skipIf(ON_POSTGRES || !SERVER_BUILT)("a server whose main thread is stu
     expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
 
     server.child.kill("SIGUSR2");
-    // Stuck: it cannot act on a stop signal.
+    // Stuck once it no longer answers; then it cannot act on a stop signal either.
+    await expect
+      .poll(() =>
+        fetch(`${server.url}/healthz`, { signal: AbortSignal.timeout(500) }).then(
+          () => "answers",
+          () => "stuck",
+        ),
+      )
+      .toBe("stuck");
     server.child.kill("SIGTERM");
     expect(await server.exited).toEqual({ code: null, signal: "SIGKILL" });
     const lines = server.output().trim().split("\n");

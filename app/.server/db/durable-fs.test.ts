@@ -13,9 +13,7 @@ afterEach(() => {
 });
 
 /** An embedded database on disk whose faults are written down instead of ending the process. */
-async function watchedDatabase() {
-  const folder = fs.mkdtempSync(path.join(os.tmpdir(), "namecard-durable-"));
-  folders.push(folder);
+async function watchedDatabase(folder: string) {
   const faults: string[] = [];
   const client = await PGlite.create({
     fs: new DurableNodeFS(path.join(folder, "db"), (reason) => faults.push(reason)),
@@ -25,11 +23,13 @@ async function watchedDatabase() {
 
 describe("the embedded database's faults", () => {
   it("are heard when PostgreSQL aborts, as it does after a PANIC, and not when it closes", async () => {
-    const closed = await watchedDatabase();
+    const folder = fs.mkdtempSync(path.join(os.tmpdir(), "namecard-durable-"));
+    folders.push(folder);
+    const closed = await watchedDatabase(folder);
     await closed.client.close();
     expect(closed.faults).toEqual([]);
 
-    const { client, module, faults } = await watchedDatabase();
+    const { client, module, faults } = await watchedDatabase(folder);
     expect((await client.query<{ one: number }>("select 1 as one")).rows).toEqual([{ one: 1 }]);
     // PostgreSQL's own abort(), the call a PANIC ends in.
     expect(() => module._abort()).toThrow(/Aborted/);

@@ -3,7 +3,7 @@ import { fullName } from "~/lib/names";
 import type { Actor } from "../actor";
 import { compareIds } from "../analytics/views";
 import { changedFields, recordAdminAction } from "../audit/record";
-import { db, type Queryable, rowsOf } from "../db/client";
+import { db, getDatabaseHandle, type Queryable, rowsOf } from "../db/client";
 import { databaseErrorLine, isRetryableConflict } from "../db/errors";
 import { brands, importRows, imports, profiles, users } from "../db/schema";
 import { uniqueUsernames, usernameBase } from "../profiles/usernames";
@@ -21,10 +21,10 @@ import { describePlan, loadPlanContext, type PlanContext, planRow, type RowPlan,
 const BATCH_ROWS = 500;
 const POLL_MS = 5_000;
 /**
- * How long one batch should hold the database, as near as whole rows allow.
- * On the embedded database every request waits for the batch's transaction
- * (one connection), so batches are sized to this from how long the last one
- * took, between `MIN_BATCH_ROWS` and `BATCH_ROWS`, starting small.
+ * How long one batch should hold the embedded database, as near as whole rows
+ * allow: there every request waits for the batch's transaction (one
+ * connection), so batches are sized to this from how long the last one took,
+ * between `MIN_BATCH_ROWS` and `BATCH_ROWS`, starting small.
  */
 const BATCH_TARGET_MS = 250;
 const MIN_BATCH_ROWS = 20;
@@ -246,7 +246,9 @@ export async function claimNextImport(): Promise<string | null> {
 export async function runImport(importId: string, options: RunOptions & { shouldStop?: () => boolean } = {}) {
   try {
     const allRows = await sheetRows(importId);
-    let rows = options.batchRows ?? FIRST_BATCH_ROWS;
+    // On PostgreSQL other requests have connections of their own: batches stay at their largest.
+    const paced = options.batchRows === undefined && getDatabaseHandle().kind === "pglite";
+    let rows = options.batchRows ?? (paced ? FIRST_BATCH_ROWS : BATCH_ROWS);
     for (let batch = 1; ; batch++) {
       if (options.shouldStop?.()) {
         // Stopped between batches: the next start takes it up at once.
@@ -259,7 +261,7 @@ export async function runImport(importId: string, options: RunOptions & { should
       if (options.maxBatches !== undefined && batch > options.maxBatches) return;
       const began = performance.now();
       if (!(await runBatchAgainOnConflict(() => runBatch(importId, allRows, options, batch, rows)))) return;
-      if (options.batchRows === undefined) rows = nextBatchRows(rows, performance.now() - began);
+      if (paced) rows = nextBatchRows(rows, performance.now() - began);
       await new Promise((resolve) => setTimeout(resolve, BATCH_PAUSE_MS));
     }
   } catch (error) {
