@@ -386,7 +386,11 @@ async function main() {
         for (let minute = 1; minute <= SOAK_MINUTES; minute++) {
           await soak(server.url, routes, 60);
           await settle();
-          memory.push({ mode, moment: `mixed soak, minute ${minute} of ${SOAK_MINUTES}`, ...memoryOf(server.child.pid) });
+          memory.push({
+            mode,
+            moment: `mixed soak, minute ${minute} of ${SOAK_MINUTES}`,
+            ...memoryOf(server.child.pid),
+          });
         }
       }
     } finally {
