@@ -57,9 +57,9 @@ async function runLane(steps, live) {
 
 // The second Node runs what depends on the Node version, on the embedded database: the unit
 // tests (crypto, streams, parsers), and the built server as clients and proxies meet it
-// (its HTTP, PGlite's WebAssembly, sessions, a graceful stop). The other tests (domain
-// rules, backups, restarts, file modes) depend on the code and the operating system, not
-// on Node, and run once.
+// (its HTTP and its limits, PGlite's WebAssembly, sessions, a graceful stop). The other
+// tests (domain rules, hostile bodies, load, backups, restarts, file modes) depend on the
+// code and the operating system more than on Node, and run once.
 const SECOND_NODE_RUNS = [
   { name: "unit tests", args: ["--project", "unit"] },
   {
@@ -67,9 +67,7 @@ const SECOND_NODE_RUNS = [
     args: [
       "--project",
       "process:pglite",
-      ...["server-process", "oversized-bodies", "hostile-bodies", "graceful-stop", "serving-under-load"].map(
-        (file) => `tests/process/${file}.test.ts`,
-      ),
+      ...["server-process", "oversized-bodies", "graceful-stop"].map((file) => `tests/process/${file}.test.ts`),
     ],
   },
 ];

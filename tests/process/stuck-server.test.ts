@@ -13,10 +13,9 @@ const started = startedProcesses("the stuck-server tests");
 const SPIN_ON_SIGNAL = path.resolve("tests/support/spin-on-signal.mjs");
 
 describe.skipIf(ON_POSTGRES || !SERVER_BUILT)("a server whose main thread is stuck", () => {
-  it("ends itself with one line after WATCHDOG_SECONDS, and starts again on the same data", async () => {
-    const dataDir = await migratedDataDir();
+  it("ends itself with one line after WATCHDOG_SECONDS, so that its supervisor can start it again", async () => {
     const server = await startServer({
-      dataDir,
+      dataDir: await migratedDataDir(),
       env: { WATCHDOG_SECONDS: "2" },
       nodeArgs: ["--import", SPIN_ON_SIGNAL],
     });
@@ -39,11 +38,6 @@ describe.skipIf(ON_POSTGRES || !SERVER_BUILT)("a server whose main thread is stu
     expect(lines.at(-1)).toMatch(
       /^\[server\] stopped answering for \d+ s \(its main thread is stuck\): ending the process so that its supervisor starts it again$/,
     );
-
-    const again = await startServer({ dataDir });
-    started.push(again);
-    expect((await fetch(`${again.url}/healthz`)).status).toBe(200);
-    expect(await stop(again)).toEqual({ code: 0, signal: null });
   }, 120_000);
 
   it("is left alone while it answers, however long it runs", async () => {
