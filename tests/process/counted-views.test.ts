@@ -1,8 +1,9 @@
+import http from "node:http";
 import path from "node:path";
 import { sql } from "drizzle-orm";
 import pg from "pg";
 import { afterEach, describe, expect, it } from "vitest";
-import { openPglite, rowsOf } from "~/.server/db/client";
+import { openPglite, openPostgres, rowsOf } from "~/.server/db/client";
 import { adminQuery, createScratchDatabase, POSTGRES_URL } from "../support/postgres";
 import { ON_POSTGRES, startedProcesses } from "../support/process-suite";
 import {
@@ -43,39 +44,50 @@ async function installation(): Promise<Installation> {
 const start = (where: Installation) =>
   startServer({ dataDir: where.dataDir, databaseUrl: where.databaseUrl, env: { TRUST_PROXY: "loopback" } });
 
+/**
+ * A visitor's view of the card, on a connection of its own: the database work between views
+ * can outlast the server's keep-alive, and a reused connection may then be closed under it.
+ */
+function view(server: ServerProcess, card: string, ip: string): Promise<{ status: number; html: string }> {
+  return new Promise((resolve, reject) => {
+    http
+      .get(
+        `${server.url}${card}`,
+        { agent: false, headers: { "user-agent": BROWSER, "x-forwarded-for": ip } },
+        (response) => {
+          let html = "";
+          response.setEncoding("utf8");
+          response.on("data", (chunk: string) => (html += chunk));
+          response.on("end", () =>
+            resolve({ status: response.statusCode ?? 0, html: html.replaceAll("<!-- -->", "") }),
+          );
+        },
+      )
+      .on("error", reject);
+  });
+}
+
 /** Views answered as counted: each visitor sees one more than the last. */
 async function countViews(server: ServerProcess, card: string, first: number) {
   for (let n = first; n < first + VIEWS; n++) {
-    const response = await fetch(`${server.url}${card}`, {
-      headers: { "user-agent": BROWSER, "x-forwarded-for": `10.77.${Math.floor(n / 200)}.${n % 200}` },
-    });
-    const html = (await response.text()).replaceAll("<!-- -->", "");
-    expect(response.status).toBe(200);
+    const { status, html } = await view(server, card, `10.77.${Math.floor(n / 200)}.${n % 200}`);
+    expect(status).toBe(200);
     expect(Number(/data-testid="view-count">([\d,]+)</.exec(html)?.[1])).toBe(n + 1);
   }
 }
 
 /** The card's stored views and its count, read straight from the database. */
 async function stored(where: Installation, email: string) {
-  const query = sql`select p.view_count as "viewCount", (select count(*)::int from profile_views v where v.profile_id = p.id) as views
-    from profiles p where p.email = ${email}`;
-  if (where.databaseUrl) {
-    const client = new pg.Client({ connectionString: where.databaseUrl });
-    await client.connect();
-    try {
-      const { rows } = await client.query<{ viewCount: number; views: number }>(
-        `select p.view_count as "viewCount", (select count(*)::int from profile_views v where v.profile_id = p.id) as views
-         from profiles p where p.email = $1`,
-        [email],
-      );
-      return rows[0];
-    } finally {
-      await client.end();
-    }
-  }
-  const handle = await openPglite({ dataDir: path.join(where.dataDir, "db") });
+  const handle = where.databaseUrl
+    ? openPostgres(where.databaseUrl, 1)
+    : await openPglite({ dataDir: path.join(where.dataDir, "db") });
   try {
-    return rowsOf(await handle.db.execute(query))[0] as { viewCount: number; views: number } | undefined;
+    const rows = rowsOf(
+      await handle.db.execute(sql`select p.view_count as "viewCount",
+        (select count(*)::int from profile_views v where v.profile_id = p.id) as views
+        from profiles p where p.email = ${email}`),
+    );
+    return rows[0] as { viewCount: number; views: number } | undefined;
   } finally {
     await handle.close();
   }
@@ -129,7 +141,7 @@ describe.skipIf((ON_POSTGRES && !POSTGRES_URL) || !SERVER_BUILT)("views shown as
       const email = "kept.views@example.com";
       await signedInMember(server, email, { first: "Kep", last: "Ted" });
       const card = "/profile/kep.ted";
-      expect((await fetch(`${server.url}${card}`, { headers: { "user-agent": BROWSER } })).status).toBe(200);
+      expect((await view(server, card, "10.77.9.9")).status).toBe(200);
 
       const endSessions = `select pg_terminate_backend(pid) from pg_stat_activity where datname = '${where.databaseName}' and pid <> pg_backend_pid()`;
       await adminQuery(`alter database ${where.databaseName} set default_transaction_read_only = on`);

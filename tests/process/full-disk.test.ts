@@ -1,13 +1,13 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { importPage, postImport, uploadImport } from "../support/imports";
 import { ON_POSTGRES, startedProcesses } from "../support/process-suite";
 import {
   freePort,
   launch,
   migratedDataDir,
   SERVER_BUILT,
-  type ServerProcess,
   serverEnv,
   signedInMember,
   startServer,
@@ -40,15 +40,6 @@ function peopleFile() {
   return lines.join("\r\n");
 }
 
-/** The import's page as text, and what it says about the run. */
-async function importState(server: ServerProcess, location: string, cookie: string) {
-  const page = (await (await fetch(`${server.url}${location}`, { headers: { cookie } })).text()).replaceAll(
-    "<!-- -->",
-    "",
-  );
-  return { finished: page.includes("Import finished"), interrupted: page.includes("Import interrupted"), page };
-}
-
 const stackLine = /^\s+at /m;
 
 describe.skipIf(ON_POSTGRES || !SERVER_BUILT)("the embedded database on a full disk", () => {
@@ -76,31 +67,13 @@ describe.skipIf(ON_POSTGRES || !SERVER_BUILT)("the embedded database on a full d
     const server = await startServer({ dataDir: where.dataDir });
     started.push(server);
     const cookie = await signedInMember(server, "admin@example.com", { first: "Ada", last: "Admin" });
-    const headers = { cookie, origin: server.url };
-    const form = new FormData();
-    form.set("file", new Blob([peopleFile()], { type: "text/csv" }), "people.csv");
-    const uploaded = await fetch(`${server.url}/admin/import`, {
-      method: "POST",
-      headers,
-      body: form,
-      redirect: "manual",
-    });
-    expect(uploaded.status).toBe(302);
-    const location = uploaded.headers.get("location") as string;
+    const admin = { server, cookie };
+    const location = await uploadImport(admin, peopleFile());
 
     // Room for the import's first writes, not for all of them.
     fillDisk(where.disk, 1_500);
-    const columns = { "column.0": "firstName", "column.1": "lastName", "column.2": "email", "column.3": "title" };
-    const start = await fetch(`${server.url}${location}`, {
-      method: "POST",
-      headers,
-      body: new URLSearchParams({ intent: "start", ...columns }),
-      redirect: "manual",
-    });
-    expect(start.status).toBe(302);
-    await expect
-      .poll(async () => (await importState(server, location, cookie)).interrupted, { timeout: 60_000 })
-      .toBe(true);
+    await postImport(admin, location, "start", { columns: ["firstName", "lastName", "email", "title"] });
+    await expect.poll(async () => (await importPage(admin, location)).interrupted, { timeout: 60_000 }).toBe(true);
 
     // The server answers, and its health says what is true: the disk is full.
     const health = await fetch(`${server.url}/healthz`);
@@ -116,16 +89,9 @@ describe.skipIf(ON_POSTGRES || !SERVER_BUILT)("the embedded database on a full d
     expect(server.output()).not.toMatch(stackLine);
 
     freeDisk(where.disk);
-    await fetch(`${server.url}${location}`, {
-      method: "POST",
-      headers,
-      body: new URLSearchParams({ intent: "retry" }),
-      redirect: "manual",
-    });
-    await expect
-      .poll(async () => (await importState(server, location, cookie)).finished, { timeout: 90_000 })
-      .toBe(true);
-    const { page } = await importState(server, location, cookie);
+    await postImport(admin, location, "retry");
+    await expect.poll(async () => (await importPage(admin, location)).finished, { timeout: 90_000 }).toBe(true);
+    const { page } = await importPage(admin, location);
     expect(page).toMatch(new RegExp(`${ROWS.toLocaleString("en-US")} of ${ROWS.toLocaleString("en-US")} rows`));
     expect(await stop(server)).toEqual({ code: 0, signal: null });
   }, 240_000);

@@ -2,12 +2,12 @@ import path from "node:path";
 import { type SQL, sql } from "drizzle-orm";
 import { afterEach, describe, expect, it } from "vitest";
 import { type DatabaseHandle, openPglite, openPostgres, rowsOf } from "~/.server/db/client";
+import { importPage, postImport, uploadImport } from "../support/imports";
 import { createScratchDatabase, POSTGRES_URL } from "../support/postgres";
 import { ON_POSTGRES, startedProcesses } from "../support/process-suite";
 import {
   migratedDataDir,
   SERVER_BUILT,
-  type ServerProcess,
   scratchDir,
   signedInMember,
   startServer,
@@ -53,44 +53,18 @@ function file() {
   return `\uFEFF${lines.join("\r\n")}\r\n`;
 }
 
-/** How many rows the import's page says are done, and whether it says it finished. */
-async function progress(server: ServerProcess, location: string, cookie: string) {
-  // React separates the text's parts with comments in the HTML it renders.
-  const page = (await (await fetch(`${server.url}${location}`, { headers: { cookie } })).text()).replaceAll(
-    "<!-- -->",
-    "",
-  );
-  const done = Number((/([0-9,]+) of [0-9,]+ rows/.exec(page)?.[1] ?? "0").replace(/,/g, ""));
-  return { done, finished: page.includes("Import finished"), interrupted: page.includes("Import interrupted") };
-}
-
 describe.skipIf((ON_POSTGRES && !POSTGRES_URL) || !SERVER_BUILT)("a server killed during a bulk import", () => {
   it("takes the import up again after the restart and imports every row exactly once", async () => {
     const where = await installation();
     let server = await startServer(where);
     started.push(server);
     const cookie = await signedInMember(server, "admin@example.com", { first: "Ada", last: "Admin" });
-    const headers = { cookie, origin: server.url };
-
-    const form = new FormData();
-    form.set("file", new Blob([file()], { type: "text/csv" }), "people.csv");
-    const uploaded = await fetch(`${server.url}/admin/import`, {
-      method: "POST",
-      headers,
-      body: form,
-      redirect: "manual",
-    });
-    expect(uploaded.status).toBe(302);
-    const location = uploaded.headers.get("location") as string;
-    const body = new URLSearchParams({ intent: "start", "column.0": "firstName", "column.1": "lastName" });
-    body.set("column.2", "email");
-    body.set("column.3", "title");
-    const start = await fetch(`${server.url}${location}`, { method: "POST", headers, body, redirect: "manual" });
-    expect(start.status).toBe(302);
+    const location = await uploadImport({ server, cookie }, file());
+    await postImport({ server, cookie }, location, "start", { columns: ["firstName", "lastName", "email", "title"] });
 
     // Killed once some batches are in and others are not.
-    let before = await progress(server, location, cookie);
-    while (before.done === 0 && !before.finished) before = await progress(server, location, cookie);
+    let before = await importPage({ server, cookie }, location);
+    while (before.done === 0 && !before.finished) before = await importPage({ server, cookie }, location);
     await stop(server, "SIGKILL");
     expect(before.finished).toBe(false);
 
@@ -104,17 +78,11 @@ describe.skipIf((ON_POSTGRES && !POSTGRES_URL) || !SERVER_BUILT)("a server kille
     server = await startServer(where);
     started.push(server);
     // Taken up by itself, or when "Run it again" is chosen on an import shown as interrupted.
-    for (let state = await progress(server, location, cookie); !state.finished; ) {
-      if (state.interrupted) {
-        await fetch(`${server.url}${location}`, {
-          method: "POST",
-          headers,
-          body: new URLSearchParams({ intent: "retry" }),
-          redirect: "manual",
-        });
-      }
+    const admin = { server, cookie };
+    for (let state = await importPage(admin, location); !state.finished; ) {
+      if (state.interrupted) await postImport(admin, location, "retry");
       await new Promise((resolve) => setTimeout(resolve, 250));
-      state = await progress(server, location, cookie);
+      state = await importPage(admin, location);
     }
     await stop(server, "SIGTERM");
 

@@ -1,13 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { importPage, postImport, uploadImport } from "../support/imports";
 import { ON_POSTGRES, startedProcesses } from "../support/process-suite";
-import {
-  migratedDataDir,
-  SERVER_BUILT,
-  type ServerProcess,
-  signedInMember,
-  startServer,
-  stop,
-} from "../support/server-process";
+import { migratedDataDir, SERVER_BUILT, signedInMember, startServer, stop } from "../support/server-process";
 
 /**
  * An import on the embedded database shares the one database connection with
@@ -19,6 +13,8 @@ const ROWS = 2_000;
 const BROWSER = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Safari/537.36";
 /** Far below the 3 s a health check gives up after; generous for a busy 2-core machine. */
 const PROMPT_MS = 1_500;
+
+const COLUMNS = ["firstName", "lastName", "email", "title", "phone"];
 
 const started = startedProcesses("the import-while-serving tests");
 
@@ -37,38 +33,6 @@ async function timed(url: string, headers: Record<string, string> = {}) {
   return { status: response.status, ms: performance.now() - from };
 }
 
-async function importFinished(server: ServerProcess, location: string, cookie: string) {
-  const page = await (await fetch(`${server.url}${location}`, { headers: { cookie } })).text();
-  return page.includes("Import finished");
-}
-
-/** Uploads `file` and starts importing it; returns the import's page. */
-async function startImport(server: ServerProcess, cookie: string, file: string, overwrite: boolean) {
-  const headers = { cookie, origin: server.url };
-  const form = new FormData();
-  form.set("file", new Blob([file], { type: "text/csv" }), "people.csv");
-  const uploaded = await fetch(`${server.url}/admin/import`, {
-    method: "POST",
-    headers,
-    body: form,
-    redirect: "manual",
-  });
-  expect(uploaded.status).toBe(302);
-  const location = uploaded.headers.get("location") as string;
-  const columns = {
-    "column.0": "firstName",
-    "column.1": "lastName",
-    "column.2": "email",
-    "column.3": "title",
-    "column.4": "phone",
-  };
-  const body = new URLSearchParams({ intent: "start", ...columns });
-  if (overwrite) body.set("overwrite", "title");
-  const start = await fetch(`${server.url}${location}`, { method: "POST", headers, body, redirect: "manual" });
-  expect(start.status).toBe(302);
-  return location;
-}
-
 describe.skipIf(ON_POSTGRES || !SERVER_BUILT)("an import on the embedded database", () => {
   it("leaves /healthz at 200 and cards answering promptly while it runs", async () => {
     const server = await startServer({ dataDir: await migratedDataDir() });
@@ -77,13 +41,16 @@ describe.skipIf(ON_POSTGRES || !SERVER_BUILT)("an import on the embedded databas
     await signedInMember(server, "on.card@example.com", { first: "On", last: "Card" });
 
     // The heavier import: every row changes a card that exists (its old values read, an audit entry each).
-    const first = await startImport(server, cookie, peopleFile("Engineer"), false);
-    await expect.poll(() => importFinished(server, first, cookie), { timeout: 120_000 }).toBe(true);
-    const location = await startImport(server, cookie, peopleFile("Director"), true);
+    const admin = { server, cookie };
+    const first = await uploadImport(admin, peopleFile("Engineer"));
+    await postImport(admin, first, "start", { columns: COLUMNS });
+    await expect.poll(async () => (await importPage(admin, first)).finished, { timeout: 120_000 }).toBe(true);
+    const location = await uploadImport(admin, peopleFile("Director"));
+    await postImport(admin, location, "start", { columns: COLUMNS, overwrite: ["title"] });
 
     const health: { status: number; ms: number }[] = [];
     const cards: { status: number; ms: number }[] = [];
-    while (!(await importFinished(server, location, cookie))) {
+    while (!(await importPage(admin, location)).finished) {
       health.push(await timed(`${server.url}/healthz`));
       cards.push(await timed(`${server.url}/profile/on.card`, { "user-agent": BROWSER }));
     }
