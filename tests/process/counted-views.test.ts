@@ -4,7 +4,7 @@ import { sql } from "drizzle-orm";
 import pg from "pg";
 import { afterEach, describe, expect, it } from "vitest";
 import { openPglite, openPostgres, rowsOf } from "~/.server/db/client";
-import { adminQuery, createScratchDatabase, POSTGRES_URL } from "../support/postgres";
+import { adminQuery, createScratchDatabase, endSessions, POSTGRES_URL } from "../support/postgres";
 import { ON_POSTGRES, startedProcesses } from "../support/process-suite";
 import {
   migratedDataDir,
@@ -143,9 +143,8 @@ describe.skipIf((ON_POSTGRES && !POSTGRES_URL) || !SERVER_BUILT)("views shown as
       const card = "/profile/kep.ted";
       expect((await view(server, card, "10.77.9.9")).status).toBe(200);
 
-      const endSessions = `select pg_terminate_backend(pid) from pg_stat_activity where datname = '${where.databaseName}' and pid <> pg_backend_pid()`;
       await adminQuery(`alter database ${where.databaseName} set default_transaction_read_only = on`);
-      await adminQuery(endSessions);
+      await endSessions(where.databaseName!);
       // The first view after the sessions ended may meet a dropped connection; the card still answers.
       await countViews(server, card, 1);
       expect(await stop(server)).toEqual({ code: 0, signal: null });

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { adminQuery, createScratchDatabase, POSTGRES_URL } from "../support/postgres";
+import { adminQuery, createScratchDatabase, endSessions, POSTGRES_URL } from "../support/postgres";
 import { ON_POSTGRES, startedProcesses } from "../support/process-suite";
 import { makeReadOnly, makeWritable } from "../support/read-only";
 import { migratedDataDir, SERVER_BUILT, scratchDir, signedInMember, startServer } from "../support/server-process";
@@ -74,15 +74,14 @@ describe.skipIf(!ON_POSTGRES || !POSTGRES_URL || !SERVER_BUILT)("while PostgreSQ
     started.push(server);
     expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
 
-    const endSessions = `select pg_terminate_backend(pid) from pg_stat_activity where datname = '${database.name}' and pid <> pg_backend_pid()`;
     await adminQuery(`alter database ${database.name} set default_transaction_read_only = on`);
-    await adminQuery(endSessions);
+    await endSessions(database.name);
     // The sessions just ended answer "terminating connection" first; then the new ones are read-only.
     const body = JSON.parse(await eventually(`${server.url}/healthz`, 503, /read-only/));
     expect(body).toMatchObject({ ok: false, database: { ok: false, error: expect.stringMatching(/read-only/) } });
 
     await adminQuery(`alter database ${database.name} reset default_transaction_read_only`);
-    await adminQuery(endSessions);
+    await endSessions(database.name);
     await eventually(`${server.url}/healthz`, 200);
   }, 120_000);
 });

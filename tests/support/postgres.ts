@@ -35,3 +35,15 @@ export async function createScratchDatabase(): Promise<{ name: string; url: stri
 export function adminQuery(text: string) {
   return admin((client) => client.query(text));
 }
+
+/**
+ * Ends every client session on `database` but the caller's own, so that the next ones start
+ * with its settings. Only client backends: an autovacuum worker on it belongs to the
+ * superuser, and the test role may not end it.
+ */
+export function endSessions(database: string) {
+  return adminQuery(
+    `select pg_terminate_backend(pid) from pg_stat_activity
+     where datname = '${database}' and pid <> pg_backend_pid() and backend_type = 'client backend'`,
+  );
+}
