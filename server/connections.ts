@@ -14,10 +14,20 @@ export const MAX_CONNECTIONS_PER_CLIENT = 200;
 /** A client has this long to send a request's headers, and this long for the whole request (a photo on a slow phone). */
 export const HEADERS_TIMEOUT_MS = 15_000;
 const REQUEST_TIMEOUT_MS = 120_000;
+/**
+ * How long an idle keep-alive connection stays open. Node's default of 5 s is
+ * shorter than a proxy's or a client's own idle time (nginx and cloud load
+ * balancers keep theirs 60 s): a request sent on a connection just as the
+ * server closes it fails with a reset, and only browsers send it again. Idle
+ * connections still count against a client's share, and a graceful stop
+ * closes them at once.
+ */
+export const KEEP_ALIVE_TIMEOUT_MS = 65_000;
 
 export function limitConnections(listener: Server, app: Express) {
   listener.headersTimeout = HEADERS_TIMEOUT_MS;
   listener.requestTimeout = REQUEST_TIMEOUT_MS;
+  listener.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
   const trusted = app.get("trust proxy fn") as (address: string, hop: number) => boolean;
   const open = new Map<string, number>();
   listener.on("connection", (socket: Socket) => {

@@ -1,6 +1,6 @@
 import net from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { HEADERS_TIMEOUT_MS, MAX_CONNECTIONS_PER_CLIENT } from "../../server/connections";
+import { HEADERS_TIMEOUT_MS, KEEP_ALIVE_TIMEOUT_MS, MAX_CONNECTIONS_PER_CLIENT } from "../../server/connections";
 import { ON_POSTGRES } from "../support/process-suite";
 import { SERVER_BUILT, type ServerProcess, startServer, stop } from "../support/server-process";
 
@@ -52,6 +52,27 @@ describe.skipIf(ON_POSTGRES || !SERVER_BUILT)("one client's share of the server"
       .toBe(200);
     for (const connection of held) connection.socket.destroy();
   });
+
+  it("keeps an idle connection open longer than a proxy's or a client's own idle time, and says how long", async () => {
+    const response = await fetch(`${server.url}/healthz`);
+    expect(response.headers.get("keep-alive")).toBe(`timeout=${KEEP_ALIVE_TIMEOUT_MS / 1000}`);
+    expect(KEEP_ALIVE_TIMEOUT_MS).toBeGreaterThan(60_000);
+
+    const idle = await connect(server.port);
+    let received = "";
+    idle.socket.on("data", (chunk: Buffer) => {
+      received += chunk.toString();
+    });
+    const answers = () => received.match(/HTTP\/1\.1 200 /g)?.length ?? 0;
+    const ask = () => idle.socket.write("GET /healthz HTTP/1.1\r\nHost: localhost\r\n\r\n");
+    ask();
+    await expect.poll(answers, { timeout: 10_000 }).toBe(1);
+    // Idle past Node's default keep-alive (5 s), the connection still carries the next request.
+    expect(await closesWithin(idle, 7_000)).toBe(false);
+    ask();
+    await expect.poll(answers, { timeout: 10_000 }).toBe(2);
+    idle.socket.destroy();
+  }, 40_000);
 
   it("closes a connection that sends its headers too slowly", async () => {
     const slow = await connect(server.port);
