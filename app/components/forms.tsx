@@ -30,6 +30,8 @@ type FieldProps = {
   hint?: string;
   errors?: string[] | null;
   className?: string;
+  /** A control beside the label (a field's visibility), outside the label itself. */
+  aside?: React.ReactNode;
 };
 
 type ControlProps = { id: string; "aria-invalid"?: true; "aria-describedby"?: string };
@@ -43,6 +45,7 @@ function FieldFrame({
   hint,
   errors,
   className,
+  aside,
   id: givenId,
   required,
   children,
@@ -53,13 +56,14 @@ function FieldFrame({
   const errorId = errors?.length ? `${id}-error` : undefined;
   return (
     <div className={className}>
-      <div className="mb-1.5 flex gap-1 text-sm font-medium text-slate-700 dark:text-slate-300">
+      <div className="mb-1.5 flex min-h-6 items-end gap-1 text-sm font-medium text-slate-700 dark:text-slate-300">
         <label htmlFor={id}>{label}</label>
         {required ? (
           <span aria-hidden className="text-red-600 dark:text-red-400">
             *
           </span>
         ) : null}
+        {aside ? <span className="ml-auto">{aside}</span> : null}
       </div>
       {children({
         id,
@@ -82,6 +86,7 @@ export function Field({
   hint,
   errors,
   className,
+  aside,
   ...input
 }: FieldProps & InputHTMLAttributes<HTMLInputElement>) {
   return (
@@ -90,6 +95,7 @@ export function Field({
       hint={hint}
       errors={errors}
       className={className}
+      aside={aside}
       id={input.id ?? fieldId(input.name)}
       required={input.required}
     >
@@ -103,6 +109,7 @@ export function TextareaField({
   hint,
   errors,
   className,
+  aside,
   ...textarea
 }: FieldProps & TextareaHTMLAttributes<HTMLTextAreaElement>) {
   return (
@@ -111,6 +118,7 @@ export function TextareaField({
       hint={hint}
       errors={errors}
       className={className}
+      aside={aside}
       id={textarea.id ?? fieldId(textarea.name)}
       required={textarea.required}
     >

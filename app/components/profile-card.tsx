@@ -1,4 +1,4 @@
-import { BriefcaseBusiness, Eye, Mail, Phone } from "lucide-react";
+import { BriefcaseBusiness, Eye, Mail, MapPin, Network, Phone } from "lucide-react";
 import { Link } from "react-router";
 import { Avatar } from "~/components/avatar";
 import { BrandBadge, brandScope } from "~/components/brand-badge";
@@ -15,7 +15,10 @@ export type DirectoryPerson = {
   lastName: string;
   username: string;
   title: string | null;
-  email: string;
+  department: string | null;
+  office: string | null;
+  pronouns: string | null;
+  email: string | null;
   phone: string | null;
   bio: string | null;
   linkedinUrl: string | null;
@@ -44,6 +47,29 @@ function ClaimDot({ claimed, className }: { claimed: boolean | undefined; classN
     >
       <span className="sr-only">{claimed ? "Claimed" : "Unclaimed"}</span>
     </span>
+  );
+}
+
+/** Department and office on one line, each with its icon; nothing when neither is shown. */
+function WorkPlace({ person, className }: { person: DirectoryPerson; className?: string }) {
+  if (!person.department && !person.office) return null;
+  return (
+    <p className={cn("flex min-w-0 items-center gap-3 text-sm text-slate-500 dark:text-slate-400", className)}>
+      {person.department ? (
+        <span className="flex min-w-0 items-center gap-1">
+          <Network aria-hidden className="size-3.5 shrink-0" />
+          <span className="sr-only">Department: </span>
+          <span className="truncate">{person.department}</span>
+        </span>
+      ) : null}
+      {person.office ? (
+        <span className="flex min-w-0 items-center gap-1">
+          <MapPin aria-hidden className="size-3.5 shrink-0" />
+          <span className="sr-only">Office: </span>
+          <span className="truncate">{person.office}</span>
+        </span>
+      ) : null}
+    </p>
   );
 }
 
@@ -79,8 +105,14 @@ export function ProfileGridCard({ person }: { person: DirectoryPerson }) {
             {views(person.viewCount)}
           </span>
         </div>
-        <h3 className="mt-3 truncate text-lg font-semibold">{name}</h3>
+        <h3 className="mt-3 truncate text-lg font-semibold">
+          {name}
+          {person.pronouns ? (
+            <span className="ml-1.5 text-sm font-normal text-slate-500 dark:text-slate-400">({person.pronouns})</span>
+          ) : null}
+        </h3>
         {person.title ? <p className="truncate text-sm text-slate-600 dark:text-slate-300">{person.title}</p> : null}
+        <WorkPlace person={person} className="mt-0.5" />
         <div className="mt-1 flex flex-wrap items-center gap-2 text-sm text-slate-500 dark:text-slate-400">
           <span className="truncate">@{person.username}</span>
           <BrandBadge brand={person.brand} />
@@ -89,12 +121,17 @@ export function ProfileGridCard({ person }: { person: DirectoryPerson }) {
           <p className="mt-3 line-clamp-2 text-sm text-slate-600 dark:text-slate-300">{person.bio}</p>
         ) : null}
         <ul className="mt-3 space-y-1 text-sm">
-          <li className="flex min-w-0 items-center gap-2">
-            <Mail aria-hidden className="size-4 shrink-0 text-slate-400" />
-            <a href={`mailto:${person.email}`} className="truncate text-slate-700 hover:underline dark:text-slate-300">
-              {person.email}
-            </a>
-          </li>
+          {person.email ? (
+            <li className="flex min-w-0 items-center gap-2">
+              <Mail aria-hidden className="size-4 shrink-0 text-slate-400" />
+              <a
+                href={`mailto:${person.email}`}
+                className="truncate text-slate-700 hover:underline dark:text-slate-300"
+              >
+                {person.email}
+              </a>
+            </li>
+          ) : null}
           {person.phone ? (
             <li className="flex items-center gap-2">
               <Phone aria-hidden className="size-4 shrink-0 text-slate-400" />
@@ -149,15 +186,18 @@ export function ProfileListRow({ person }: { person: DirectoryPerson }) {
             @{person.username}
             {person.title ? ` · ${person.title}` : ""}
           </p>
+          <WorkPlace person={person} />
           {person.bio ? (
             <p className="mt-1 line-clamp-1 text-sm text-slate-600 dark:text-slate-300">{person.bio}</p>
           ) : null}
         </div>
       </div>
       <div className="flex min-w-0 flex-col text-sm sm:w-64">
-        <a href={`mailto:${person.email}`} className="truncate text-slate-700 hover:underline dark:text-slate-300">
-          {person.email}
-        </a>
+        {person.email ? (
+          <a href={`mailto:${person.email}`} className="truncate text-slate-700 hover:underline dark:text-slate-300">
+            {person.email}
+          </a>
+        ) : null}
         {person.phone ? <span className="text-slate-500 dark:text-slate-400">{person.phone}</span> : null}
         {person.linkedinUrl ? (
           <a

@@ -1,3 +1,5 @@
+import { CARD_FIELDS, isCardField } from "./card-fields";
+
 /**
  * The words of the audit log, shared by the server (which records and filters
  * entries) and the screen that lists them.
@@ -58,13 +60,17 @@ export function describeChange(field: string, [before, after]: [unknown, unknown
 function shown(value: unknown): string {
   if (value === null || value === undefined || value === "") return "—";
   if (typeof value === "string") return value;
+  // A card's links read as their addresses, one after another.
+  if (Array.isArray(value) && value.every((item) => typeof item?.url === "string")) {
+    return value.length ? value.map((item) => item.url).join(", ") : "—";
+  }
   return JSON.stringify(value);
 }
 
 const FIELD_LABELS: Record<string, string> = {
   companyBrandId: "brand",
   profilePhoto: "photo",
-  linkedinUrl: "LinkedIn",
+  fieldVisibility: "visibility",
   coverImage: "cover image",
   showStatsToVisitors: "visitors see stats",
   deactivatedCards: "deactivated cards show",
@@ -72,5 +78,6 @@ const FIELD_LABELS: Record<string, string> = {
 
 /** A field's name as people say it: "firstName" is "first name". */
 function fieldLabel(field: string): string {
+  if (isCardField(field)) return CARD_FIELDS[field].auditLabel;
   return FIELD_LABELS[field] ?? field.replace(/([a-z0-9])([A-Z])/g, "$1 $2").toLowerCase();
 }

@@ -1,15 +1,22 @@
+import { CARD_FIELDS, type CardFieldKey } from "./card-fields";
+
 /** The card fields a CSV column can fill, in the order the screens list them. */
 export const IMPORT_FIELDS = [
   { key: "firstName", label: "First name" },
   { key: "lastName", label: "Last name" },
-  { key: "email", label: "Email" },
-  { key: "title", label: "Job title" },
-  { key: "phone", label: "Phone" },
+  { key: "email", label: CARD_FIELDS.email.label },
+  { key: "title", label: CARD_FIELDS.title.label },
+  { key: "department", label: CARD_FIELDS.department.label },
+  { key: "office", label: CARD_FIELDS.office.label },
+  { key: "phone", label: CARD_FIELDS.phone.label },
   { key: "brand", label: "Company / brand" },
-  { key: "linkedinUrl", label: "LinkedIn URL" },
+  { key: "linkedinUrl", label: CARD_FIELDS.linkedinUrl.label },
+  { key: "links", label: "Website and other links" },
   { key: "username", label: "Username" },
-  { key: "bio", label: "Bio" },
-] as const;
+  { key: "pronouns", label: CARD_FIELDS.pronouns.label },
+  { key: "languages", label: CARD_FIELDS.languages.label },
+  { key: "bio", label: CARD_FIELDS.bio.label },
+] as const satisfies readonly { key: CardFieldKey | "firstName" | "lastName" | "brand" | "username"; label: string }[];
 
 export type ImportField = (typeof IMPORT_FIELDS)[number]["key"];
 
@@ -18,9 +25,11 @@ export type ImportField = (typeof IMPORT_FIELDS)[number]["key"];
  * ticks them. The email is what rows are matched by; a username is a card's
  * address (printed on QR codes) and stays as it is.
  */
-export const OVERWRITABLE_FIELDS = ["firstName", "lastName", "title", "phone", "brand", "linkedinUrl", "bio"] as const;
+export const OVERWRITABLE_FIELDS = IMPORT_FIELDS.map((field) => field.key).filter(
+  (key): key is Exclude<ImportField, "email" | "username"> => key !== "email" && key !== "username",
+);
 
-export type OverwritableField = (typeof OVERWRITABLE_FIELDS)[number];
+export type OverwritableField = Exclude<ImportField, "email" | "username">;
 
 export function importFieldLabel(key: string): string {
   return IMPORT_FIELDS.find((field) => field.key === key)?.label ?? key;

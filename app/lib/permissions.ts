@@ -8,6 +8,7 @@ export type Role = "admin" | "member";
 export type Permission =
   | "read:directory:any"
   | "read:claim-status:any"
+  | "read:hidden-fields:any"
   | "update:profile:own"
   | "update:profile:any"
   | "delete:profile:any"
@@ -25,6 +26,7 @@ const ROLE_PERMISSIONS: Record<Role, readonly Permission[]> = {
   admin: [
     ...MEMBER,
     "read:claim-status:any",
+    "read:hidden-fields:any",
     "update:profile:any",
     "delete:profile:any",
     "deactivate:profile:any",

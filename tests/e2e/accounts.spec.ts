@@ -25,7 +25,7 @@ test("a newcomer signs up, confirms through the emailed link and lands on their 
 
   await page.getByLabel("First name").fill("Grace");
   await page.getByLabel("Last name").fill("Hopper");
-  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Email", { exact: true }).fill(email);
   await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
   await page.getByLabel("Phone (optional)").fill("+1 555 0100");
   await page.getByRole("button", { name: "Create account" }).click();
@@ -64,7 +64,7 @@ test("a member signs up with the address of a prepared card and owns that card",
   await page.goto("/auth?mode=signup");
   await page.getByLabel("First name").fill("Nora");
   await page.getByLabel("Last name").fill("Lindqvist");
-  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Email", { exact: true }).fill(email);
   await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
   await page.getByRole("button", { name: "Create account" }).click();
   await expect(page.getByRole("heading", { name: "Check your email" })).toBeVisible();
@@ -83,7 +83,7 @@ test("forgot password: the emailed link sets a new password that signs in", asyn
   await page.goto("/auth");
   await page.getByRole("link", { name: "Forgot password?" }).click();
   await expect(page.getByRole("heading", { name: "Forgot password?" })).toBeVisible();
-  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Email", { exact: true }).fill(email);
   await page.getByRole("button", { name: "Send reset link" }).click();
   await expect(page.getByRole("heading", { name: "Check your email" })).toBeVisible();
 

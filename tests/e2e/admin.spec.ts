@@ -29,7 +29,7 @@ test("the administrator manages profiles from the dashboard: create, search, edi
   await expect(page.getByText(/unclaimed profile/)).toBeVisible();
   await page.getByLabel("First name").fill("Petra");
   await page.getByLabel("Last name").fill("Prepared");
-  await page.getByLabel("Email").fill("petra.prepared@example.org");
+  await page.getByLabel("Email", { exact: true }).fill("petra.prepared@example.org");
   await page.getByRole("button", { name: "Create Profile" }).click();
   // The confirmation comes as a toast; the address carries nothing personal.
   await expect(page).toHaveURL(/\/admin\/profiles$/);
@@ -44,14 +44,14 @@ test("the administrator manages profiles from the dashboard: create, search, edi
   await row.getByRole("button", { name: "Edit Petra Prepared" }).click();
   const dialog = page.getByRole("dialog", { name: "Edit Profile: Petra Prepared" });
   await expect(dialog).toBeVisible();
-  await expect(dialog.getByLabel("Bio")).toHaveAttribute("rows", "3");
+  await expect(dialog.getByLabel("Bio", { exact: true })).toHaveAttribute("rows", "3");
   await expectAccessible(page);
   const photo = testInfo.outputPath("petra.png");
   await sharp({ create: { width: 300, height: 300, channels: 3, background: "#f97316" } })
     .png()
     .toFile(photo);
   await dialog.getByLabel("Drag and drop or click to browse").setInputFiles(photo);
-  await dialog.getByLabel("Job title").fill("Buyer");
+  await dialog.getByLabel("Job title", { exact: true }).fill("Buyer");
   await dialog.getByLabel("Company / brand").selectOption({ label: "Harbor Logistics" });
   await dialog.getByRole("button", { name: "Save Changes" }).click();
   await expect(page.getByText("Profile updated successfully for Petra Prepared!")).toBeVisible();

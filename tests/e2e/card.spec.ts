@@ -155,7 +155,7 @@ test.describe("members and administrators", () => {
     await expect(page.getByRole("heading", { name: "Edit Profile" })).toBeVisible();
     await expect(page.getByText("Drag and drop or click to browse")).toBeVisible();
     await expect(page.getByText("JPG, PNG or WebP up to 5MB. Square images work best.")).toBeVisible();
-    await expect(page.getByLabel("Bio")).toHaveAttribute("rows", "4");
+    await expect(page.getByLabel("Bio", { exact: true })).toHaveAttribute("rows", "4");
     await expectAccessible(page);
 
     const photo = testInfo.outputPath("photo.png");
@@ -164,15 +164,15 @@ test.describe("members and administrators", () => {
       .toFile(photo);
     await page.getByLabel("Drag and drop or click to browse").setInputFiles(photo);
     await expect(page.getByAltText("Preview of the chosen file")).toBeVisible();
-    await page.getByLabel("Job title").fill("Chief Cartographer");
-    await page.getByLabel("LinkedIn URL").fill("javascript:alert(1)");
+    await page.getByLabel("Job title", { exact: true }).fill("Chief Cartographer");
+    await page.getByLabel("LinkedIn URL", { exact: true }).fill("javascript:alert(1)");
     await page.getByRole("button", { name: "Save Changes" }).click();
     // Shown in the summary at the top of the form and under the field.
     await expect(page.locator("#field-linkedinUrl-error")).toHaveText(
       "Enter the whole address, starting with https://, such as https://www.linkedin.com/in/your-name",
     );
 
-    await page.getByLabel("LinkedIn URL").fill("https://www.linkedin.com/in/olga");
+    await page.getByLabel("LinkedIn URL", { exact: true }).fill("https://www.linkedin.com/in/olga");
     await page.getByLabel("Drag and drop or click to browse").setInputFiles(photo);
     await page.getByRole("button", { name: "Save Changes" }).click();
     await expect(page).toHaveURL(/\/profile\/olga\.owner$/);

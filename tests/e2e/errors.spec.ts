@@ -11,7 +11,7 @@ test.describe("at phone width", () => {
     expectConsoleError(failedLoad(400, "/profile/edit.data"));
     await login("member");
     await page.goto("/profile/edit");
-    await page.getByLabel("Phone").fill("call me");
+    await page.getByLabel("Phone", { exact: true }).fill("call me");
     await page.getByLabel("Username").fill("amelia.hart");
     await page.getByRole("button", { name: "Save Changes" }).click();
 
@@ -27,8 +27,8 @@ test.describe("at phone width", () => {
     await screenshot(page, "profile-edit-errors-mobile-light");
 
     await summary.getByRole("link", { name: /Enter a phone number/ }).click();
-    await expect(page.getByLabel("Phone")).toBeFocused();
-    await expect(page.getByLabel("Phone")).toBeInViewport();
+    await expect(page.getByLabel("Phone", { exact: true })).toBeFocused();
+    await expect(page.getByLabel("Phone", { exact: true })).toBeInViewport();
   });
 });
 

@@ -73,7 +73,7 @@ for (const width of [390, 1440]) {
         await login("owner");
         await page.goto("/profile/edit");
         await page.getByLabel("First name").fill("  ");
-        await page.getByLabel("Phone").fill("call me");
+        await page.getByLabel("Phone", { exact: true }).fill("call me");
         await page.getByRole("button", { name: "Save Changes" }).click();
         await expect(page.getByTestId("error-summary")).toBeFocused();
         await expect(page.locator("#field-firstName-error")).toHaveText("Enter a first name");

@@ -205,7 +205,7 @@ export async function unsubscribeLink(email: string): Promise<string> {
 
 /** Fills and sends the sign-in form of the page that shows it. */
 export async function signIn(page: Page, email: string, password = PASSWORD) {
-  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Email", { exact: true }).fill(email);
   await page.getByLabel("Password", { exact: true }).fill(password);
   await page.getByRole("button", { name: "Sign In" }).click();
 }

@@ -8,8 +8,8 @@ test("a card made for Işıl Çağdaş gets isil.cagdas, and their number with a
   await page.goto("/admin/profiles/create");
   await page.getByLabel("First name").fill("Işıl");
   await page.getByLabel("Last name").fill("Çağdaş");
-  await page.getByLabel("Email").fill("isil.cagdas@example.org");
-  await page.getByLabel("Phone").fill("+49 30 1234 5678 ext. 9999");
+  await page.getByLabel("Email", { exact: true }).fill("isil.cagdas@example.org");
+  await page.getByLabel("Phone", { exact: true }).fill("+49 30 1234 5678 ext. 9999");
   await page.getByRole("button", { name: "Create Profile" }).click();
   await expect(page).toHaveURL(/\/admin\/profiles$/);
 

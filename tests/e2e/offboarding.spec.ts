@@ -24,7 +24,7 @@ async function createCard(page: Page, person: ReturnType<typeof newPerson>) {
   await page.goto("/admin/profiles/create");
   await page.getByLabel("First name").fill(person.firstName);
   await page.getByLabel("Last name").fill(person.lastName);
-  await page.getByLabel("Email").fill(person.email);
+  await page.getByLabel("Email", { exact: true }).fill(person.email);
   await page.getByLabel("Username").fill(person.username);
   await page.getByRole("button", { name: "Create Profile" }).click();
   await expect(page.getByText(`Profile created for ${person.firstName} ${person.lastName}.`)).toBeVisible();

@@ -18,6 +18,8 @@ export const PEOPLE = {
   visitor: { email: "vic.visitor@example.org", firstName: "Vic", lastName: "Visitor" },
   /** Loses their card to an administrator. */
   orphan: { email: "orla.orphan@example.org", firstName: "Orla", lastName: "Orphan" },
+  /** Fills in every detail of their card and chooses who sees each. */
+  detailed: { email: "dora.details@example.org", firstName: "Dora", lastName: "Details" },
   /** Resets their password. */
   forgetful: { email: "fay.forgetful@example.org", firstName: "Fay", lastName: "Forgetful" },
 } as const;

@@ -18,7 +18,7 @@ function watchPolicy(page: Page) {
 async function fillSignUp(page: Page, email: string) {
   await page.getByLabel("First name").fill("Grace");
   await page.getByLabel("Last name").fill("Hopper");
-  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Email", { exact: true }).fill(email);
   await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
   await page.getByRole("button", { name: "Create account" }).click();
 }
@@ -58,7 +58,7 @@ for (const { size, scheme } of VIEWS) {
 
     await page.getByRole("button", { name: "Change the address" }).click();
     await expect(page.getByRole("heading", { name: "Join Namecard" })).toBeVisible();
-    await expect(page.getByLabel("Email")).toHaveValue(email);
+    await expect(page.getByLabel("Email", { exact: true })).toHaveValue(email);
     await expect(page.getByLabel("First name")).toHaveValue("Grace");
 
     // The newest link, opened on another device: it asks for the password instead of using the pending one.
@@ -100,7 +100,7 @@ test("the password reset page asks for a new password and refuses a common one",
   await expect(page.locator("html")).toHaveAttribute("data-live", "connected");
   await page.context().clearCookies();
   await page.goto("/auth/forgot-password");
-  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Email", { exact: true }).fill(email);
   await page.getByRole("button", { name: "Send reset link" }).click();
   await expect(page.getByRole("heading", { name: "Check your email" })).toBeVisible();
   let link = "";

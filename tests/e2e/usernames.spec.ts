@@ -49,7 +49,7 @@ test("after a username change the old card, QR page and files redirect, nobody e
   await page.getByLabel("First name").fill("Rival");
   await page.getByLabel("Last name").fill("Taker");
   await page.getByLabel("Username").fill(old);
-  await page.getByLabel("Email").fill("rival.taker@example.org");
+  await page.getByLabel("Email", { exact: true }).fill("rival.taker@example.org");
   await page.getByRole("button", { name: "Create Profile" }).click();
   await expect(
     page

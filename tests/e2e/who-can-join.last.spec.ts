@@ -11,13 +11,13 @@ test("a stranger from outside the company is told why they cannot join, and gets
   await page.goto("/auth?mode=signup");
   await page.getByLabel("First name").fill("Mallory");
   await page.getByLabel("Last name").fill("Stranger");
-  await page.getByLabel("Email").fill("mallory@gmail.example");
+  await page.getByLabel("Email", { exact: true }).fill("mallory@gmail.example");
   await page.getByLabel("Password", { exact: true }).fill("a long stranger passphrase");
   await page.getByRole("button", { name: "Create account" }).click();
   const message = `Only people with an address at ${COMPANY_DOMAINS.join(" or ")} can join. Sign up with your work address, or ask an administrator to invite you.`;
   await expect(page.getByText(message).first()).toBeVisible();
   await expect(page.getByRole("heading", { name: "Check your email" })).toHaveCount(0);
-  await expect(page.getByLabel("Email")).toHaveAttribute("aria-invalid", "true");
+  await expect(page.getByLabel("Email", { exact: true })).toHaveAttribute("aria-invalid", "true");
   await screenshot(page, "who-can-join-refused-sign-up");
 });
 

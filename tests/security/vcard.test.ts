@@ -1,6 +1,7 @@
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import { eq } from "drizzle-orm";
+import { RouterContextProvider } from "react-router";
 import { describe, expect, it } from "vitest";
 import { db } from "~/.server/db/client";
 import { brands, profiles } from "~/.server/db/schema";
@@ -44,6 +45,7 @@ async function contactFile(username: string) {
   const response = (await vcardLoader({
     params: { username },
     request: getRequest(`/profile/${username}/contact.vcf`),
+    context: new RouterContextProvider(),
   } as never)) as Response;
   expect(response.status).toBe(200);
   return response.text();

@@ -295,7 +295,7 @@ describe("the audit screen and its export", () => {
       target: { label: "Lena Leaver (@lena)" },
       changes: ["state: active → deactivated"],
     });
-    expect(firstPage.entries[2]).toMatchObject({ target: { label: "Person 0" }, changes: ["title: Old → New"] });
+    expect(firstPage.entries[2]).toMatchObject({ target: { label: "Person 0" }, changes: ["job title: Old → New"] });
     expect((first.data as { actors: { email: string }[] }).actors.map((actor) => actor.email)).toEqual([
       "ada@example.com",
       "bob@example.com",
@@ -371,7 +371,7 @@ describe("the audit screen and its export", () => {
       "profile",
       "p0",
       "Person 0",
-      "title: Old → New",
+      "job title: Old → New",
     ]);
     expect(rows).toHaveLength(5);
 

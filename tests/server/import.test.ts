@@ -457,7 +457,7 @@ describe("bulk import of cards from a CSV file", () => {
       context: undefined as never,
     } as never)) as Response;
     expect((await template.text()).replace(BOM, "")).toBe(
-      '"First name","Last name","Email","Job title","Phone","Company / brand","LinkedIn URL","Username","Bio"\r\n',
+      '"First name","Last name","Email","Job title","Department","Office","Phone","Company / brand","LinkedIn URL","Website and other links","Username","Pronouns","Languages","Bio"\r\n',
     );
     const form = new FormData();
     form.set("file", new File(["x".repeat(10 * 1024 * 1024 + 1)], "big.csv", { type: "text/csv" }));

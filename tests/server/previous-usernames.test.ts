@@ -30,6 +30,11 @@ function fieldsOf(member: Member, username: string) {
     phone: null,
     bio: null,
     linkedinUrl: null,
+    department: null,
+    office: null,
+    pronouns: null,
+    languages: null,
+    links: [],
     companyBrandId: null,
   };
 }

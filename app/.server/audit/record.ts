@@ -49,6 +49,10 @@ function kept(value: unknown): unknown {
 
 function same(a: unknown, b: unknown): boolean {
   if (a instanceof Date && b instanceof Date) return a.getTime() === b.getTime();
+  // Lists and objects (a card's links, its visibilities) are compared by what they hold.
+  if (typeof a === "object" && a !== null && typeof b === "object" && b !== null) {
+    return JSON.stringify(a) === JSON.stringify(b);
+  }
   return (a ?? null) === (b ?? null);
 }
 

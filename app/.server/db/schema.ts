@@ -16,6 +16,7 @@ import {
   uniqueIndex,
   uuid,
 } from "drizzle-orm/pg-core";
+import type { CardLink, FieldPolicies, FieldVisibility } from "../../lib/card-fields";
 import { FONT_FAMILIES, JOIN_RULES } from "../../lib/settings";
 
 const timestamps = {
@@ -184,6 +185,22 @@ export const profiles = pgTable(
     phone: text("phone"),
     bio: text("bio"),
     linkedinUrl: text("linkedin_url"),
+    department: text("department"),
+    office: text("office"),
+    pronouns: text("pronouns"),
+    languages: text("languages"),
+    /** Links beyond LinkedIn, in the owner's order (app/lib/card-fields.ts). */
+    links: jsonb("links").$type<CardLink[]>().notNull().default([]),
+    /** The visibilities the owner chose, field by field; a field left out follows the company's default. */
+    visibilityChoices: jsonb("visibility_choices").$type<Partial<FieldVisibility>>().notNull().default({}),
+    /**
+     * The visibility in effect for each field: the owner's choice unless an
+     * administrator locked the field, else the company's default. Kept here so
+     * the search column can leave out what colleagues may not see; rewritten
+     * for every card when the company's policies change
+     * (docs/decisions/028-card-fields-and-visibility.md).
+     */
+    fieldVisibility: jsonb("field_visibility").$type<Partial<FieldVisibility>>().notNull().default({}),
     /** Storage key of the photo; the public URL is derived from it. */
     profilePhoto: text("profile_photo"),
     companyBrandId: integer("company_brand_id").references(() => brands.id, {
@@ -209,7 +226,7 @@ export const profiles = pgTable(
      * database (migration 0002) and indexed with trigrams for substring search.
      */
     searchText: text("search_text").generatedAlwaysAs(
-      sql`namecard_search_text(first_name, last_name, email, username, title, bio)`,
+      sql`namecard_search_text(first_name, last_name, email, username, title, bio, department, office, field_visibility)`,
     ),
     ...timestamps,
   },
@@ -220,6 +237,8 @@ export const profiles = pgTable(
     uniqueIndex("profiles_email_lower_key").on(sql`lower(${table.email})`),
     index("profiles_first_name_idx").on(table.firstName, table.lastName),
     index("profiles_brand_idx").on(table.companyBrandId),
+    index("profiles_department_idx").on(table.department),
+    index("profiles_office_idx").on(table.office),
     index("profiles_created_at_idx").on(table.createdAt),
     index("profiles_view_count_idx").on(table.viewCount),
     index("profiles_deactivated_idx").on(table.deactivatedAt),
@@ -307,6 +326,8 @@ export const siteSettings = pgTable(
      */
     joinRule: text("join_rule", { enum: JOIN_RULES }),
     joinDomains: text("join_domains"),
+    /** Per card field, the visibility new cards start with and whether members may change it; null means the defaults. */
+    fieldPolicies: jsonb("field_policies").$type<Partial<FieldPolicies>>(),
     termsOfService: text("terms_of_service"),
     privacyPolicy: text("privacy_policy"),
     updatedAt: timestamp("updated_at", { withTimezone: true })

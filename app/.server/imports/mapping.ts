@@ -1,11 +1,12 @@
 import { IMPORT_FIELDS, type ImportField } from "~/lib/import";
+import { CARD_FIELD_RULES } from "../profiles/card-fields";
 
 /**
  * Header names each field is recognised by, compared without letter case,
  * accents, spaces or punctuation: English as Excel, Google Sheets, Numbers and
  * common CRMs write them, and the usual forms in a few other languages.
  */
-const SYNONYMS: Record<ImportField, string[]> = {
+const NAMES_AND_PLACES: Record<Exclude<ImportField, keyof typeof CARD_FIELD_RULES>, string[]> = {
   firstName: [
     "firstname",
     "givenname",
@@ -52,85 +53,6 @@ const SYNONYMS: Record<ImportField, string[]> = {
     "姓",
     "姓氏",
   ],
-  email: [
-    "email",
-    "emailaddress",
-    "mail",
-    "emailadress",
-    "email1value",
-    "workemail",
-    "businessemail",
-    "emailadresse",
-    "courriel",
-    "adresseemail",
-    "adressemail",
-    "correo",
-    "correoelectronico",
-    "indirizzoemail",
-    "emailadres",
-    "adresemail",
-    "sähköposti",
-    "почта",
-    "электроннаяпочта",
-    "电子邮件",
-    "邮箱",
-  ],
-  title: [
-    "jobtitle",
-    "title",
-    "position",
-    "role",
-    "jobrole",
-    "function",
-    "designation",
-    "berufsbezeichnung",
-    "funktion",
-    "titre",
-    "poste",
-    "fonction",
-    "cargo",
-    "puesto",
-    "titolo",
-    "ruolo",
-    "functie",
-    "stanowisko",
-    "titel",
-    "tehtävänimike",
-    "должность",
-    "职位",
-  ],
-  phone: [
-    "phone",
-    "mobile",
-    "mobilephone",
-    "mobilenumber",
-    "phonenumber",
-    "cell",
-    "cellphone",
-    "telephone",
-    "tel",
-    "workphone",
-    "businessphone",
-    "phone1value",
-    "telefon",
-    "telefonnummer",
-    "handy",
-    "mobil",
-    "mobiltelefon",
-    "portable",
-    "téléphone",
-    "telefono",
-    "movil",
-    "cellulare",
-    "telefoon",
-    "mobiel",
-    "telefone",
-    "celular",
-    "puhelin",
-    "телефон",
-    "电话",
-    "手机",
-  ],
   brand: [
     "company",
     "brand",
@@ -155,7 +77,6 @@ const SYNONYMS: Record<ImportField, string[]> = {
     "компания",
     "公司",
   ],
-  linkedinUrl: ["linkedin", "linkedinurl", "linkedinprofile", "linkedinprofileurl", "linkedinlink"],
   username: [
     "username",
     "user",
@@ -165,22 +86,6 @@ const SYNONYMS: Record<ImportField, string[]> = {
     "nomdutilisateur",
     "nombredeusuario",
     "gebruikersnaam",
-  ],
-  bio: [
-    "bio",
-    "biography",
-    "about",
-    "aboutme",
-    "description",
-    "summary",
-    "biografie",
-    "biographie",
-    "biografia",
-    "übermich",
-    "apropos",
-    "sobremi",
-    "beschrijving",
-    "о себе",
   ],
 };
 
@@ -192,6 +97,14 @@ function headerKey(header: string): string {
     .toLowerCase()
     .replace(/[^\p{L}\p{N}]/gu, "");
 }
+
+/** A card field's headers come with its definition (app/.server/profiles/card-fields.ts). */
+const SYNONYMS: Record<ImportField, string[]> = {
+  ...NAMES_AND_PLACES,
+  ...(Object.fromEntries(
+    Object.entries(CARD_FIELD_RULES).map(([field, rules]) => [field, rules.importHeaders]),
+  ) as Record<keyof typeof CARD_FIELD_RULES, string[]>),
+};
 
 const BY_KEY = new Map<string, ImportField>(
   Object.entries(SYNONYMS).flatMap(([field, names]) =>

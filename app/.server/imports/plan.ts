@@ -1,9 +1,11 @@
 import { and, sql } from "drizzle-orm";
+import type { CardLink } from "~/lib/card-fields";
 import type { ImportField, OverwritableField } from "~/lib/import";
 import { importFieldLabel } from "~/lib/import";
 import { BrandSchema } from "../brands/schemas";
 import type { Queryable } from "../db/client";
 import { brands, profiles, usernameRedirects } from "../db/schema";
+import { linksFromText } from "../profiles/card-fields";
 import {
   CreateProfileSchema,
   type NewProfileFields,
@@ -49,6 +51,11 @@ type StoredCard = {
   phone: string | null;
   bio: string | null;
   linkedinUrl: string | null;
+  department: string | null;
+  office: string | null;
+  pronouns: string | null;
+  languages: string | null;
+  links: CardLink[];
   companyBrandId: number | null;
 };
 
@@ -121,6 +128,11 @@ export async function loadPlanContext(
             phone: profiles.phone,
             bio: profiles.bio,
             linkedinUrl: profiles.linkedinUrl,
+            department: profiles.department,
+            office: profiles.office,
+            pronouns: profiles.pronouns,
+            languages: profiles.languages,
+            links: profiles.links,
             companyBrandId: profiles.companyBrandId,
           })
           .from(profiles)
@@ -188,8 +200,8 @@ function chooseBrand(text: string | undefined, settings: ImportSettings, context
 
 const asText = (value: string | null | undefined) => value ?? "";
 
-/** The stored card as the edit form would send it. */
-function formOf(card: StoredCard): Record<string, string> {
+/** The stored card as the edit form would send it (its links as the parsed list). */
+function formOf(card: StoredCard): Record<string, unknown> {
   return {
     firstName: card.firstName,
     lastName: card.lastName,
@@ -199,6 +211,11 @@ function formOf(card: StoredCard): Record<string, string> {
     phone: asText(card.phone),
     bio: asText(card.bio),
     linkedinUrl: asText(card.linkedinUrl),
+    department: asText(card.department),
+    office: asText(card.office),
+    pronouns: asText(card.pronouns),
+    languages: asText(card.languages),
+    links: card.links,
     companyBrandId: card.companyBrandId === null ? "" : String(card.companyBrandId),
   };
 }
@@ -230,6 +247,11 @@ function planCreate(
     phone: values.phone ?? "",
     bio: values.bio ?? "",
     linkedinUrl: values.linkedinUrl ?? "",
+    department: values.department ?? "",
+    office: values.office ?? "",
+    pronouns: values.pronouns ?? "",
+    languages: values.languages ?? "",
+    links: linksFromText(values.links ?? ""),
     companyBrandId: "id" in brand && brand.id !== null ? String(brand.id) : "",
   };
   const parsed = CreateProfileSchema.safeParse(form);
@@ -245,8 +267,11 @@ function planCreate(
   return { kind: "create", fields: parsed.data, newBrand: "newBrand" in brand ? brand.newBrand : null };
 }
 
-/** Compares a stored value with a parsed one as the card shows them. */
-const same = (a: unknown, b: unknown) => (a ?? null) === (b ?? null);
+/** Compares a stored value with a parsed one as the card shows them (links by what they hold). */
+const same = (a: unknown, b: unknown) =>
+  Array.isArray(a) || Array.isArray(b)
+    ? JSON.stringify(a ?? []) === JSON.stringify(b ?? [])
+    : (a ?? null) === (b ?? null);
 
 function planUpdate(
   values: Partial<Record<ImportField, string>>,
@@ -266,7 +291,7 @@ function planUpdate(
       form.companyBrandId = brand.id === null ? "" : String(brand.id);
       newBrand = brand.newBrand;
     } else {
-      form[field] = cell;
+      form[field] = field === "links" ? linksFromText(cell) : cell;
     }
   }
   const parsed = ProfileFieldsSchema.safeParse(form);
@@ -300,6 +325,10 @@ function keptFields(
   for (const [field, raw] of Object.entries(values) as [ImportField, string][]) {
     const cell = raw.trim();
     if (!cell || field === "email" || settings.overwrite.includes(field as OverwritableField)) continue;
+    if (field === "links") {
+      if (!same(card.links, linksFromText(cell))) kept.push(importFieldLabel(field));
+      continue;
+    }
     const stored =
       field === "brand"
         ? (context.brandsById.get(card.companyBrandId ?? -1)?.name ?? "")

@@ -7,6 +7,7 @@ import { db, getDatabaseHandle, type Queryable, rowsOf } from "../db/client";
 import { databaseErrorLine, isRetryableConflict } from "../db/errors";
 import { brands, importRows, imports, profiles, users } from "../db/schema";
 import { uniqueUsernames, usernameBase } from "../profiles/usernames";
+import { newCardVisibility } from "../profiles/visibility";
 import { publishAll, type RealtimeEvent } from "../realtime";
 import { STALE_AFTER_SECONDS, settingsOf, sheetRows } from "./imports";
 import { describePlan, loadPlanContext, type PlanContext, planRow, type RowPlan, type SheetRow } from "./plan";
@@ -107,11 +108,13 @@ async function applyBatch(
   const usernames = new Map(blank.map(({ row }, index) => [row.rowNumber, generated[index] as string]));
   const createdIds = new Map<number, string>();
   if (creates.length) {
+    const fieldVisibility = await newCardVisibility(tx);
     const inserted = await tx
       .insert(profiles)
       .values(
         creates.map(({ row, plan }) => ({
           ...plan.fields,
+          fieldVisibility,
           username: plan.fields.username ?? (usernames.get(row.rowNumber) as string),
           companyBrandId: plan.fields.companyBrandId ?? brandOf(plan.newBrand),
           viewCount: 0,

@@ -5,6 +5,7 @@ import { isUniqueViolation } from "../db/errors";
 import { type Profile, profiles } from "../db/schema";
 import { publish } from "../realtime";
 import { uniqueUsername, usernameBase } from "./usernames";
+import { newCardVisibility } from "./visibility";
 
 export type ClaimUser = {
   id: string;
@@ -126,6 +127,7 @@ async function claimOrCreateIn(tx: Queryable, user: ClaimUser): Promise<ClaimRes
       claimedAt: new Date(),
       // Made at sign-up, not prepared by an administrator (docs/decisions/024-who-can-join.md).
       selfJoined: true,
+      fieldVisibility: await newCardVisibility(tx),
     })
     .returning();
   if (!created) throw new Error("Inserting the profile returned no row");

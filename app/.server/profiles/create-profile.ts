@@ -11,6 +11,7 @@ import { assertProfileFieldsAvailable, conflictFromUniqueViolation } from "./fie
 import { storeNewPhoto } from "./photo";
 import type { NewProfileFields, ProfileFields } from "./schemas";
 import { uniqueUsername, usernameBase } from "./usernames";
+import { effectiveVisibility, getFieldPolicies } from "./visibility";
 
 export type CreateProfileOptions = { actor: Actor; fields: NewProfileFields; photo: ImageChange };
 
@@ -28,7 +29,15 @@ export async function createProfile({ actor, fields: input, photo }: CreateProfi
 
   const stored = await storeNewPhoto(photo);
   try {
-    const values = { ...fields, profilePhoto: storedKey(stored) ?? null };
+    const { visibility: chosen, ...details } = fields;
+    const policies = await getFieldPolicies();
+    const visibilityChoices = chosen ?? {};
+    const values = {
+      ...details,
+      visibilityChoices,
+      fieldVisibility: effectiveVisibility(visibilityChoices, policies),
+      profilePhoto: storedKey(stored) ?? null,
+    };
     const created = await db.transaction(async (tx) => {
       const [row] = await tx
         .insert(profiles)

@@ -4,6 +4,7 @@ import { db, rowsOf } from "../db/client";
 import { brands, profiles } from "../db/schema";
 import { parseListFilters, parseSearchText } from "../validation";
 import { directoryTotal } from "./directory-totals";
+import { type CardViewer, completeVisibility, getFieldPolicies, shownDetails, viewerOfCard } from "./visibility";
 
 /** One page of the directory: four rows of the widest grid, six of the narrowest. */
 export const DIRECTORY_PAGE_SIZE = 24;
@@ -56,7 +57,10 @@ function directoryConditions(query: Pick<DirectoryQuery, "q" | "brand" | "status
  * one page at a time with the total. Claim status is selected only when the
  * caller may see it (administrators only), so it never reaches a member's page data.
  */
-export async function searchDirectory(query: DirectoryQuery, options: { includeClaimStatus: boolean }) {
+export async function searchDirectory(
+  query: DirectoryQuery,
+  options: { includeClaimStatus: boolean; viewer: CardViewer },
+) {
   const where = directoryConditions(query);
   // Three characters or more make a trigram: the index finds few rows, and one
   // pass over them (materialized, so the planner cannot trade it for a walk of
@@ -117,6 +121,11 @@ export async function searchDirectory(query: DirectoryQuery, options: { includeC
           // A tile shows two lines of it at most: the rest would only weigh down the page.
           bio: sql<string | null>`left(${profiles.bio}, ${DIRECTORY_BIO_LENGTH})`,
           linkedinUrl: profiles.linkedinUrl,
+          department: profiles.department,
+          office: profiles.office,
+          pronouns: profiles.pronouns,
+          userId: profiles.userId,
+          fieldVisibility: profiles.fieldVisibility,
           profilePhoto: profiles.profilePhoto,
           viewCount: profiles.viewCount,
           claimed: sql<boolean>`${profiles.userId} is not null`,
@@ -130,10 +139,14 @@ export async function searchDirectory(query: DirectoryQuery, options: { includeC
     : [];
   const position = new Map(found.ids.map((id, index) => [id, index]));
   rows.sort((a, b) => position.get(a.id)! - position.get(b.id)!);
-  const entries = rows.map(({ claimed, brandName, brandPrimary, brandSecondary, ...entry }) => ({
-    ...entry,
-    brand: brandName ? { name: brandName, primaryColor: brandPrimary!, secondaryColor: brandSecondary! } : null,
-    ...(options.includeClaimStatus ? { claimed } : {}),
-  }));
+  const policies = await getFieldPolicies();
+  // Each person's details as this viewer may see them: the page data never holds more.
+  const entries = rows.map(
+    ({ claimed, brandName, brandPrimary, brandSecondary, userId, fieldVisibility, ...entry }) => ({
+      ...shownDetails(entry, completeVisibility(fieldVisibility, policies), viewerOfCard(options.viewer, { userId })),
+      brand: brandName ? { name: brandName, primaryColor: brandPrimary!, secondaryColor: brandSecondary! } : null,
+      ...(options.includeClaimStatus ? { claimed } : {}),
+    }),
+  );
   return { total, page, pageCount, entries };
 }

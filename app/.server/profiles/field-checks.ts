@@ -7,7 +7,7 @@ import { brands, profiles } from "../db/schema";
 import { ConflictError, ValidationError } from "../errors";
 import { parseForm } from "../validation";
 import { isPreviousUsernameOfAnother } from "./previous-usernames";
-import { EMAIL_TAKEN, type ProfileFields, USERNAME_TAKEN } from "./schemas";
+import { EMAIL_TAKEN, type ProfileFields, profileFormInput, USERNAME_TAKEN } from "./schemas";
 import { isPossibleUsername, RESERVED_USERNAMES } from "./usernames";
 
 /**
@@ -71,7 +71,7 @@ export async function parseProfileForm<Schema extends z.ZodType>(
   profileId: string | null,
 ): Promise<z.infer<Schema>> {
   try {
-    return parseForm(schema, values);
+    return parseForm(schema, profileFormInput(values));
   } catch (error) {
     if (!(error instanceof ValidationError)) throw error;
     const errors: FieldErrors = { ...error.fieldErrors };

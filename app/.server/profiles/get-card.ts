@@ -1,9 +1,15 @@
 import { and, eq, isNull, sql } from "drizzle-orm";
+import type { FieldPolicies } from "~/lib/card-fields";
 import { db } from "../db/client";
 import { brands, profiles } from "../db/schema";
 import { isPossibleUsername } from "./usernames";
+import { type CardViewer, completeVisibility, getFieldPolicies, shownDetails, viewerOfCard } from "./visibility";
 
-/** The public fields of one active profile and its brand, by username (any case); a deactivated card is not found. */
+/**
+ * One active profile and its brand, by username (any case); a deactivated
+ * card is not found. Every detail is read: the caller shows what its viewer
+ * may see through `cardForViewer`.
+ */
 export async function getCardByUsername(username: string) {
   // Only what a username can be reaches the database: anything else is simply not found.
   if (!isPossibleUsername(username)) return null;
@@ -19,6 +25,12 @@ export async function getCardByUsername(username: string) {
       phone: profiles.phone,
       bio: profiles.bio,
       linkedinUrl: profiles.linkedinUrl,
+      department: profiles.department,
+      office: profiles.office,
+      pronouns: profiles.pronouns,
+      languages: profiles.languages,
+      links: profiles.links,
+      fieldVisibility: profiles.fieldVisibility,
       profilePhoto: profiles.profilePhoto,
       viewCount: profiles.viewCount,
       createdAt: profiles.createdAt,
@@ -38,4 +50,13 @@ export async function getCardByUsername(username: string) {
     .where(and(sql`lower(${profiles.username}) = ${username.toLowerCase()}`, isNull(profiles.deactivatedAt)))
     .limit(1);
   return row ?? null;
+}
+
+type StoredCard = NonNullable<Awaited<ReturnType<typeof getCardByUsername>>>;
+
+/** The card as `viewer` may see it: details hidden from them emptied, and the visibilities themselves left out. */
+export async function cardForViewer(card: StoredCard, viewer: CardViewer | null, policies?: FieldPolicies) {
+  const { fieldVisibility, ...details } = card;
+  const visibility = completeVisibility(fieldVisibility, policies ?? (await getFieldPolicies()));
+  return shownDetails(details, visibility, viewerOfCard(viewer, card));
 }

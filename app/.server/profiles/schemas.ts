@@ -1,14 +1,7 @@
 import { z } from "zod";
-import {
-  EmailSchema,
-  MAX_ID,
-  NameSchema,
-  OptionalTextSchema,
-  OptionalUrlSchema,
-  PhoneSchema,
-  TextSchema,
-  tooLongMessage,
-} from "../validation";
+import { CARD_FIELD_KEYS, CARD_FIELDS, type CardFieldKey, type FieldVisibility, MAX_LINKS } from "~/lib/card-fields";
+import { MAX_ID, NameSchema, TextSchema, tooLongMessage } from "../validation";
+import { CARD_FIELD_RULES } from "./card-fields";
 
 /** The messages a taken username or address gets, quoted exactly wherever they appear. */
 export const USERNAME_TAKEN = "Username already exists. Please choose a different one.";
@@ -40,17 +33,30 @@ const BrandIdSchema = z
       .nullable(),
   );
 
-/** The fields of a card, as every profile form sends them. */
+/** A visibility per card field, as the edit form sends it; a field left out keeps its visibility. */
+const VisibilityChoicesSchema = z.object(
+  Object.fromEntries(
+    CARD_FIELD_KEYS.map((key) => [
+      key,
+      z
+        .enum(CARD_FIELDS[key].choices, {
+          message: `Choose who sees the ${CARD_FIELDS[key].label.toLowerCase()} from the list`,
+        })
+        .optional(),
+    ]),
+  ),
+) as unknown as z.ZodType<Partial<FieldVisibility>>;
+
+/** The fields of a card, as every profile form sends them: its identity, then each field of its definition. */
 export const ProfileFieldsSchema = z.object({
   firstName: NameSchema("First name"),
   lastName: NameSchema("Last name"),
   username: UsernameSchema,
-  email: EmailSchema,
-  title: OptionalTextSchema(100, "Job title"),
-  phone: PhoneSchema,
-  bio: OptionalTextSchema(1000, "Bio", { multiline: true }),
-  linkedinUrl: OptionalUrlSchema("LinkedIn URL", "https://www.linkedin.com/in/your-name"),
   companyBrandId: BrandIdSchema,
+  ...(Object.fromEntries(Object.entries(CARD_FIELD_RULES).map(([key, rules]) => [key, rules.schema])) as {
+    [K in CardFieldKey]: (typeof CARD_FIELD_RULES)[K]["schema"];
+  }),
+  visibility: VisibilityChoicesSchema.optional(),
 });
 
 export type ProfileFields = z.infer<typeof ProfileFieldsSchema>;
@@ -71,3 +77,25 @@ export const ProfileIdSchema = z.object({ id: z.uuid() });
 
 /** One of a card's old usernames, to let go of. */
 export const ReleaseUsernameSchema = ProfileIdSchema.extend({ username: UsernameSchema });
+
+/**
+ * A profile form's flat values as the schema reads them: `links.N.kind` and
+ * `links.N.url` become the list of links (in N's order, at most MAX_LINKS
+ * rows read), and `visibility.FIELD` the visibilities chosen.
+ */
+export function profileFormInput(values: Record<string, string>) {
+  const links: { kind: string; url: string }[] = [];
+  for (let index = 0; index < MAX_LINKS + 5; index++) {
+    const kind = values[`links.${index}.kind`];
+    const url = values[`links.${index}.url`];
+    if (kind === undefined && url === undefined) continue;
+    links.push({ kind: kind ?? "other", url: url ?? "" });
+  }
+  const visibility = Object.fromEntries(
+    CARD_FIELD_KEYS.flatMap((key) => {
+      const value = values[`visibility.${key}`];
+      return value === undefined ? [] : [[key, value]];
+    }),
+  );
+  return { ...values, links, visibility };
+}

@@ -1,4 +1,5 @@
 import { and, eq } from "drizzle-orm";
+import { CARD_FIELD_KEYS } from "~/lib/card-fields";
 import type { Actor } from "../actor";
 import { changedFields, recordAdminAction } from "../audit/record";
 import { db } from "../db/client";
@@ -13,6 +14,7 @@ import { storeNewPhoto } from "./photo";
 import { assertMayRename, countRename, recordUsernameChange } from "./previous-usernames";
 import type { ProfileFields } from "./schemas";
 import { changeableProfiles } from "./scope";
+import { completeVisibility, effectiveVisibility, getFieldPolicies } from "./visibility";
 
 export type UpdateProfileOptions = {
   actor: Actor;
@@ -56,7 +58,19 @@ export async function updateProfile({
   await assertProfileFieldsAvailable(fields, current);
   // A member's new address is shown only once they open the link sent to it; the rest is saved now.
   const proveEmail = needsCardEmailProof(actor, fields.email, current.email);
-  const saved = proveEmail ? { ...fields, email: current.email } : fields;
+  const { visibility: chosen, ...submitted } = proveEmail ? { ...fields, email: current.email } : fields;
+  // A field the company locked takes its value and visibility from administrators (and imports) only.
+  const policies = await getFieldPolicies();
+  const saved = { ...submitted };
+  const choices = { ...current.visibilityChoices };
+  for (const key of CARD_FIELD_KEYS) {
+    if (policies[key].locked && actor.role !== "admin") {
+      Object.assign(saved, { [key]: current[key] });
+    } else if (chosen?.[key]) {
+      choices[key] = chosen[key];
+    }
+  }
+  const fieldVisibility = effectiveVisibility(choices, policies);
   const stored = await storeNewPhoto(photo);
   const photoKey = nextImageKey(photo, stored, current.profilePhoto);
   try {
@@ -71,12 +85,14 @@ export async function updateProfile({
       assertUnchangedSince(version, locked.updatedAt, "card");
       await tx
         .update(profiles)
-        .set({ ...saved, profilePhoto: photoKey })
+        .set({ ...saved, visibilityChoices: choices, fieldVisibility, profilePhoto: photoKey })
         .where(and(eq(profiles.id, current.id), changeableProfiles(actor, "update")));
       if (renamed && !byAdministrator) await countRename(tx, current.id);
       await recordUsernameChange(tx, current.id, current.username, saved.username);
       // An administrator's edit is on the record, with what it changed (docs/decisions/019-deactivation-and-audit-log.md).
-      const changes = changedFields(current, { ...saved, profilePhoto: photoKey }, ["profilePhoto"]);
+      // A card saved before it had visibilities of its own had the defaults: only a real change is one.
+      const before = { ...current, fieldVisibility: completeVisibility(current.fieldVisibility, policies) };
+      const changes = changedFields(before, { ...saved, fieldVisibility, profilePhoto: photoKey }, ["profilePhoto"]);
       const target = {
         kind: "profile" as const,
         id: current.id,

@@ -9,11 +9,14 @@ import { CONTROL_CHARACTERS } from "../validation";
 export type VCardInput = {
   firstName: string;
   lastName: string;
-  email: string;
+  email: string | null;
   phone: string | null;
   title: string | null;
   organization: string | null;
+  department?: string | null;
+  office?: string | null;
   linkedinUrl: string | null;
+  links?: { url: string }[];
   bio: string | null;
   cardUrl: string;
   /** Base64 of a JPEG, without line breaks. */
@@ -93,9 +96,18 @@ export function buildVCard(card: VCardInput): string {
     const number = escapeText(phone.number).replace(/\\[,;]/g, "");
     lines.push(`TEL;TYPE=CELL:${number}${phone.extension ? `;ext=${phone.extension}` : ""}`);
   }
-  add("ORG", card.organization);
+  // The company and the department within it are the two parts of ORG (RFC 2426 §3.5.5).
+  const organization = card.organization?.trim() ?? "";
+  const department = card.department?.trim() ?? "";
+  if (organization || department) {
+    lines.push(`ORG:${escapeText(organization)}${department ? `;${escapeText(department)}` : ""}`);
+  }
   add("TITLE", card.title);
+  // The office is a work address: its text in the street part (RFC 2426 §3.2.1).
+  const office = card.office?.trim();
+  if (office) lines.push(`ADR;TYPE=WORK:;;${escapeText(office)};;;;`);
   add("URL", card.linkedinUrl, "uri");
+  for (const link of card.links ?? []) add("URL", link.url, "uri");
   add("NOTE", card.bio);
   add("URL", card.cardUrl, "uri");
   if (card.photoJpegBase64 && /^[A-Za-z0-9+/]+=*$/.test(card.photoJpegBase64)) {

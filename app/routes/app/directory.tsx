@@ -38,7 +38,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const canSeeClaims = can(viewer.role, "read:claim-status:any");
   const query = parseQuery(() => parseDirectoryQuery(new URL(request.url), { canFilterStatus: canSeeClaims }));
   const [result, brands] = await Promise.all([
-    searchDirectory(query, { includeClaimStatus: canSeeClaims }),
+    searchDirectory(query, { includeClaimStatus: canSeeClaims, viewer }),
     activeBrandOptions(),
   ]);
   return { ...result, query, brands, canSeeClaims, view: viewFrom(request) };

@@ -4,7 +4,10 @@ import {
   CalendarDays,
   Eye,
   Globe,
+  Languages,
   Mail,
+  MapPin,
+  Network,
   Pencil,
   Phone,
   QrCode,
@@ -17,15 +20,17 @@ import { getOptionalViewer } from "~/.server/authz";
 import { reusableCount } from "~/.server/cached-render";
 import { cardMissing } from "~/.server/card-gone";
 import { visitOf } from "~/.server/http";
-import { getCardByUsername } from "~/.server/profiles/get-card";
+import { cardForViewer, getCardByUsername } from "~/.server/profiles/get-card";
 import { ogVersion } from "~/.server/profiles/og-image";
 import { CARD_QR, cardUrl, qrSvg, qrTargetUrl } from "~/.server/profiles/qr";
 import { cardFileName } from "~/.server/profiles/vcard";
+import { getFieldPolicies } from "~/.server/profiles/visibility";
 import { wayBack } from "~/.server/profiles/way-back";
 import { getSiteSettings, visitorsSeeStats } from "~/.server/settings/settings";
 import { Avatar } from "~/components/avatar";
 import { BrandBadge, brandScope } from "~/components/brand-badge";
 import { CopyLinkButton, DownloadQrLink, SaveContactButton, ShareButton } from "~/components/card-actions";
+import { addressLabel, LINK_ICONS, linkLabel } from "~/components/card-links";
 import { RouteErrorBoundary } from "~/components/error-boundary";
 import { FallbackImage } from "~/components/fallback-image";
 import { GoneCard, missingCardTitle, NotFoundCard } from "~/components/not-found-card";
@@ -68,12 +73,15 @@ export function meta({ data: loaderData, error }: Route.MetaArgs) {
 }
 
 export async function loader({ params, request, context }: Route.LoaderArgs) {
-  const [viewer, card, site] = await Promise.all([
+  const [viewer, stored, site, policies] = await Promise.all([
     getOptionalViewer(request),
     getCardByUsername(params.username),
     getSiteSettings(),
+    getFieldPolicies(),
   ]);
-  if (!card) return cardMissing(params.username, "page");
+  if (!stored) return cardMissing(params.username, "page");
+  // Only what this viewer may see leaves the server (docs/decisions/028-card-fields-and-visibility.md).
+  const card = await cardForViewer(stored, viewer, policies);
   const back = wayBack({ signedIn: viewer !== null, brand: card.brand, site });
 
   // Only a page load counts as a visit (a HEAD request does not). The view is
@@ -103,6 +111,11 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
       phone: card.phone,
       bio: card.bio,
       linkedinUrl: card.linkedinUrl,
+      department: card.department,
+      office: card.office,
+      pronouns: card.pronouns,
+      languages: card.languages,
+      links: card.links,
       photoUrl: mediaUrl(card.profilePhoto),
       viewCount: showStats ? reusableCount(context, card.id, card.viewCount + uncommittedViews(card.id)) : null,
       memberSince: showStats ? card.createdAt.toISOString() : null,
@@ -129,7 +142,8 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
       qrPng: `${base}/qr.png`,
       qrPngName: cardFileName(card, "_QR.png"),
       mobileQr: `/qr/${encodeURIComponent(card.username)}`,
-      ogImage: `${absolute}/og.png?v=${ogVersion(card, site)}`,
+      // The preview image shows what anyone may see, whoever opened the page.
+      ogImage: `${absolute}/og.png?v=${ogVersion(await cardForViewer(stored, null, policies), site)}`,
     },
   };
 }
@@ -145,10 +159,6 @@ export const handle = {
 };
 
 const MONTH_YEAR = new Intl.DateTimeFormat("en-US", { month: "long", year: "numeric", timeZone: "UTC" });
-
-function websiteLabel(url: string) {
-  return url.replace(/^https?:\/\//i, "").replace(/\/$/, "");
-}
 
 export default function PublicCard({ loaderData }: Route.ComponentProps) {
   const { card, links, viewer, admin, qr, back } = loaderData;
@@ -222,6 +232,11 @@ export default function PublicCard({ loaderData }: Route.ComponentProps) {
             <div className="mt-4 space-y-2">
               <div className="flex flex-wrap items-center gap-2">
                 <h1 className="min-w-0 text-2xl font-semibold tracking-tight wrap-anywhere sm:text-3xl">{name}</h1>
+                {card.pronouns ? (
+                  <span className="text-base text-slate-500 dark:text-slate-400" data-testid="pronouns">
+                    ({card.pronouns})
+                  </span>
+                ) : null}
                 {admin && !admin.claimed ? (
                   <span className="rounded-full bg-orange-100 px-2.5 py-0.5 text-xs font-semibold text-orange-800 dark:bg-orange-950 dark:text-orange-200">
                     Unclaimed Profile
@@ -230,6 +245,13 @@ export default function PublicCard({ loaderData }: Route.ComponentProps) {
               </div>
               {card.title ? (
                 <p className="text-lg text-slate-700 wrap-anywhere dark:text-slate-300">{card.title}</p>
+              ) : null}
+              {card.department ? (
+                <p className="flex items-center gap-1.5 text-slate-600 wrap-anywhere dark:text-slate-400">
+                  <Network aria-hidden className="size-4 shrink-0" />
+                  <span className="sr-only">Department: </span>
+                  {card.department}
+                </p>
               ) : null}
               <div className="flex flex-wrap items-center gap-2 text-sm text-slate-500 dark:text-slate-400">
                 <span className="min-w-0 wrap-anywhere">@{card.username}</span>
@@ -252,12 +274,14 @@ export default function PublicCard({ loaderData }: Route.ComponentProps) {
                 Contact information
               </h2>
               <ul className="divide-y divide-slate-100 rounded-2xl border border-slate-200 dark:divide-slate-800 dark:border-slate-800">
-                <ContactRow
-                  icon={<Mail aria-hidden className="size-5" />}
-                  label="Email"
-                  href={`mailto:${card.email}`}
-                  text={card.email}
-                />
+                {card.email ? (
+                  <ContactRow
+                    icon={<Mail aria-hidden className="size-5" />}
+                    label="Email"
+                    href={`mailto:${card.email}`}
+                    text={card.email}
+                  />
+                ) : null}
                 {card.phone ? (
                   <ContactRow
                     icon={<Phone aria-hidden className="size-5" />}
@@ -266,21 +290,44 @@ export default function PublicCard({ loaderData }: Route.ComponentProps) {
                     text={card.phone}
                   />
                 ) : null}
+                {card.office ? (
+                  <ContactRow icon={<MapPin aria-hidden className="size-5" />} label="Office" text={card.office} />
+                ) : null}
+                {card.languages ? (
+                  <ContactRow
+                    icon={<Languages aria-hidden className="size-5" />}
+                    label="Languages"
+                    text={card.languages}
+                  />
+                ) : null}
                 {card.linkedinUrl ? (
                   <ContactRow
                     icon={<BriefcaseBusiness aria-hidden className="size-5" />}
                     label="LinkedIn"
                     href={card.linkedinUrl}
-                    text={websiteLabel(card.linkedinUrl)}
+                    text={addressLabel(card.linkedinUrl)}
                     external
                   />
                 ) : null}
+                {card.links.map((link) => {
+                  const Icon = LINK_ICONS[link.kind];
+                  return (
+                    <ContactRow
+                      key={`${link.kind} ${link.url}`}
+                      icon={<Icon aria-hidden className="size-5" />}
+                      label={linkLabel(link)}
+                      href={link.url}
+                      text={addressLabel(link.url)}
+                      external
+                    />
+                  );
+                })}
                 {card.brand?.website ? (
                   <ContactRow
                     icon={<Globe aria-hidden className="size-5" />}
                     label="Website"
                     href={card.brand.website}
-                    text={websiteLabel(card.brand.website)}
+                    text={addressLabel(card.brand.website)}
                     external
                   />
                 ) : null}
@@ -402,29 +449,43 @@ function ContactRow({
 }: {
   icon: ReactNode;
   label: string;
-  href: string;
+  /** Where the row leads; a row without one (an office, languages) is text only. */
+  href?: string;
   text: string;
   external?: boolean;
 }) {
+  const row = "flex items-center gap-4 px-4 py-3";
+  const content = (
+    <>
+      <span
+        className="flex size-10 shrink-0 items-center justify-center rounded-xl bg-brand-tint text-brand-ink"
+        data-testid="icon-tile"
+      >
+        {icon}
+      </span>
+      <span className="min-w-0">
+        <span className="block text-xs text-slate-500 dark:text-slate-400">{label}</span>
+        <span className="block font-medium wrap-anywhere" data-testid="contact-text">
+          {breakable(text)}
+        </span>
+      </span>
+    </>
+  );
+  if (!href) {
+    return (
+      <li>
+        <div className={row}>{content}</div>
+      </li>
+    );
+  }
   return (
     <li>
       <a
         href={href}
         {...(external ? { target: "_blank", rel: "noopener noreferrer" } : {})}
-        className="flex items-center gap-4 px-4 py-3 transition hover:bg-slate-50 dark:hover:bg-slate-800/60"
+        className={`${row} transition hover:bg-slate-50 dark:hover:bg-slate-800/60`}
       >
-        <span
-          className="flex size-10 shrink-0 items-center justify-center rounded-xl bg-brand-tint text-brand-ink"
-          data-testid="icon-tile"
-        >
-          {icon}
-        </span>
-        <span className="min-w-0">
-          <span className="block text-xs text-slate-500 dark:text-slate-400">{label}</span>
-          <span className="block font-medium wrap-anywhere" data-testid="contact-text">
-            {breakable(text)}
-          </span>
-        </span>
+        {content}
       </a>
     </li>
   );

@@ -1,8 +1,9 @@
+import { getOptionalViewer } from "~/.server/authz";
 import { noteReusedCard } from "~/.server/cached-render";
 import { cardMissing } from "~/.server/card-gone";
 import { attachment } from "~/.server/http";
 import { readPhotoJpeg } from "~/.server/images";
-import { getCardByUsername } from "~/.server/profiles/get-card";
+import { cardForViewer, getCardByUsername } from "~/.server/profiles/get-card";
 import { cardUrl } from "~/.server/profiles/qr";
 import { buildVCard, cardFileName } from "~/.server/profiles/vcard";
 import type { Route } from "./+types/contact.vcf";
@@ -11,9 +12,11 @@ import type { Route } from "./+types/contact.vcf";
 export const handle = { keptPage: "vcard" };
 
 /** The card as a vCard 3.0 file, at a stable address that works without JavaScript. */
-export async function loader({ params, context }: Route.LoaderArgs) {
-  const card = await getCardByUsername(params.username);
-  if (!card) return cardMissing(params.username, "file");
+export async function loader({ params, request, context }: Route.LoaderArgs) {
+  const [viewer, stored] = await Promise.all([getOptionalViewer(request), getCardByUsername(params.username)]);
+  if (!stored) return cardMissing(params.username, "file");
+  // The file holds what this viewer may see of the card, as its page does.
+  const card = await cardForViewer(stored, viewer);
   noteReusedCard(context, card.id);
   const photo = await readPhotoJpeg(card.profilePhoto);
   const body = buildVCard({
@@ -23,7 +26,10 @@ export async function loader({ params, context }: Route.LoaderArgs) {
     phone: card.phone,
     title: card.title,
     organization: card.brand?.name ?? null,
+    department: card.department,
+    office: card.office,
     linkedinUrl: card.linkedinUrl,
+    links: card.links,
     bio: card.bio,
     cardUrl: cardUrl(card.username),
     photoJpegBase64: photo ? Buffer.from(photo).toString("base64") : null,

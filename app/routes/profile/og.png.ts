@@ -1,7 +1,7 @@
 import { noteReusedCard } from "~/.server/cached-render";
 import { cardMissing } from "~/.server/card-gone";
 import { isNotModified, notModified } from "~/.server/http";
-import { getCardByUsername } from "~/.server/profiles/get-card";
+import { cardForViewer, getCardByUsername } from "~/.server/profiles/get-card";
 import { ogImage, ogVersion } from "~/.server/profiles/og-image";
 import { getSiteSettings } from "~/.server/settings/settings";
 import type { Route } from "./+types/og.png";
@@ -15,8 +15,10 @@ export const handle = { keptPage: "image" };
  * drawn nothing): a deactivated card's preview leaves them with the card.
  */
 export async function loader({ params, request, context }: Route.LoaderArgs) {
-  const [card, site] = await Promise.all([getCardByUsername(params.username), getSiteSettings()]);
-  if (!card) return cardMissing(params.username, "file");
+  const [stored, site] = await Promise.all([getCardByUsername(params.username), getSiteSettings()]);
+  if (!stored) return cardMissing(params.username, "file");
+  // Anyone may be shown the preview: it draws what a visitor may see, whoever asks.
+  const card = await cardForViewer(stored, null);
   noteReusedCard(context, card.id);
   const version = ogVersion(card, site);
   const headers = {

@@ -4,7 +4,7 @@ import { uncommittedViews } from "~/.server/analytics/views";
 import { getOptionalViewer } from "~/.server/authz";
 import { reusableCount } from "~/.server/cached-render";
 import { cardMissing } from "~/.server/card-gone";
-import { getCardByUsername } from "~/.server/profiles/get-card";
+import { cardForViewer, getCardByUsername } from "~/.server/profiles/get-card";
 import { MOBILE_QR, qrSvg, qrTargetUrl } from "~/.server/profiles/qr";
 import { wayBack } from "~/.server/profiles/way-back";
 import { getSiteSettings, visitorsSeeStats } from "~/.server/settings/settings";
@@ -28,12 +28,13 @@ export function meta({ data: loaderData, error }: Route.MetaArgs) {
 }
 
 export async function loader({ params, request, context }: Route.LoaderArgs) {
-  const [viewer, card, site] = await Promise.all([
+  const [viewer, stored, site] = await Promise.all([
     getOptionalViewer(request),
     getCardByUsername(params.username),
     getSiteSettings(),
   ]);
-  if (!card) return cardMissing(params.username, "page");
+  if (!stored) return cardMissing(params.username, "page");
+  const card = await cardForViewer(stored, viewer);
   const back = wayBack({ signedIn: viewer !== null, brand: card.brand, site });
   // As on the card: the company decides whether visitors see the count; whoever is signed in does.
   const showStats = viewer !== null || (await visitorsSeeStats());

@@ -1,0 +1,113 @@
+import { eq } from "drizzle-orm";
+import {
+  allowedVisibility,
+  CARD_FIELD_KEYS,
+  type CardFieldKey,
+  canSee,
+  DEFAULT_FIELD_POLICIES,
+  type FieldPolicies,
+  type FieldVisibility,
+  VISIBILITIES,
+  type Viewer,
+  type Visibility,
+} from "~/lib/card-fields";
+import { can, type Role } from "~/lib/permissions";
+import type { Queryable } from "../db/client";
+import { db } from "../db/client";
+import { siteSettings } from "../db/schema";
+
+/**
+ * Who sees which detail of a card, decided here for every output: the page,
+ * the QR page, the contact file, the preview image, the directory and the
+ * exports meant for members all pass a card through `shownDetails` before
+ * anything of it leaves the server (docs/decisions/028-card-fields-and-visibility.md).
+ */
+
+function isVisibility(value: unknown): value is Visibility {
+  return typeof value === "string" && (VISIBILITIES as readonly string[]).includes(value);
+}
+
+/** The company's policies as stored, each field's checked; anything unreadable is the default. */
+function policiesFrom(stored: unknown): FieldPolicies {
+  const policies = { ...DEFAULT_FIELD_POLICIES };
+  if (!stored || typeof stored !== "object") return policies;
+  for (const key of CARD_FIELD_KEYS) {
+    const policy = (stored as Record<string, unknown>)[key] as { visibility?: unknown; locked?: unknown } | undefined;
+    if (!policy || typeof policy !== "object") continue;
+    policies[key] = {
+      visibility: isVisibility(policy.visibility)
+        ? allowedVisibility(key, policy.visibility)
+        : DEFAULT_FIELD_POLICIES[key].visibility,
+      locked: policy.locked === true,
+    };
+  }
+  return policies;
+}
+
+export async function getFieldPolicies(tx: Queryable = db): Promise<FieldPolicies> {
+  const [row] = await tx
+    .select({ policies: siteSettings.fieldPolicies })
+    .from(siteSettings)
+    .where(eq(siteSettings.id, 1))
+    .limit(1);
+  return policiesFrom(row?.policies);
+}
+
+/** The visibility in effect for each field: the owner's choice, unless the company locked the field or they made none. */
+export function effectiveVisibility(choices: Partial<FieldVisibility>, policies: FieldPolicies): FieldVisibility {
+  return Object.fromEntries(
+    CARD_FIELD_KEYS.map((key) => {
+      const policy = policies[key];
+      const chosen = choices[key];
+      return [key, policy.locked || !isVisibility(chosen) ? policy.visibility : allowedVisibility(key, chosen)];
+    }),
+  ) as FieldVisibility;
+}
+
+/** The visibilities a new card starts with: the company's defaults. */
+export async function newCardVisibility(tx: Queryable = db): Promise<FieldVisibility> {
+  return effectiveVisibility({}, await getFieldPolicies(tx));
+}
+
+/** A card's stored visibilities, completed by the company's defaults for a field it has none for. */
+export function completeVisibility(stored: Partial<FieldVisibility>, policies: FieldPolicies): FieldVisibility {
+  return Object.fromEntries(
+    CARD_FIELD_KEYS.map((key) => {
+      const value = stored[key];
+      return [key, isVisibility(value) ? value : policies[key].visibility];
+    }),
+  ) as FieldVisibility;
+}
+
+/** How a viewer stands to a card: its owner, an administrator, a signed-in colleague, or a visitor. */
+export function viewerOfCard(viewer: CardViewer | null, card: { userId: string | null }): Viewer {
+  if (!viewer) return "visitor";
+  if (card.userId !== null && viewer.user.id === card.userId) return "owner";
+  return can(viewer.role, "read:hidden-fields:any") ? "admin" : "colleague";
+}
+
+/** A signed-in person looking at cards. */
+export type CardViewer = { user: { id: string }; role: Role };
+
+/** A card as a viewer gets it: any detail may be missing. */
+export type Shown<Card> = {
+  [K in keyof Card]: K extends "links" ? Card[K] : K extends CardFieldKey ? Card[K] | null : Card[K];
+};
+
+/**
+ * The card with each detail the viewer may not see emptied: text becomes
+ * null and links an empty list, so an output shows nothing of it and a page
+ * never sends it to the browser.
+ */
+export function shownDetails<Card extends Partial<Record<CardFieldKey, unknown>>>(
+  card: Card,
+  visibility: FieldVisibility,
+  viewer: Viewer,
+): Shown<Card> {
+  const shown: Record<string, unknown> = { ...card };
+  for (const key of CARD_FIELD_KEYS) {
+    if (!(key in card) || canSee(viewer, visibility[key])) continue;
+    shown[key] = key === "links" ? [] : null;
+  }
+  return shown as Shown<Card>;
+}

@@ -1,0 +1,255 @@
+import { spawnSync } from "node:child_process";
+import { eq } from "drizzle-orm";
+import { RouterContextProvider } from "react-router";
+import { beforeEach, describe, expect, it } from "vitest";
+import { db } from "~/.server/db/client";
+import { profiles } from "~/.server/db/schema";
+import { ProfileFieldsSchema, profileFormInput } from "~/.server/profiles/schemas";
+import { buildVCard } from "~/.server/profiles/vcard";
+import {
+  CARD_FIELD_KEYS,
+  CARD_FIELDS,
+  type CardFieldKey,
+  canSee,
+  type Viewer,
+  type Visibility,
+} from "~/lib/card-fields";
+import { loader as directoryLoader } from "~/routes/app/directory";
+import { action as editAction } from "~/routes/app/profile-edit";
+import { loader as cardLoader } from "~/routes/profile/$username";
+import { loader as vcardLoader } from "~/routes/profile/contact.vcf";
+import { loader as qrLoader } from "~/routes/qr/$username";
+import { hasVobject, PYTHON } from "../support/checkers";
+import { createMember, getRequest, multipartRequest, run } from "./helpers";
+
+/**
+ * Each detail of a card, with a value no other field holds, set to each
+ * visibility it offers and read back through every output as each kind of
+ * viewer. A field or output added without a row here fails the type check.
+ */
+const SENTINELS: Record<CardFieldKey, { form: Record<string, string>; text: string }> = {
+  title: { form: { title: "Sentineltitle Lead" }, text: "Sentineltitle" },
+  department: { form: { department: "Sentineldepartment" }, text: "Sentineldepartment" },
+  office: { form: { office: "Sentineloffice Lisbon" }, text: "Sentineloffice" },
+  pronouns: { form: { pronouns: "sentinelpronouns" }, text: "sentinelpronouns" },
+  email: { form: {}, text: "(the owner's address)" },
+  phone: { form: { phone: "+351 21 555 0199" }, text: "555 0199" },
+  languages: { form: { languages: "Sentinellanguages" }, text: "Sentinellanguages" },
+  linkedinUrl: { form: { linkedinUrl: "https://www.linkedin.com/in/sentinellinkedin" }, text: "sentinellinkedin" },
+  links: {
+    form: { "links.0.kind": "github", "links.0.url": "https://github.com/sentinellinks" },
+    text: "sentinellinks",
+  },
+  bio: { form: { bio: "Sentinelbio runs logistics." }, text: "Sentinelbio" },
+};
+
+type Output = "card page" | "contact file" | "QR page" | "directory";
+
+/** The details each output shows at all; whatever it does not show it must never send. */
+const SHOWN_BY: Record<Output, readonly CardFieldKey[]> = {
+  "card page": CARD_FIELD_KEYS,
+  "contact file": ["title", "department", "office", "email", "phone", "linkedinUrl", "links", "bio"],
+  "QR page": ["title"],
+  directory: ["title", "department", "office", "pronouns", "email", "phone", "linkedinUrl", "bio"],
+};
+
+const VIEWERS: Viewer[] = ["visitor", "colleague", "owner", "admin"];
+
+type Member = Awaited<ReturnType<typeof createMember>>;
+let owner: Member;
+let colleague: Member;
+let admin: Member;
+
+async function saveCard(visibility: Visibility) {
+  const form = new FormData();
+  const [current] = await db.select().from(profiles).where(eq(profiles.id, owner.profile.id));
+  form.set("firstName", "Sentinel");
+  form.set("lastName", "Owner");
+  form.set("username", current!.username);
+  form.set("email", current!.email);
+  form.set("version", current!.updatedAt.toISOString());
+  for (const key of CARD_FIELD_KEYS) {
+    for (const [name, value] of Object.entries(SENTINELS[key].form)) form.set(name, value);
+    const allowed = (CARD_FIELDS[key].choices as readonly Visibility[]).includes(visibility);
+    form.set(`visibility.${key}`, allowed ? visibility : CARD_FIELDS[key].choices.at(-1)!);
+  }
+  const result = await run(editAction, await multipartRequest("/profile/edit", form, owner), {}, owner.viewer);
+  expect(result.status, JSON.stringify(result.data)).toBe(302);
+}
+
+function cookieOf(viewer: Viewer) {
+  return { visitor: undefined, colleague: colleague.cookie, owner: owner.cookie, admin: admin.cookie }[viewer];
+}
+
+function memberOf(viewer: Viewer) {
+  return { visitor: undefined, colleague, owner, admin }[viewer];
+}
+
+/** What an output sends `viewer`, as text; null where the viewer cannot open it. */
+async function read(output: Output, viewer: Viewer): Promise<string | null> {
+  const username = owner.profile.username;
+  const cookie = cookieOf(viewer);
+  switch (output) {
+    case "card page":
+      return JSON.stringify((await run(cardLoader, getRequest(`/profile/${username}`, cookie), { username })).data);
+    case "QR page":
+      return JSON.stringify((await run(qrLoader, getRequest(`/qr/${username}`, cookie), { username })).data);
+    case "contact file": {
+      const response = (await vcardLoader({
+        params: { username },
+        request: getRequest(`/profile/${username}/contact.vcf`, cookie),
+        context: new RouterContextProvider(),
+      } as never)) as Response;
+      return (await response.text()).replace(/\r\n /g, "");
+    }
+    case "directory": {
+      const member = memberOf(viewer);
+      if (!member) return null;
+      const result = await run(directoryLoader, getRequest("/directory?q=sentinel", cookie), {}, member.viewer);
+      return JSON.stringify(result.data);
+    }
+  }
+}
+
+describe("who sees each detail of a card", () => {
+  beforeEach(async () => {
+    owner = await createMember();
+    // The owner's own address is the email's sentinel.
+    SENTINELS.email.text = owner.email;
+    colleague = await createMember();
+    admin = await createMember({ email: "admin@example.com" });
+  });
+
+  for (const visibility of ["public", "colleagues", "private"] as const) {
+    it(`shows each detail set to ${visibility} to exactly the viewers it is meant for, in every output`, async () => {
+      await saveCard(visibility);
+      const [stored] = await db.select().from(profiles).where(eq(profiles.id, owner.profile.id));
+      for (const output of Object.keys(SHOWN_BY) as Output[]) {
+        for (const viewer of VIEWERS) {
+          const text = await read(output, viewer);
+          if (text === null) continue;
+          for (const key of CARD_FIELD_KEYS) {
+            const effective = stored!.fieldVisibility[key]!;
+            const expected = canSee(viewer, effective) && SHOWN_BY[output].includes(key);
+            expect(text.includes(SENTINELS[key].text), `${key} (${effective}) in the ${output} for a ${viewer}`).toBe(
+              expected,
+            );
+          }
+        }
+      }
+    });
+  }
+
+  it("keeps job title, department and office visible to colleagues: a hidden choice for them is refused", async () => {
+    const parsed = ProfileFieldsSchema.safeParse(
+      profileFormInput({
+        firstName: "A",
+        lastName: "B",
+        username: "a.b",
+        email: "a.b@example.test",
+        "visibility.department": "private",
+      }),
+    );
+    expect(parsed.success).toBe(false);
+    expect(parsed.error?.issues[0]?.message).toBe("Choose who sees the department from the list");
+  });
+});
+
+describe("links on a card", () => {
+  const parse = (links: Record<string, string>) =>
+    ProfileFieldsSchema.safeParse(
+      profileFormInput({ firstName: "A", lastName: "B", username: "a.b", email: "a.b@example.test", ...links }),
+    );
+  const messageFor = (kind: string, url: string) => {
+    const parsed = parse({ "links.0.kind": kind, "links.0.url": url });
+    return parsed.success ? null : parsed.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`);
+  };
+
+  it("refuses hostile addresses with a message on the link", () => {
+    for (const url of ["javascript:alert(1)", "data:text/html,<script>alert(1)</script>", "vbscript:msgbox"]) {
+      expect(messageFor("website", url)?.[0]).toMatch(/^links\.0\.url: Enter the whole address/);
+    }
+    expect(messageFor("website", "http://example.com/page")?.[0]).toBe(
+      "links.0.url: Use an address that starts with https://",
+    );
+    expect(messageFor("website", "https://example.com/a\r\nX-Injected: 1")?.[0]).toMatch(
+      /^links\.0\.url: Write the link/,
+    );
+    expect(messageFor("website", "https://user:pass@example.com/")?.[0]).toMatch(/^links\.0\.url: Enter the whole/);
+  });
+
+  it("refuses a look-alike host for a known kind, and takes the real one and its subdomains", () => {
+    for (const url of [
+      "https://github.com.evil.example/me",
+      "https://evilgithub.com/me",
+      "https://xn--gthub-2ra.com/me",
+      "https://github.co/me",
+    ]) {
+      expect(messageFor("github", url), url).toEqual([
+        'links.0.url: Use an address at github.com for a GitHub link, or choose "Link"',
+      ]);
+    }
+    expect(messageFor("github", "https://github.com/me")).toBeNull();
+    expect(messageFor("youtube", "https://www.youtube.com/@me")).toBeNull();
+    expect(messageFor("x", "https://twitter.com/me")).toBeNull();
+  });
+
+  it("refuses an unknown kind and more than ten links, and leaves out rows without an address", () => {
+    expect(messageFor("myspace", "https://example.com/")).toEqual([
+      "links.0.kind: Choose what kind of link this is from the list",
+    ]);
+    const eleven = Object.fromEntries(
+      Array.from({ length: 11 }, (_, index) => [
+        [`links.${index}.kind`, "website"],
+        [`links.${index}.url`, `https://example.com/${index}`],
+      ]).flat(),
+    );
+    const parsed = parse(eleven);
+    expect(parsed.success).toBe(false);
+    expect(parsed.error?.issues[0]?.message).toBe("Add at most 10 links");
+    const blanks = parse({
+      "links.0.kind": "github",
+      "links.0.url": "",
+      "links.1.kind": "website",
+      "links.1.url": "https://example.com",
+    });
+    expect(blanks.data?.links).toEqual([{ kind: "website", url: "https://example.com/" }]);
+  });
+});
+
+const READER = `
+import sys, json, vobject
+card = vobject.readOne(sys.stdin.read())
+print(json.dumps({
+  "org": card.org.value,
+  "adr": [card.adr.value.street, card.adr.params.get("TYPE")],
+  "urls": [u.value for u in card.contents.get("url", [])],
+}))
+`;
+
+describe.skipIf(!hasVobject())("the contact file's new details", () => {
+  it("writes the department in ORG after the company, the office as a work address and one URL per link, escaped", () => {
+    const vcf = buildVCard({
+      firstName: "Inês",
+      lastName: "Soares",
+      email: "ines@example.test",
+      phone: null,
+      title: null,
+      organization: "Acme; Sons",
+      department: "Logistics, EMEA",
+      office: "Lisbon\nFloor 3",
+      linkedinUrl: null,
+      links: [{ url: "https://github.com/ines" }, { url: "https://example.com/a;b,c" }],
+      bio: null,
+      cardUrl: "https://cards.example.test/profile/ines",
+    });
+    expect(vcf).toContain("ORG:Acme\\; Sons;Logistics\\, EMEA\r\n");
+    const result = spawnSync(PYTHON, ["-c", READER], { input: vcf, encoding: "utf8" });
+    expect(result.status, result.stderr).toBe(0);
+    expect(JSON.parse(result.stdout)).toEqual({
+      org: ["Acme; Sons", "Logistics, EMEA"],
+      adr: ["Lisbon\nFloor 3", ["WORK"]],
+      urls: ["https://github.com/ines", "https://example.com/a%3Bb%2Cc", "https://cards.example.test/profile/ines"],
+    });
+  });
+});
