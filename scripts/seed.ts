@@ -74,6 +74,10 @@ const PEOPLE: [string, string][] = [
   ["Tomás", "Novak"],
 ];
 
+/** Where the demo people work: the directory's department and office facets list these. */
+const DEPARTMENTS = ["Engineering", "Sales", "Marketing", "Operations", "Finance"];
+const OFFICES = ["Lisbon", "Berlin", "New York"];
+
 /** The first few people get an account (and so a claimed card); the rest stay unclaimed. */
 const CLAIMED_COUNT = 8;
 
@@ -112,6 +116,8 @@ async function seedProfiles(brandIds: number[]) {
       email,
       username: await uniqueUsername(db, usernameBase(firstName, lastName)),
       title: TITLES[index % TITLES.length],
+      department: DEPARTMENTS[index % DEPARTMENTS.length],
+      office: OFFICES[index % OFFICES.length],
       phone: `+1 555 01${String(index).padStart(2, "0")}`,
       bio:
         index % 3 === 0

@@ -162,11 +162,13 @@ export function parseListFilters(url: URL): { brand: number | null; page: number
   return { brand, page };
 }
 
-/** A search text from a URL: trimmed, cut to `max` characters, control characters refused like any field. */
-export function parseSearchText(url: URL, max = 100): string {
-  const q = (url.searchParams.get("q") ?? "").trim().slice(0, max);
+/** A search text from a URL (`q`, or another parameter): trimmed, cut to `max` characters, control characters refused like any field. */
+export function parseSearchText(url: URL, max = 100, name = "q"): string {
+  const q = (url.searchParams.get(name) ?? "").trim().slice(0, max);
   if (hasForbiddenCharacters(q))
-    throw new ValidationError({ q: ["Search with letters, numbers and punctuation, without control characters."] });
+    throw new ValidationError({
+      [name]: ["Search with letters, numbers and punctuation, without control characters."],
+    });
   return q;
 }
 

@@ -59,7 +59,9 @@ function WorkPlace({ person, className }: { person: DirectoryPerson; className?:
         <span className="flex min-w-0 items-center gap-1">
           <Network aria-hidden className="size-3.5 shrink-0" />
           <span className="sr-only">Department: </span>
-          <span className="truncate">{person.department}</span>
+          <span className="truncate" data-testid="department">
+            {person.department}
+          </span>
         </span>
       ) : null}
       {person.office ? (

@@ -16,7 +16,10 @@ import {
 
 type TextKey = Exclude<CardFieldKey, "links">;
 
-export type ProfileFormValues = Record<TextKey | "firstName" | "lastName" | "username" | "companyBrandId", string> & {
+export type ProfileFormValues = Record<
+  TextKey | "firstName" | "lastName" | "username" | "companyBrandId" | "manager",
+  string
+> & {
   links: { kind: string; url: string }[];
   visibility: Partial<Record<CardFieldKey, string>>;
 };
@@ -43,6 +46,7 @@ export function profileFormValues(source: FormSource): ProfileFormValues {
     lastName: text(source.lastName),
     username: text(source.username),
     companyBrandId: text(source.companyBrandId),
+    manager: text(source.manager),
     ...(Object.fromEntries(
       CARD_FIELD_KEYS.filter((key) => key !== "links").map((key) => [key, text(source[key])]),
     ) as Record<TextKey, string>),
@@ -136,8 +140,11 @@ export function ProfileFormFields({
   usernameRequired = true,
   usernameHint,
   disabled,
+  withManager = false,
 }: {
   values: ProfileFormValues;
+  /** Administrators name who the person reports to; members do not. */
+  withManager?: boolean;
   errors?: FieldErrors;
   brands: { id: number; name: string }[];
   bioRows: number;
@@ -201,6 +208,18 @@ export function ProfileFormFields({
         />
         {detail("department", { placeholder: "Logistics" })}
         {detail("office", { placeholder: "Lisbon" })}
+        {withManager ? (
+          <Field
+            label="Manager"
+            name="manager"
+            autoCapitalize="none"
+            spellCheck={false}
+            placeholder="Username or email"
+            hint="Who this person reports to. Leave empty for no one."
+            defaultValue={values.manager}
+            errors={errors?.manager}
+          />
+        ) : null}
         {detail("languages", { placeholder: "English, Portuguese" })}
         {detail("linkedinUrl", { type: "url", placeholder: "https://www.linkedin.com/in/…" })}
       </div>

@@ -5,7 +5,8 @@ import { useSubmit } from "react-router";
 /** Typing settles for this long before the search runs. */
 const SEARCH_DEBOUNCE_MS = 250;
 
-const SELECT = "h-10 rounded-lg border border-slate-300 bg-white px-3 text-sm dark:border-slate-700 dark:bg-slate-950";
+const SELECT =
+  "h-10 min-w-0 rounded-lg border border-slate-300 bg-white px-3 text-sm dark:border-slate-700 dark:bg-slate-950";
 
 /**
  * A GET search form that searches as you go: typing waits a moment and replaces

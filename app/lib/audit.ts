@@ -71,6 +71,7 @@ const FIELD_LABELS: Record<string, string> = {
   companyBrandId: "brand",
   profilePhoto: "photo",
   fieldVisibility: "visibility",
+  managerId: "manager",
   coverImage: "cover image",
   showStatsToVisitors: "visitors see stats",
   deactivatedCards: "deactivated cards show",

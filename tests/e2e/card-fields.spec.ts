@@ -85,3 +85,54 @@ for (const scheme of ["light", "dark"] as const) {
     await screenshot(page, `card-fields-edit-desktop-${scheme}`);
   });
 }
+
+for (const [name, viewport] of [
+  ["a phone", { width: 390, height: 844 }],
+  ["a desktop", { width: 1280, height: 900 }],
+] as const) {
+  test(`on ${name} a member narrows the directory by department and office, each with its number of people, kept in the URL`, async ({
+    page,
+    login,
+  }) => {
+    await page.setViewportSize(viewport);
+    await login("member");
+    await page.goto("/directory");
+    // The page is live (its script running): a choice searches at once.
+    await expect(page.locator("html[data-live=connected]")).toHaveCount(1);
+    const department = page.getByLabel("Department", { exact: true });
+    const office = page.getByLabel("Office", { exact: true });
+    await expect(department.locator("option", { hasText: /^Engineering \(\d+\)$/ })).toHaveCount(1);
+    await department.selectOption({
+      label: (await department.locator("option", { hasText: "Engineering" }).textContent())!,
+    });
+    await expect(page).toHaveURL(/department=Engineering/);
+    await office.selectOption("Lisbon");
+    await expect(page).toHaveURL(/department=Engineering.*office=Lisbon|office=Lisbon.*department=Engineering/);
+    // The office's count is of the people in Engineering there: what the page lists.
+    await expect(office.locator("option:checked")).toHaveText(/^Lisbon \(\d+\)$/);
+    const count = Number(/\((\d+)\)/.exec((await office.locator("option:checked").textContent())!)?.[1]);
+    await expect(page.getByRole("heading", { name: `${count} ${count === 1 ? "Profile" : "Profiles"}` })).toBeVisible();
+    await expect(page.getByRole("link", { name: /^View Card of / })).toHaveCount(count);
+    await screenshot(page, `directory-facets-${viewport.width}`);
+  });
+}
+
+test.describe("without JavaScript", () => {
+  test.use({ javaScriptEnabled: false });
+
+  test("the directory's department filter is a plain form, and the address it leads to filters on the server", async ({
+    page,
+    login,
+  }) => {
+    await login("member");
+    await page.goto("/directory");
+    const department = page.getByLabel("Department", { exact: true });
+    await department.selectOption("Sales");
+    await page.getByRole("button", { name: "Search" }).click();
+    await expect(page).toHaveURL(/department=Sales/);
+    await expect(page.getByLabel("Department", { exact: true }).locator("option:checked")).toHaveText(
+      /^Sales \(\d+\)$/,
+    );
+    for (const tile of await page.getByTestId("department").all()) await expect(tile).toHaveText("Sales");
+  });
+});

@@ -147,3 +147,64 @@ describe("who sees claim status", () => {
     expect(data.entries).toEqual([expect.objectContaining({ firstName: "Una", claimed: false })]);
   });
 });
+
+describe("directory facets", () => {
+  type Loaded = {
+    total: number;
+    entries: { firstName: string }[];
+    facets: Record<"brand" | "department" | "office", { value: string | number; label: string; count: number }[]>;
+  };
+  const load = async (search: string, viewer: Awaited<ReturnType<typeof createMember>>) =>
+    (await run(directoryLoader, getRequest(`/directory${search}`, viewer.cookie), {}, viewer.viewer)).data as Loaded;
+
+  it("narrows by department and office together, from the URL, each with the number of people it has", async () => {
+    const [acme] = await db.insert(brands).values({ name: "Acme Freight" }).returning();
+    await people([
+      { firstName: "Lia", lastName: "One", department: "Logistics", office: "Lisbon", companyBrandId: acme!.id },
+      { firstName: "Leo", lastName: "Two", department: "Logistics", office: "Lisbon" },
+      { firstName: "Lou", lastName: "Three", department: "Logistics", office: "Porto" },
+      { firstName: "Sam", lastName: "Four", department: "Sales", office: "Lisbon" },
+      { firstName: "Gone", lastName: "Five", department: "Logistics", office: "Lisbon", deactivatedAt: new Date() },
+    ]);
+    const member = await createMember();
+    const all = await load("", member);
+    expect(all.facets.department).toEqual([
+      { value: "Logistics", label: "Logistics", count: 3 },
+      { value: "Sales", label: "Sales", count: 1 },
+    ]);
+    expect(all.facets.office).toEqual([
+      { value: "Lisbon", label: "Lisbon", count: 3 },
+      { value: "Porto", label: "Porto", count: 1 },
+    ]);
+    expect(all.facets.brand).toEqual([{ value: acme!.id, label: "Acme Freight", count: 1 }]);
+
+    // Each facet is counted with the other filters: Lisbon's departments, and Logistics' offices.
+    const both = await load("?department=Logistics&office=Lisbon", member);
+    expect(both.entries.map((entry) => entry.firstName).sort()).toEqual(["Leo", "Lia"]);
+    expect(both.total).toBe(2);
+    expect(both.facets.department).toEqual([
+      { value: "Logistics", label: "Logistics", count: 2 },
+      { value: "Sales", label: "Sales", count: 1 },
+    ]);
+    expect(both.facets.office).toEqual([
+      { value: "Lisbon", label: "Lisbon", count: 2 },
+      { value: "Porto", label: "Porto", count: 1 },
+    ]);
+
+    // A value nobody has yet is still offered while chosen, with 0; the search finds no one.
+    const none = await load("?office=Madrid", member);
+    expect(none.total).toBe(0);
+    expect(none.facets.office).toContainEqual({ value: "Madrid", label: "Madrid", count: 0 });
+  });
+
+  it("answers a facet value with control characters 400 with a message, not a search", async () => {
+    const member = await createMember();
+    const result = await run(
+      directoryLoader,
+      getRequest("/directory?department=a%0Ab", member.cookie),
+      {},
+      member.viewer,
+    );
+    expect(result.status).toBe(400);
+  });
+});

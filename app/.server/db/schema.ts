@@ -201,6 +201,8 @@ export const profiles = pgTable(
      * (docs/decisions/028-card-fields-and-visibility.md).
      */
     fieldVisibility: jsonb("field_visibility").$type<Partial<FieldVisibility>>().notNull().default({}),
+    /** Who this person reports to; never themselves, never in a cycle (app/.server/profiles/managers.ts). */
+    managerId: uuid("manager_id").references((): AnyPgColumn => profiles.id, { onDelete: "set null" }),
     /** Storage key of the photo; the public URL is derived from it. */
     profilePhoto: text("profile_photo"),
     companyBrandId: integer("company_brand_id").references(() => brands.id, {
@@ -239,12 +241,14 @@ export const profiles = pgTable(
     index("profiles_brand_idx").on(table.companyBrandId),
     index("profiles_department_idx").on(table.department),
     index("profiles_office_idx").on(table.office),
+    index("profiles_manager_idx").on(table.managerId),
     index("profiles_created_at_idx").on(table.createdAt),
     index("profiles_view_count_idx").on(table.viewCount),
     index("profiles_deactivated_idx").on(table.deactivatedAt),
     // An uploaded photo is answered only while a card that shows it is active (app/routes/uploads.$.ts).
     index("profiles_photo_idx").on(table.profilePhoto),
     check("profiles_view_count_nonnegative", sql`${table.viewCount} >= 0`),
+    check("profiles_manager_not_self", sql`${table.managerId} is null or ${table.managerId} <> ${table.id}`),
   ],
 );
 

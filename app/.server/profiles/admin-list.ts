@@ -96,6 +96,7 @@ export async function listProfilesForAdmin(query: AdminProfileQuery) {
       languages: profiles.languages,
       links: profiles.links,
       fieldVisibility: profiles.fieldVisibility,
+      manager: sql<string | null>`(select m.username from ${profiles} m where m.id = ${profiles.managerId})`,
       companyBrandId: profiles.companyBrandId,
       profilePhoto: profiles.profilePhoto,
       viewCount: profiles.viewCount,

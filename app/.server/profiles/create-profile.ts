@@ -8,6 +8,7 @@ import { ForbiddenError } from "../errors";
 import { deleteImageIfUnused, type ImageChange, storedKey } from "../images";
 import { publish } from "../realtime";
 import { assertProfileFieldsAvailable, conflictFromUniqueViolation } from "./field-checks";
+import { resolveManager } from "./managers";
 import { storeNewPhoto } from "./photo";
 import type { NewProfileFields, ProfileFields } from "./schemas";
 import { uniqueUsername, usernameBase } from "./usernames";
@@ -29,7 +30,7 @@ export async function createProfile({ actor, fields: input, photo }: CreateProfi
 
   const stored = await storeNewPhoto(photo);
   try {
-    const { visibility: chosen, ...details } = fields;
+    const { visibility: chosen, manager, ...details } = fields;
     const policies = await getFieldPolicies();
     const visibilityChoices = chosen ?? {};
     const values = {
@@ -39,9 +40,10 @@ export async function createProfile({ actor, fields: input, photo }: CreateProfi
       profilePhoto: storedKey(stored) ?? null,
     };
     const created = await db.transaction(async (tx) => {
+      const managerId = await resolveManager(tx, manager ?? null, null);
       const [row] = await tx
         .insert(profiles)
-        .values({ ...values, viewCount: 0, userId: null })
+        .values({ ...values, managerId, viewCount: 0, userId: null })
         .returning({
           id: profiles.id,
           email: profiles.email,

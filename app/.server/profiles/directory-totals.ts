@@ -15,8 +15,8 @@ import { currentListeningPeriod } from "../realtime";
 const TOTAL_TTL_MS = 60_000;
 const MAX_TOTALS = 2_000;
 
-type Total = { total: number; period: number; expires: number };
-const totals = new Map<string, Total>();
+type Kept = { value: unknown; period: number; expires: number };
+const totals = new Map<string, Kept>();
 let generation = 0;
 
 export function forgetDirectoryTotals() {
@@ -25,15 +25,23 @@ export function forgetDirectoryTotals() {
 }
 
 /** The total for `key`, from memory while it is valid, else from `count`. */
-export async function directoryTotal(key: string, count: () => Promise<number>): Promise<number> {
+export function directoryTotal(key: string, count: () => Promise<number>): Promise<number> {
+  return keptCount(`total ${key}`, count);
+}
+
+/**
+ * Any count over the directory (a total, the people per department), kept as
+ * totals are: `key` names the question, `count` answers it.
+ */
+export async function keptCount<Value>(key: string, count: () => Promise<Value>): Promise<Value> {
   const period = currentListeningPeriod();
   const kept = totals.get(key);
-  if (kept && kept.period === period && kept.expires > Date.now()) return kept.total;
+  if (kept && kept.period === period && kept.expires > Date.now()) return kept.value as Value;
   const before = generation;
-  const total = await count();
+  const value = await count();
   if (period !== null && before === generation && currentListeningPeriod() === period) {
     if (totals.size >= MAX_TOTALS) totals.clear();
-    totals.set(key, { total, period, expires: Date.now() + TOTAL_TTL_MS });
+    totals.set(key, { value, period, expires: Date.now() + TOTAL_TTL_MS });
   }
-  return total;
+  return value;
 }

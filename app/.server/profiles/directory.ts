@@ -3,7 +3,7 @@ import type { ClaimFilter } from "~/lib/dashboard";
 import { db, rowsOf } from "../db/client";
 import { brands, profiles } from "../db/schema";
 import { parseListFilters, parseSearchText } from "../validation";
-import { directoryTotal } from "./directory-totals";
+import { directoryTotal, keptCount } from "./directory-totals";
 import { type CardViewer, completeVisibility, getFieldPolicies, shownDetails, viewerOfCard } from "./visibility";
 
 /** One page of the directory: four rows of the widest grid, six of the narrowest. */
@@ -14,9 +14,17 @@ const DIRECTORY_BIO_LENGTH = 280;
 export type DirectoryQuery = {
   q: string;
   brand: number | null;
+  department: string | null;
+  office: string | null;
   status: ClaimFilter;
   page: number;
 };
+
+/** The facets the directory narrows by, besides the brand: each a column of the card. */
+const FACET_COLUMNS = { department: profiles.department, office: profiles.office } as const;
+type FacetName = keyof typeof FACET_COLUMNS;
+/** The values a facet lists: the most common ones, and the chosen one whatever its count. */
+const MAX_FACET_VALUES = 50;
 
 /**
  * Reads the search from the URL. A status the viewer may not filter by means
@@ -28,6 +36,8 @@ export function parseDirectoryQuery(url: URL, options: { canFilterStatus: boolea
   return {
     q: parseSearchText(url, MAX_QUERY_LENGTH),
     brand,
+    department: parseFacetText(url, "department"),
+    office: parseFacetText(url, "office"),
     status: options.canFilterStatus && (status === "claimed" || status === "unclaimed") ? status : "all",
     page,
   };
@@ -38,7 +48,14 @@ function likeContains(value: string) {
   return `%${value.replace(/[\\%_]/g, "\\$&")}%`;
 }
 
-function directoryConditions(query: Pick<DirectoryQuery, "q" | "brand" | "status">): SQL | undefined {
+/** A facet's value from the URL: a field's text (at most its length), or null when not chosen. */
+function parseFacetText(url: URL, name: FacetName): string | null {
+  return parseSearchText(url, 100, name) || null;
+}
+
+type Filters = Pick<DirectoryQuery, "q" | "brand" | "department" | "office" | "status">;
+
+function directoryConditions(query: Filters): SQL | undefined {
   // A deactivated card is in no one's directory (docs/decisions/019-deactivation-and-audit-log.md).
   const conditions: SQL[] = [isNull(profiles.deactivatedAt)];
   if (query.q) {
@@ -47,6 +64,8 @@ function directoryConditions(query: Pick<DirectoryQuery, "q" | "brand" | "status
     conditions.push(sql`${profiles.searchText} like namecard_fold(${likeContains(query.q)})`);
   }
   if (query.brand) conditions.push(eq(profiles.companyBrandId, query.brand));
+  if (query.department) conditions.push(eq(profiles.department, query.department));
+  if (query.office) conditions.push(eq(profiles.office, query.office));
   if (query.status === "claimed") conditions.push(isNotNull(profiles.userId));
   if (query.status === "unclaimed") conditions.push(isNull(profiles.userId));
   return and(...conditions);
@@ -93,7 +112,7 @@ export async function searchDirectory(
     return { ids: rows.map((row) => row.id), total: null };
   };
   const countAll = () =>
-    directoryTotal(JSON.stringify([query.q, query.brand, query.status]), async () => {
+    directoryTotal(JSON.stringify([query.q, query.brand, query.department, query.office, query.status]), async () => {
       const [row] = await db.select({ total: sql<number>`count(*)::int` }).from(profiles).where(where);
       return row?.total ?? 0;
     });
@@ -149,4 +168,44 @@ export async function searchDirectory(
     }),
   );
   return { total, page, pageCount, entries };
+}
+
+export type Facet<Value> = { value: Value; label: string; count: number }[];
+
+/**
+ * How many people each brand, department and office has among those the rest
+ * of the search finds: each facet counted with every filter but its own, so
+ * its list offers the other choices too. Kept between requests as totals are.
+ */
+export async function directoryFacets(query: DirectoryQuery) {
+  const { page: _page, ...filters } = query;
+  return keptCount(`facets ${JSON.stringify(filters)}`, async () => {
+    const brandRows = await db
+      .select({ id: brands.id, name: brands.name, count: sql<number>`count(*)::int` })
+      .from(profiles)
+      .innerJoin(brands, and(eq(brands.id, profiles.companyBrandId), eq(brands.active, true)))
+      .where(directoryConditions({ ...filters, brand: null }))
+      .groupBy(brands.id, brands.name)
+      .orderBy(asc(brands.name));
+    const counted = async (name: FacetName): Promise<Facet<string>> => {
+      const column = FACET_COLUMNS[name];
+      const chosen = filters[name];
+      const rows = await db
+        .select({ value: sql<string>`${column}`, count: sql<number>`count(*)::int` })
+        .from(profiles)
+        .where(and(directoryConditions({ ...filters, [name]: null }), isNotNull(column), sql`${column} <> ''`))
+        .groupBy(column)
+        .orderBy(sql`count(*) desc`, asc(column))
+        .limit(MAX_FACET_VALUES);
+      const values = rows.map((row) => ({ value: row.value, label: row.value, count: row.count }));
+      if (chosen && !values.some((row) => row.value === chosen))
+        values.push({ value: chosen, label: chosen, count: 0 });
+      return values.sort((a, b) => a.label.localeCompare(b.label, "en"));
+    };
+    return {
+      brand: brandRows.map((row) => ({ value: row.id, label: row.name, count: row.count })) as Facet<number>,
+      department: await counted("department"),
+      office: await counted("office"),
+    };
+  });
 }

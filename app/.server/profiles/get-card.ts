@@ -31,6 +31,7 @@ export async function getCardByUsername(username: string) {
       languages: profiles.languages,
       links: profiles.links,
       fieldVisibility: profiles.fieldVisibility,
+      managerId: profiles.managerId,
       profilePhoto: profiles.profilePhoto,
       viewCount: profiles.viewCount,
       createdAt: profiles.createdAt,

@@ -57,6 +57,10 @@ export const ProfileFieldsSchema = z.object({
     [K in CardFieldKey]: (typeof CARD_FIELD_RULES)[K]["schema"];
   }),
   visibility: VisibilityChoicesSchema.optional(),
+  /** The manager's username or email, on administrators' forms only: absent leaves it as it is, empty clears it. */
+  manager: TextSchema("Manager")
+    .pipe(z.string().max(254, tooLongMessage("Manager", 254)))
+    .optional(),
 });
 
 export type ProfileFields = z.infer<typeof ProfileFieldsSchema>;

@@ -10,6 +10,7 @@ import { deleteImageIfUnused, type ImageChange, nextImageKey } from "../images";
 import { publish } from "../realtime";
 import { type CardEmailRequest, needsCardEmailProof, requestCardEmail } from "./card-email";
 import { assertProfileFieldsAvailable, conflictFromUniqueViolation } from "./field-checks";
+import { resolveManager } from "./managers";
 import { storeNewPhoto } from "./photo";
 import { assertMayRename, countRename, recordUsernameChange } from "./previous-usernames";
 import type { ProfileFields } from "./schemas";
@@ -58,7 +59,7 @@ export async function updateProfile({
   await assertProfileFieldsAvailable(fields, current);
   // A member's new address is shown only once they open the link sent to it; the rest is saved now.
   const proveEmail = needsCardEmailProof(actor, fields.email, current.email);
-  const { visibility: chosen, ...submitted } = proveEmail ? { ...fields, email: current.email } : fields;
+  const { visibility: chosen, manager, ...submitted } = proveEmail ? { ...fields, email: current.email } : fields;
   // A field the company locked takes its value and visibility from administrators (and imports) only.
   const policies = await getFieldPolicies();
   const saved = { ...submitted };
@@ -83,16 +84,21 @@ export async function updateProfile({
         .for("update");
       if (!locked) throw new NotFoundError("profile");
       assertUnchangedSince(version, locked.updatedAt, "card");
+      // Only administrators (and imports and SCIM) say who reports to whom.
+      const managerId =
+        byAdministrator && manager !== undefined ? await resolveManager(tx, manager, current.id) : current.managerId;
       await tx
         .update(profiles)
-        .set({ ...saved, visibilityChoices: choices, fieldVisibility, profilePhoto: photoKey })
+        .set({ ...saved, visibilityChoices: choices, fieldVisibility, managerId, profilePhoto: photoKey })
         .where(and(eq(profiles.id, current.id), changeableProfiles(actor, "update")));
       if (renamed && !byAdministrator) await countRename(tx, current.id);
       await recordUsernameChange(tx, current.id, current.username, saved.username);
       // An administrator's edit is on the record, with what it changed (docs/decisions/019-deactivation-and-audit-log.md).
       // A card saved before it had visibilities of its own had the defaults: only a real change is one.
       const before = { ...current, fieldVisibility: completeVisibility(current.fieldVisibility, policies) };
-      const changes = changedFields(before, { ...saved, fieldVisibility, profilePhoto: photoKey }, ["profilePhoto"]);
+      const changes = changedFields(before, { ...saved, fieldVisibility, managerId, profilePhoto: photoKey }, [
+        "profilePhoto",
+      ]);
       const target = {
         kind: "profile" as const,
         id: current.id,

@@ -464,6 +464,7 @@ function EditProfileDialog({
           brands={pickable}
           bioRows={3}
           disabled={saving}
+          withManager
         />
         <div className={DIALOG_FORM_ACTIONS}>
           <Button variant="secondary" onClick={onClose}>

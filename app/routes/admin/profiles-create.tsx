@@ -79,6 +79,7 @@ export default function CreateProfile({ loaderData, actionData }: Route.Componen
           usernameRequired={false}
           usernameHint="Optional. Left blank, it becomes first.last."
           disabled={creating}
+          withManager
         />
         <div className="flex flex-col-reverse gap-3 border-t border-slate-200 pt-6 sm:flex-row sm:justify-end dark:border-slate-800">
           <ButtonLink to="/admin/profiles" variant="secondary">

@@ -2,7 +2,7 @@ import { LayoutGrid, List, SearchX } from "lucide-react";
 import { useState } from "react";
 import { Form, useNavigation } from "react-router";
 import { activeBrandOptions } from "~/.server/brands/list-brands";
-import { parseDirectoryQuery, searchDirectory } from "~/.server/profiles/directory";
+import { directoryFacets, parseDirectoryQuery, searchDirectory } from "~/.server/profiles/directory";
 import { parseQuery } from "~/.server/responses";
 import { EmptyState } from "~/components/empty-state";
 import { PageHeader } from "~/components/page-header";
@@ -37,15 +37,29 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const viewer = context.get(viewerContext);
   const canSeeClaims = can(viewer.role, "read:claim-status:any");
   const query = parseQuery(() => parseDirectoryQuery(new URL(request.url), { canFilterStatus: canSeeClaims }));
-  const [result, brands] = await Promise.all([
+  const [result, brands, facets] = await Promise.all([
     searchDirectory(query, { includeClaimStatus: canSeeClaims, viewer }),
     activeBrandOptions(),
+    directoryFacets(query),
   ]);
-  return { ...result, query, brands, canSeeClaims, view: viewFrom(request) };
+  return { ...result, query, brands, facets, canSeeClaims, view: viewFrom(request) };
+}
+
+/** A facet's choice with how many people it has among those found. */
+function withCount(label: string, count = 0) {
+  return `${label} (${count.toLocaleString("en")})`;
+}
+
+function facetOptions(all: string, facet: { value: string; label: string; count: number }[]) {
+  return [
+    { value: "", label: all },
+    ...facet.map((row) => ({ value: row.value, label: withCount(row.label, row.count) })),
+  ];
 }
 
 export default function Directory({ loaderData }: Route.ComponentProps) {
-  const { entries, total, page, pageCount, query, brands, canSeeClaims } = loaderData;
+  const { entries, total, page, pageCount, query, brands, facets, canSeeClaims } = loaderData;
+  const brandCounts = new Map(facets.brand.map((facet) => [facet.value, facet.count]));
   const navigation = useNavigation();
   const [view, setView] = useState(loaderData.view);
   const searching = navigation.state === "loading" && navigation.location.pathname === "/directory";
@@ -53,6 +67,8 @@ export default function Directory({ loaderData }: Route.ComponentProps) {
   const search = useLiveSearch("/directory", {
     q: query.q,
     brand: query.brand ? String(query.brand) : "",
+    department: query.department ?? "",
+    office: query.office ?? "",
     status: query.status,
   });
 
@@ -73,22 +89,47 @@ export default function Directory({ loaderData }: Route.ComponentProps) {
         method="get"
         role="search"
         aria-label="Search the directory"
-        className="mb-6 grid gap-3 rounded-2xl border border-slate-200 bg-white p-4 shadow-sm sm:grid-cols-[minmax(0,1fr)_auto_auto_auto] dark:border-slate-800 dark:bg-slate-900"
+        className={cn(
+          "mb-6 grid grid-cols-1 gap-3 rounded-2xl border border-slate-200 bg-white p-4 shadow-sm sm:grid-cols-2 dark:border-slate-800 dark:bg-slate-900",
+          canSeeClaims
+            ? "lg:grid-cols-[minmax(0,2fr)_repeat(4,minmax(0,1fr))_auto]"
+            : "lg:grid-cols-[minmax(0,2fr)_repeat(3,minmax(0,1fr))_auto]",
+        )}
         onChange={search.onChange}
         onSubmit={search.onSubmit}
       >
-        <SearchBox
-          id="directory-q"
-          label="Search"
-          placeholder="Search by name, email, username, or bio..."
-          defaultValue={query.q}
-        />
+        <div className="sm:col-span-2 lg:col-span-1">
+          <SearchBox
+            id="directory-q"
+            label="Search"
+            placeholder="Search by name, email, username, or bio..."
+            defaultValue={query.q}
+          />
+        </div>
         <FilterSelect
           id="directory-brand"
           label="Brand"
           name="brand"
           defaultValue={query.brand ? String(query.brand) : ""}
-          options={BRAND_OPTIONS(brands)}
+          options={BRAND_OPTIONS(brands).map((option) =>
+            option.value
+              ? { ...option, label: withCount(option.label, brandCounts.get(Number(option.value))) }
+              : option,
+          )}
+        />
+        <FilterSelect
+          id="directory-department"
+          label="Department"
+          name="department"
+          defaultValue={query.department ?? ""}
+          options={facetOptions("All Departments", facets.department)}
+        />
+        <FilterSelect
+          id="directory-office"
+          label="Office"
+          name="office"
+          defaultValue={query.office ?? ""}
+          options={facetOptions("All Offices", facets.office)}
         />
         {canSeeClaims ? (
           <FilterSelect

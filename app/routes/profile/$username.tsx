@@ -12,6 +12,7 @@ import {
   Phone,
   QrCode,
   ShieldCheck,
+  Users,
 } from "lucide-react";
 import { Fragment, type ReactNode } from "react";
 import { Link } from "react-router";
@@ -21,6 +22,7 @@ import { reusableCount } from "~/.server/cached-render";
 import { cardMissing } from "~/.server/card-gone";
 import { visitOf } from "~/.server/http";
 import { cardForViewer, getCardByUsername } from "~/.server/profiles/get-card";
+import { reportingLines } from "~/.server/profiles/managers";
 import { ogVersion } from "~/.server/profiles/og-image";
 import { CARD_QR, cardUrl, qrSvg, qrTargetUrl } from "~/.server/profiles/qr";
 import { cardFileName } from "~/.server/profiles/vcard";
@@ -131,6 +133,8 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
         : null,
     },
     viewer: viewer ? { isOwner: viewer.user.id === card.userId } : null,
+    // Who reports to whom is for colleagues: a visitor's page never holds it.
+    team: viewer ? await reportingLines(card.id, stored.managerId) : null,
     back,
     // Claim status is for administrators only: others never receive it.
     admin: viewer?.isAdmin ? { claimed: card.userId !== null } : null,
@@ -161,7 +165,7 @@ export const handle = {
 const MONTH_YEAR = new Intl.DateTimeFormat("en-US", { month: "long", year: "numeric", timeZone: "UTC" });
 
 export default function PublicCard({ loaderData }: Route.ComponentProps) {
-  const { card, links, viewer, admin, qr, back } = loaderData;
+  const { card, links, viewer, admin, qr, back, team } = loaderData;
   // Signed-in viewers see the view badge move as others look (docs/decisions/006-realtime-and-views.md).
   // Only this card's own views and edits concern it.
   useLiveData((event) => (event.kind === "view" || event.kind === "profile") && event.id === card.id, viewer !== null);
@@ -333,6 +337,7 @@ export default function PublicCard({ loaderData }: Route.ComponentProps) {
                 ) : null}
               </ul>
             </section>
+            {team && (team.manager || team.reports.length > 0) ? <ReportingLines team={team} /> : null}
           </div>
         </article>
 
@@ -488,6 +493,57 @@ function ContactRow({
         {content}
       </a>
     </li>
+  );
+}
+
+type Colleague = { firstName: string; lastName: string; username: string; title: string | null };
+
+/** "Reports to" and the direct reports, each a link to their card. */
+function ReportingLines({ team }: { team: { manager: Colleague | null; reports: Colleague[] } }) {
+  return (
+    <section aria-labelledby="team-title" className="mt-8">
+      <h2
+        id="team-title"
+        className="mb-3 text-sm font-semibold tracking-wide text-slate-500 uppercase dark:text-slate-400"
+      >
+        Reporting line
+      </h2>
+      <div className="space-y-4 rounded-2xl border border-slate-200 p-4 dark:border-slate-800">
+        {team.manager ? (
+          <div>
+            <h3 className="mb-1 text-xs text-slate-500 dark:text-slate-400">Reports to</h3>
+            <ColleagueLink person={team.manager} />
+          </div>
+        ) : null}
+        {team.reports.length > 0 ? (
+          <div>
+            <h3 className="mb-1 text-xs text-slate-500 dark:text-slate-400">Direct reports ({team.reports.length})</h3>
+            <ul className="space-y-1">
+              {team.reports.map((person) => (
+                <li key={person.username}>
+                  <ColleagueLink person={person} />
+                </li>
+              ))}
+            </ul>
+          </div>
+        ) : null}
+      </div>
+    </section>
+  );
+}
+
+function ColleagueLink({ person }: { person: Colleague }) {
+  return (
+    <Link
+      to={`/profile/${encodeURIComponent(person.username)}`}
+      className="flex min-w-0 items-center gap-2 rounded-lg py-0.5 font-medium hover:underline"
+    >
+      <Users aria-hidden className="size-4 shrink-0 text-brand-ink" />
+      <span className="wrap-anywhere">{fullName(person)}</span>
+      {person.title ? (
+        <span className="truncate text-sm font-normal text-slate-500 dark:text-slate-400">· {person.title}</span>
+      ) : null}
+    </Link>
   );
 }
 

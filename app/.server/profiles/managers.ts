@@ -1,0 +1,83 @@
+import { and, asc, eq, isNull, sql } from "drizzle-orm";
+import { fullName } from "~/lib/names";
+import { db, type Queryable, rowsOf } from "../db/client";
+import { profiles } from "../db/schema";
+import { ValidationError } from "../errors";
+
+/**
+ * Who reports to whom. A manager is named by an administrator (by username or
+ * email), an import's manager column or SCIM's manager attribute, and checked
+ * here for all of them: an active card, not the person themselves, and never
+ * a cycle (someone who already reports to the person, directly or through
+ * others).
+ */
+
+export const MANAGER_MESSAGES = {
+  unknown: "No card has this username or email: enter the manager's username or email address",
+  deactivated: "This person's card is deactivated: choose an active colleague as manager",
+  self: "A person cannot be their own manager",
+  cycle: (name: string) => `${name} already reports to this person: choose someone higher up`,
+} as const;
+
+/**
+ * The id of the manager `text` names for the card `profileId` (null for a new
+ * card), or null when `text` is empty; a ValidationError on `manager` otherwise.
+ */
+export async function resolveManager(tx: Queryable, text: string | null, profileId: string | null) {
+  const wanted = text?.trim().replace(/^@/, "").toLowerCase();
+  if (!wanted) return null;
+  const [manager] = await tx
+    .select({
+      id: profiles.id,
+      firstName: profiles.firstName,
+      lastName: profiles.lastName,
+      deactivatedAt: profiles.deactivatedAt,
+    })
+    .from(profiles)
+    .where(sql`lower(${profiles.username}) = ${wanted} or lower(${profiles.email}) = ${wanted}`)
+    .limit(1);
+  if (!manager) throw new ValidationError({ manager: [MANAGER_MESSAGES.unknown] });
+  if (manager.deactivatedAt) throw new ValidationError({ manager: [MANAGER_MESSAGES.deactivated] });
+  if (profileId === null) return manager.id;
+  if (manager.id === profileId) throw new ValidationError({ manager: [MANAGER_MESSAGES.self] });
+  // Walk up from the chosen manager: meeting the person means the chain would close.
+  const chain = rowsOf(
+    await tx.execute(sql`
+      with recursive up(id, manager_id, depth) as (
+        select id, manager_id, 0 from profiles where id = ${manager.id}
+        union all
+        select p.id, p.manager_id, up.depth + 1 from profiles p join up on p.id = up.manager_id
+        where up.depth < 1000
+      )
+      select 1 as found from up where manager_id = ${profileId} limit 1`),
+  );
+  if (chain.length > 0) throw new ValidationError({ manager: [MANAGER_MESSAGES.cycle(fullName(manager))] });
+  return manager.id;
+}
+
+const PERSON = {
+  firstName: profiles.firstName,
+  lastName: profiles.lastName,
+  username: profiles.username,
+  title: profiles.title,
+};
+
+/** At most this many direct reports are listed on a card. */
+const MAX_REPORTS = 50;
+
+/** Who a card's person reports to and who reports to them, active cards only: for signed-in colleagues. */
+export async function reportingLines(profileId: string, managerId: string | null) {
+  const [manager] = managerId
+    ? await db
+        .select(PERSON)
+        .from(profiles)
+        .where(and(eq(profiles.id, managerId), isNull(profiles.deactivatedAt)))
+    : [];
+  const reports = await db
+    .select(PERSON)
+    .from(profiles)
+    .where(and(eq(profiles.managerId, profileId), isNull(profiles.deactivatedAt)))
+    .orderBy(asc(profiles.firstName), asc(profiles.lastName))
+    .limit(MAX_REPORTS);
+  return { manager: manager ?? null, reports };
+}
