@@ -1,4 +1,4 @@
-import { Eye } from "lucide-react";
+import { Eye, Lock } from "lucide-react";
 import { ErrorList, Field, fieldId, SelectField, TextareaField } from "~/components/forms";
 import type { FieldErrors } from "~/lib/action-result";
 import {
@@ -59,9 +59,25 @@ export function profileFormValues(source: FormSource): ProfileFormValues {
  * Who sees one field: a native select, so it works before JavaScript arrives,
  * named for screen readers as the field's label followed by "visibility".
  */
-function VisibilitySelect({ field, value }: { field: CardFieldKey; value: string | undefined }) {
+function VisibilitySelect({
+  field,
+  value,
+  locked,
+}: {
+  field: CardFieldKey;
+  value: string | undefined;
+  locked: boolean;
+}) {
   const { label, choices } = CARD_FIELDS[field];
   const current = (choices as readonly string[]).includes(value ?? "") ? value : CARD_FIELDS[field].visibility;
+  if (locked) {
+    return (
+      <span className="inline-flex items-center gap-1 text-xs font-normal text-slate-500 dark:text-slate-400">
+        <Lock aria-hidden className="size-3.5" />
+        {VISIBILITY_LABELS[current as Visibility]} · set by your company
+      </span>
+    );
+  }
   return (
     <span className="inline-flex items-center gap-1 text-xs font-normal text-slate-500 dark:text-slate-400">
       <Eye aria-hidden className="size-3.5" />
@@ -141,8 +157,11 @@ export function ProfileFormFields({
   usernameHint,
   disabled,
   withManager = false,
+  locked = [],
 }: {
   values: ProfileFormValues;
+  /** Fields the company locked: shown read-only, with their visibility (members' own form only). */
+  locked?: readonly CardFieldKey[];
   /** Administrators name who the person reports to; members do not. */
   withManager?: boolean;
   errors?: FieldErrors;
@@ -152,7 +171,9 @@ export function ProfileFormFields({
   usernameHint?: string;
   disabled?: boolean;
 }) {
-  const visibility = (field: CardFieldKey) => <VisibilitySelect field={field} value={values.visibility[field]} />;
+  const visibility = (field: CardFieldKey) => (
+    <VisibilitySelect field={field} value={values.visibility[field]} locked={locked.includes(field)} />
+  );
   const detail = (field: TextKey, props: Partial<Parameters<typeof Field>[0]> = {}) => (
     <Field
       label={CARD_FIELDS[field].label}
@@ -161,6 +182,7 @@ export function ProfileFormFields({
       errors={errors?.[field]}
       aside={visibility(field)}
       {...props}
+      readOnly={locked.includes(field)}
     />
   );
   return (
@@ -230,6 +252,7 @@ export function ProfileFormFields({
         defaultValue={values.bio}
         errors={errors?.bio}
         aside={visibility("bio")}
+        readOnly={locked.includes("bio")}
       />
       <div>
         <div className="mb-1.5 flex items-end gap-1 text-sm font-medium text-slate-700 dark:text-slate-300">
@@ -239,7 +262,17 @@ export function ProfileFormFields({
         <p className="mb-2 text-xs text-slate-500 dark:text-slate-400">
           Your website, profiles and a booking page: up to {MAX_LINKS}, each starting with https://.
         </p>
-        <LinkRows links={values.links} errors={errors} />
+        {locked.includes("links") ? (
+          <ul className="space-y-1 text-sm">
+            {values.links.map((link) => (
+              <li key={link.url} className="wrap-anywhere">
+                {link.url}
+              </li>
+            ))}
+          </ul>
+        ) : (
+          <LinkRows links={values.links} errors={errors} />
+        )}
         <ErrorList errors={errors?.links} />
       </div>
     </fieldset>

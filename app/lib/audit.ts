@@ -72,6 +72,7 @@ const FIELD_LABELS: Record<string, string> = {
   profilePhoto: "photo",
   fieldVisibility: "visibility",
   managerId: "manager",
+  fieldPolicies: "card field visibility",
   coverImage: "cover image",
   showStatsToVisitors: "visitors see stats",
   deactivatedCards: "deactivated cards show",

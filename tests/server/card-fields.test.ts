@@ -14,13 +14,14 @@ import {
   type Viewer,
   type Visibility,
 } from "~/lib/card-fields";
+import { action as settingsAction } from "~/routes/admin/settings";
 import { loader as directoryLoader } from "~/routes/app/directory";
 import { action as editAction } from "~/routes/app/profile-edit";
 import { loader as cardLoader } from "~/routes/profile/$username";
 import { loader as vcardLoader } from "~/routes/profile/contact.vcf";
 import { loader as qrLoader } from "~/routes/qr/$username";
 import { hasVobject, PYTHON } from "../support/checkers";
-import { createMember, getRequest, multipartRequest, run } from "./helpers";
+import { createMember, formRequest, getRequest, multipartRequest, run } from "./helpers";
 
 /**
  * Each detail of a card, with a value no other field holds, set to each
@@ -251,5 +252,78 @@ describe.skipIf(!hasVobject())("the contact file's new details", () => {
       adr: ["Lisbon\nFloor 3", ["WORK"]],
       urls: ["https://github.com/ines", "https://example.com/a%3Bb%2Cc", "https://cards.example.test/profile/ines"],
     });
+  });
+});
+
+describe("the company's default and lock per field", () => {
+  const policyForm = (policies: Partial<Record<CardFieldKey, { visibility: Visibility; locked?: boolean }>>) =>
+    Object.fromEntries(
+      CARD_FIELD_KEYS.flatMap((key) => {
+        const policy = policies[key] ?? { visibility: CARD_FIELDS[key].visibility };
+        return [
+          [`fieldPolicy.${key}.visibility`, policy.visibility],
+          ...(policy.locked ? [[`fieldPolicy.${key}.locked`, "on"]] : []),
+        ];
+      }),
+    );
+
+  it("a locked field takes the company's visibility on every card, and its owner can change neither it nor its value", async () => {
+    const admin = await createMember({ email: "admin@example.com" });
+    const member = await createMember();
+    await db.update(profiles).set({ phone: "+351 21 555 0100" }).where(eq(profiles.id, member.profile.id));
+    const save = (fields: Record<string, string>) =>
+      run(settingsAction, formRequest("/admin/settings", fields, { cookie: admin.cookie }), {}, admin.viewer);
+    const page = async () =>
+      JSON.stringify(
+        (
+          await run(cardLoader, getRequest(`/profile/${member.profile.username}`), {
+            username: member.profile.username,
+          })
+        ).data,
+      );
+
+    expect(await page()).toContain("555 0100");
+    expect((await save(policyForm({ phone: { visibility: "colleagues", locked: true } }))).status).toBe(302);
+    expect(await page()).not.toContain("555 0100");
+
+    // The owner's form tries both: the phone stays as it was, kept to colleagues.
+    const [current] = await db.select().from(profiles).where(eq(profiles.id, member.profile.id));
+    const form = new FormData();
+    for (const [key, value] of Object.entries({
+      firstName: current!.firstName,
+      lastName: current!.lastName,
+      username: current!.username,
+      email: current!.email,
+      version: current!.updatedAt.toISOString(),
+      phone: "+351 21 555 9999",
+      "visibility.phone": "public",
+    })) {
+      form.set(key, value);
+    }
+    expect(
+      (await run(editAction, await multipartRequest("/profile/edit", form, member), {}, member.viewer)).status,
+    ).toBe(302);
+    const [after] = await db.select().from(profiles).where(eq(profiles.id, member.profile.id));
+    expect(after).toMatchObject({ phone: "+351 21 555 0100" });
+    expect(after?.fieldVisibility.phone).toBe("colleagues");
+
+    // Unlocked, a default applies to cards whose owner chose nothing.
+    expect((await save(policyForm({ phone: { visibility: "private" } }))).status).toBe(302);
+    const [open] = await db.select().from(profiles).where(eq(profiles.id, member.profile.id));
+    expect(open?.fieldVisibility.phone).toBe("private");
+  });
+
+  it("refuses a default a field does not offer with a message, and saves nothing", async () => {
+    const admin = await createMember({ email: "admin@example.com" });
+    const result = await run(
+      settingsAction,
+      formRequest("/admin/settings", policyForm({ office: { visibility: "private" } }), { cookie: admin.cookie }),
+      {},
+      admin.viewer,
+    );
+    expect(result.status).toBe(400);
+    expect(
+      (result.data as { fieldErrors: Record<string, string[]> }).fieldErrors["fieldPolicy.office.visibility"],
+    ).toEqual(["Choose who sees the office from the list"]);
   });
 });

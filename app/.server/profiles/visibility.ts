@@ -1,7 +1,9 @@
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
+import type { FieldErrors } from "~/lib/action-result";
 import {
   allowedVisibility,
   CARD_FIELD_KEYS,
+  CARD_FIELDS,
   type CardFieldKey,
   canSee,
   DEFAULT_FIELD_POLICIES,
@@ -14,7 +16,8 @@ import {
 import { can, type Role } from "~/lib/permissions";
 import type { Queryable } from "../db/client";
 import { db } from "../db/client";
-import { siteSettings } from "../db/schema";
+import { profiles, siteSettings } from "../db/schema";
+import { ValidationError } from "../errors";
 
 /**
  * Who sees which detail of a card, decided here for every output: the page,
@@ -28,7 +31,7 @@ function isVisibility(value: unknown): value is Visibility {
 }
 
 /** The company's policies as stored, each field's checked; anything unreadable is the default. */
-function policiesFrom(stored: unknown): FieldPolicies {
+export function policiesFrom(stored: unknown): FieldPolicies {
   const policies = { ...DEFAULT_FIELD_POLICIES };
   if (!stored || typeof stored !== "object") return policies;
   for (const key of CARD_FIELD_KEYS) {
@@ -64,6 +67,11 @@ export function effectiveVisibility(choices: Partial<FieldVisibility>, policies:
   ) as FieldVisibility;
 }
 
+/** The fields members cannot change. */
+export function lockedFields(policies: FieldPolicies): CardFieldKey[] {
+  return CARD_FIELD_KEYS.filter((key) => policies[key].locked);
+}
+
 /** The visibilities a new card starts with: the company's defaults. */
 export async function newCardVisibility(tx: Queryable = db): Promise<FieldVisibility> {
   return effectiveVisibility({}, await getFieldPolicies(tx));
@@ -77,6 +85,47 @@ export function completeVisibility(stored: Partial<FieldVisibility>, policies: F
       return [key, isVisibility(value) ? value : policies[key].visibility];
     }),
   ) as FieldVisibility;
+}
+
+/**
+ * The company's policies as the settings form sends them
+ * (`fieldPolicy.FIELD.visibility` and `fieldPolicy.FIELD.locked`), or null
+ * when the form has none of them (it leaves the policies as they are).
+ */
+export function fieldPoliciesFromForm(values: Record<string, string>): FieldPolicies | null {
+  if (!CARD_FIELD_KEYS.some((key) => `fieldPolicy.${key}.visibility` in values)) return null;
+  const errors: FieldErrors = {};
+  const policies = { ...DEFAULT_FIELD_POLICIES };
+  for (const key of CARD_FIELD_KEYS) {
+    const name = `fieldPolicy.${key}.visibility`;
+    const visibility = values[name] ?? DEFAULT_FIELD_POLICIES[key].visibility;
+    const choices: readonly string[] = CARD_FIELDS[key].choices;
+    if (!choices.includes(visibility)) {
+      errors[name] = [`Choose who sees the ${CARD_FIELDS[key].label.toLowerCase()} from the list`];
+      continue;
+    }
+    policies[key] = { visibility: visibility as Visibility, locked: values[`fieldPolicy.${key}.locked`] === "on" };
+  }
+  if (Object.keys(errors).length) throw new ValidationError(errors);
+  return policies;
+}
+
+/**
+ * Writes every card's visibilities again after the company's policies
+ * changed, in one statement: a locked field takes the company's visibility,
+ * an open one keeps its owner's choice or follows the new default.
+ */
+export async function applyFieldPolicies(tx: Queryable, policies: FieldPolicies) {
+  const entries = CARD_FIELD_KEYS.map((key) => {
+    const policy = policies[key];
+    const allowed = CARD_FIELDS[key].choices.map((choice) => sql`${choice}::text`);
+    const value = policy.locked
+      ? sql`${policy.visibility}::text`
+      : sql`case when ${profiles.visibilityChoices}->>${key} in (${sql.join(allowed, sql`, `)})
+          then ${profiles.visibilityChoices}->>${key} else ${policy.visibility}::text end`;
+    return sql`${key}::text, ${value}`;
+  });
+  await tx.update(profiles).set({ fieldVisibility: sql`jsonb_build_object(${sql.join(entries, sql`, `)})` });
 }
 
 /** How a viewer stands to a card: its owner, an administrator, a signed-in colleague, or a visitor. */

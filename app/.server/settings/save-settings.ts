@@ -1,5 +1,6 @@
 import { eq } from "drizzle-orm";
 import type { FieldErrors } from "~/lib/action-result";
+import type { FieldPolicies } from "~/lib/card-fields";
 import { can } from "~/lib/permissions";
 import type { FontFamily } from "~/lib/settings";
 import type { Actor } from "../actor";
@@ -18,6 +19,7 @@ import {
   storeFormImage,
   storeSiteImage,
 } from "../images";
+import { applyFieldPolicies, policiesFrom } from "../profiles/visibility";
 import { publish } from "../realtime";
 import type { SettingsInput } from "./schemas";
 
@@ -58,10 +60,13 @@ export async function saveSiteSettings({
   actor,
   values,
   images,
+  fieldPolicies,
 }: {
   actor: Actor;
   values: SettingsInput;
   images: SiteImageChanges;
+  /** Who sees each card field by default, and which are locked; absent leaves them as they are. */
+  fieldPolicies?: FieldPolicies | null;
 }) {
   if (!can(actor.role, "update:settings:any")) throw new ForbiddenError();
   const [current] = await db.select().from(siteSettings).where(eq(siteSettings.id, 1));
@@ -90,13 +95,17 @@ export async function saveSiteSettings({
     SITE_IMAGE_FIELDS.map((field) => [field, nextImageKey(images[field], stored[field], current?.[field] ?? null)]),
   ) as Record<SiteImageField, string | null>;
   const fontFamily = values.fontFamily as FontFamily | null;
-  const row = { ...values, ...keys, fontFamily };
+  const policiesChanged =
+    fieldPolicies != null && JSON.stringify(fieldPolicies) !== JSON.stringify(policiesFrom(current?.fieldPolicies));
+  const row = { ...values, ...keys, fontFamily, ...(policiesChanged ? { fieldPolicies } : {}) };
   try {
     await db.transaction(async (tx) => {
       await tx
         .insert(siteSettings)
         .values({ id: 1, ...row })
         .onConflictDoUpdate({ target: siteSettings.id, set: { ...row, updatedAt: new Date() } });
+      // Every card's visibilities follow at once (docs/decisions/028-card-fields-and-visibility.md).
+      if (policiesChanged && fieldPolicies) await applyFieldPolicies(tx, fieldPolicies);
       const changes = changedFields(current ?? null, row, SITE_IMAGE_FIELDS);
       if (Object.keys(changes).length > 0) {
         await recordAdminAction(tx, {

@@ -14,6 +14,7 @@ import { env } from "~/.server/env";
 import { ValidationError } from "~/.server/errors";
 import { type BodyHandle, formText, imageChange, MAX_SETTINGS_FORM_BYTES, readUploadForm } from "~/.server/form-data";
 import { REMINDER_DEFAULTS } from "~/.server/invitations/invitations";
+import { fieldPoliciesFromForm, policiesFrom } from "~/.server/profiles/visibility";
 import { failure, failureFrom } from "~/.server/responses";
 import {
   SITE_IMAGE_FIELDS,
@@ -33,6 +34,13 @@ import { Alert } from "~/components/ui/alert";
 import { Button } from "~/components/ui/button";
 import { Confirm } from "~/components/ui/dialog";
 import type { FieldErrors } from "~/lib/action-result";
+import {
+  CARD_FIELD_KEYS,
+  CARD_FIELDS,
+  type FieldPolicies,
+  VISIBILITY_HINTS,
+  VISIBILITY_LABELS,
+} from "~/lib/card-fields";
 import { MAX_SITE_IMAGE_BYTES, SITE_IMAGE_TOO_LARGE } from "~/lib/limits";
 import { mediaUrl } from "~/lib/media";
 import { DEFAULT_SETTINGS, FONT_FAMILIES } from "~/lib/settings";
@@ -85,10 +93,12 @@ const TABS = [
   { value: "legal", label: "Legal", fields: ["termsOfService", "privacyPolicy"] },
   { value: "invitations", label: "Invitations", fields: ["autoReminders", "reminderAfterDays", "reminderMaxCount"] },
   { value: "joining", label: "Who can join", fields: ["joinRule", "joinDomains"] },
+  { value: "fields", label: "Card fields", fields: [] },
   { value: "security", label: "Security", fields: [] },
 ] as const;
 
 function tabOf(field: string) {
+  if (field.startsWith("fieldPolicy.")) return "fields";
   return TABS.find((tab) => (tab.fields as readonly string[]).includes(field))?.value;
 }
 
@@ -152,6 +162,7 @@ export async function loader({ context }: Route.LoaderArgs) {
         .map((account) => ({ ...account, joinedAt: account.joinedAt.toISOString() })),
     },
     images,
+    fieldPolicies: policiesFrom(stored?.fieldPolicies),
     // Pickers start afresh after each save, so a file once sent is not sent again.
     savedAt: stored?.updatedAt.toISOString() ?? "never",
     adminEmail: viewer.user.email,
@@ -179,8 +190,15 @@ export async function action({ request, context }: Route.ActionArgs) {
     }
     const parsed = SettingsSchema.safeParse(values);
     if (!parsed.success) Object.assign(errors, fieldErrors(parsed.error));
+    let fieldPolicies: FieldPolicies | null = null;
+    try {
+      fieldPolicies = fieldPoliciesFromForm(values);
+    } catch (error) {
+      if (!(error instanceof ValidationError)) throw error;
+      Object.assign(errors, error.fieldErrors);
+    }
     if (!parsed.success || Object.keys(errors).length) throw new ValidationError(errors);
-    await saveSiteSettings({ actor: viewer, values: parsed.data, images });
+    await saveSiteSettings({ actor: viewer, values: parsed.data, images, fieldPolicies });
     return redirectWithToast("/admin/settings", { text: "Settings saved successfully!" });
   } catch (error) {
     return failureFrom(error, { values, unexpected: "Failed to save settings. Please try again." });
@@ -385,6 +403,10 @@ export default function Settings({ loaderData, actionData }: Route.ComponentProp
           <Tabs.Content value="joining" forceMount className={PANEL}>
             <JoinRuleFieldset values={values} errors={errors} />
             <OutsideAccounts outside={outside} />
+          </Tabs.Content>
+
+          <Tabs.Content value="fields" forceMount className={PANEL}>
+            <FieldPoliciesPanel policies={loaderData.fieldPolicies} values={values} errors={errors} />
           </Tabs.Content>
 
           <Tabs.Content value="security" forceMount className={PANEL}>
@@ -757,5 +779,75 @@ function ColorField({
       </div>
       <ErrorList errors={errors} />
     </div>
+  );
+}
+
+/**
+ * Who sees each card field unless its owner chooses otherwise, and whether
+ * owners may choose at all: a locked field's value and visibility come from
+ * administrators, the import and provisioning only.
+ */
+function FieldPoliciesPanel({
+  policies,
+  values,
+  errors,
+}: {
+  policies: FieldPolicies;
+  values: Record<string, string | undefined>;
+  errors?: FieldErrors;
+}) {
+  return (
+    <fieldset>
+      <legend className="text-base font-semibold">Who sees each field</legend>
+      <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">
+        A new card starts with these, and each person can change theirs on their profile. Lock a field to apply its
+        setting to every card: people then cannot change its value or who sees it. Name, photo and brand are always
+        shown.
+      </p>
+      <ul className="mt-4 divide-y divide-slate-100 rounded-xl border border-slate-200 dark:divide-slate-800 dark:border-slate-800">
+        {CARD_FIELD_KEYS.map((key) => {
+          const name = `fieldPolicy.${key}.visibility`;
+          const lockName = `fieldPolicy.${key}.locked`;
+          const { label, choices } = CARD_FIELDS[key];
+          const sent = values[name];
+          const visibility = sent ?? policies[key].visibility;
+          const locked = sent === undefined ? policies[key].locked : values[lockName] === "on";
+          return (
+            <li key={key} className="grid items-center gap-2 px-4 py-3 sm:grid-cols-[minmax(0,1fr)_17rem_6rem]">
+              <span className="text-sm font-medium" id={`${fieldId(name)}-label`}>
+                {label}
+              </span>
+              <div>
+                <select
+                  id={fieldId(name)}
+                  name={name}
+                  aria-label={`${label} visibility`}
+                  defaultValue={visibility}
+                  aria-invalid={errors?.[name] ? true : undefined}
+                  className="h-9 w-full rounded-lg border border-slate-300 bg-white px-2 text-sm dark:border-slate-700 dark:bg-slate-950"
+                >
+                  {choices.map((choice) => (
+                    <option key={choice} value={choice}>
+                      {VISIBILITY_LABELS[choice]} — {VISIBILITY_HINTS[choice]}
+                    </option>
+                  ))}
+                </select>
+                <ErrorList errors={errors?.[name]} />
+              </div>
+              <label className="inline-flex items-center gap-2 text-sm">
+                <input
+                  type="checkbox"
+                  name={lockName}
+                  defaultChecked={locked}
+                  aria-label={`Lock ${label}`}
+                  className="size-4 rounded border-slate-300"
+                />
+                Locked
+              </label>
+            </li>
+          );
+        })}
+      </ul>
+    </fieldset>
   );
 }

@@ -12,6 +12,7 @@ import { profileSavedMessage } from "~/.server/profiles/messages";
 import { cardUrl } from "~/.server/profiles/qr";
 import { ProfileFieldsSchema } from "~/.server/profiles/schemas";
 import { updateProfile } from "~/.server/profiles/update-profile";
+import { getFieldPolicies, lockedFields } from "~/.server/profiles/visibility";
 import { failure, failureFrom } from "~/.server/responses";
 import { redirectWithToast } from "~/.server/toast";
 import { parseForm } from "~/.server/validation";
@@ -46,6 +47,8 @@ export async function loader({ context }: Route.LoaderArgs) {
     return {
       profile: { ...fields, photoUrl: mediaUrl(profile.profilePhoto), version: updatedAt.toISOString() },
       brands: await activeBrandOptions(profile.companyBrandId),
+      // Fields the company locked: shown, not changeable here.
+      locked: lockedFields(await getFieldPolicies()),
       address: cardUrl(profile.username),
       // When an administrator (not the card's owner) last changed the card, as a day in UTC.
       adminChangedOn: await lastAdminChange(profile.id, viewer.user.id).then((date) =>
@@ -121,6 +124,7 @@ export default function EditProfile({ loaderData, actionData }: Route.ComponentP
         <ImagePicker name="photo" label="Profile photo" currentUrl={profile.photoUrl} errors={errors?.photo} />
         <ProfileFormFields
           values={actionData?.values ? profileFormValues(actionData.values) : profileFormValues(profile)}
+          locked={loaderData.locked}
           errors={errors}
           brands={brands}
           bioRows={4}
