@@ -71,7 +71,6 @@ const FIELD_LABELS: Record<string, string> = {
   companyBrandId: "brand",
   profilePhoto: "photo",
   fieldVisibility: "visibility",
-  managerId: "manager",
   fieldPolicies: "card field visibility",
   coverImage: "cover image",
   showStatsToVisitors: "visitors see stats",

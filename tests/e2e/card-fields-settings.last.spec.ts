@@ -1,26 +1,4 @@
-import { expect, expectAccessible, screenshot, test } from "./fixtures";
-
-for (const [name, viewport] of [
-  ["desktop", { width: 1280, height: 900 }],
-  ["mobile", { width: 390, height: 844 }],
-] as const) {
-  for (const scheme of ["light", "dark"] as const) {
-    test(`the Card fields tab sets who sees each field and locks it, on ${name} in ${scheme} mode`, async ({
-      page,
-      login,
-    }) => {
-      await page.setViewportSize(viewport);
-      await page.emulateMedia({ colorScheme: scheme });
-      await login("admin");
-      await page.goto("/admin/settings?tab=fields");
-      await expect(page.getByRole("tab", { name: "Card fields" })).toHaveAttribute("aria-selected", "true");
-      await expect(page.getByLabel("Office visibility").locator("option")).toHaveCount(2);
-      await expect(page.getByLabel("Bio visibility").locator("option")).toHaveCount(3);
-      await expectAccessible(page);
-      await screenshot(page, `card-fields-settings-${name}-${scheme}`);
-    });
-  }
-}
+import { expect, test } from "./fixtures";
 
 test("an administrator locks pronouns to colleagues, and a member's form shows it set by the company", async ({
   page,

@@ -70,21 +70,35 @@ test.describe("on a phone", () => {
   });
 });
 
-for (const scheme of ["light", "dark"] as const) {
-  test(`the edit form with each detail's visibility reads well on a desktop in ${scheme} mode`, async ({
-    page,
-    login,
-  }) => {
-    await page.setViewportSize({ width: 1280, height: 900 });
+test("the edit form with each detail's visibility, and Settings' Card fields tab, read well on a desktop and a phone", async ({
+  page,
+  login,
+}) => {
+  // Each width once and each scheme once: the desktop dark, the phone light.
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.emulateMedia({ colorScheme: "dark" });
+  await login("member");
+  await page.goto("/profile/edit");
+  await expect(page.getByLabel("Bio visibility")).toBeVisible();
+  await expect(page.getByLabel("Department visibility").locator("option")).toHaveText(["Public", "Colleagues"]);
+  await expect(page.getByLabel("Email visibility").locator("option")).toHaveText(["Public", "Colleagues", "Only me"]);
+  await screenshot(page, "card-fields-edit-desktop-dark");
+
+  await login("admin", { fresh: true });
+  for (const [name, viewport, scheme] of [
+    ["desktop", { width: 1280, height: 900 }, "dark"],
+    ["mobile", { width: 390, height: 844 }, "light"],
+  ] as const) {
+    await page.setViewportSize(viewport);
     await page.emulateMedia({ colorScheme: scheme });
-    await login("member");
-    await page.goto("/profile/edit");
-    await expect(page.getByLabel("Bio visibility")).toBeVisible();
-    await expect(page.getByLabel("Department visibility").locator("option")).toHaveText(["Public", "Colleagues"]);
-    await expect(page.getByLabel("Email visibility").locator("option")).toHaveText(["Public", "Colleagues", "Only me"]);
-    await screenshot(page, `card-fields-edit-desktop-${scheme}`);
-  });
-}
+    await page.goto("/admin/settings?tab=fields");
+    await expect(page.getByRole("tab", { name: "Card fields" })).toHaveAttribute("aria-selected", "true");
+    await expect(page.getByLabel("Office visibility").locator("option")).toHaveCount(2);
+    await expect(page.getByLabel("Bio visibility").locator("option")).toHaveCount(3);
+    await expectAccessible(page);
+    await screenshot(page, `card-fields-settings-${name}-${scheme}`);
+  }
+});
 
 for (const [name, viewport] of [
   ["a phone", { width: 390, height: 844 }],

@@ -18,7 +18,11 @@ test("a member searches as they type, filters by brand, and Back restores the se
   await expect(page.getByRole("heading", { name: "Zoë Laurent" })).toBeVisible();
 
   await page.getByPlaceholder("Search by name, email, username, or bio...").fill("");
-  await page.getByRole("combobox", { name: "Brand" }).selectOption({ label: "Lumen Studio" });
+  // Each brand is listed with its number of people: "Lumen Studio (3)".
+  const brand = page.getByRole("combobox", { name: "Brand" });
+  await brand.selectOption(
+    (await brand.locator("option", { hasText: /^Lumen Studio \(\d+\)$/ }).getAttribute("value"))!,
+  );
   await expect(page).toHaveURL(/brand=\d+/);
   const lumen = page.getByRole("article");
   await expect(lumen.first()).toBeVisible();

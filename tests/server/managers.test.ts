@@ -1,7 +1,7 @@
-import { eq } from "drizzle-orm";
+import { desc, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { db } from "~/.server/db/client";
-import { profiles } from "~/.server/db/schema";
+import { auditLog, profiles } from "~/.server/db/schema";
 import { MANAGER_MESSAGES } from "~/.server/profiles/managers";
 import { action as profilesAction } from "~/routes/admin/profiles";
 import { action as editAction } from "~/routes/app/profile-edit";
@@ -55,6 +55,9 @@ describe("manager and reports", () => {
     const saved = await setManager(admin, report, `@${lead.username.toUpperCase()}`);
     expect(saved.status, JSON.stringify(saved.data)).toBe(302);
     expect(await managerOf(report)).toBe(lead.id);
+    // The audit log names the manager as people know them.
+    const [entry] = await db.select().from(auditLog).orderBy(desc(auditLog.id)).limit(1);
+    expect(entry?.changes).toEqual({ manager: [null, `@${lead.username}`] });
 
     expect((await teamOn(report, colleague.cookie))?.manager).toMatchObject({ username: lead.username });
     expect((await teamOn(lead, colleague.cookie))?.reports).toEqual([

@@ -1,4 +1,4 @@
-import { and, asc, eq, isNull, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, isNull, sql } from "drizzle-orm";
 import { fullName } from "~/lib/names";
 import { db, type Queryable, rowsOf } from "../db/client";
 import { profiles } from "../db/schema";
@@ -53,6 +53,19 @@ export async function resolveManager(tx: Queryable, text: string | null, profile
   );
   if (chain.length > 0) throw new ValidationError({ manager: [MANAGER_MESSAGES.cycle(fullName(manager))] });
   return manager.id;
+}
+
+/** Two managers' usernames (null for none), for the audit log's "old → new". */
+export async function managerNames(tx: Queryable, before: string | null, after: string | null) {
+  const ids = [before, after].filter((id): id is string => id !== null);
+  const rows = ids.length
+    ? await tx.select({ id: profiles.id, username: profiles.username }).from(profiles).where(inArray(profiles.id, ids))
+    : [];
+  const name = (id: string | null) => {
+    const username = rows.find((row) => row.id === id)?.username;
+    return username ? `@${username}` : null;
+  };
+  return [name(before), name(after)] as [string | null, string | null];
 }
 
 const PERSON = {

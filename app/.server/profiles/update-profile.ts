@@ -10,7 +10,7 @@ import { deleteImageIfUnused, type ImageChange, nextImageKey } from "../images";
 import { publish } from "../realtime";
 import { type CardEmailRequest, needsCardEmailProof, requestCardEmail } from "./card-email";
 import { assertProfileFieldsAvailable, conflictFromUniqueViolation } from "./field-checks";
-import { resolveManager } from "./managers";
+import { managerNames, resolveManager } from "./managers";
 import { storeNewPhoto } from "./photo";
 import { assertMayRename, countRename, recordUsernameChange } from "./previous-usernames";
 import type { ProfileFields } from "./schemas";
@@ -99,6 +99,11 @@ export async function updateProfile({
       const changes = changedFields(before, { ...saved, fieldVisibility, managerId, profilePhoto: photoKey }, [
         "profilePhoto",
       ]);
+      // The audit log names a manager by username, as people know them.
+      if (changes.managerId) {
+        delete changes.managerId;
+        changes.manager = await managerNames(tx, current.managerId, managerId);
+      }
       const target = {
         kind: "profile" as const,
         id: current.id,
