@@ -21,7 +21,7 @@ import { loader as cardLoader } from "~/routes/profile/$username";
 import { loader as vcardLoader } from "~/routes/profile/contact.vcf";
 import { loader as qrLoader } from "~/routes/qr/$username";
 import { hasVobject, PYTHON } from "../support/checkers";
-import { createMember, formRequest, getRequest, multipartRequest, run } from "./helpers";
+import { createMember, formRequest, getRequest, multipartRequest, run, saveOwnCard } from "./helpers";
 
 /**
  * Each detail of a card, with a value no other field holds, set to each
@@ -287,22 +287,8 @@ describe("the company's default and lock per field", () => {
     expect(await page()).not.toContain("555 0100");
 
     // The owner's form tries both: the phone stays as it was, kept to colleagues.
-    const [current] = await db.select().from(profiles).where(eq(profiles.id, member.profile.id));
-    const form = new FormData();
-    for (const [key, value] of Object.entries({
-      firstName: current!.firstName,
-      lastName: current!.lastName,
-      username: current!.username,
-      email: current!.email,
-      version: current!.updatedAt.toISOString(),
-      phone: "+351 21 555 9999",
-      "visibility.phone": "public",
-    })) {
-      form.set(key, value);
-    }
-    expect(
-      (await run(editAction, await multipartRequest("/profile/edit", form, member), {}, member.viewer)).status,
-    ).toBe(302);
+    const saved = await saveOwnCard(member, { phone: "+351 21 555 9999", "visibility.phone": "public" });
+    expect(saved.status).toBe(302);
     const [after] = await db.select().from(profiles).where(eq(profiles.id, member.profile.id));
     expect(after).toMatchObject({ phone: "+351 21 555 0100" });
     expect(after?.fieldVisibility.phone).toBe("colleagues");

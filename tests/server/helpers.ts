@@ -1,3 +1,4 @@
+import { eq } from "drizzle-orm";
 import { RouterContextProvider } from "react-router";
 import { CLIENT_IP_HEADER, getAuth } from "~/.server/auth";
 import { requireViewer, type Viewer } from "~/.server/authz";
@@ -5,6 +6,7 @@ import { db } from "~/.server/db/client";
 import { profiles } from "~/.server/db/schema";
 import { OUTBOX_DIR } from "~/.server/mail";
 import { viewerContext } from "~/middleware/viewer.server";
+import { action as editAction } from "~/routes/app/profile-edit";
 import { createMember as createSignedInMember, type NewMember } from "../support/members";
 import { latestMail as readOutbox } from "../support/outbox";
 import { present } from "../support/present";
@@ -136,4 +138,21 @@ export async function insertCard(values: Partial<typeof profiles.$inferInsert> =
     })
     .returning();
   return present(card, "the inserted card");
+}
+
+/** A member's own edit form as it opens (their stored names, username, email and version) with `changes`, sent. */
+export async function saveOwnCard(member: Awaited<ReturnType<typeof createMember>>, changes: Record<string, string>) {
+  const [current] = await db.select().from(profiles).where(eq(profiles.id, member.profile.id));
+  const card = present(current, "the member's card");
+  const form = new FormData();
+  const values = {
+    firstName: card.firstName,
+    lastName: card.lastName,
+    username: card.username,
+    email: card.email,
+    version: card.updatedAt.toISOString(),
+    ...changes,
+  };
+  for (const [key, value] of Object.entries(values)) form.set(key, value);
+  return run(editAction, await multipartRequest("/profile/edit", form, member), {}, member.viewer);
 }

@@ -3,6 +3,7 @@ import { type AdminProfileQuery, INVITATION_FILTERS, type InvitationFilter } fro
 import { db } from "../db/client";
 import { brands, invitations, profiles, usernameRedirects } from "../db/schema";
 import { parseListFilters, parseSearchText } from "../validation";
+import { CARD_DETAIL_COLUMNS } from "./card-fields";
 
 const ADMIN_PAGE_SIZE = 20;
 
@@ -85,17 +86,7 @@ export async function listProfilesForAdmin(query: AdminProfileQuery) {
       firstName: profiles.firstName,
       lastName: profiles.lastName,
       username: profiles.username,
-      email: profiles.email,
-      phone: profiles.phone,
-      title: profiles.title,
-      bio: profiles.bio,
-      linkedinUrl: profiles.linkedinUrl,
-      department: profiles.department,
-      office: profiles.office,
-      pronouns: profiles.pronouns,
-      languages: profiles.languages,
-      links: profiles.links,
-      fieldVisibility: profiles.fieldVisibility,
+      ...CARD_DETAIL_COLUMNS,
       manager: sql<string | null>`(select m.username from ${profiles} m where m.id = ${profiles.managerId})`,
       companyBrandId: profiles.companyBrandId,
       profilePhoto: profiles.profilePhoto,

@@ -8,6 +8,7 @@ import {
   type LinkKind,
   MAX_LINKS,
 } from "~/lib/card-fields";
+import { profiles } from "../db/schema";
 import { EmailSchema, OptionalTextSchema, OptionalUrlSchema, PhoneSchema } from "../validation";
 
 /**
@@ -321,3 +322,22 @@ export function linksFromText(text: string): { kind: string; url: string }[] {
     .filter(Boolean)
     .map((url) => ({ kind: linkKindOf(url), url }));
 }
+
+/**
+ * Each field's column, under the field's own name, and the visibilities in
+ * effect: what a query selects to show a card's details (through
+ * `shownDetails`), so no query lists them by hand.
+ */
+export const CARD_DETAIL_COLUMNS = {
+  title: profiles.title,
+  department: profiles.department,
+  office: profiles.office,
+  pronouns: profiles.pronouns,
+  email: profiles.email,
+  phone: profiles.phone,
+  languages: profiles.languages,
+  linkedinUrl: profiles.linkedinUrl,
+  links: profiles.links,
+  bio: profiles.bio,
+  fieldVisibility: profiles.fieldVisibility,
+} satisfies Record<CardFieldKey | "fieldVisibility", unknown>;

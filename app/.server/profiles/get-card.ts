@@ -2,6 +2,7 @@ import { and, eq, isNull, sql } from "drizzle-orm";
 import type { FieldPolicies } from "~/lib/card-fields";
 import { db } from "../db/client";
 import { brands, profiles } from "../db/schema";
+import { CARD_DETAIL_COLUMNS } from "./card-fields";
 import { isPossibleUsername } from "./usernames";
 import { type CardViewer, completeVisibility, getFieldPolicies, shownDetails, viewerOfCard } from "./visibility";
 
@@ -20,17 +21,7 @@ export async function getCardByUsername(username: string) {
       firstName: profiles.firstName,
       lastName: profiles.lastName,
       username: profiles.username,
-      title: profiles.title,
-      email: profiles.email,
-      phone: profiles.phone,
-      bio: profiles.bio,
-      linkedinUrl: profiles.linkedinUrl,
-      department: profiles.department,
-      office: profiles.office,
-      pronouns: profiles.pronouns,
-      languages: profiles.languages,
-      links: profiles.links,
-      fieldVisibility: profiles.fieldVisibility,
+      ...CARD_DETAIL_COLUMNS,
       managerId: profiles.managerId,
       profilePhoto: profiles.profilePhoto,
       viewCount: profiles.viewCount,

@@ -3,6 +3,7 @@ import type { Actor } from "../actor";
 import { db } from "../db/client";
 import { profiles } from "../db/schema";
 import { NotFoundError } from "../errors";
+import { CARD_DETAIL_COLUMNS } from "./card-fields";
 import { changeableProfiles } from "./scope";
 
 /** The fields of a card as its edit form shows them, if the actor may change it. */
@@ -13,17 +14,7 @@ export async function getEditableProfile({ actor, profileId }: { actor: Actor; p
       firstName: profiles.firstName,
       lastName: profiles.lastName,
       username: profiles.username,
-      email: profiles.email,
-      title: profiles.title,
-      phone: profiles.phone,
-      bio: profiles.bio,
-      linkedinUrl: profiles.linkedinUrl,
-      department: profiles.department,
-      office: profiles.office,
-      pronouns: profiles.pronouns,
-      languages: profiles.languages,
-      links: profiles.links,
-      fieldVisibility: profiles.fieldVisibility,
+      ...CARD_DETAIL_COLUMNS,
       companyBrandId: profiles.companyBrandId,
       profilePhoto: profiles.profilePhoto,
       updatedAt: profiles.updatedAt,
