@@ -1,8 +1,7 @@
 import fs from "node:fs/promises";
 import { createRequire } from "node:module";
 import path from "node:path";
-import * as fontkit from "fontkit";
-import wawoff2 from "wawoff2";
+import type * as fontkit from "fontkit";
 import type { FontFamily } from "~/lib/settings";
 
 /**
@@ -32,7 +31,12 @@ type Face = fontkit.Font[];
 const require = createRequire(import.meta.url);
 const faces = new Map<string, Promise<Face>>();
 
+/** The font libraries, loaded with the first image that needs them rather than at every start. */
+let fontLibraries: Promise<[typeof import("fontkit"), typeof import("wawoff2")]> | undefined;
+
 async function loadFace(family: FontFamily, weight: Weight): Promise<Face> {
+  fontLibraries ??= Promise.all([import("fontkit"), import("wawoff2").then((module) => module.default)]);
+  const [fontkitLibrary, wawoff2] = await fontLibraries;
   const source = SOURCES[family] ?? SOURCES.Inter;
   const dir = path.dirname(
     require.resolve(`${source.pkg}/files/${source.prefix}-latin-${source.variable ? "wght" : weight}-normal.woff2`),
@@ -46,7 +50,7 @@ async function loadFace(family: FontFamily, weight: Weight): Promise<Face> {
   return Promise.all(
     subsets.map(async (subset) => {
       const woff2 = await fs.readFile(path.join(dir, `${source.prefix}-${subset}-${style}-normal.woff2`));
-      const font = fontkit.create(Buffer.from(await wawoff2.decompress(woff2))) as fontkit.Font;
+      const font = fontkitLibrary.create(Buffer.from(await wawoff2.decompress(woff2))) as fontkit.Font;
       return source.variable ? font.getVariation({ wght: weight }) : font;
     }),
   );
