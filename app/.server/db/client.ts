@@ -12,6 +12,7 @@ import pg from "pg";
 import { tightenTree } from "../private-data";
 import { lockDataDirectory } from "./data-dir-lock";
 import { DurableNodeFS } from "./durable-fs";
+import { databaseErrorLine } from "./errors";
 import { startFromTemplate } from "./pglite-template";
 import * as schema from "./schema";
 
@@ -123,8 +124,15 @@ const MIGRATION_LOCK = 7_245_001;
 export function openPostgres(connectionString: string, max = 10): DatabaseHandle {
   // A server that does not answer fails a query within seconds instead of holding the request forever.
   const pool = new pg.Pool({ connectionString, max, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
-  // An idle client that loses its server must not crash the process.
-  pool.on("error", (error) => console.error("[db] idle client error:", error.message));
+  // A connection the database ends (a restart, a failover, an administrator's command) must not
+  // end the process. The pool listens on its idle connections only: one held by a transaction
+  // between two statements, or by a request, had no listener, and its error was thrown as
+  // uncaught. Each connection gets one of its own; its next statement fails, and the pool then
+  // drops it. The pool re-emits an idle one's error, which is logged here already.
+  pool.on("connect", (client) => {
+    client.on("error", (error) => console.warn(`[db] a connection was lost: ${databaseErrorLine(error)}`));
+  });
+  pool.on("error", () => {});
   const db = drizzlePg(pool, { schema }) as unknown as Database;
   return {
     kind: "postgres",
