@@ -1,7 +1,9 @@
 import { defineConfig, devices } from "@playwright/test";
+import { INSTANCES, urlOf } from "./tests/e2e/instances.js";
 
-export const E2E_PORT = 3100;
-export const E2E_URL = `http://localhost:${E2E_PORT}`;
+/** The server most tests run against; the settings project has one of its own. */
+export const E2E_URL = urlOf(INSTANCES.main);
+const SETTINGS_URL = urlOf(INSTANCES.settings);
 
 /** Debian's Chromium (scripts/e2e.js finds it, or CHROMIUM_PATH names another): `npx playwright install`
  * downloads browsers from outside the package registries. */
@@ -41,24 +43,24 @@ export default defineConfig({
     },
   },
   projects: [
-    { name: "chromium", use: { ...devices["Desktop Chrome"], channel: undefined }, testIgnore: /\.last\.spec\.ts$/ },
     // Changes the site's settings, which every page shows, or counts the refreshes other
-    // people's changes cause: runs after the rest, one file at a time, so one file's
-    // settings or changes never meet another's.
+    // people's changes cause: on a server of its own, one file at a time, so one file's
+    // settings or changes never meet another's. Listed first, so that its one worker
+    // starts at once beside the others instead of after them.
     {
       name: "settings",
-      use: { ...devices["Desktop Chrome"], channel: undefined },
-      testMatch: /\.last\.spec\.ts$/,
-      dependencies: ["chromium"],
+      use: { ...devices["Desktop Chrome"], channel: undefined, baseURL: SETTINGS_URL },
+      testMatch: /\.alone\.spec\.ts$/,
       workers: 1,
     },
+    { name: "chromium", use: { ...devices["Desktop Chrome"], channel: undefined }, testIgnore: /\.alone\.spec\.ts$/ },
   ],
-  webServer: {
-    command: "node tests/e2e/serve.js",
-    url: `${E2E_URL}/healthz`,
+  webServer: Object.entries(INSTANCES).map(([name, instance]) => ({
+    command: `node tests/e2e/serve.js --instance=${name}`,
+    url: `${urlOf(instance)}/healthz`,
     reuseExistingServer: false,
     timeout: 120_000,
-    stdout: "ignore",
-    stderr: "pipe",
-  },
+    stdout: "ignore" as const,
+    stderr: "pipe" as const,
+  })),
 });

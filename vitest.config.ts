@@ -21,6 +21,11 @@ const serverTests = ["app/**/*.server.test.ts", "tests/server/**/*.test.ts", "te
 const processTests = ["tests/process/**/*.test.ts"];
 /** Tests that need a real PostgreSQL server (several processes on one database). */
 const postgresOnlyTests = ["tests/process/**/*.postgres.test.ts"];
+/**
+ * Server tests of what no database engine changes (where a redirect may send a
+ * browser): run once, on PGlite, rather than twice.
+ */
+const engineNeutralTests = ["tests/security/redirects.test.ts"];
 
 if (!process.env.TEST_DATABASE_URL) {
   console.warn(
@@ -32,7 +37,7 @@ if (!process.env.TEST_DATABASE_URL) {
 const databases = [
   { name: "pglite", env: {}, exclude: postgresOnlyTests },
   ...(process.env.TEST_DATABASE_URL
-    ? [{ name: "postgres", env: { NAMECARD_TEST_DB: "postgres" }, exclude: [] as string[] }]
+    ? [{ name: "postgres", env: { NAMECARD_TEST_DB: "postgres" }, exclude: engineNeutralTests }]
     : []),
 ];
 

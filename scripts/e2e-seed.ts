@@ -23,7 +23,7 @@ try {
   // The company's two domains: the administrator's and its people's.
   await handle.db.insert(siteSettings).values({ id: 1, joinRule: "domains", joinDomains: COMPANY_DOMAINS.join("\n") });
   for (const person of Object.values(PEOPLE)) await createMember({ ...person, password: PASSWORD });
-  // Joined while anyone could, and now outside the rule (tests/e2e/who-can-join.last.spec.ts).
+  // Joined while anyone could, and now outside the rule (tests/e2e/who-can-join.alone.spec.ts).
   await createMember({ ...OUTSIDER, password: PASSWORD });
   for (const card of [...Object.values(BRAND_CARDS), LONG_CARD]) {
     const [brand] = await handle.db.insert(brands).values(card.brand).returning({ id: brands.id });

@@ -8,14 +8,24 @@ import {
   type Page,
   request as playwrightRequest,
 } from "@playwright/test";
-import { E2E_URL } from "../../playwright.config";
 import { latestMail } from "../support/outbox";
 import { present } from "../support/present";
+import { INSTANCES, urlOf } from "./instances.js";
 import { PASSWORD, PEOPLE, type Person, type PersonName } from "./people";
 
 export { expect, PASSWORD, PEOPLE };
 
-const OUTBOX = "tests/.tmp/e2e-data/mail";
+/** The server a project's tests run against (playwright.config.ts): its address and its data. */
+function serverOf(project: { use: { baseURL?: string } }) {
+  const instance = present(
+    Object.values(INSTANCES).find((candidate) => urlOf(candidate) === project.use.baseURL),
+    `the server at ${project.use.baseURL}`,
+  );
+  return { url: urlOf(instance), outbox: `${instance.dataDir}/mail` };
+}
+
+/** The server the running test talks to. */
+const currentServer = () => serverOf(test.info().project);
 
 let counter = 0;
 export function uniqueEmail(prefix = "member") {
@@ -35,10 +45,10 @@ function clientAddress(group: number, workerIndex: number, n: number) {
 export type StorageState = Awaited<ReturnType<APIRequestContext["storageState"]>>;
 
 /** Signs `person` in through the auth API, as the sign-in form does; returns the cookies it set. */
-async function signInThroughApi(person: Person, ip: string): Promise<StorageState> {
+async function signInThroughApi(person: Person, ip: string, url: string): Promise<StorageState> {
   const api = await playwrightRequest.newContext({
-    baseURL: E2E_URL,
-    extraHTTPHeaders: { "x-forwarded-for": ip, origin: E2E_URL },
+    baseURL: url,
+    extraHTTPHeaders: { "x-forwarded-for": ip, origin: url },
   });
   try {
     const response = await api.post("/api/auth/sign-in/email", {
@@ -93,7 +103,7 @@ class ConsoleWatch {
  * (a 404 page, a 400 for a form with mistakes): for `expectConsoleError`.
  */
 export function failedLoad(status: number, path: string): RegExp {
-  const escaped = `${E2E_URL}${path}`.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  const escaped = `${currentServer().url}${path}`.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
   return new RegExp(
     `^console\\.error: Failed to load resource: the server responded with a status of ${status} .*\\(${escaped}\\)$`,
   );
@@ -124,7 +134,11 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
       await use((name) => {
         let state = cache.get(name);
         if (!state) {
-          state = signInThroughApi(PEOPLE[name], clientAddress(21, workerInfo.workerIndex, n++));
+          state = signInThroughApi(
+            PEOPLE[name],
+            clientAddress(21, workerInfo.workerIndex, n++),
+            serverOf(workerInfo.project).url,
+          );
           cache.set(name, state);
         }
         return state;
@@ -164,7 +178,11 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     await use(async (name, options = {}) => {
       const person = PEOPLE[name];
       const state = options.fresh
-        ? await signInThroughApi(person, clientAddress(23, testInfo.workerIndex, counter++))
+        ? await signInThroughApi(
+            person,
+            clientAddress(23, testInfo.workerIndex, counter++),
+            serverOf(testInfo.project).url,
+          )
         : await sessions(name);
       await context.addCookies(state.cookies);
       return person;
@@ -188,15 +206,17 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
 
 /** Waits for the outbox message to `email` and returns its link. */
 export async function mailLink(email: string): Promise<string> {
-  const link = () => latestMail(OUTBOX, email)?.link;
+  const { outbox } = currentServer();
+  const link = () => latestMail(outbox, email)?.link;
   await expect.poll(link).toBeTruthy();
   return present(link(), `a link in the mail to ${email}`);
 }
 
 /** The address in the `List-Unsubscribe` header of the newest mail to `email`. */
 export async function unsubscribeLink(email: string): Promise<string> {
+  const { outbox } = currentServer();
   const headers = () =>
-    latestMail(OUTBOX, email)
+    latestMail(outbox, email)
       ?.raw.split(/\r?\n\r?\n/)[0]
       ?.replace(/\r?\n[ \t]+/g, " ") ?? "";
   await expect.poll(headers).toMatch(/^List-Unsubscribe: </m);

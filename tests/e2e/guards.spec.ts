@@ -1,15 +1,17 @@
 import { expect, expectAccessible, failedLoad, PEOPLE, screenshot, signIn, test } from "./fixtures";
 
 test.describe("a visitor", () => {
-  for (const path of ["/", "/directory", "/profile/edit", "/help", "/admin/brands", "/admin/settings"]) {
-    test(`is sent to sign in from ${path}`, async ({ page }) => {
+  test("is sent to sign in from the home page, the directory, the profile form, help and administrator pages", async ({
+    page,
+  }) => {
+    for (const path of ["/", "/directory", "/profile/edit", "/help", "/admin/brands", "/admin/settings"]) {
       await page.goto(path);
       await expect(page).toHaveURL(
         path === "/" ? /\/auth$/ : new RegExp(`/auth\\?redirectTo=${encodeURIComponent(path)}$`),
       );
       await expect(page.getByRole("heading", { name: "Welcome Back" })).toBeVisible();
-    });
-  }
+    }
+  });
 
   test("comes back to the page they asked for after signing in", async ({ page }) => {
     await page.goto("/help");

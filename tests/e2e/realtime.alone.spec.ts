@@ -1,7 +1,7 @@
 import type { Page } from "@playwright/test";
 import { expect, test } from "./fixtures";
 
-// Counts which pages refresh for which events: runs with the files that run last, one at a
+// Counts which pages refresh for which events: runs on a server of its own, one file at a
 // time, so no other test's brand or card changes reach its pages meanwhile.
 
 /** Headless Chromium announces itself as a bot; cards do not count bots' views. */
