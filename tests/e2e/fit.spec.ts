@@ -29,16 +29,26 @@ async function expectWhole(element: Locator) {
   expect(box.overflow).not.toBe("ellipsis");
 }
 
-for (const width of [390, 1440]) {
-  for (const scheme of ["light", "dark"] as const) {
-    test.describe(`at ${width} px, ${scheme}`, () => {
-      test.use({ viewport: { width, height: 900 }, colorScheme: scheme });
-      const suffix = `${width === 390 ? "mobile" : "desktop"}-${scheme}`;
+const SCHEMES = ["light", "dark"] as const;
 
-      test("a card with a very long name, email and address shows all of it, wrapped within the screen", async ({
-        page,
-      }) => {
-        await page.goto(CARD);
+/** The page in light, then in dark: the layout is the same, and one page load serves both. */
+async function inEachScheme(page: Page, check: (scheme: (typeof SCHEMES)[number]) => Promise<void>) {
+  for (const scheme of SCHEMES) {
+    await page.emulateMedia({ colorScheme: scheme });
+    await check(scheme);
+  }
+}
+
+for (const width of [390, 1440]) {
+  test.describe(`at ${width} px`, () => {
+    test.use({ viewport: { width, height: 900 } });
+    const device = width === 390 ? "mobile" : "desktop";
+
+    test("a card with a very long name, email and address shows all of it, wrapped within the screen", async ({
+      page,
+    }) => {
+      await page.goto(CARD);
+      await inEachScheme(page, async (scheme) => {
         const name = page.getByRole("heading", { level: 1 });
         await expect(name).toHaveText(`${person.firstName} ${person.lastName}`);
         await expectWhole(name);
@@ -51,54 +61,62 @@ for (const width of [390, 1440]) {
         await expectWhole(linkedin);
         await expectNoSidewaysScroll(page);
         if (scheme === "light") await expectAccessible(page);
-        await screenshot(page, `long-card-${suffix}`);
+        await screenshot(page, `long-card-${device}-${scheme}`);
       });
+    });
 
-      test("the QR page of that card shows the whole name and title within the screen", async ({ page }) => {
-        await page.goto(QR);
+    test("the QR page of that card shows the whole name and title within the screen", async ({ page }) => {
+      await page.goto(QR);
+      await inEachScheme(page, async (scheme) => {
         await expectWhole(page.getByRole("heading", { level: 1 }));
         await expectWhole(page.getByText(person.title));
         await expectWhole(page.getByTestId("card-banner").getByText(LONG_CARD.brand.name));
         await expectNoSidewaysScroll(page);
         if (scheme === "light") await expectAccessible(page);
-        await screenshot(page, `long-qr-${suffix}`);
+        await screenshot(page, `long-qr-${device}-${scheme}`);
       });
+    });
 
-      test("a form with mistakes says what to do, one message per field, within the screen", async ({
-        page,
-        login,
-        expectConsoleError,
-      }) => {
-        expectConsoleError(failedLoad(400, "/profile/edit.data"));
-        await login("owner");
-        await page.goto("/profile/edit");
-        await page.getByLabel("First name").fill("  ");
-        await page.getByLabel("Phone", { exact: true }).fill("call me");
-        await page.getByRole("button", { name: "Save Changes" }).click();
-        await expect(page.getByTestId("error-summary")).toBeFocused();
+    test("a form with mistakes says what to do, one message per field, within the screen", async ({
+      page,
+      login,
+      expectConsoleError,
+    }) => {
+      expectConsoleError(failedLoad(400, "/profile/edit.data"));
+      await login("owner");
+      await page.goto("/profile/edit");
+      await page.getByLabel("First name").fill("  ");
+      await page.getByLabel("Phone", { exact: true }).fill("call me");
+      await page.getByRole("button", { name: "Save Changes" }).click();
+      await expect(page.getByTestId("error-summary")).toBeFocused();
+      await inEachScheme(page, async (scheme) => {
         await expect(page.locator("#field-firstName-error")).toHaveText("Enter a first name");
         await expect(page.locator("#field-phone-error")).toHaveText(/^Enter a phone number such as/);
         await expectNoSidewaysScroll(page);
-        await screenshot(page, `form-errors-${suffix}`);
+        await screenshot(page, `form-errors-${device}-${scheme}`);
+      });
+    });
+
+    test("analytics and profile management fit the screen, with whole emails", async ({ page, login }) => {
+      await login("admin");
+      await page.goto("/admin/analytics");
+      await expect(page.getByRole("heading", { name: "Analytics" })).toBeVisible();
+      await inEachScheme(page, async (scheme) => {
+        await expectNoSidewaysScroll(page);
+        await screenshot(page, `analytics-${device}-${scheme}`);
       });
 
-      test("analytics and profile management fit the screen, with whole emails", async ({ page, login }) => {
-        await login("admin");
-        await page.goto("/admin/analytics");
-        await expect(page.getByRole("heading", { name: "Analytics" })).toBeVisible();
-        await expectNoSidewaysScroll(page);
-        await screenshot(page, `analytics-${suffix}`);
-
-        await page.goto(`/admin/profiles?q=${person.username}`);
-        const email = page.locator(width === 390 ? "li" : "td").getByText(person.email, { exact: true });
+      await page.goto(`/admin/profiles?q=${person.username}`);
+      const email = page.locator(width === 390 ? "li" : "td").getByText(person.email, { exact: true });
+      await inEachScheme(page, async (scheme) => {
         await expect(email).toBeVisible();
         await expectWhole(email);
         await expectNoSidewaysScroll(page);
         if (scheme === "dark") await expectAccessible(page);
-        await screenshot(page, `admin-profiles-${suffix}`);
+        await screenshot(page, `admin-profiles-${device}-${scheme}`);
       });
     });
-  }
+  });
 }
 
 test.describe("the own card's top bar at 390 px", () => {

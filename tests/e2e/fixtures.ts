@@ -250,6 +250,11 @@ export async function expectAccessible(page: Page) {
   expect(serious.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).join(", ")})`)).toEqual([]);
 }
 
+/** Under CI nobody looks at the screens: a whole-page picture costs a busy machine a second each. */
+const KEEP_SCREENS = !["1", "true"].includes((process.env.CI ?? "").toLowerCase());
+
+/** Saves the whole page to tests/.tmp/screens/NAME.png, for the people changing a screen to look at. */
 export async function screenshot(page: Page, name: string) {
+  if (!KEEP_SCREENS) return;
   await page.screenshot({ path: `tests/.tmp/screens/${name}.png`, fullPage: true });
 }

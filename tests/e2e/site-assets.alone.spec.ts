@@ -11,10 +11,18 @@ async function logoFile(name: string, color: string, width = 600, height = 160) 
   return { name, mimeType: "image/png", buffer: await sharp(Buffer.from(svg)).png().toBuffer() };
 }
 
-/** The site logo a person sees in `scope`, once its file has loaded. */
-async function shownLogo(scope: Locator) {
-  const logo = scope.locator('img[src^="/uploads/settings/"]').filter({ visible: true });
+/** The site logo a person sees in `scope`. */
+const visibleLogo = (scope: Locator) => scope.locator('img[src^="/uploads/settings/"]').filter({ visible: true });
+
+/**
+ * The site logo a person sees in `scope`, once its file has loaded; with
+ * `expected`, once it is that one (a change of colour scheme reaches the page
+ * a moment after it is asked for).
+ */
+async function shownLogo(scope: Locator, expected?: string | null) {
+  const logo = visibleLogo(scope);
   await expect(logo).toHaveCount(1);
+  if (expected) await expect(logo).toHaveAttribute("src", expected);
   await expect
     .poll(() => logo.evaluate((image: HTMLImageElement) => image.complete && image.naturalWidth > 0))
     .toBe(true);
@@ -105,6 +113,7 @@ test("the company's logos and favicon are uploaded in Settings and show in the a
 
   // In dark mode the dark-mode logo takes the logo's place.
   await page.emulateMedia({ colorScheme: "dark" });
+  await expect(visibleLogo(sidebar)).not.toHaveAttribute("src", lightLogo ?? "");
   const darkLogo = await shownLogo(sidebar);
   expect(darkLogo).toMatch(/^\/uploads\/settings\/[0-9a-f]{32}-logo\.webp$/);
   expect(darkLogo).not.toBe(lightLogo);
@@ -113,18 +122,18 @@ test("the company's logos and favicon are uploaded in Settings and show in the a
   // A member's 404 keeps the frame and leads home.
   await page.goto("/no-such-page");
   await expect(page.getByRole("heading", { name: "Page not found" })).toBeVisible();
-  expect(await shownLogo(page.locator("header"))).toBe(lightLogo);
+  await shownLogo(page.locator("header"), lightLogo);
   await expect(page.getByRole("link", { name: "Go to the home page" })).toHaveAttribute("href", "/");
 
   // A visitor: the sign-in screen and the error pages show the company, and never send them to sign in.
   const visitor = await (await newContext({ viewport: DESKTOP })).newPage();
   await visitor.goto("/auth");
   await expect(visitor.getByRole("heading", { name: "Welcome Back" })).toBeVisible();
-  expect(await shownLogo(visitor.locator("aside"))).toBe(lightLogo);
+  await shownLogo(visitor.locator("aside"), lightLogo);
   await expect(visitor.locator("aside")).toContainText("Namecard");
   await expectAccessible(visitor);
   await visitor.emulateMedia({ colorScheme: "dark" });
-  expect(await shownLogo(visitor.locator("aside"))).toBe(darkLogo);
+  await shownLogo(visitor.locator("aside"), darkLogo);
   await visitor.emulateMedia({ colorScheme: "light" });
 
   const pages = [
@@ -137,7 +146,7 @@ test("the company's logos and favicon are uploaded in Settings and show in the a
     await visitor.goto(path);
     await expect(visitor.getByRole("heading", { name: heading })).toBeVisible();
     const header = visitor.locator("header");
-    expect(await shownLogo(header)).toBe(lightLogo);
+    await shownLogo(header, lightLogo);
     await expect(header).toContainText("Namecard");
     await expect(header.getByRole("button", { name: /^Theme/ })).toBeVisible();
     // The way onward is the company's website, never the sign-in page.
@@ -151,7 +160,7 @@ test("the company's logos and favicon are uploaded in Settings and show in the a
       await visitor.setViewportSize(size);
       for (const theme of ["light", "dark"] as const) {
         await visitor.emulateMedia({ colorScheme: theme });
-        if (theme === "dark") expect(await shownLogo(header)).toBe(darkLogo);
+        if (theme === "dark") await shownLogo(header, darkLogo);
         await screenshot(visitor, `site-assets-${name}-${width}-${theme}`);
       }
     }
@@ -161,7 +170,7 @@ test("the company's logos and favicon are uploaded in Settings and show in the a
   await visitor.goto("/auth");
   for (const theme of ["light", "dark"] as const) {
     await visitor.emulateMedia({ colorScheme: theme });
-    expect(await shownLogo(visitor.locator("header"))).toBe(theme === "dark" ? darkLogo : lightLogo);
+    await shownLogo(visitor.locator("header"), theme === "dark" ? darkLogo : lightLogo);
     await screenshot(visitor, `site-assets-sign-in-mobile-${theme}`);
   }
   await visitor.setViewportSize(DESKTOP);
