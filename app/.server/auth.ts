@@ -4,6 +4,7 @@ import type { FieldErrors } from "~/lib/action-result";
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "~/lib/limits";
 import { namecardAccounts } from "./accounts/auth-plugin";
 import { sendResetMail } from "./accounts/mails";
+import { sessionHooks } from "./accounts/session-start";
 import { clearSignInFailures } from "./accounts/throttle";
 import { authLogger } from "./auth-logger";
 import { type Database, getDatabaseHandle } from "./db/client";
@@ -50,8 +51,12 @@ function createAuth(database: Database) {
         firstName: { type: "string", required: false, input: false },
         lastName: { type: "string", required: false, input: false },
         phone: { type: "string", required: false, input: false },
+        // Given and taken by administrators (accounts/roles.ts), never by a client.
+        role: { type: "string", required: false, input: false },
       },
     },
+    // Every session starts through these, whichever way the person signed in.
+    databaseHooks: { session: sessionHooks },
     session: { expiresIn: THIRTY_DAYS_S, updateAge: ONE_DAY_S },
     emailAndPassword: {
       enabled: true,

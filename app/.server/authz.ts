@@ -1,12 +1,12 @@
 import { eq } from "drizzle-orm";
 import { data, redirect } from "react-router";
 import { can, type Permission } from "~/lib/permissions";
+import { linkCard } from "./accounts/session-start";
 import type { Actor } from "./actor";
-import { isAdminEmail } from "./admins";
+import { roleOf } from "./admins";
 import { getAuth } from "./auth";
 import { db } from "./db/client";
 import { brands, profiles } from "./db/schema";
-import { claimOrCreateProfile, claimUnclaimedProfile } from "./profiles/claim-profile";
 import { endSessionsOf, isDeactivatedAccount } from "./profiles/deactivation";
 
 type ViewerProfile = {
@@ -72,19 +72,17 @@ async function loadViewer(request: Request): Promise<Viewer | null> {
     await endSessionsOf(user.id);
     return null;
   }
-  const isAdmin = isAdminEmail(user.email);
+  const role = roleOf(user);
   let profile = await loadProfile(user.id);
   if (!profile) {
-    // A card prepared (or re-created) for this address since is claimed now; the
-    // administrator's card is created when missing (docs/decisions/004-verified-claims.md).
-    if (isAdmin) await claimOrCreateProfile({ ...user, emailVerified: true });
-    else await claimUnclaimedProfile({ ...user, emailVerified: true });
+    // A card prepared (or re-created) for this address since the session started is claimed now.
+    await linkCard({ ...user, emailVerified: true });
     profile = await loadProfile(user.id);
   }
   return {
     user: { id: user.id, email: user.email, name: user.name },
-    role: isAdmin ? "admin" : "member",
-    isAdmin,
+    role,
+    isAdmin: role === "admin",
     profile,
   };
 }

@@ -16,6 +16,7 @@ export const AUDIT_ACTIONS = [
   "retry",
   "discard",
   "settings",
+  "role",
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
@@ -31,6 +32,7 @@ export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
   retry: "Retried mail",
   discard: "Discarded",
   settings: "Changed settings",
+  role: "Changed role",
 };
 
 const AUDIT_TARGET_KINDS = ["profile", "brand", "settings", "import", "mail"] as const;

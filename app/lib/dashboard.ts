@@ -70,6 +70,9 @@ export type ManagedProfile = Person & {
   invitationsStopped: boolean;
   /** Old usernames that still lead to the card, newest first. */
   oldUsernames: string[];
+  /** The card's owner is an administrator, and whether ADMIN_EMAILS makes them one (then only the configuration can take it). */
+  admin: boolean;
+  adminByConfiguration: boolean;
 };
 
 /** Invitation mails the queue gave up on, for the administrator to retry. */

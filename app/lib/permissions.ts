@@ -5,6 +5,8 @@
  */
 export type Role = "admin" | "member";
 
+export const ROLE_LABELS: Record<Role, string> = { admin: "Administrator", member: "Member" };
+
 export type Permission =
   | "read:directory:any"
   | "read:claim-status:any"
@@ -17,7 +19,8 @@ export type Permission =
   | "invite:profile:any"
   | "manage:brand:any"
   | "read:analytics:any"
-  | "update:settings:any";
+  | "update:settings:any"
+  | "update:role:any";
 
 const MEMBER: readonly Permission[] = ["read:directory:any", "update:profile:own"];
 
@@ -35,6 +38,7 @@ const ROLE_PERMISSIONS: Record<Role, readonly Permission[]> = {
     "manage:brand:any",
     "read:analytics:any",
     "update:settings:any",
+    "update:role:any",
   ],
 };
 

@@ -226,3 +226,48 @@ test("a member whose card an administrator deleted is signed out at once and can
   await expect(page).toHaveURL(/\/auth/);
   await expectAccessible(page);
 });
+
+test("the administrator makes a member an administrator, whose open page gains the administrator's navigation, and takes it back", async ({
+  page,
+  login,
+  newContext,
+  sessions,
+}) => {
+  test.slow();
+  const deputy = await newContext();
+  await deputy.addCookies((await sessions("deputy")).cookies);
+  const theirs = await deputy.newPage();
+  await theirs.goto("/directory");
+  await expect(theirs.locator("html")).toHaveAttribute("data-live", "connected");
+  const nav = theirs.getByRole("navigation", { name: "Main" }).first();
+  await expect(nav.getByRole("link", { name: "Dashboard" })).toHaveCount(0);
+
+  await login("admin");
+  await page.goto("/admin/profiles?q=dan.deputy");
+  const row = page.getByRole("row", { name: /Dan Deputy/ });
+  await row.getByRole("button", { name: "Make administrator: Dan Deputy" }).click();
+  await expect(page.getByText("Dan Deputy is now an administrator.")).toBeVisible();
+  await expect(row.getByText("Administrator", { exact: true })).toBeVisible();
+  await expectAccessible(page);
+  for (const [width, device] of [
+    [1440, "desktop"],
+    [390, "mobile"],
+  ] as const) {
+    await page.setViewportSize({ width, height: 900 });
+    for (const scheme of ["light", "dark"] as const) {
+      await page.emulateMedia({ colorScheme: scheme });
+      await screenshot(page, `admin-role-${device}-${scheme}`);
+    }
+  }
+  await page.emulateMedia({ colorScheme: "light" });
+  await page.setViewportSize({ width: 1440, height: 900 });
+  // Their open page follows at once, in the session they already hold.
+  await expect(nav.getByRole("link", { name: "Dashboard" })).toBeVisible();
+
+  await row.getByRole("button", { name: "Remove administrator: Dan Deputy" }).click();
+  await expect(page.getByText("Dan Deputy is a member again, no longer an administrator.")).toBeVisible();
+  await expect(row.getByText("Administrator", { exact: true })).toHaveCount(0);
+  await expect(nav.getByRole("link", { name: "Dashboard" })).toHaveCount(0);
+  await theirs.goto("/admin/dashboard");
+  await expect(theirs).toHaveURL(/\/directory$/);
+});

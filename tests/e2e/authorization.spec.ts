@@ -88,6 +88,8 @@ test("visitors and members can neither see nor change anything an administrator 
     ["/admin/profiles", { intent: "delete", id: cardId }],
     ["/admin/profiles", { intent: "deactivate", id: cardId }],
     ["/admin/profiles", { intent: "reactivate", id: cardId }],
+    ["/admin/profiles", { intent: "make-admin", id: cardId }],
+    ["/admin/profiles", { intent: "remove-admin", id: cardId }],
     [
       "/admin/profiles",
       {

@@ -22,6 +22,8 @@ export const PEOPLE = {
   detailed: { email: "dora.details@example.org", firstName: "Dora", lastName: "Details" },
   /** Resets their password. */
   forgetful: { email: "fay.forgetful@example.org", firstName: "Fay", lastName: "Forgetful" },
+  /** Is made an administrator, and a member again. */
+  deputy: { email: "dan.deputy@example.org", firstName: "Dan", lastName: "Deputy" },
 } as const;
 
 export type PersonName = keyof typeof PEOPLE;

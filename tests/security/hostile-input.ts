@@ -580,6 +580,11 @@ export const HOSTILE_INPUT: Row[] = [
     { intent: "deactivate", id: NUL },
     { intent: "deactivate", id: "not-a-uuid" },
     { intent: "reactivate", id: HUGE_ID },
+    // Giving and taking the administrator role name their card like the rest.
+    { intent: "make-admin", id: NUL },
+    { intent: "make-admin", id: "not-a-uuid" },
+    { intent: "remove-admin", id: HUGE_ID },
+    { intent: "make-admin" } as Record<string, string>,
     // Releasing an old username names its card and the name like the rest.
     { intent: "release-username", id: NUL, username: "old.name" },
     { intent: "release-username", id: "{cardId}", username: NUL },

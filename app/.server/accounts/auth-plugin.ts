@@ -1,9 +1,8 @@
 import type { BetterAuthPlugin, GenericEndpointContext } from "better-auth";
 import { APIError, createAuthEndpoint, createAuthMiddleware, isAPIError } from "better-auth/api";
-import { deleteSessionCookie, setSessionCookie } from "better-auth/cookies";
+import { setSessionCookie } from "better-auth/cookies";
 import type { z } from "zod";
 import { acceptInvitation, viewInvitation } from "../invitations/accept";
-import { DEACTIVATED_SIGN_IN, endSessionsOf, isDeactivatedAccount } from "../profiles/deactivation";
 import { fieldErrors } from "../validation";
 import { type ConfirmedUser, confirmSignUp } from "./confirm-sign-up";
 import { weakPasswordMessage } from "./password-strength";
@@ -173,7 +172,15 @@ export function namecardAccounts(options: { resetLater: (body: ResetRequest) => 
         const token = typeof ctx.query?.token === "string" ? ctx.query.token : "";
         const result = await confirmSignUp({ token, browserKey: ctx.getCookie(pendingCookie(ctx).name) ?? null });
         if (result.outcome === "confirmed") {
-          await startSession(ctx, result.user);
+          try {
+            await startSession(ctx, result.user);
+          } catch (error) {
+            // A link opened in a browser gets a page, not the refusal's JSON.
+            if (isAPIError(error) && error.body?.code === "CARD_DEACTIVATED") {
+              throw ctx.redirect("/auth/verified?error=CARD_DEACTIVATED");
+            }
+            throw error;
+          }
           throw ctx.redirect(result.redirectTo);
         }
         if (result.outcome === "needs-details") {
@@ -321,15 +328,7 @@ export function namecardAccounts(options: { resetLater: (body: ResetRequest) => 
             const device = await knownDevice(ctx, email);
             if (!isAPIError(returned)) {
               await clearSignInFailures(email, device);
-              // The right password, but a card an administrator switched off: the new session ends at once.
-              // Only someone who knows the password learns why (docs/decisions/019-deactivation-and-audit-log.md).
-              const user = (returned as { user?: { id: string; email: string } } | null)?.user;
-              if (user && (await isDeactivatedAccount(user))) {
-                await endSessionsOf(user.id);
-                deleteSessionCookie(ctx);
-                throw new APIError("FORBIDDEN", { message: DEACTIVATED_SIGN_IN, code: "CARD_DEACTIVATED" });
-              }
-              if (user) await rememberDevice(ctx, email, device);
+              await rememberDevice(ctx, email, device);
             } else if ((returned.body as { code?: string } | undefined)?.code === "INVALID_EMAIL_OR_PASSWORD") {
               await recordSignInFailure(email, device);
             }

@@ -42,9 +42,18 @@ export const users = pgTable(
     firstName: text("first_name"),
     lastName: text("last_name"),
     phone: text("phone"),
+    /** "admin" or "member": given and taken by administrators. ADMIN_EMAILS are administrators whatever it says. */
+    role: text("role", { enum: ["admin", "member"] })
+      .notNull()
+      .default("member"),
+    /** When the account last started a session, whichever way it signed in. */
+    lastSignInAt: timestamp("last_sign_in_at", { withTimezone: true }),
     ...timestamps,
   },
-  (table) => [uniqueIndex("users_email_lower_key").on(sql`lower(${table.email})`)],
+  (table) => [
+    uniqueIndex("users_email_lower_key").on(sql`lower(${table.email})`),
+    check("users_role_check", sql`${table.role} in ('admin', 'member')`),
+  ],
 );
 
 export const sessions = pgTable(

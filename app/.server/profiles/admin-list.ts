@@ -1,7 +1,8 @@
 import { and, desc, eq, isNotNull, isNull, or, type SQL, sql } from "drizzle-orm";
 import { type AdminProfileQuery, INVITATION_FILTERS, type InvitationFilter } from "~/lib/dashboard";
+import { isAdminEmail, roleOf } from "../admins";
 import { db } from "../db/client";
-import { brands, invitations, profiles, usernameRedirects } from "../db/schema";
+import { brands, invitations, profiles, usernameRedirects, users } from "../db/schema";
 import { parseListFilters, parseSearchText } from "../validation";
 import { CARD_DETAIL_COLUMNS } from "./card-fields";
 
@@ -102,15 +103,29 @@ export async function listProfilesForAdmin(query: AdminProfileQuery) {
         from ${usernameRedirects} r where r.profile_id = ${profiles.id} and r.expires_at > now()), '[]'::json)`,
       deactivated: sql<boolean>`${profiles.deactivatedAt} is not null`,
       updatedAt: profiles.updatedAt,
+      accountEmail: users.email,
+      accountRole: users.role,
     })
     .from(profiles)
     .leftJoin(brands, eq(brands.id, profiles.companyBrandId))
     .leftJoin(invitations, eq(invitations.profileId, profiles.id))
+    .leftJoin(users, eq(users.id, profiles.userId))
     .where(where)
     .orderBy(desc(profiles.createdAt), desc(profiles.id))
     .limit(ADMIN_PAGE_SIZE)
     .offset((page - 1) * ADMIN_PAGE_SIZE);
-  return { rows, shown, total: counts?.total ?? 0, page, pageCount };
+  return {
+    rows: rows.map(({ accountEmail, accountRole, ...row }) => ({
+      ...row,
+      // An administrator's role, and whether ADMIN_EMAILS gives it (then no one here can take it).
+      admin: accountEmail ? roleOf({ email: accountEmail, role: accountRole }) === "admin" : false,
+      adminByConfiguration: isAdminEmail(accountEmail),
+    })),
+    shown,
+    total: counts?.total ?? 0,
+    page,
+    pageCount,
+  };
 }
 
 /** Every profile, newest first, for the dashboard CSV. */

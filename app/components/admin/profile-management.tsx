@@ -1,4 +1,16 @@
-import { Eye, FileUp, Pencil, Plus, Power, PowerOff, Trash2, Users } from "lucide-react";
+import {
+  Eye,
+  FileUp,
+  Pencil,
+  Plus,
+  Power,
+  PowerOff,
+  ShieldCheck,
+  ShieldMinus,
+  ShieldPlus,
+  Trash2,
+  Users,
+} from "lucide-react";
 import { useState } from "react";
 import { Form, Link, useLocation, useNavigation } from "react-router";
 import {
@@ -158,6 +170,7 @@ export function ProfileManagement({
                   <div className="flex shrink-0 flex-col items-end gap-1">
                     <StatusBadge claimed={row.claimed} />
                     <CardStateBadge deactivated={row.deactivated} />
+                    {row.admin ? <AdminBadge /> : null}
                   </div>
                 </div>
                 <div className="mt-3 flex items-center justify-between gap-2 text-sm">
@@ -224,6 +237,7 @@ export function ProfileManagement({
                       <div className="flex flex-col items-start gap-1">
                         <StatusBadge claimed={row.claimed} />
                         <CardStateBadge deactivated={row.deactivated} />
+                        {row.admin ? <AdminBadge /> : null}
                         <InvitationState row={row} />
                       </div>
                     </td>
@@ -343,6 +357,36 @@ function CardStateBadge({ deactivated }: { deactivated: boolean }) {
   );
 }
 
+function AdminBadge() {
+  return (
+    <span className="inline-flex shrink-0 items-center gap-1.5 rounded-full bg-indigo-50 px-2.5 py-0.5 text-xs font-semibold text-indigo-800 dark:bg-indigo-950 dark:text-indigo-200">
+      <ShieldCheck aria-hidden className="size-3" />
+      Administrator
+    </span>
+  );
+}
+
+/**
+ * Gives or takes the administrator role of a card's owner: a plain form, so
+ * it works without JavaScript. Shown for claimed, active cards, and not to
+ * take the role from an address in ADMIN_EMAILS.
+ */
+function RoleButton({ row, returnTo }: { row: Row; returnTo: string }) {
+  if (!row.claimed || row.deactivated || row.adminByConfiguration) return null;
+  const label = row.admin ? "Remove administrator" : "Make administrator";
+  return (
+    <Form method="post" action="/admin/profiles" className="contents">
+      <input type="hidden" name="intent" value={row.admin ? "remove-admin" : "make-admin"} />
+      <input type="hidden" name="id" value={row.id} />
+      <input type="hidden" name="redirectTo" value={returnTo} />
+      <Button type="submit" variant="ghost" size="sm" aria-label={`${label}: ${fullName(row)}`}>
+        {row.admin ? <ShieldMinus aria-hidden className="size-4" /> : <ShieldPlus aria-hidden className="size-4" />}
+        <span className="md:hidden 2xl:inline">{row.admin ? "Remove admin" : "Make admin"}</span>
+      </Button>
+    </Form>
+  );
+}
+
 function StatusBadge({ claimed }: { claimed: boolean }) {
   return (
     <span
@@ -388,6 +432,7 @@ function RowActions({
         <Pencil aria-hidden className="size-4" />
         <span className="md:hidden 2xl:inline">Edit</span>
       </Button>
+      <RoleButton row={row} returnTo={returnTo} />
       {/* A plain form: without JavaScript it switches the card at once; with it, deactivating asks first. */}
       <Form method="post" action="/admin/profiles" className="contents">
         <input type="hidden" name="intent" value={row.deactivated ? "reactivate" : "deactivate"} />

@@ -1,6 +1,8 @@
+import { setRole } from "~/.server/accounts/roles";
 import { loadDashboard } from "~/.server/analytics/dashboard";
 import { requirePermission, type Viewer } from "~/.server/authz";
 import { EditVersionSchema } from "~/.server/edit-version";
+import { ValidationError } from "~/.server/errors";
 import { type BodyHandle, formText, imageChange, readUploadForm } from "~/.server/form-data";
 import {
   ChosenProfileIdsSchema,
@@ -37,7 +39,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   return parseQuery(() => loadDashboard(new URL(request.url), "profiles"));
 }
 
-/** Edit, delete, deactivate and reactivate from the dashboard; each intent checks its own permission, then goes back to the list. */
+/** Edit, delete, deactivate, reactivate and change a role from the dashboard; each intent checks its own permission, then goes back to the list. */
 export async function action({ request, context }: Route.ActionArgs) {
   const viewer = context.get(viewerContext);
   const { form } = await readUploadForm(request);
@@ -100,6 +102,27 @@ export async function action({ request, context }: Route.ActionArgs) {
         return failureFrom(error, {
           notFound: `Failed to ${values.intent} the card: it no longer exists.`,
           unexpected: `Failed to ${values.intent} the card. Please try again.`,
+        });
+      }
+    }
+    case "make-admin":
+    case "remove-admin": {
+      requirePermission(viewer, "update:role:any");
+      const admin = values.intent === "make-admin";
+      try {
+        const { id } = parseForm(ProfileIdSchema, values);
+        const person = await setRole({ actor: viewer, profileId: id, role: admin ? "admin" : "member" });
+        const name = `${person.firstName} ${person.lastName}`;
+        return redirectWithToast(back, {
+          text: admin ? `${name} is now an administrator.` : `${name} is a member again, no longer an administrator.`,
+        });
+      } catch (error) {
+        // Said where the button was pressed, with or without JavaScript.
+        const refusal = error instanceof ValidationError ? error.fieldErrors.id?.[0] : undefined;
+        if (refusal) return redirectWithToast(back, { text: refusal, tone: "error" });
+        return failureFrom(error, {
+          notFound: "Failed to change the role: the card no longer exists.",
+          unexpected: "Failed to change the role. Please try again.",
         });
       }
     }

@@ -1,4 +1,5 @@
 import { Link, redirect } from "react-router";
+import { DEACTIVATED_SIGN_IN } from "~/.server/profiles/deactivation";
 import { safeRedirect } from "~/.server/validation";
 import { AuthShell, LinkFailedScreen } from "~/components/auth-shell";
 import { Alert } from "~/components/ui/alert";
@@ -15,7 +16,11 @@ export async function loader({ request }: Route.LoaderArgs) {
   if (!url.searchParams.has("error")) {
     throw redirect(safeRedirect(url.searchParams.get("redirectTo")));
   }
-  return { notAllowed: url.searchParams.get("error") === "NOT_ALLOWED_TO_JOIN" };
+  const error = url.searchParams.get("error");
+  return {
+    notAllowed: error === "NOT_ALLOWED_TO_JOIN",
+    deactivated: error === "CARD_DEACTIVATED" ? DEACTIVATED_SIGN_IN : null,
+  };
 }
 
 export default function Verified({ loaderData }: Route.ComponentProps) {
@@ -34,6 +39,16 @@ export default function Verified({ loaderData }: Route.ComponentProps) {
           <Link to="/auth?mode=signup" className="inline-block font-medium text-brand-ink hover:underline">
             Go to sign up
           </Link>
+        </div>
+      </AuthShell>
+    );
+  }
+  if (loaderData?.deactivated) {
+    return (
+      <AuthShell>
+        <div className="space-y-4">
+          <h1 className="text-2xl font-semibold tracking-tight">Your address is confirmed</h1>
+          <Alert tone="error">{loaderData.deactivated}</Alert>
         </div>
       </AuthShell>
     );
