@@ -23,9 +23,10 @@ const processTests = ["tests/process/**/*.test.ts"];
 const postgresOnlyTests = ["tests/process/**/*.postgres.test.ts"];
 /**
  * Server tests of what no database engine changes (where a redirect may send a
- * browser): run once, on PGlite, rather than twice.
+ * browser, which passwords are guessable and how guessing is slowed): run
+ * once, on PGlite, rather than twice.
  */
-const engineNeutralTests = ["tests/security/redirects.test.ts"];
+const engineNeutralTests = ["tests/security/redirects.test.ts", "tests/security/passwords.test.ts"];
 
 if (!process.env.TEST_DATABASE_URL) {
   console.warn(
