@@ -109,8 +109,13 @@ export async function action({ request, context }: Route.ActionArgs) {
     case "remove-admin": {
       requirePermission(viewer, "update:role:any");
       const admin = values.intent === "make-admin";
+      let id: string;
       try {
-        const { id } = parseForm(ProfileIdSchema, values);
+        ({ id } = parseForm(ProfileIdSchema, values));
+      } catch (error) {
+        return failureFrom(error);
+      }
+      try {
         const person = await setRole({ actor: viewer, profileId: id, role: admin ? "admin" : "member" });
         const name = `${person.firstName} ${person.lastName}`;
         return redirectWithToast(back, {
