@@ -196,6 +196,16 @@ const cardPayloads: Record<string, string>[] = [
   card({ username: NUL }),
   card({ email: "not-an-email" }),
   card({ email: "a@example.org\r\nBcc: all@example.org" }),
+  // The details added with the card fields (docs/decisions/028-card-fields-and-visibility.md), refused alike.
+  card({ department: NUL }),
+  card({ office: CONTROL }),
+  card({ pronouns: LONG }),
+  card({ languages: NUL }),
+  card({ "links.0.kind": "website", "links.0.url": "javascript:alert(1)" }),
+  card({ "links.0.kind": "website", "links.0.url": "https://example.org/x\nEND:VCARD" }),
+  card({ "links.0.kind": "website", "links.0.url": "http://plain.example.org/" }),
+  card({ "links.0.kind": "no-such-kind", "links.0.url": "https://example.org/" }),
+  card({ "visibility.phone": "everyone" }),
 ];
 
 const filterQueries = [
