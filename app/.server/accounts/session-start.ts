@@ -19,20 +19,19 @@ import { DEACTIVATED_SIGN_IN, isDeactivatedAccount } from "../profiles/deactivat
 /** What the sign-in form says to an account whose address is not confirmed yet. */
 const UNCONFIRMED_SIGN_IN = "Confirm your email address first: open the link we sent you.";
 
+/** What the hooks read of an account: enough to refuse it and to link its card. */
+const ACCOUNT = {
+  id: users.id,
+  email: users.email,
+  emailVerified: users.emailVerified,
+  name: users.name,
+  firstName: users.firstName,
+  lastName: users.lastName,
+  phone: users.phone,
+};
+
 async function accountOf(userId: string) {
-  const [user] = await db
-    .select({
-      id: users.id,
-      email: users.email,
-      emailVerified: users.emailVerified,
-      name: users.name,
-      firstName: users.firstName,
-      lastName: users.lastName,
-      phone: users.phone,
-    })
-    .from(users)
-    .where(eq(users.id, userId))
-    .limit(1);
+  const [user] = await db.select(ACCOUNT).from(users).where(eq(users.id, userId)).limit(1);
   return user;
 }
 
@@ -62,8 +61,12 @@ export const sessionHooks = {
       }
     },
     async after(session: { userId: string }) {
-      await db.update(users).set({ lastSignInAt: new Date() }).where(eq(users.id, session.userId));
-      const user = await accountOf(session.userId);
+      // One statement records the sign-in and reads what linking the card needs.
+      const [user] = await db
+        .update(users)
+        .set({ lastSignInAt: new Date() })
+        .where(eq(users.id, session.userId))
+        .returning(ACCOUNT);
       if (user) await linkCard(user);
     },
   },
