@@ -1,4 +1,3 @@
-import { once } from "node:events";
 import { sql } from "drizzle-orm";
 import pg from "pg";
 import { describe, expect, it } from "vitest";
@@ -21,7 +20,10 @@ describe.skipIf(process.env.NAMECARD_TEST_DB !== "postgres" || !POSTGRES_URL)("a
     try {
       const transaction = handle.db.transaction(async (tx) => {
         const [row] = rowsOf(await tx.execute(sql`select pg_backend_pid() as pid`)) as { pid: number }[];
-        const ended = once(present(held, "the transaction's connection"), "end");
+        // Waits for the end only: `once` would also reject on the connection's error event, which
+        // arrives first, while this promise is not yet awaited.
+        const connection = present(held, "the transaction's connection");
+        const ended = new Promise<void>((resolve) => connection.once("end", () => resolve()));
         // An administrator's command, a failover or a restart ends the session while no statement runs.
         await admin.query("select pg_terminate_backend($1)", [row?.pid]);
         await ended;
