@@ -6,7 +6,7 @@ import type { RenderToPipeableStreamOptions } from "react-dom/server";
 import { renderToPipeableStream, renderToStaticMarkup } from "react-dom/server";
 import type { EntryContext, HandleErrorFunction, RouterContextProvider } from "react-router";
 import { ServerRouter } from "react-router";
-import { contentSecurityPolicy } from "~/.server/csp";
+import { contentSecurityPolicy, formTargetsContext } from "~/.server/csp";
 import { databaseErrorLine, isFailedQuery } from "~/.server/db/errors";
 import { failedForOutage, noteRequestError, RETRY_AFTER_SECONDS } from "~/.server/outage";
 import { UnavailablePage } from "~/components/unavailable-page";
@@ -30,7 +30,7 @@ export default function handleRequest(
   loadContext: RouterContextProvider,
 ) {
   const nonce = randomBytes(16).toString("base64");
-  responseHeaders.set("Content-Security-Policy", contentSecurityPolicy(nonce));
+  responseHeaders.set("Content-Security-Policy", contentSecurityPolicy(nonce, loadContext.get(formTargetsContext)));
   // Browsers keep a 410 Gone forever unless told otherwise, and a deactivated card can come back
   // (docs/decisions/019-deactivation-and-audit-log.md).
   if (responseStatusCode === 410 && !responseHeaders.has("Cache-Control"))

@@ -12,6 +12,7 @@ import { authSchema } from "./db/schema";
 import { env } from "./env";
 import { afterAnswer } from "./mail";
 import { publish } from "./realtime";
+import { namecardSso } from "./sso/plugin";
 
 /**
  * The header our server sets to the client's address (from the socket, or from
@@ -86,6 +87,7 @@ function createAuth(database: Database) {
             await getAuth().api.requestPasswordReset({ body });
           }),
       }),
+      namecardSso(),
     ],
     rateLimit: {
       enabled: true,
@@ -100,6 +102,7 @@ function createAuth(database: Database) {
         "/reset-password": { window: 60, max: 5 },
         "/confirm-email": { window: 60, max: 10 },
         "/resend-confirmation": { window: 60, max: 3 },
+        "/sign-in/sso": { window: 60, max: 10 },
         "/get-session": false,
       },
     },

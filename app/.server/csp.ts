@@ -1,4 +1,12 @@
+import { createContext } from "react-router";
 import { env } from "./env";
+
+/**
+ * Origins a page's forms may lead to besides this site, set by its loader: the
+ * sign-in page's forms go on to the identity providers' sign-in pages, and a
+ * browser without JavaScript follows that redirect only if the policy allows it.
+ */
+export const formTargetsContext = createContext<readonly string[]>([]);
 
 /**
  * The policy of every page: scripts only from this site and only those inline
@@ -8,7 +16,7 @@ import { env } from "./env";
  * cannot run code. Images: this site, and `data:`/`blob:` for previews.
  * Development adds what Vite's hot reload needs.
  */
-export function contentSecurityPolicy(nonce: string): string {
+export function contentSecurityPolicy(nonce: string, formTargets: readonly string[] = []): string {
   const development = env.NODE_ENV === "development";
   const directives = [
     "default-src 'self'",
@@ -19,7 +27,8 @@ export function contentSecurityPolicy(nonce: string): string {
     `connect-src 'self'${development ? " ws: wss:" : ""}`,
     "object-src 'none'",
     "base-uri 'self'",
-    "form-action 'self'",
+    // The sign-in page's forms may lead on to the company's identity providers (formTargetsContext).
+    ["form-action 'self'", ...formTargets].join(" "),
     "frame-ancestors 'self'",
   ];
   return directives.join("; ");

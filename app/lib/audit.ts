@@ -35,7 +35,7 @@ export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
   role: "Changed role",
 };
 
-const AUDIT_TARGET_KINDS = ["profile", "brand", "settings", "import", "mail"] as const;
+const AUDIT_TARGET_KINDS = ["profile", "brand", "settings", "import", "mail", "provider"] as const;
 export type AuditTargetKind = (typeof AUDIT_TARGET_KINDS)[number];
 
 export const AUDIT_TARGET_LABELS: Record<AuditTargetKind, string> = {
@@ -44,6 +44,7 @@ export const AUDIT_TARGET_LABELS: Record<AuditTargetKind, string> = {
   settings: "Settings",
   import: "Import",
   mail: "Mail",
+  provider: "Single sign-on",
 };
 
 /** What an entry records of a changed image: that it changed, never the file. */
@@ -77,6 +78,9 @@ const FIELD_LABELS: Record<string, string> = {
   coverImage: "cover image",
   showStatsToVisitors: "visitors see stats",
   deactivatedCards: "deactivated cards show",
+  clientId: "client ID",
+  requireSso: "single sign-on required",
+  refreshCard: "cards refreshed at sign-in",
 };
 
 /** A field's name as people say it: "firstName" is "first name". */

@@ -15,6 +15,7 @@ const PAGES = [
   "/admin/brands",
   "/admin/analytics",
   "/admin/settings",
+  "/admin/settings/single-sign-on",
   "/admin/export/dashboard.csv",
   "/admin/export/analytics.csv",
   "/admin/audit",
@@ -113,6 +114,19 @@ test("visitors and members can neither see nor change anything an administrator 
     // An old username leads to its card until an administrator releases it.
     ["/admin/profiles", { intent: "release-username", id: cardId, username: CARD.username }],
     ["/admin/import", { file: "First name,Last name,Email\nHacked,Import,hacked.import@example.org\n" }],
+    // A provider of their own would sign anyone of its domains in.
+    [
+      "/admin/settings/single-sign-on",
+      {
+        intent: "save",
+        name: "Hacked IdP",
+        issuer: "https://idp.hacked.example",
+        clientId: "x",
+        clientSecret: "y",
+        domains: "demo.namecard.test",
+      },
+    ],
+    ["/admin/settings/single-sign-on", { intent: "delete", id: "00000000-0000-4000-8000-000000000000" }],
   ];
   for (const [path, fields] of attempts) {
     for (const [who, api] of [
@@ -126,6 +140,7 @@ test("visitors and members can neither see nor change anything an administrator 
 
   // Nothing changed.
   expect(await (await admin.get("/admin/brands")).text()).not.toContain("Hacked Brand");
+  expect(await (await admin.get("/admin/settings/single-sign-on")).text()).not.toContain("Hacked IdP");
   const card = await admin.get(`/profile/${CARD.username}`);
   expect(card.status()).toBe(200);
   expect(await card.text()).not.toContain("Hacked");

@@ -17,7 +17,7 @@ test("settings apply across the product and a cleared field returns to its defau
   await expect(page.getByLabel("Terms of service")).toHaveAttribute("rows", "10");
   await page.getByLabel("Terms of service").fill("Be kind to each other.\nShare cards, not secrets.");
   await page.getByRole("tab", { name: "Security" }).click();
-  await expect(page.getByText("Administrators come from configuration.")).toBeVisible();
+  await expect(page.getByText("Administrators are a role.")).toBeVisible();
   await expect(page.getByText(PEOPLE.admin.email)).toBeVisible();
   await page.getByRole("button", { name: "Save Settings" }).click();
   await expect(page.getByText("Settings saved successfully!")).toBeVisible();

@@ -125,6 +125,16 @@ const table: Row[] = [
     valid: () => ({ email: uniqueEmail("api") }),
     fields: { email: EMAIL_VALUES, password: ["x".repeat(201), 3], image: [FOREIGN.image] },
   },
+  {
+    endpoint: "/sign-in/sso",
+    valid: () => ({ providerId: "00000000-0000-4000-8000-000000000000", callbackURL: "/directory" }),
+    fields: {
+      providerId: ["nope", "x".repeat(500), 7, null, ["00000000-0000-4000-8000-000000000000"]],
+      email: EMAIL_VALUES,
+      callbackURL: [7, "x".repeat(2001), { path: "/" }],
+      image: [FOREIGN.image],
+    },
+  },
 ];
 
 const cases = table.flatMap((row) =>
@@ -191,6 +201,23 @@ describe("the auth API takes only what the forms take", () => {
     const [user] = await db.select().from(users).where(sql`${users.email} = ${member.email}`);
     expect(user).toMatchObject({ firstName: "Mem", image: null, email: member.email });
   });
+
+  it.each([
+    "",
+    "?state=%00",
+    `?state=${"x".repeat(5000)}&code=x`,
+    "?state=a&state=b&code=c",
+    "?code=stolen",
+    "?error=%3Cscript%3Ealert(1)%3C%2Fscript%3E&state=x",
+  ])(
+    "a provider's answer %s that matches no sign-in started here lands on the sign-in page with a message",
+    async (query) => {
+      const response = await getAuth().handler(new Request(`${BASE}/api/auth/sso/callback${query}`));
+      expect(response.status).toBe(302);
+      expect(response.headers.get("location")).toBe("/auth?sso=expired");
+      expect(response.headers.getSetCookie().some((cookie) => /session_token=[^;]/.test(cookie))).toBe(false);
+    },
+  );
 
   it("an old stateless confirmation link lands on the 'link did not work' page", async () => {
     const response = await getAuth().handler(new Request(`${BASE}/api/auth/verify-email?token=anything&callbackURL=/`));

@@ -8,7 +8,18 @@ import { HOSTILE_INPUT, ROUTES, type Row } from "./hostile-input";
 
 /** What the database holds that a request could change. */
 async function snapshot() {
-  const tables = ["users", "accounts", "profiles", "brands", "site_settings", "email_links", "verifications"];
+  const tables = [
+    "users",
+    "accounts",
+    "profiles",
+    "brands",
+    "site_settings",
+    "email_links",
+    "verifications",
+    "identity_providers",
+    "identity_provider_domains",
+    "sso_logins",
+  ];
   const parts: Record<string, unknown> = {};
   for (const table of tables) {
     parts[table] = await db.execute(sql.raw(`select * from ${table} order by 1`));

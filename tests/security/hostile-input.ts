@@ -222,6 +222,16 @@ const filterQueries = [
 
 const usernames = ["%00", "..%2F..%2Fetc%2Fpasswd", LONG.slice(0, 3000), "%3Cscript%3E", "%E2%80%AE"];
 
+const provider = (changes: Record<string, string>) => ({
+  intent: "save",
+  name: "Acme Login",
+  issuer: "http://127.0.0.1:9/",
+  clientId: "namecard",
+  clientSecret: "secret",
+  domains: "acme.example",
+  ...changes,
+});
+
 export const HOSTILE_INPUT: Row[] = [
   // ── Visitors ──────────────────────────────────────────────────────────────
   ...(<Record<string, string>[]>[
@@ -257,6 +267,10 @@ export const HOSTILE_INPUT: Row[] = [
     { intent: "signin", email: "a@example.org", password: LONG },
     { intent: "hack" },
     { intent: "resend", email: `a@example.org${NUL}` },
+    { intent: "sso", providerId: NUL },
+    { intent: "sso", providerId: HUGE_ID },
+    { intent: "sso", providerId: "00000000-0000-4000-8000-000000000000" },
+    { intent: "sso" },
     {},
   ]).map((form): Row => ({ route: "auth", who: "visitor", method: "POST", url: "/auth", form, status: 400 })),
   ...["", "?email=%00"].map(
@@ -512,6 +526,7 @@ export const HOSTILE_INPUT: Row[] = [
       ["admin/profiles/create", "admin"],
       ["admin/brands", "admin"],
       ["admin/settings", "admin"],
+      ["admin/settings/single-sign-on", "admin"],
       ["admin/import", "admin"],
     ] as const
   ).flatMap(([route, who]) =>
@@ -635,6 +650,54 @@ export const HOSTILE_INPUT: Row[] = [
     { intent: "nope" },
   ]).map(
     (form): Row => ({ route: "admin/brands", who: "admin", method: "POST", url: "/admin/brands", form, status: 400 }),
+  ),
+  {
+    route: "admin/settings/single-sign-on",
+    who: "admin",
+    method: "GET",
+    url: "/admin/settings/single-sign-on?edit=%00",
+    status: 200,
+    why: "a provider to edit that does not exist leaves the form empty, to add one",
+  },
+  // Each refused before the provider is asked anything: its address is never fetched.
+  ...(<Record<string, string>[]>[
+    provider({ name: NUL }),
+    provider({ name: LONG }),
+    provider({ name: CONTROL }),
+    provider({ name: "" }),
+    provider({ issuer: "javascript:alert(1)" }),
+    provider({ issuer: "http://idp.example.com" }),
+    provider({ issuer: "https://user:password@idp.example.com" }),
+    provider({ issuer: "https://idp.example.com/?next=evil" }),
+    provider({ issuer: "file:///etc/passwd" }),
+    provider({ issuer: LONG }),
+    provider({ clientId: CONTROL }),
+    provider({ clientId: "" }),
+    provider({ clientSecret: NUL }),
+    provider({ clientSecret: "" }),
+    provider({ clientSecret: LONG }),
+    provider({ domains: "" }),
+    provider({ domains: "not a domain!" }),
+    provider({ domains: `acme.example${NUL}` }),
+    provider({ domains: Array.from({ length: 51 }, (_, n) => `d${n}.example`).join("\n") }),
+    provider({ requireSso: "yes" }),
+    provider({ refreshCard: "1" }),
+    provider({ id: "-1" }),
+    provider({ id: HUGE_ID }),
+    provider({ id: "00000000-0000-4000-8000-000000000000" }),
+    { intent: "delete", id: NUL },
+    { intent: "delete", id: HUGE_ID },
+    { intent: "delete" },
+    { intent: "nope" },
+  ]).map(
+    (form): Row => ({
+      route: "admin/settings/single-sign-on",
+      who: "admin",
+      method: "POST",
+      url: "/admin/settings/single-sign-on",
+      form,
+      status: form.id === "00000000-0000-4000-8000-000000000000" ? 404 : 400,
+    }),
   ),
   {
     route: "admin/analytics",

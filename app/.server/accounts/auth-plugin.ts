@@ -3,6 +3,8 @@ import { APIError, createAuthEndpoint, createAuthMiddleware, isAPIError } from "
 import { setSessionCookie } from "better-auth/cookies";
 import type { z } from "zod";
 import { acceptInvitation, viewInvitation } from "../invitations/accept";
+import { ssoRequiredMessage } from "../sso/messages";
+import { requiredProviderFor } from "../sso/providers";
 import { fieldErrors } from "../validation";
 import { type ConfirmedUser, confirmSignUp } from "./confirm-sign-up";
 import { weakPasswordMessage } from "./password-strength";
@@ -50,6 +52,8 @@ const OPEN_ENDPOINTS = new Set([
   "POST /confirm-email",
   "POST /resend-confirmation",
   "POST /accept-invitation",
+  "POST /sign-in/sso",
+  "GET /sso/callback",
 ]);
 
 function refuse(error: z.ZodError): never {
@@ -80,6 +84,23 @@ function tooManyMails(): never {
 /** An address outside the company's sign-up rule: said on the email field. */
 function notAllowedToJoin(message: string): never {
   throw new APIError("FORBIDDEN", { message, code: "NOT_ALLOWED_TO_JOIN", fieldErrors: { email: [message] } });
+}
+
+/**
+ * People of a domain that requires single sign-on use their provider: no
+ * password sign-in, sign-up, reset or confirmation mail. ADMIN_EMAILS keep
+ * theirs (requiredProviderFor).
+ */
+async function assertPasswordAllowed(email: string, field?: string) {
+  const provider = await requiredProviderFor(email);
+  if (!provider) return;
+  const message = ssoRequiredMessage(provider.name);
+  throw new APIError("FORBIDDEN", {
+    message,
+    code: "SSO_REQUIRED",
+    providerId: provider.id,
+    ...(field ? { fieldErrors: { [field]: [message] } } : {}),
+  });
 }
 
 type EndpointContext = GenericEndpointContext;
@@ -114,7 +135,8 @@ async function rememberDevice(ctx: EndpointContext, email: string, id: string | 
   await ctx.setSignedCookie(cookie.name, value, ctx.context.secret, cookie.attributes);
 }
 
-async function startSession(ctx: EndpointContext, user: ConfirmedUser) {
+/** Starts a session through better-auth's adapter, so the one way in (session-start.ts) decides. */
+export async function startSession(ctx: EndpointContext, user: ConfirmedUser) {
   const session = await ctx.context.internalAdapter.createSession(user.id);
   if (!session) throw new APIError("INTERNAL_SERVER_ERROR", { message: "Could not start a session" });
   await setSessionCookie(ctx, { session, user });
@@ -149,6 +171,7 @@ export function namecardAccounts(options: { resetLater: (body: ResetRequest) => 
       /** Replaces better-auth's own sign-up: the mailbox owner decides the password. */
       signUpEmail: createAuthEndpoint("/sign-up/email", { method: "POST" }, async (ctx) => {
         const body = parseBody(SignUpBodySchema, ctx.body);
+        await assertPasswordAllowed(body.email, "email");
         await assertStrong(body.password, [body.firstName, body.lastName, body.email], "password");
         const result = await signUp({
           fields: {
@@ -225,6 +248,7 @@ export function namecardAccounts(options: { resetLater: (body: ResetRequest) => 
         const body = parseBody(AcceptInvitationBodySchema, ctx.body);
         if (body.password) {
           const view = await viewInvitation(body.token);
+          if (view.state === "choose-password") await assertPasswordAllowed(view.email, "password");
           const related = view.state === "choose-password" ? [view.firstName, view.lastName, view.email] : [];
           await assertStrong(body.password, related, "password");
         }
@@ -258,6 +282,7 @@ export function namecardAccounts(options: { resetLater: (body: ResetRequest) => 
        */
       resendConfirmation: createAuthEndpoint("/resend-confirmation", { method: "POST" }, async (ctx) => {
         const body = parseBody(ResendBodySchema, ctx.body);
+        await assertPasswordAllowed(body.email);
         let proven = false;
         if (body.password) {
           const found = await ctx.context.internalAdapter.findUserByEmail(body.email, { includeAccounts: true });
@@ -286,6 +311,7 @@ export function namecardAccounts(options: { resetLater: (body: ResetRequest) => 
             switch (ctx.path) {
               case "/sign-in/email": {
                 const body = parseBody(SignInBodySchema, ctx.body);
+                await assertPasswordAllowed(body.email);
                 const wait = await signInWait(body.email, await knownDevice(ctx, body.email));
                 if (wait > 0) {
                   throw new APIError("TOO_MANY_REQUESTS", {
@@ -299,6 +325,7 @@ export function namecardAccounts(options: { resetLater: (body: ResetRequest) => 
                 const body = parseBody(RequestResetBodySchema, ctx.body);
                 // The call made after the answer (no request): it does the reset itself.
                 if (!ctx.request) return { context: { body } };
+                await assertPasswordAllowed(body.email, "email");
                 if (!(await takeMailQuota("reset", body.email))) tooManyMails();
                 options.resetLater(body);
                 return ctx.json({

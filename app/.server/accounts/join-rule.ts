@@ -27,7 +27,7 @@ export function defaultJoinDomains(): string[] {
 }
 
 /** The domain of an address in the form the rule compares (lower case, international names in ASCII). */
-function domainOf(email: string): string {
+export function domainOf(email: string): string {
   const at = email.lastIndexOf("@");
   if (at < 0) return "";
   return domainToASCII(

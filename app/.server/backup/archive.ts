@@ -11,6 +11,8 @@ import {
   brands,
   emailLinks,
   healthChecks,
+  identityProviderDomains,
+  identityProviders,
   importRows,
   imports,
   invitations,
@@ -20,6 +22,8 @@ import {
   rateLimits,
   sessions,
   siteSettings,
+  ssoIdentities,
+  ssoLogins,
   throttleEvents,
   usernameRedirects,
   users,
@@ -47,6 +51,10 @@ const ARCHIVE_FORMAT = 1;
 export const BACKUP_TABLES: PgTable[] = [
   users,
   accounts,
+  // A provider's client secret is in the archive as it is stored: encrypted with the server's secret.
+  identityProviders,
+  identityProviderDomains,
+  ssoIdentities,
   brands,
   profiles,
   // After profiles: an invitation's link and state name a card.
@@ -73,6 +81,8 @@ export const NOT_BACKED_UP: PgTable[] = [
   sessions,
   verifications,
   rateLimits,
+  // Sign-ins on their way to a provider: minutes old, useless after a restore.
+  ssoLogins,
   throttleEvents,
   healthChecks,
   mailJobs,

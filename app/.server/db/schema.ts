@@ -518,3 +518,85 @@ export const mailJobs = pgTable(
 );
 
 export type MailJob = typeof mailJobs.$inferSelect;
+
+// ── Single sign-on (docs/decisions/030-single-sign-on.md) ───────────────────
+
+/**
+ * A company's identity provider. The client secret is stored encrypted with
+ * the server's secret (sso/secrets.ts) and never read back to a page.
+ */
+export const identityProviders = pgTable(
+  "identity_providers",
+  {
+    id: uuid("id").primaryKey(),
+    protocol: text("protocol", { enum: ["oidc"] })
+      .notNull()
+      .default("oidc"),
+    name: text("name").notNull(),
+    issuer: text("issuer").notNull(),
+    clientId: text("client_id").notNull(),
+    clientSecret: text("client_secret").notNull(),
+    /**
+     * Where its sign-in page is (the origin of its authorization endpoint, found by
+     * discovery): the sign-in page's policy lets its forms lead there.
+     */
+    authorizationOrigin: text("authorization_origin").notNull(),
+    /** People of its domains may not use a password (ADMIN_EMAILS excepted). */
+    requireSso: boolean("require_sso").notNull().default(false),
+    /** Later sign-ins copy the provider's name, job title and phone onto the card. */
+    refreshCard: boolean("refresh_card").notNull().default(false),
+    ...timestamps,
+  },
+  (table) => [
+    uniqueIndex("identity_providers_issuer_key").on(table.issuer),
+    check("identity_providers_protocol_check", sql`${table.protocol} in ('oidc')`),
+  ],
+);
+
+/** Each email domain belongs to at most one provider: the one a sign-in with that address goes to. */
+export const identityProviderDomains = pgTable("identity_provider_domains", {
+  domain: text("domain").primaryKey(),
+  providerId: uuid("provider_id")
+    .notNull()
+    .references(() => identityProviders.id, { onDelete: "cascade" }),
+});
+
+/**
+ * An account's identity at a provider, keyed by the provider's issuer and its
+ * subject, never by an address: a changed email claim does not move it.
+ */
+export const ssoIdentities = pgTable(
+  "sso_identities",
+  {
+    issuer: text("issuer").notNull(),
+    subject: text("subject").notNull(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    /** The address the provider sent at the last sign-in, for the record. */
+    email: text("email").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    lastSignInAt: timestamp("last_sign_in_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.issuer, table.subject] }),
+    index("sso_identities_user_idx").on(table.userId),
+  ],
+);
+
+/**
+ * A sign-in sent to a provider and not back yet: what its answer is checked
+ * against. Keyed by a hash of its `state`, bound to the browser that started
+ * it by a hash of a cookie, used once and short-lived.
+ */
+export const ssoLogins = pgTable("sso_logins", {
+  stateHash: text("state_hash").primaryKey(),
+  providerId: uuid("provider_id")
+    .notNull()
+    .references(() => identityProviders.id, { onDelete: "cascade" }),
+  browserHash: text("browser_hash").notNull(),
+  codeVerifier: text("code_verifier").notNull(),
+  nonce: text("nonce").notNull(),
+  redirectTo: text("redirect_to").notNull(),
+  expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+});

@@ -16,8 +16,9 @@ import { EmailSchema, OptionalTextSchema, OptionalUrlSchema, PhoneSchema } from 
  * label and visibility): how a form's value is checked, the contact-file
  * property it becomes, the column headers an import recognises it by
  * (compared without letter case, accents, spaces or punctuation, in the
- * languages the import knows), and its SCIM attribute (RFC 7643 §4.1, and the
- * enterprise extension's department). Keyed by the same names, so a field
+ * languages the import knows), its SCIM attribute (RFC 7643 §4.1, and the
+ * enterprise extension's department), and the identity provider's claims it is
+ * filled from. Keyed by the same names, so a field
  * added there fails the type check here until each of these is given.
  */
 type FieldRules = {
@@ -26,6 +27,11 @@ type FieldRules = {
   vcard: string | null;
   importHeaders: string[];
   scim: string | null;
+  /**
+   * The identity provider's claims a sign-in fills it from, first found first
+   * (OpenID Connect's standard claims, then names providers use for the rest).
+   */
+  claims: string[];
 };
 
 /** Hosts a link of each kind must be at (or under), so a "GitHub" link cannot lead to a look-alike site. */
@@ -116,6 +122,7 @@ export const CARD_FIELD_RULES = {
       "职位",
     ],
     scim: "title",
+    claims: ["title", "job_title", "jobTitle"],
   },
   department: {
     schema: OptionalTextSchema(100, "Department"),
@@ -141,6 +148,7 @@ export const CARD_FIELD_RULES = {
       "部门",
     ],
     scim: "urn:ietf:params:scim:schemas:extension:enterprise:2.0:User:department",
+    claims: ["department"],
   },
   office: {
     schema: OptionalTextSchema(100, "Office"),
@@ -170,12 +178,14 @@ export const CARD_FIELD_RULES = {
       "办公室",
     ],
     scim: 'addresses[type eq "work"].formatted',
+    claims: [],
   },
   pronouns: {
     schema: OptionalTextSchema(40, "Pronouns"),
     vcard: null,
     importHeaders: ["pronouns", "pronoun", "pronomen", "pronoms", "pronombres", "pronomi", "voornaamwoorden"],
     scim: null,
+    claims: [],
   },
   email: {
     schema: EmailSchema,
@@ -204,6 +214,7 @@ export const CARD_FIELD_RULES = {
       "邮箱",
     ],
     scim: 'emails[type eq "work"].value',
+    claims: [],
   },
   phone: {
     schema: PhoneSchema,
@@ -241,6 +252,7 @@ export const CARD_FIELD_RULES = {
       "手机",
     ],
     scim: 'phoneNumbers[type eq "work"].value',
+    claims: ["phone_number"],
   },
   languages: {
     schema: OptionalTextSchema(200, "Languages"),
@@ -261,12 +273,14 @@ export const CARD_FIELD_RULES = {
       "语言",
     ],
     scim: null,
+    claims: [],
   },
   linkedinUrl: {
     schema: OptionalUrlSchema("LinkedIn URL", "https://www.linkedin.com/in/your-name"),
     vcard: "URL",
     importHeaders: ["linkedin", "linkedinurl", "linkedinprofile", "linkedinprofileurl", "linkedinlink"],
     scim: null,
+    claims: [],
   },
   links: {
     schema: LinksSchema,
@@ -291,6 +305,7 @@ export const CARD_FIELD_RULES = {
       "网站",
     ],
     scim: "urls",
+    claims: [],
   },
   bio: {
     schema: OptionalTextSchema(1000, "Bio", { multiline: true }),
@@ -312,6 +327,7 @@ export const CARD_FIELD_RULES = {
       "о себе",
     ],
     scim: null,
+    claims: [],
   },
 } satisfies Record<CardFieldKey, FieldRules>;
 

@@ -1,4 +1,5 @@
-import { and, eq, isNull, sql } from "drizzle-orm";
+import { and, type Column, eq, isNull, sql } from "drizzle-orm";
+import type { CardFieldKey } from "~/lib/card-fields";
 import { isAdminEmail } from "../admins";
 import { db, type Queryable } from "../db/client";
 import { isUniqueViolation } from "../db/errors";
@@ -15,7 +16,12 @@ export type ClaimUser = {
   lastName?: string | null;
   phone?: string | null;
   name?: string | null;
+  /** Card fields from an identity provider's claims: a new card gets them, a prepared card only where it has none. */
+  details?: CardDetails;
 };
+
+/** A card's text fields by name (links are a list, and never come from a provider). */
+export type CardDetails = Partial<Record<Exclude<CardFieldKey, "links">, string>>;
 
 export type ClaimResult =
   | { outcome: "existing" | "claimed" | "created"; profile: Profile }
@@ -77,10 +83,16 @@ async function claimOrCreateIn(tx: Queryable, user: ClaimUser): Promise<ClaimRes
 
   const { firstName, lastName } = namesOf(user);
   const phone = user.phone?.trim() || null;
+  const details = user.details ?? {};
+  const columns = profiles as unknown as Record<string, Column>;
+  const filled = Object.fromEntries(
+    Object.entries(details).map(([key, value]) => [key, sql`coalesce(${columns[key]}, ${value})`]),
+  );
 
   const [claimed] = await tx
     .update(profiles)
     .set({
+      ...filled,
       userId: user.id,
       claimedAt: new Date(),
       ...(firstName ? { firstName } : {}),
@@ -119,6 +131,7 @@ async function claimOrCreateIn(tx: Queryable, user: ClaimUser): Promise<ClaimRes
   const [created] = await tx
     .insert(profiles)
     .values({
+      ...details,
       ...values,
       userId: user.id,
       email: user.email.toLowerCase(),

@@ -49,17 +49,11 @@ function normalDomain(typed: string): string {
   return DOMAIN.test(ascii) ? ascii : "";
 }
 
-const JoinFields = {
-  joinRule: z
-    .enum(["", ...JOIN_RULES], { message: "Choose who can join" })
-    .optional()
-    .transform((value) => (value ? value : null)),
-  // Absent means the default list (the administrators' domains); a list cleared on purpose is kept empty.
-  joinDomains: TextSchema("Domains", { multiline: true })
-    .pipe(z.string().max(10_000, "List at most 100 domains"))
-    .optional()
+/** A typed list of domains (one a line; commas and spaces also separate them), each once, in ASCII. */
+export const DomainListSchema = (max: number) =>
+  TextSchema("Domains", { multiline: true })
+    .pipe(z.string().max(10_000, `List at most ${max} domains`))
     .transform((value, context) => {
-      if (value === undefined) return null;
       const typed = splitDomains(value);
       const wrong = typed.filter((domain) => !normalDomain(domain));
       if (wrong.length > 0) {
@@ -70,12 +64,22 @@ const JoinFields = {
         return z.NEVER;
       }
       const domains = [...new Set(typed.map(normalDomain))];
-      if (domains.length > MAX_JOIN_DOMAINS) {
-        context.addIssue({ code: "custom", message: `List at most ${MAX_JOIN_DOMAINS} domains` });
+      if (domains.length > max) {
+        context.addIssue({ code: "custom", message: `List at most ${max} domains` });
         return z.NEVER;
       }
-      return domains.join("\n");
-    }),
+      return domains;
+    });
+
+const JoinFields = {
+  joinRule: z
+    .enum(["", ...JOIN_RULES], { message: "Choose who can join" })
+    .optional()
+    .transform((value) => (value ? value : null)),
+  // Absent means the default list (the administrators' domains); a list cleared on purpose is kept empty.
+  joinDomains: DomainListSchema(MAX_JOIN_DOMAINS)
+    .optional()
+    .transform((domains) => (domains === undefined ? null : domains.join("\n"))),
 };
 
 /**

@@ -1,4 +1,4 @@
-import { ShieldCheck, TriangleAlert } from "lucide-react";
+import { KeyRound, ShieldCheck, TriangleAlert } from "lucide-react";
 import { Tabs } from "radix-ui";
 import { useEffect, useState } from "react";
 import { Form, Link, useNavigation, useSearchParams, useSubmit } from "react-router";
@@ -24,6 +24,7 @@ import {
 } from "~/.server/settings/save-settings";
 import { SettingsSchema } from "~/.server/settings/schemas";
 import { getStoredSettings, storedImageKey } from "~/.server/settings/settings";
+import { signInProviders } from "~/.server/sso/providers";
 import { redirectWithToast } from "~/.server/toast";
 import { fieldErrors } from "~/.server/validation";
 import { FormAlert } from "~/components/form-alert";
@@ -31,7 +32,7 @@ import { ErrorList, Field, fieldId, SelectField, TextareaField } from "~/compone
 import { ImagePicker } from "~/components/image-picker";
 import { PageHeader } from "~/components/page-header";
 import { Alert } from "~/components/ui/alert";
-import { Button } from "~/components/ui/button";
+import { Button, ButtonLink } from "~/components/ui/button";
 import { Confirm } from "~/components/ui/dialog";
 import type { FieldErrors } from "~/lib/action-result";
 import {
@@ -167,6 +168,7 @@ export async function loader({ context }: Route.LoaderArgs) {
     savedAt: stored?.updatedAt.toISOString() ?? "never",
     adminEmail: viewer.user.email,
     adminCount: env.ADMIN_EMAILS.length,
+    ssoProviders: (await signInProviders()).map((provider) => provider.name),
   };
 }
 
@@ -223,7 +225,7 @@ async function deactivateOutside(viewer: Viewer, form: FormData) {
 }
 
 export default function Settings({ loaderData, actionData }: Route.ComponentProps) {
-  const { adminEmail, adminCount, images, savedAt, outside } = loaderData;
+  const { adminEmail, adminCount, images, savedAt, outside, ssoProviders } = loaderData;
   // After a failed save the form shows what was typed, with or without JavaScript.
   const values = { ...loaderData.values, ...actionData?.values };
   const navigation = useNavigation();
@@ -414,10 +416,11 @@ export default function Settings({ loaderData, actionData }: Route.ComponentProp
               <ShieldCheck aria-hidden className="size-6 shrink-0 text-emerald-600" />
               <div className="space-y-3 text-sm text-slate-700 dark:text-slate-300">
                 <p>
-                  <strong>Administrators come from configuration.</strong> They are the addresses listed in the server's{" "}
+                  <strong>Administrators are a role.</strong> Give it and take it back on the Profiles page. The
+                  addresses in the server's{" "}
                   <code className="rounded bg-slate-100 px-1 dark:bg-slate-800">ADMIN_EMAILS</code> setting (
-                  {adminCount} {adminCount === 1 ? "address" : "addresses"}); change it and restart to add or remove
-                  one.
+                  {adminCount} {adminCount === 1 ? "address" : "addresses"}) are always administrators, and keep their
+                  password even where single sign-on is required.
                 </p>
                 <p>
                   You are signed in as <strong>{adminEmail}</strong>.
@@ -431,6 +434,20 @@ export default function Settings({ loaderData, actionData }: Route.ComponentProp
                   httpOnly cookies.
                 </p>
               </div>
+            </div>
+            <div className="flex flex-col gap-4 border-t border-slate-200 pt-5 sm:flex-row sm:items-center sm:justify-between dark:border-slate-800">
+              <div className="space-y-1">
+                <h2 className="text-base font-semibold">Single sign-on</h2>
+                <p className="text-sm text-slate-600 dark:text-slate-400">
+                  {ssoProviders.length === 0
+                    ? "People sign in with a password. Connect your identity provider to let them use it instead."
+                    : `People of your provider's domains sign in with ${ssoProviders.join(", ")}.`}
+                </p>
+              </div>
+              <ButtonLink to="/admin/settings/single-sign-on" variant="secondary" className="shrink-0">
+                <KeyRound aria-hidden className="size-4" />
+                {ssoProviders.length === 0 ? "Set up single sign-on" : "Manage single sign-on"}
+              </ButtonLink>
             </div>
           </Tabs.Content>
         </Tabs.Root>

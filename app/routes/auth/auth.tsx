@@ -1,9 +1,14 @@
+import { KeyRound } from "lucide-react";
+import { useState } from "react";
 import { data, Form, Link, redirect, useNavigation, useSearchParams } from "react-router";
 import { AuthSchema, ResendSchema } from "~/.server/accounts/schemas";
 import { callAuth, cookieHeaders } from "~/.server/auth";
 import { requireAnonymous } from "~/.server/authz";
+import { formTargetsContext } from "~/.server/csp";
 import { readForm } from "~/.server/form-data";
 import { failure } from "~/.server/responses";
+import { SSO_MESSAGES, ssoMessage } from "~/.server/sso/messages";
+import { providerForEmail, requiredProviderFor, signInProviders } from "~/.server/sso/providers";
 import { fieldErrors, safeRedirect } from "~/.server/validation";
 import { NameFields, NewPasswordField, PhoneField } from "~/components/account-fields";
 import { AuthShell, MailSentScreen } from "~/components/auth-shell";
@@ -20,9 +25,16 @@ export function meta({ location, matches }: Route.MetaArgs) {
   return [{ title: `${signup ? `Join ${company}` : "Sign in"} · ${company}` }];
 }
 
-export async function loader({ request }: Route.LoaderArgs) {
+export async function loader({ request, context }: Route.LoaderArgs) {
   await requireAnonymous(request);
-  return null;
+  const providers = await signInProviders();
+  // Without JavaScript the sign-in form's answer leads on to a provider: the page's policy allows it.
+  context.set(formTargetsContext, [...new Set(providers.map((provider) => provider.authorizationOrigin))]);
+  return {
+    providers: providers.map(({ id, name, domains }) => ({ id, name, domains })),
+    // A sign-in through a provider that did not end in a session comes back here with its reason.
+    ssoError: ssoMessage(new URL(request.url).searchParams.get("sso")),
+  };
 }
 
 type Sent = { sent: string; resent?: boolean; notice?: string; values: Record<string, string> };
@@ -42,6 +54,16 @@ export async function action({ request }: Route.ActionArgs) {
   // The check-your-email screen: back to the sign-up form to correct the address.
   if (intent === "correct") return data<ActionFailure>({ values });
   if (intent === "resend") return resend(request, values);
+  if (intent === "sso")
+    return startSso(request, { providerId: String(form.get("providerId") ?? "") }, redirectTo, values);
+  // An address whose domain has a provider goes there: when its password was left empty, or may not be used.
+  if (intent === "signin" && typeof values.email === "string" && values.email.includes("@")) {
+    const provider = await providerForEmail(values.email);
+    const password = form.get("password");
+    if (provider && (!password || (await requiredProviderFor(values.email)))) {
+      return startSso(request, { email: values.email.trim() }, redirectTo, values);
+    }
+  }
 
   if (form.get("website_url")) return failure(400, { formError: "An error occurred", values });
   const parsed = AuthSchema.safeParse(Object.fromEntries(form));
@@ -86,6 +108,24 @@ function keptValues(values: Record<string, string>) {
   return { firstName, lastName, phone };
 }
 
+/** Sends the browser to the provider, keeping the key that lets it finish the sign-in. */
+async function startSso(
+  request: Request,
+  chosen: { providerId: string } | { email: string },
+  redirectTo: string,
+  values: Record<string, string>,
+) {
+  const result = await callAuth<{ url: string }>(request, "/sign-in/sso", { ...chosen, callbackURL: redirectTo });
+  if (result.ok) throw redirect(result.data.url, { headers: cookieHeaders(result.headers) });
+  const formError =
+    result.status === 429
+      ? result.message
+      : result.code === "NO_PROVIDER" || result.code === "INVALID_INPUT"
+        ? "Choose one of the sign-in buttons below."
+        : SSO_MESSAGES.unavailable;
+  return failure(result.status === 429 ? 429 : 400, { formError, values });
+}
+
 async function resend(request: Request, values: Record<string, string>) {
   const parsed = ResendSchema.safeParse(values);
   if (!parsed.success) return failure(400, { fieldErrors: fieldErrors(parsed.error), values });
@@ -97,7 +137,20 @@ async function resend(request: Request, values: Record<string, string>) {
   return data<Sent>({ sent: email, resent: true, values: keptValues(values) });
 }
 
-export default function AuthRoute({ actionData }: Route.ComponentProps) {
+/** The domain of a typed address, as the providers list theirs (the server also reads international names). */
+function typedDomain(email: string): string {
+  const at = email.lastIndexOf("@");
+  return at < 0
+    ? ""
+    : email
+        .slice(at + 1)
+        .trim()
+        .toLowerCase()
+        .replace(/\.$/, "");
+}
+
+export default function AuthRoute({ loaderData, actionData }: Route.ComponentProps) {
+  const { providers, ssoError } = loaderData;
   const site = useSite();
   const [params] = useSearchParams();
   const navigation = useNavigation();
@@ -109,6 +162,13 @@ export default function AuthRoute({ actionData }: Route.ComponentProps) {
   const errors = failed?.fieldErrors;
   const formError = failed?.formError;
   const typed = failed?.values ?? {};
+  const [email, setEmail] = useState(typed.email ?? "");
+  const [usePassword, setUsePassword] = useState(false);
+  // An address of a provider's domain signs in there: the password field steps aside (a button brings it back).
+  const routed =
+    mode === "signin" && !usePassword
+      ? providers.find((provider) => provider.domains.includes(typedDomain(email)))
+      : undefined;
   const toggle = new URLSearchParams(params);
   if (mode === "signup") toggle.delete("mode");
   else toggle.set("mode", "signup");
@@ -132,7 +192,7 @@ export default function AuthRoute({ actionData }: Route.ComponentProps) {
       <Form method="post" className="space-y-4" noValidate key={mode}>
         <input type="hidden" name="intent" value={mode} />
         <input type="hidden" name="redirectTo" value={redirectTo} />
-        {formError ? <Alert tone="error">{formError}</Alert> : null}
+        {formError || ssoError ? <Alert tone="error">{formError ?? ssoError}</Alert> : null}
         {mode === "signup" ? (
           <>
             <Honeypot />
@@ -146,10 +206,25 @@ export default function AuthRoute({ actionData }: Route.ComponentProps) {
           autoComplete="email"
           required
           defaultValue={typed.email}
+          onChange={(event) => setEmail(event.currentTarget.value)}
           errors={errors?.email}
         />
         {mode === "signup" ? (
           <NewPasswordField errors={errors} />
+        ) : routed ? (
+          <div className="flex flex-wrap items-center justify-between gap-2 rounded-lg bg-slate-50 px-4 py-3 text-sm text-slate-700 dark:bg-slate-900 dark:text-slate-300">
+            <span>
+              <KeyRound aria-hidden className="mr-1.5 inline size-4 align-[-3px]" />
+              Your company signs you in with <strong>{routed.name}</strong>.
+            </span>
+            <button
+              type="button"
+              onClick={() => setUsePassword(true)}
+              className="font-medium text-brand-ink hover:underline"
+            >
+              Use a password instead
+            </button>
+          </div>
         ) : (
           <Field
             label="Password"
@@ -162,7 +237,7 @@ export default function AuthRoute({ actionData }: Route.ComponentProps) {
         )}
         {mode === "signup" ? (
           <PhoneField typed={typed} errors={errors} />
-        ) : (
+        ) : routed ? null : (
           <div className="flex justify-end">
             <Link to="/auth/forgot-password" className="text-sm font-medium text-brand-ink hover:underline">
               Forgot password?
@@ -193,9 +268,12 @@ export default function AuthRoute({ actionData }: Route.ComponentProps) {
               : "Signing in..."
             : mode === "signup"
               ? "Create account"
-              : "Sign In"}
+              : routed
+                ? `Continue with ${routed.name}`
+                : "Sign In"}
         </Button>
       </Form>
+      {providers.length > 0 ? <ProviderButtons providers={providers} redirectTo={redirectTo} busy={busy} /> : null}
       <p className="mt-6 text-center text-sm text-slate-600 dark:text-slate-400">
         {mode === "signup" ? "Already have an account? " : "Don't have an account? "}
         <Link to={`/auth${toggle.size ? `?${toggle}` : ""}`} className="font-medium text-brand-ink hover:underline">
@@ -203,6 +281,38 @@ export default function AuthRoute({ actionData }: Route.ComponentProps) {
         </Link>
       </p>
     </AuthShell>
+  );
+}
+
+/** "Sign in with …", one button per provider: a plain form, so it works before JavaScript arrives. */
+function ProviderButtons({
+  providers,
+  redirectTo,
+  busy,
+}: {
+  providers: { id: string; name: string }[];
+  redirectTo: string;
+  busy: boolean | undefined;
+}) {
+  return (
+    <div className="mt-6 space-y-3">
+      <div className="flex items-center gap-3 text-xs tracking-wide text-slate-500 uppercase dark:text-slate-400">
+        <span aria-hidden className="h-px flex-1 bg-slate-200 dark:bg-slate-800" />
+        or
+        <span aria-hidden className="h-px flex-1 bg-slate-200 dark:bg-slate-800" />
+      </div>
+      {providers.map((provider) => (
+        <Form key={provider.id} method="post">
+          <input type="hidden" name="intent" value="sso" />
+          <input type="hidden" name="providerId" value={provider.id} />
+          <input type="hidden" name="redirectTo" value={redirectTo} />
+          <Button type="submit" variant="secondary" size="lg" className="w-full" disabled={busy}>
+            <KeyRound aria-hidden className="size-4" />
+            Sign in with {provider.name}
+          </Button>
+        </Form>
+      ))}
+    </div>
   );
 }
 

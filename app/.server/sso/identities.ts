@@ -1,0 +1,164 @@
+import { generateId } from "better-auth";
+import { and, type Column, eq, isNull, sql } from "drizzle-orm";
+import { CARD_FIELD_KEYS } from "~/lib/card-fields";
+import { domainOf } from "../accounts/join-rule";
+import { db, type Queryable } from "../db/client";
+import { isUniqueViolation } from "../db/errors";
+import { accounts, emailLinks, profiles, ssoIdentities, users } from "../db/schema";
+import { CARD_FIELD_RULES } from "../profiles/card-fields";
+import { type CardDetails, claimOrCreateProfile } from "../profiles/claim-profile";
+import { publish } from "../realtime";
+import { EmailSchema, NameSchema } from "../validation";
+import type { ProviderClaims } from "./oidc";
+import type { Provider } from "./providers";
+
+export type Account = typeof users.$inferSelect;
+
+/** Why a provider's word did not give an account, said on /auth (app/lib/sso.ts). */
+export type IdentityRefusal = "no-email" | "unverified-email" | "domain" | "taken";
+
+/** What a card is given from a provider's claims: names and each field whose definition names a claim. */
+type CardValues = { firstName: string | null; lastName: string | null; fields: CardDetails };
+
+/**
+ * Reads a card's values from the claims, each through the same check as the
+ * card's form: a value the form would refuse (too long, control characters, a
+ * phone number that is not one) is left out, not stored.
+ */
+function cardValuesFrom(claims: ProviderClaims): CardValues {
+  const name = (claim: string, label: string) => {
+    const parsed = NameSchema(label).safeParse(claims.text[claim] ?? "");
+    return parsed.success ? parsed.data : null;
+  };
+  const fields: CardDetails = {};
+  for (const key of CARD_FIELD_KEYS) {
+    const rules = CARD_FIELD_RULES[key];
+    if (key === "links") continue;
+    for (const claim of rules.claims) {
+      const parsed = rules.schema.safeParse(claims.text[claim]);
+      if (parsed.success && typeof parsed.data === "string" && parsed.data) {
+        fields[key] = parsed.data;
+        break;
+      }
+    }
+  }
+  return { firstName: name("given_name", "First name"), lastName: name("family_name", "Last name"), fields };
+}
+
+function addressOf(claims: ProviderClaims): string | null {
+  const parsed = EmailSchema.safeParse(claims.text.email ?? "");
+  return parsed.success ? parsed.data : null;
+}
+
+type Resolved = { outcome: "ok"; user: Account; firstSignIn: boolean } | { outcome: IdentityRefusal };
+
+/**
+ * The account a provider's sign-in is for (docs/decisions/030-single-sign-on.md).
+ * An identity is found by the provider's issuer and subject only, so a changed
+ * email claim never moves it to another account. A first sign-in is linked by
+ * address, and only for an address of the provider's own domains: the account
+ * with that address, else a new one. An address already linked to another
+ * subject of the same issuer is refused, not taken over.
+ */
+async function resolveIn(tx: Queryable, provider: Provider, claims: ProviderClaims): Promise<Resolved> {
+  const [known] = await tx
+    .update(ssoIdentities)
+    .set({ lastSignInAt: new Date(), email: claims.text.email?.slice(0, 254) ?? "" })
+    .where(and(eq(ssoIdentities.issuer, claims.issuer), eq(ssoIdentities.subject, claims.subject)))
+    .returning({ userId: ssoIdentities.userId });
+  if (known) {
+    const [user] = await tx.select().from(users).where(eq(users.id, known.userId));
+    if (user) return { outcome: "ok", user, firstSignIn: false };
+  }
+
+  const email = addressOf(claims);
+  if (!email) return { outcome: "no-email" };
+  if (claims.emailVerified === false) return { outcome: "unverified-email" };
+  if (!provider.domains.includes(domainOf(email))) return { outcome: "domain" };
+
+  let [user] = await tx.select().from(users).where(sql`lower(${users.email}) = ${email}`).for("update");
+  if (user) {
+    const [other] = await tx
+      .select({ subject: ssoIdentities.subject })
+      .from(ssoIdentities)
+      .where(and(eq(ssoIdentities.userId, user.id), eq(ssoIdentities.issuer, claims.issuer)))
+      .limit(1);
+    if (other) return { outcome: "taken" };
+    if (!user.emailVerified) {
+      // An unconfirmed sign-up for the address: the provider has now proven it. The password
+      // chosen there was never confirmed by the mailbox's owner, so it goes with its link.
+      await tx.delete(accounts).where(and(eq(accounts.userId, user.id), eq(accounts.providerId, "credential")));
+      await tx.delete(emailLinks).where(and(eq(emailLinks.userId, user.id), eq(emailLinks.purpose, "sign-up")));
+      [user] = await tx.update(users).set({ emailVerified: true }).where(eq(users.id, user.id)).returning();
+    }
+  } else {
+    const values = cardValuesFrom(claims);
+    const firstName = values.firstName ?? "";
+    const lastName = values.lastName ?? "";
+    [user] = await tx
+      .insert(users)
+      .values({
+        id: generateId(),
+        email,
+        emailVerified: true,
+        name: `${firstName} ${lastName}`.trim() || email,
+        firstName: values.firstName,
+        lastName: values.lastName,
+        phone: values.fields.phone ?? null,
+      })
+      .returning();
+  }
+  if (!user) throw new Error("The account could not be read back");
+  await tx.insert(ssoIdentities).values({ issuer: claims.issuer, subject: claims.subject, userId: user.id, email });
+  return { outcome: "ok", user, firstSignIn: true };
+}
+
+/**
+ * Finds or makes the account for a provider's sign-in and gives it its card:
+ * at the first sign-in the card prepared for the address, or a new one filled
+ * from the claims; at later ones, if the administrator chose so, the card's
+ * name and fields are refreshed from them.
+ */
+export async function accountFromProvider(
+  provider: Provider,
+  claims: ProviderClaims,
+): Promise<{ outcome: "ok"; user: Account } | { outcome: IdentityRefusal }> {
+  let resolved: Resolved;
+  try {
+    resolved = await db.transaction((tx) => resolveIn(tx, provider, claims));
+  } catch (error) {
+    // The same person's first sign-in in two tabs at once: the second finds what the first made.
+    if (!isUniqueViolation(error)) throw error;
+    resolved = await db.transaction((tx) => resolveIn(tx, provider, claims));
+  }
+  if (resolved.outcome !== "ok") return resolved;
+  const { user } = resolved;
+  const values = cardValuesFrom(claims);
+  if (resolved.firstSignIn) {
+    await claimOrCreateProfile({
+      ...user,
+      firstName: values.firstName ?? user.firstName,
+      lastName: values.lastName ?? user.lastName,
+      details: values.fields,
+    });
+  } else if (provider.refreshCard) {
+    await refreshCard(user.id, values);
+  }
+  return { outcome: "ok", user };
+}
+
+/** Copies the provider's values onto the person's active card; a value it did not send is left as it is. */
+async function refreshCard(userId: string, values: CardValues) {
+  const changes: Record<string, string> = { ...values.fields };
+  if (values.firstName) changes.firstName = values.firstName;
+  if (values.lastName) changes.lastName = values.lastName;
+  if (Object.keys(changes).length === 0) return;
+  const columns = profiles as unknown as Record<string, Column>;
+  const differs = Object.entries(changes).map(([key, value]) => sql`${columns[key]} is distinct from ${value}`);
+  const [changed] = await db
+    .update(profiles)
+    .set(changes)
+    .where(and(eq(profiles.userId, userId), isNull(profiles.deactivatedAt), sql`(${sql.join(differs, sql` or `)})`))
+    .returning({ id: profiles.id });
+  if (changed) await publish({ kind: "profile", id: changed.id });
+}

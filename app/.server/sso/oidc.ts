@@ -1,0 +1,261 @@
+import { eq, lt, sql } from "drizzle-orm";
+import * as client from "openid-client";
+import { randomToken, tokenHash } from "../accounts/tokens";
+import { db } from "../db/client";
+import { ssoLogins } from "../db/schema";
+import { env } from "../env";
+import { isLoopbackIssuer } from "./schemas";
+
+/**
+ * OpenID Connect sign-in through openid-client, a certified relying party
+ * (docs/decisions/030-single-sign-on.md): the authorization code flow with
+ * PKCE (S256), `state` and `nonce`; the ID token's signature (against the
+ * provider's published keys), issuer, audience, expiry and nonce are checked
+ * by the library before any claim is read here.
+ */
+
+/** What a sign-in needs of a provider (sso/providers.ts keeps the rest). */
+type OidcProvider = {
+  id: string;
+  name: string;
+  issuer: string;
+  clientId: string;
+  clientSecret: string;
+  updatedAt: Date;
+};
+
+/** How long a provider has to answer one request. */
+const REQUEST_TIMEOUT_S = 10;
+/** How long a provider's discovered settings are used before they are read again. */
+const CONFIGURATION_TTL_MS = 10 * 60 * 1000;
+/** How long a person has to come back from the provider. */
+const LOGIN_TTL_MS = 10 * 60 * 1000;
+/** The scopes asked for, each only when the provider lists it. */
+const WANTED_SCOPES = ["email", "profile", "phone"];
+
+/**
+ * The one address every provider sends people back to, registered at each.
+ * Which provider an answer is from is the pending sign-in's (found by its
+ * state); the answer's `iss` parameter, when the provider sends one, must be
+ * that provider's (RFC 9207, checked by the library).
+ */
+export function callbackUrl(): string {
+  return `${env.PUBLIC_URL}/api/auth/sso/callback`;
+}
+
+function extensions(issuer: URL) {
+  // Also check the ID token's signature when it comes straight from the token endpoint.
+  const chosen = [client.enableNonRepudiationChecks];
+  if (isLoopbackIssuer(issuer)) chosen.push(client.allowInsecureRequests);
+  return chosen;
+}
+
+function discover(issuer: URL, clientId: string, secret: string | undefined) {
+  return client.discovery(
+    issuer,
+    clientId,
+    undefined,
+    secret === undefined ? undefined : client.ClientSecretBasic(secret),
+    {
+      execute: extensions(issuer),
+      timeout: REQUEST_TIMEOUT_S,
+    },
+  );
+}
+
+/**
+ * Reads a provider's settings as a save checks them: where its sign-in page
+ * is, or why they could not be read, as the settings form says it.
+ */
+export async function checkDiscovery(
+  issuer: string,
+): Promise<{ ok: true; authorizationOrigin: string } | { ok: false; message: string }> {
+  const url = new URL(issuer);
+  try {
+    const { authorization_endpoint, token_endpoint } = (await discover(url, "namecard", undefined)).serverMetadata();
+    if (!authorization_endpoint || !token_endpoint) {
+      return {
+        ok: false,
+        message: "The provider's settings name no authorization or token endpoint: check the issuer URL",
+      };
+    }
+    return { ok: true, authorizationOrigin: new URL(authorization_endpoint).origin };
+  } catch (error) {
+    const where = `${issuer.replace(/\/+$/, "")}/.well-known/openid-configuration`;
+    return { ok: false, message: `Could not read the provider's settings at ${where}: ${reasonOf(error)}` };
+  }
+}
+
+/** A short reason for a failure, without tokens or secrets: the error's own message, then its cause's. */
+export function reasonOf(error: unknown): string {
+  if (!(error instanceof Error)) return "unknown error";
+  const cause = error.cause instanceof Error ? ` (${error.cause.message})` : "";
+  return `${error.message}${cause}`.slice(0, 300);
+}
+
+type Cached = { updatedAt: number; at: number; config: Promise<client.Configuration> };
+const configurations = new Map<string, Cached>();
+
+export function forgetConfiguration(providerId: string) {
+  configurations.delete(providerId);
+}
+
+async function configurationOf(provider: OidcProvider): Promise<client.Configuration> {
+  const cached = configurations.get(provider.id);
+  if (cached && cached.updatedAt === provider.updatedAt.getTime() && Date.now() - cached.at < CONFIGURATION_TTL_MS) {
+    return cached.config;
+  }
+  const issuer = new URL(provider.issuer);
+  const config = discover(issuer, provider.clientId, provider.clientSecret).then((found) => {
+    const methods = found.serverMetadata().token_endpoint_auth_methods_supported;
+    // client_secret_basic is the default a provider must accept; some list only the form-post method.
+    if (!methods || methods.includes("client_secret_basic") || !methods.includes("client_secret_post")) return found;
+    const posted = new client.Configuration(
+      found.serverMetadata(),
+      provider.clientId,
+      undefined,
+      client.ClientSecretPost(provider.clientSecret),
+    );
+    for (const extend of extensions(issuer)) extend(posted);
+    posted.timeout = REQUEST_TIMEOUT_S;
+    return posted;
+  });
+  configurations.set(provider.id, { updatedAt: provider.updatedAt.getTime(), at: Date.now(), config });
+  // A failed read is not kept: the next sign-in tries again.
+  config.catch(() => {
+    if (configurations.get(provider.id)?.config === config) configurations.delete(provider.id);
+  });
+  return config;
+}
+
+/**
+ * Starts a sign-in: stores what the answer is checked against and returns
+ * the provider's address to send the browser to, with the key the browser
+ * keeps in a cookie so that only it can finish this sign-in.
+ */
+export async function startOidcSignIn(
+  provider: OidcProvider,
+  options: { redirectTo: string; loginHint?: string | undefined },
+): Promise<{ url: string; browserKey: string }> {
+  const config = await configurationOf(provider);
+  const state = client.randomState();
+  const nonce = client.randomNonce();
+  const codeVerifier = client.randomPKCECodeVerifier();
+  const browserKey = randomToken();
+  await db.delete(ssoLogins).where(lt(ssoLogins.expiresAt, sql`now()`));
+  await db.insert(ssoLogins).values({
+    stateHash: tokenHash(state),
+    providerId: provider.id,
+    browserHash: tokenHash(browserKey),
+    codeVerifier,
+    nonce,
+    redirectTo: options.redirectTo,
+    expiresAt: new Date(Date.now() + LOGIN_TTL_MS),
+  });
+  const supported = config.serverMetadata().scopes_supported;
+  const scopes = ["openid", ...WANTED_SCOPES.filter((scope) => !supported || supported.includes(scope))];
+  const parameters: Record<string, string> = {
+    redirect_uri: callbackUrl(),
+    scope: scopes.join(" "),
+    state,
+    nonce,
+    code_challenge: await client.calculatePKCECodeChallenge(codeVerifier),
+    code_challenge_method: "S256",
+  };
+  if (options.loginHint) parameters.login_hint = options.loginHint;
+  return { url: client.buildAuthorizationUrl(config, parameters).href, browserKey };
+}
+
+/**
+ * What a provider says of the person: who they are at the provider (issuer
+ * and subject), and its text claims, from the ID token first and then the
+ * userinfo endpoint (same provider, same subject) for what the token left out.
+ */
+export type ProviderClaims = {
+  issuer: string;
+  subject: string;
+  emailVerified: boolean | null;
+  text: Record<string, string>;
+};
+
+function claimsOf(idToken: client.IDToken, userInfo: Record<string, unknown>): ProviderClaims {
+  const text: Record<string, string> = {};
+  for (const [name, value] of [...Object.entries(userInfo), ...Object.entries(idToken)]) {
+    if (typeof value === "string" && value.trim()) text[name] = value.trim();
+  }
+  const verified = idToken.email_verified ?? userInfo.email_verified;
+  return {
+    issuer: idToken.iss,
+    subject: idToken.sub,
+    emailVerified: typeof verified === "boolean" ? verified : null,
+    text,
+  };
+}
+
+export type FinishFailure = { outcome: "expired" | "failed" | "unavailable"; reason: string };
+
+type PendingLogin = typeof ssoLogins.$inferSelect;
+
+/**
+ * Takes the pending sign-in a provider's answer names by its state. It is
+ * deleted as it is read, so an answer is used at most once (a replayed
+ * callback finds nothing); it must be unexpired and come back to the browser
+ * that started it.
+ */
+export async function takeLogin(
+  query: URLSearchParams,
+  browserKey: string | null,
+): Promise<{ outcome: "ok"; login: PendingLogin } | FinishFailure> {
+  const state = query.get("state");
+  if (!state || !browserKey) return { outcome: "expired", reason: "no state or no browser key" };
+  const [login] = await db
+    .delete(ssoLogins)
+    .where(eq(ssoLogins.stateHash, tokenHash(state)))
+    .returning();
+  if (!login || login.expiresAt.getTime() < Date.now())
+    return { outcome: "expired", reason: "unknown or expired state" };
+  if (login.browserHash !== tokenHash(browserKey)) {
+    return { outcome: "expired", reason: "the sign-in was started in another browser" };
+  }
+  return { outcome: "ok", login };
+}
+
+/**
+ * Checks the provider's answer to a pending sign-in against the provider that
+ * sign-in went to, and no other, and returns what it says of the person.
+ */
+export async function finishOidcSignIn(
+  provider: OidcProvider,
+  login: PendingLogin,
+  query: URLSearchParams,
+): Promise<{ outcome: "ok"; claims: ProviderClaims } | FinishFailure> {
+  let config: client.Configuration;
+  try {
+    config = await configurationOf(provider);
+  } catch (error) {
+    return { outcome: "unavailable", reason: reasonOf(error) };
+  }
+  try {
+    const currentUrl = new URL(callbackUrl());
+    currentUrl.search = query.toString();
+    const tokens = await client.authorizationCodeGrant(config, currentUrl, {
+      pkceCodeVerifier: login.codeVerifier,
+      expectedState: query.get("state") ?? "",
+      expectedNonce: login.nonce,
+      idTokenExpected: true,
+    });
+    const idToken = tokens.claims();
+    if (!idToken) return { outcome: "failed", reason: "no ID token" };
+    let userInfo: Record<string, unknown> = {};
+    if (config.serverMetadata().userinfo_endpoint && tokens.access_token) {
+      try {
+        userInfo = await client.fetchUserInfo(config, tokens.access_token, idToken.sub);
+      } catch (error) {
+        console.warn(`[sso] ${provider.name}: the userinfo endpoint did not answer: ${reasonOf(error)}`);
+      }
+    }
+    return { outcome: "ok", claims: claimsOf(idToken, userInfo) };
+  } catch (error) {
+    return { outcome: "failed", reason: reasonOf(error) };
+  }
+}

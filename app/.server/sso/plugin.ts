@@ -1,0 +1,94 @@
+import type { BetterAuthPlugin } from "better-auth";
+import { APIError, createAuthEndpoint, isAPIError } from "better-auth/api";
+import { z } from "zod";
+import { startSession } from "../accounts/auth-plugin";
+import { EmailSchema, safeRedirect } from "../validation";
+import { accountFromProvider } from "./identities";
+import type { SsoMessageCode } from "./messages";
+import { finishOidcSignIn, reasonOf, startOidcSignIn, takeLogin } from "./oidc";
+import { getProvider, hasSecret, type Provider, providerForEmail } from "./providers";
+
+/** How long the browser keeps the key that lets it finish the sign-in it started. */
+const LOGIN_COOKIE_MAX_AGE_S = 10 * 60;
+
+const StartBodySchema = z.strictObject({
+  providerId: z.uuid().optional(),
+  email: EmailSchema.optional(),
+  callbackURL: z.string().max(2000).optional(),
+});
+
+/**
+ * Single sign-on's two endpoints (docs/decisions/030-single-sign-on.md):
+ * one sends the browser to the provider, the other takes its answer and ends,
+ * like every other sign-in, in the one place that starts sessions.
+ */
+export function namecardSso() {
+  return {
+    id: "namecard-sso",
+    endpoints: {
+      /** Starts a sign-in with a provider named by id, or by the domain of a typed address. */
+      signInSso: createAuthEndpoint("/sign-in/sso", { method: "POST" }, async (ctx) => {
+        const parsed = StartBodySchema.safeParse(ctx.body ?? {});
+        if (!parsed.success) {
+          throw new APIError("BAD_REQUEST", { message: "The request is not valid", code: "INVALID_INPUT" });
+        }
+        const { providerId, email, callbackURL } = parsed.data;
+        const provider = providerId ? await getProvider(providerId) : email ? await providerForEmail(email) : null;
+        if (!provider) throw new APIError("NOT_FOUND", { message: "No such provider", code: "NO_PROVIDER" });
+        if (!hasSecret(provider)) {
+          console.warn(`[sso] ${provider.name}: its client secret cannot be opened with this server's secret`);
+          throw new APIError("SERVICE_UNAVAILABLE", { message: "unavailable", code: "SSO_UNAVAILABLE" });
+        }
+        let started: Awaited<ReturnType<typeof startOidcSignIn>>;
+        try {
+          started = await startOidcSignIn(provider, {
+            redirectTo: safeRedirect(callbackURL),
+            loginHint: email,
+          });
+        } catch (error) {
+          console.warn(`[sso] ${provider.name}: could not start a sign-in: ${reasonOf(error)}`);
+          throw new APIError("SERVICE_UNAVAILABLE", { message: "unavailable", code: "SSO_UNAVAILABLE" });
+        }
+        const cookie = ctx.context.createAuthCookie("sso_login", { maxAge: LOGIN_COOKIE_MAX_AGE_S });
+        ctx.setCookie(cookie.name, started.browserKey, cookie.attributes);
+        return ctx.json({ url: started.url });
+      }),
+
+      /** The provider's answer. Whatever fails, the browser lands on /auth with a message, never a token in sight. */
+      ssoCallback: createAuthEndpoint("/sso/callback", { method: "GET" }, async (ctx) => {
+        const refuse = (code: SsoMessageCode, reason: string, provider?: Provider): never => {
+          console.warn(`[sso] ${provider?.name ?? "a provider"}: sign-in refused (${code}): ${reason}`);
+          throw ctx.redirect(`/auth?${new URLSearchParams({ sso: code })}`);
+        };
+        const cookie = ctx.context.createAuthCookie("sso_login", { maxAge: LOGIN_COOKIE_MAX_AGE_S });
+        const browserKey = ctx.getCookie(cookie.name) ?? null;
+        ctx.setCookie(cookie.name, "", { ...cookie.attributes, maxAge: 0 });
+        const query = new URLSearchParams();
+        for (const [name, value] of Object.entries(ctx.query ?? {})) {
+          if (typeof value === "string") query.set(name, value);
+        }
+        const taken = await takeLogin(query, browserKey);
+        if (taken.outcome !== "ok") return refuse(taken.outcome, taken.reason);
+        const { login } = taken;
+        const provider = await getProvider(login.providerId);
+        if (!provider) return refuse("expired", "the provider was removed");
+        if (!hasSecret(provider)) return refuse("unavailable", "its client secret cannot be opened", provider);
+        const finished = await finishOidcSignIn(provider, login, query);
+        if (finished.outcome !== "ok") return refuse(finished.outcome, finished.reason, provider);
+        const { claims } = finished;
+        const account = await accountFromProvider(provider, claims);
+        if (account.outcome !== "ok")
+          return refuse(account.outcome, `subject ${claims.subject} of ${claims.issuer}`, provider);
+        try {
+          await startSession(ctx, account.user);
+        } catch (error) {
+          if (isAPIError(error) && error.body?.code === "CARD_DEACTIVATED") {
+            return refuse("deactivated", `account ${account.user.id}`, provider);
+          }
+          throw error;
+        }
+        throw ctx.redirect(login.redirectTo);
+      }),
+    },
+  } satisfies BetterAuthPlugin;
+}

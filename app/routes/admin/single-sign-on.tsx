@@ -1,0 +1,355 @@
+import { ArrowLeft, KeyRound, Pencil, ShieldCheck, Trash2, TriangleAlert } from "lucide-react";
+import { useState } from "react";
+import { Form, Link, useNavigation } from "react-router";
+import { z } from "zod";
+import { requirePermission } from "~/.server/authz";
+import { formText, readForm } from "~/.server/form-data";
+import { failure, failureFrom } from "~/.server/responses";
+import { callbackUrl } from "~/.server/sso/oidc";
+import { deleteProvider, listProviders, saveProvider } from "~/.server/sso/providers";
+import { ProviderFormSchema, ProviderIdSchema } from "~/.server/sso/schemas";
+import { redirectWithToast } from "~/.server/toast";
+import { parseForm } from "~/.server/validation";
+import { EmptyState } from "~/components/empty-state";
+import { FormAlert } from "~/components/form-alert";
+import { ErrorList, Field, fieldId, TextareaField } from "~/components/forms";
+import { PageHeader } from "~/components/page-header";
+import { Button, ButtonLink } from "~/components/ui/button";
+import { Confirm } from "~/components/ui/dialog";
+import { useDialogFetcher } from "~/components/use-dialog-fetcher";
+import { viewerContext } from "~/middleware/viewer.server";
+import type { Route } from "./+types/single-sign-on";
+
+export const meta: Route.MetaFunction = () => [{ title: "Single sign-on" }];
+
+const PAGE = "/admin/settings/single-sign-on";
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  requirePermission(context.get(viewerContext), "update:settings:any");
+  const providers = await listProviders();
+  const asked = new URL(request.url).searchParams.get("edit");
+  return {
+    providers,
+    redirectUrl: callbackUrl(),
+    editing: providers.find((provider) => provider.id === asked) ?? null,
+  };
+}
+
+/** The provider a save changes; none adds one. */
+const SaveSchema = z.object({ id: z.union([z.literal(""), z.uuid("Reload the page and try again")]).optional() });
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const viewer = requirePermission(context.get(viewerContext), "update:settings:any");
+  const values = formText(await readForm(request));
+  // What the form shows again: never the secret.
+  const { clientSecret: _secret, ...kept } = values;
+  if (values.intent === "save") {
+    try {
+      const { id } = parseForm(SaveSchema, values);
+      const form = parseForm(ProviderFormSchema, values);
+      const saved = await saveProvider({ actor: viewer, id: id || null, form });
+      return redirectWithToast(PAGE, {
+        text: `${saved.name} is saved. People of ${form.domains.join(", ")} can now sign in with it.`,
+      });
+    } catch (error) {
+      return failureFrom(error, {
+        values: kept,
+        notFound: "This provider was removed meanwhile. Add it again.",
+        unexpected: "The provider could not be saved. Please try again.",
+      });
+    }
+  }
+  if (values.intent === "delete") {
+    try {
+      const removed = await deleteProvider({ actor: viewer, id: parseForm(ProviderIdSchema, values).id });
+      return redirectWithToast(PAGE, { text: `${removed.name} is removed. Its people sign in with a password again.` });
+    } catch (error) {
+      return failureFrom(error, { notFound: "This provider was already removed." });
+    }
+  }
+  return failure(400, { formError: "Unknown action." });
+}
+
+type Provider = Route.ComponentProps["loaderData"]["providers"][number];
+
+export default function SingleSignOn({ loaderData, actionData }: Route.ComponentProps) {
+  const { providers, redirectUrl, editing } = loaderData;
+  const [removing, setRemoving] = useState<Provider | null>(null);
+  const remover = useDialogFetcher(() => setRemoving(null));
+
+  return (
+    <div className="max-w-4xl">
+      <Link
+        to="/admin/settings?tab=security"
+        className="mb-4 inline-flex items-center gap-1.5 text-sm font-medium text-slate-600 hover:text-slate-900 dark:text-slate-400 dark:hover:text-white"
+      >
+        <ArrowLeft aria-hidden className="size-4" />
+        Settings
+      </Link>
+      <PageHeader
+        title="Single sign-on"
+        description="Let people sign in with your company's identity provider (OpenID Connect), such as Okta, Microsoft Entra ID or Google Workspace."
+      />
+
+      <section aria-labelledby="providers-title" className="mb-10 space-y-4">
+        <h2 id="providers-title" className="text-lg font-semibold">
+          Providers
+        </h2>
+        {providers.length === 0 ? (
+          <EmptyState
+            Icon={KeyRound}
+            title="No provider yet"
+            text="Add your identity provider below: people of its domains then sign in with it."
+          />
+        ) : (
+          <ul className="space-y-4">
+            {providers.map((provider) => (
+              <li key={provider.id}>
+                <ProviderCard provider={provider} onRemove={() => setRemoving(provider)} />
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+
+      <ProviderForm key={editing?.id ?? "new"} editing={editing} redirectUrl={redirectUrl} failure={actionData} />
+
+      <Confirm
+        open={removing !== null}
+        onOpenChange={(open) => (open ? null : setRemoving(null))}
+        title={`Remove ${removing?.name ?? "this provider"}?`}
+        confirmLabel="Remove provider"
+        busy={remover.busy}
+        onConfirm={() => {
+          if (removing) remover.submit({ intent: "delete", id: removing.id }, { method: "post" });
+        }}
+      >
+        <p>
+          People of {removing?.domains.join(", ")} will sign in with a password again. Their accounts and cards stay; if
+          you add the provider back, they are recognised again.
+        </p>
+        {remover.failure?.formError ? <ErrorList errors={[remover.failure.formError]} /> : null}
+      </Confirm>
+    </div>
+  );
+}
+
+function ProviderCard({ provider, onRemove }: { provider: Provider; onRemove: () => void }) {
+  return (
+    <article className="rounded-2xl border border-slate-200 bg-white p-5 shadow-sm sm:p-6 dark:border-slate-800 dark:bg-slate-900">
+      <div className="flex flex-col gap-4 sm:flex-row sm:items-start sm:justify-between">
+        <div className="min-w-0 space-y-2">
+          <div className="flex flex-wrap items-center gap-2">
+            <h3 className="text-base font-semibold">{provider.name}</h3>
+            <span className="rounded-full bg-slate-100 px-2.5 py-0.5 text-xs font-medium text-slate-700 dark:bg-slate-800 dark:text-slate-300">
+              OpenID Connect
+            </span>
+            {provider.requireSso ? (
+              <span className="inline-flex items-center gap-1 rounded-full bg-emerald-100 px-2.5 py-0.5 text-xs font-medium text-emerald-800 dark:bg-emerald-950 dark:text-emerald-300">
+                <ShieldCheck aria-hidden className="size-3.5" />
+                Required
+              </span>
+            ) : null}
+          </div>
+          <p className="text-sm break-all text-slate-600 dark:text-slate-400">{provider.issuer}</p>
+          <ul aria-label="Domains" className="flex flex-wrap gap-1.5">
+            {provider.domains.map((domain) => (
+              <li
+                key={domain}
+                className="rounded-md border border-slate-200 px-2 py-0.5 text-xs text-slate-700 dark:border-slate-700 dark:text-slate-300"
+              >
+                {domain}
+              </li>
+            ))}
+          </ul>
+          {provider.secret === "unreadable" ? (
+            <p className="flex items-start gap-1.5 text-sm text-amber-800 dark:text-amber-300">
+              <TriangleAlert aria-hidden className="mt-0.5 size-4 shrink-0" />
+              Its client secret cannot be read with this server's secret (a backup restored elsewhere?): edit the
+              provider and enter it again.
+            </p>
+          ) : null}
+          <p className="text-xs text-slate-500 dark:text-slate-400">
+            {provider.refreshCard
+              ? "Names, job titles and phones are refreshed from the provider at each sign-in."
+              : "Cards are filled from the provider at the first sign-in only."}
+          </p>
+        </div>
+        <div className="flex shrink-0 gap-2">
+          <ButtonLink to={`?edit=${provider.id}#provider-form`} variant="secondary" size="sm">
+            <Pencil aria-hidden className="size-4" />
+            Edit<span className="sr-only"> {provider.name}</span>
+          </ButtonLink>
+          <Button variant="destructive-outline" size="sm" onClick={onRemove}>
+            <Trash2 aria-hidden className="size-4" />
+            Remove<span className="sr-only"> {provider.name}</span>
+          </Button>
+        </div>
+      </div>
+    </article>
+  );
+}
+
+function ProviderForm({
+  editing,
+  redirectUrl,
+  failure,
+}: {
+  editing: Provider | null;
+  redirectUrl: string;
+  failure: Route.ComponentProps["actionData"];
+}) {
+  const navigation = useNavigation();
+  const saving = navigation.state === "submitting" && navigation.formData?.get("intent") === "save";
+  const typed = failure?.values;
+  const value = (name: string, stored: string | undefined) => typed?.[name] ?? stored ?? "";
+  const errors = failure?.fieldErrors;
+  const checked = (name: "requireSso" | "refreshCard") => (typed ? typed[name] === "on" : !!editing?.[name]);
+
+  return (
+    <section
+      id="provider-form"
+      aria-labelledby="provider-form-title"
+      className="space-y-5 rounded-2xl border border-slate-200 bg-white p-6 shadow-sm sm:p-8 dark:border-slate-800 dark:bg-slate-900"
+    >
+      <div className="space-y-1">
+        <h2 id="provider-form-title" className="text-lg font-semibold">
+          {editing ? `Edit ${editing.name}` : "Add a provider"}
+        </h2>
+        <p className="text-sm text-slate-600 dark:text-slate-400">
+          Register Namecard at your provider as a web application with this redirect URL (the same for every provider),
+          then enter what it gives you.
+        </p>
+      </div>
+      <div>
+        <label htmlFor="redirect-url" className="mb-1.5 block text-sm font-medium">
+          Redirect URL
+        </label>
+        <input
+          id="redirect-url"
+          readOnly
+          value={redirectUrl}
+          onFocus={(event) => event.currentTarget.select()}
+          className="w-full rounded-lg border border-slate-300 bg-slate-50 px-3 py-2 font-mono text-sm text-slate-800 dark:border-slate-700 dark:bg-slate-950 dark:text-slate-200"
+        />
+      </div>
+      <Form method="post" noValidate className="space-y-5" preventScrollReset>
+        <input type="hidden" name="intent" value="save" />
+        <input type="hidden" name="id" value={editing?.id ?? ""} />
+        <FormAlert failure={failure} nothingDone="Nothing was saved." />
+        <div className="grid gap-5 sm:grid-cols-2">
+          <Field
+            label="Display name"
+            name="name"
+            required
+            defaultValue={value("name", editing?.name)}
+            hint="On the sign-in button: “Sign in with …”."
+            errors={errors?.name}
+          />
+          <Field
+            label="Issuer URL"
+            name="issuer"
+            type="url"
+            required
+            placeholder="https://login.example.com"
+            defaultValue={value("issuer", editing?.issuer)}
+            hint="Its settings are read from /.well-known/openid-configuration under it."
+            errors={errors?.issuer}
+          />
+          <Field
+            label="Client ID"
+            name="clientId"
+            required
+            autoComplete="off"
+            defaultValue={value("clientId", editing?.clientId)}
+            errors={errors?.clientId}
+          />
+          <Field
+            label={editing ? "Replace client secret" : "Client secret"}
+            name="clientSecret"
+            type="password"
+            required={!editing}
+            autoComplete="new-password"
+            placeholder={editing ? "Set · leave empty to keep it" : undefined}
+            hint="Stored encrypted, and never shown again."
+            errors={errors?.clientSecret}
+          />
+        </div>
+        <TextareaField
+          label="Email domains"
+          name="domains"
+          rows={3}
+          required
+          placeholder={"example.com\nexample.co.uk"}
+          defaultValue={value("domains", editing?.domains.join("\n"))}
+          hint="One a line. People with an address of these domains sign in with this provider; it can sign in no other address."
+          errors={errors?.domains}
+        />
+        <fieldset className="space-y-4">
+          <legend className="sr-only">Options</legend>
+          <Checkbox
+            name="requireSso"
+            defaultChecked={checked("requireSso")}
+            label="Require single sign-on for these domains"
+            hint="Their people cannot sign in with a password or reset one. The addresses in ADMIN_EMAILS keep their password, so a broken provider cannot lock you out."
+            errors={errors?.requireSso}
+          />
+          <Checkbox
+            name="refreshCard"
+            defaultChecked={checked("refreshCard")}
+            label="Refresh cards at each sign-in"
+            hint="Names, job titles and phone numbers the provider sends replace those on the card. Otherwise they fill a card only at the first sign-in."
+            errors={errors?.refreshCard}
+          />
+        </fieldset>
+        <div className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
+          {editing ? (
+            <ButtonLink to={PAGE} variant="secondary">
+              Cancel
+            </ButtonLink>
+          ) : null}
+          <Button type="submit" disabled={saving}>
+            {saving ? "Checking the provider..." : editing ? "Save provider" : "Add provider"}
+          </Button>
+        </div>
+      </Form>
+    </section>
+  );
+}
+
+function Checkbox({
+  name,
+  label,
+  hint,
+  defaultChecked,
+  errors,
+}: {
+  name: string;
+  label: string;
+  hint: string;
+  defaultChecked: boolean;
+  errors: string[] | undefined;
+}) {
+  const hintId = `${fieldId(name)}-hint`;
+  return (
+    <div id={fieldId(name)} tabIndex={-1} className="outline-none">
+      <label className="flex items-start gap-3 text-sm font-medium">
+        <input
+          type="checkbox"
+          name={name}
+          value="on"
+          defaultChecked={defaultChecked}
+          aria-describedby={hintId}
+          className="mt-0.5 size-4 shrink-0 accent-[var(--color-brand-solid)]"
+        />
+        <span>
+          {label}
+          <span id={hintId} className="mt-1 block text-xs font-normal text-slate-500 dark:text-slate-400">
+            {hint}
+          </span>
+        </span>
+      </label>
+      <ErrorList errors={errors} />
+    </div>
+  );
+}

@@ -1,0 +1,85 @@
+import { startOidcProvider, type TestProvider } from "../support/oidc-provider";
+import { expect, expectAccessible, screenshot, test } from "./fixtures";
+
+/**
+ * The company's identity provider, a real OpenID Connect server on
+ * 127.0.0.1 (oidc-provider), connected from Settings by an administrator and
+ * used by colleagues from the sign-in page, on a desktop and on a phone.
+ */
+
+let idp: TestProvider;
+
+test.beforeAll(async () => {
+  idp = await startOidcProvider();
+});
+
+test.afterAll(async () => {
+  await idp.close();
+});
+
+test("an administrator connects the company's provider in Settings; a colleague who types their address is sent there and comes back signed in, with or without JavaScript", async ({
+  page,
+  login,
+  newContext,
+}) => {
+  const client = idp.addClient();
+  await login("admin");
+  await page.goto("/admin/settings?tab=security");
+  await page.getByRole("link", { name: "Set up single sign-on" }).click();
+  await expect(page.getByRole("heading", { name: "Single sign-on", level: 1 })).toBeVisible();
+  await expect(page.getByText("No provider yet")).toBeVisible();
+  client.redirectTo(await page.getByLabel("Redirect URL").inputValue());
+  await page.getByLabel("Display name").fill("Acme Login");
+  await page.getByLabel("Issuer URL").fill(idp.issuer);
+  await page.getByLabel("Client ID").fill(client.clientId);
+  await page.getByLabel("Client secret").fill(client.clientSecret);
+  await page.getByLabel("Email domains").fill("sso.example.org");
+  await page.getByLabel("Require single sign-on for these domains").check();
+  await page.getByRole("button", { name: "Add provider" }).click();
+  await expect(page.getByText("Acme Login is saved.")).toBeVisible();
+  const card = page.getByRole("article").filter({ hasText: "Acme Login" });
+  await expect(card.getByText("Required")).toBeVisible();
+  await expect(card.getByRole("list", { name: "Domains" })).toHaveText("sso.example.org");
+  await expectAccessible(page);
+  await screenshot(page, "single-sign-on-desktop");
+
+  // On a desktop, the address is enough: the password steps aside for the provider.
+  idp.signInAs("sub-grace", {
+    email: "grace@sso.example.org",
+    given_name: "Grace",
+    family_name: "Hopper",
+    title: "Rear Admiral",
+  });
+  const desktop = await (await newContext()).newPage();
+  await desktop.goto("/auth");
+  await desktop.getByLabel("Email").fill("grace@sso.example.org");
+  await expect(desktop.getByLabel("Password")).toBeHidden();
+  await expect(desktop.getByText("Your company signs you in with Acme Login.")).toBeVisible();
+  await expectAccessible(desktop);
+  await screenshot(desktop, "auth-single-sign-on-desktop");
+  await desktop.getByRole("button", { name: "Continue with Acme Login" }).click();
+  await expect(desktop).toHaveURL(/\/$/);
+  await expect(desktop.getByRole("heading", { name: "Welcome back, Grace!" })).toBeVisible();
+
+  // On a phone without JavaScript: the same press, the same way back.
+  idp.signInAs("sub-linus", { email: "linus@sso.example.org", given_name: "Linus", family_name: "Torvalds" });
+  const phone = await (
+    await newContext({ javaScriptEnabled: false, viewport: { width: 390, height: 844 }, isMobile: true })
+  ).newPage();
+  await phone.goto("/auth?redirectTo=%2Fdirectory");
+  await expect(phone.getByRole("button", { name: "Sign in with Acme Login" })).toBeVisible();
+  await screenshot(phone, "auth-single-sign-on-phone");
+  await phone.getByLabel("Email").fill("linus@sso.example.org");
+  await phone.getByRole("button", { name: "Sign In", exact: true }).click();
+  await expect(phone).toHaveURL(/\/directory$/);
+  await expect(phone.getByRole("heading", { name: "Directory", level: 1 })).toBeVisible();
+  // Their name is in the account menu, folded away on a phone.
+  await expect(phone.getByText("Linus Torvalds").first()).toBeAttached();
+
+  // Removed, the provider is gone from the sign-in page: the password is back.
+  await page.reload();
+  await card.getByRole("button", { name: "Remove Acme Login" }).click();
+  await page.getByRole("alertdialog").getByRole("button", { name: "Remove provider" }).click();
+  await expect(page.getByText("Acme Login is removed.")).toBeVisible();
+  await expect(page.getByText("No provider yet")).toBeVisible();
+});

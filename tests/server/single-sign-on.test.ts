@@ -1,0 +1,254 @@
+import { eq, sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { callAuth } from "~/.server/auth";
+import { db, rowsOf } from "~/.server/db/client";
+import { auditLog, identityProviders, profiles, ssoIdentities, users } from "~/.server/db/schema";
+import { setCardState } from "~/.server/profiles/deactivation";
+import { callbackUrl } from "~/.server/sso/oidc";
+import { listProviders, saveProvider } from "~/.server/sso/providers";
+import { ProviderFormSchema } from "~/.server/sso/schemas";
+import { startOidcProvider, type TestProvider } from "../support/oidc-provider";
+import { SsoBrowser } from "../support/sso-flow";
+import { createMember, getRequest, insertCard, present } from "./helpers";
+
+/**
+ * Signing in with the company's OpenID Connect provider, against a real one
+ * (oidc-provider) on 127.0.0.1: the first sign-in makes or claims the card,
+ * identities are keyed by issuer and subject, a provider signs in only its
+ * own domains, and a domain may require it instead of a password.
+ */
+
+let idp: TestProvider;
+
+beforeAll(async () => {
+  idp = await startOidcProvider();
+});
+
+afterAll(async () => {
+  await idp.close();
+});
+
+type Admin = Awaited<ReturnType<typeof createMember>>;
+
+/** An administrator connects the provider, as the settings form sends it. */
+async function connect(admin: Admin, options: { domains?: string; requireSso?: boolean; refreshCard?: boolean } = {}) {
+  const client = idp.addClient();
+  const form = ProviderFormSchema.parse({
+    name: "Acme Login",
+    issuer: idp.issuer,
+    clientId: client.clientId,
+    clientSecret: client.clientSecret,
+    domains: options.domains ?? "acme.test",
+    requireSso: options.requireSso ? "on" : "",
+    refreshCard: options.refreshCard ? "on" : "",
+  });
+  const saved = await saveProvider({ actor: admin.viewer, id: null, form });
+  client.redirectTo(callbackUrl());
+  return { ...saved, clientSecret: client.clientSecret };
+}
+
+function adminOf() {
+  return createMember({ email: "admin@example.com", firstName: "Ada", lastName: "Admin" });
+}
+
+describe("single sign-on with an OpenID Connect provider", () => {
+  it("makes an account and a card from the provider's claims at the first sign-in, and signs the person in where they were going", async () => {
+    const provider = await connect(await adminOf());
+    idp.signInAs("sub-grace", {
+      email: "Grace@Acme.test",
+      email_verified: true,
+      given_name: "Grace",
+      family_name: "Hopper",
+      title: "Rear Admiral",
+      phone_number: "+1 202 555 0100",
+    });
+    const browser = new SsoBrowser();
+    const answer = await browser.signIn({ providerId: provider.id, callbackURL: "/directory?q=grace" });
+    expect(answer).toMatchObject({ status: 302, location: "/directory?q=grace" });
+    const session = present(await browser.session(), "a session");
+    expect(session.user.email).toBe("grace@acme.test");
+    const [card] = await db.select().from(profiles).where(eq(profiles.userId, session.user.id));
+    expect(card).toMatchObject({
+      firstName: "Grace",
+      lastName: "Hopper",
+      title: "Rear Admiral",
+      phone: "+1 202 555 0100",
+      email: "grace@acme.test",
+    });
+    const [identity] = await db.select().from(ssoIdentities).where(eq(ssoIdentities.userId, session.user.id));
+    expect(identity).toMatchObject({ issuer: idp.issuer, subject: "sub-grace" });
+  });
+
+  it("claims the card an administrator prepared for the address, filling only what it left empty", async () => {
+    const provider = await connect(await adminOf());
+    const prepared = await insertCard({ email: "linus@acme.test", firstName: "Linus", lastName: "T", title: "Kernel" });
+    idp.signInAs("sub-linus", {
+      email: "linus@acme.test",
+      given_name: "Linus",
+      family_name: "Torvalds",
+      title: "Something else",
+      phone_number: "+358 40 123 4567",
+    });
+    const browser = new SsoBrowser();
+    expect((await browser.signIn({ providerId: provider.id })).location).toBe("/");
+    const [card] = await db.select().from(profiles).where(eq(profiles.id, prepared.id));
+    const session = present(await browser.session(), "a session");
+    expect(card).toMatchObject({ userId: session.user.id, title: "Kernel", phone: "+358 40 123 4567" });
+  });
+
+  it("finds the account by issuer and subject: a changed email claim neither moves it nor makes another", async () => {
+    const provider = await connect(await adminOf(), { domains: "acme.test\nacme-group.test" });
+    idp.signInAs("sub-ken", { email: "ken@acme.test", given_name: "Ken", family_name: "Thompson" });
+    const first = new SsoBrowser();
+    await first.signIn({ providerId: provider.id });
+    const before = present(await first.session(), "a session");
+
+    idp.signInAs("sub-ken", { email: "ken@acme-group.test", given_name: "Ken", family_name: "Thompson" });
+    const second = new SsoBrowser();
+    await second.signIn({ providerId: provider.id });
+    const after = present(await second.session(), "a session");
+    expect(after.user.id).toBe(before.user.id);
+    expect(after.user.email).toBe("ken@acme.test");
+    expect(await db.select().from(users).where(eq(users.email, "ken@acme-group.test"))).toEqual([]);
+  });
+
+  it("refreshes the card's name and job title at later sign-ins only once the administrator chose so", async () => {
+    const admin = await adminOf();
+    const provider = await connect(admin);
+    const signInWithTitle = async (title: string) => {
+      idp.signInAs("sub-barbara", { email: "barbara@acme.test", given_name: "Barbara", family_name: "Liskov", title });
+      await new SsoBrowser().signIn({ providerId: provider.id });
+      const [card] = await db.select().from(profiles).where(eq(profiles.email, "barbara@acme.test"));
+      return present(card, "the card").title;
+    };
+    expect(await signInWithTitle("Professor")).toBe("Professor");
+    expect(await signInWithTitle("Institute Professor")).toBe("Professor");
+
+    const form = ProviderFormSchema.parse({
+      name: "Acme Login",
+      issuer: idp.issuer,
+      clientId: present((await listProviders())[0], "the provider").clientId,
+      domains: "acme.test",
+      refreshCard: "on",
+    });
+    // An empty secret keeps the stored one.
+    await saveProvider({ actor: admin.viewer, id: provider.id, form });
+    expect(await signInWithTitle("Institute Professor")).toBe("Institute Professor");
+    const [entry] = await db.select().from(auditLog).where(eq(auditLog.action, "update"));
+    expect(present(entry, "the entry").changes).toEqual({ refreshCard: ["no", "yes"] });
+  });
+
+  it("gives a deactivated person no session, and says why on the sign-in page", async () => {
+    const admin = await adminOf();
+    const provider = await connect(admin);
+    idp.signInAs("sub-left", { email: "left@acme.test", given_name: "Left", family_name: "Company" });
+    await new SsoBrowser().signIn({ providerId: provider.id });
+    const [card] = await db.select().from(profiles).where(eq(profiles.email, "left@acme.test"));
+    await setCardState({ actor: admin.viewer, profileId: present(card, "the card").id, state: "deactivated" });
+
+    const browser = new SsoBrowser();
+    expect(await browser.signIn({ providerId: provider.id })).toMatchObject({
+      status: 302,
+      location: "/auth?sso=deactivated",
+    });
+    expect(await browser.session()).toBeNull();
+  });
+
+  it("refuses an address of a domain the provider does not sign in, and leaves that account alone", async () => {
+    const provider = await connect(await adminOf());
+    const outsider = await createMember({ email: "victim@other.test" });
+    idp.signInAs("sub-mallory", { email: "victim@other.test", email_verified: true, given_name: "Mallory" });
+    const browser = new SsoBrowser();
+    expect(await browser.signIn({ providerId: provider.id })).toMatchObject({ location: "/auth?sso=domain" });
+    expect(await browser.session()).toBeNull();
+    expect(await db.select().from(ssoIdentities).where(eq(ssoIdentities.userId, outsider.id))).toEqual([]);
+  });
+
+  it("refuses a second subject of the same provider asserting an address already linked to another", async () => {
+    const provider = await connect(await adminOf());
+    idp.signInAs("sub-first", { email: "shared@acme.test", given_name: "First" });
+    await new SsoBrowser().signIn({ providerId: provider.id });
+    idp.signInAs("sub-second", { email: "shared@acme.test", given_name: "Second" });
+    const browser = new SsoBrowser();
+    expect(await browser.signIn({ providerId: provider.id })).toMatchObject({ location: "/auth?sso=taken" });
+    expect(await browser.session()).toBeNull();
+  });
+
+  it("refuses an address the provider says is not verified", async () => {
+    const provider = await connect(await adminOf());
+    idp.signInAs("sub-unverified", { email: "new@acme.test", email_verified: false });
+    const browser = new SsoBrowser();
+    expect(await browser.signIn({ providerId: provider.id })).toMatchObject({ location: "/auth?sso=unverified-email" });
+    expect(await db.select().from(users).where(eq(users.email, "new@acme.test"))).toEqual([]);
+  });
+
+  it("starts from a typed address whose domain belongs to the provider, and passes it on as the login hint", async () => {
+    await connect(await adminOf());
+    const started = await new SsoBrowser().start({ email: "someone@ACME.test" });
+    const url = new URL(present(started.body.url, "the provider's address"));
+    expect(url.origin).toBe(idp.issuer);
+    expect(url.searchParams.get("login_hint")).toBe("someone@acme.test");
+    expect(url.searchParams.get("code_challenge_method")).toBe("S256");
+    expect(url.searchParams.get("nonce")).toBeTruthy();
+    expect((await new SsoBrowser().start({ email: "someone@elsewhere.test" })).body.code).toBe("NO_PROVIDER");
+  });
+});
+
+describe("a domain that requires single sign-on", () => {
+  it("refuses a password sign-in, a reset mail and a sign-up there, sending the person to the provider; ADMIN_EMAILS keep theirs", async () => {
+    const admin = await adminOf();
+    await connect(admin, { domains: "acme.test\nexample.com", requireSso: true });
+    const member = await createMember({ email: "pat@acme.test" });
+    const request = getRequest("/auth");
+    const message = "Your company signs you in with Acme Login: use “Sign in with Acme Login”.";
+
+    const signIn = await callAuth(request, "/sign-in/email", { email: member.email, password: member.password });
+    expect(signIn).toMatchObject({ ok: false, status: 403, code: "SSO_REQUIRED", message });
+    const reset = await callAuth(request, "/request-password-reset", { email: member.email });
+    expect(reset).toMatchObject({ ok: false, code: "SSO_REQUIRED", message });
+    const signUp = await callAuth(request, "/sign-up/email", {
+      firstName: "New",
+      lastName: "Person",
+      email: "new.person@acme.test",
+      password: "a long and unusual passphrase",
+    });
+    expect(signUp).toMatchObject({ ok: false, code: "SSO_REQUIRED" });
+    expect(await db.select().from(users).where(eq(users.email, "new.person@acme.test"))).toEqual([]);
+
+    // The break-glass administrator's domain requires it too, and their password still works.
+    const adminSignIn = await callAuth(request, "/sign-in/email", { email: admin.email, password: admin.password });
+    expect(adminSignIn.ok).toBe(true);
+  });
+});
+
+describe("a provider's settings", () => {
+  it("keep the client secret sealed: not in the table in the clear, never listed, never in the audit log", async () => {
+    const provider = await connect(await adminOf());
+    const [row] = await db.select().from(identityProviders).where(eq(identityProviders.id, provider.id));
+    expect(present(row, "the provider").clientSecret).not.toContain(provider.clientSecret);
+    const dump = JSON.stringify(rowsOf(await db.execute(sql`select * from identity_providers, audit_log`)));
+    expect(dump).not.toContain(provider.clientSecret);
+    expect(JSON.stringify(await listProviders())).not.toContain(provider.clientSecret);
+    const [entry] = await db.select().from(auditLog).where(eq(auditLog.targetKind, "provider"));
+    expect(entry).toMatchObject({ action: "create", targetLabel: "Acme Login" });
+    expect(Object.keys(present(entry, "the entry").changes)).toEqual(
+      expect.arrayContaining(["name", "issuer", "clientId", "domains"]),
+    );
+  });
+
+  it("refuse an issuer that is not https (loopback excepted), and a domain another provider signs in", async () => {
+    const parsed = ProviderFormSchema.safeParse({
+      name: "Plain",
+      issuer: "http://login.example.com",
+      clientId: "x",
+      clientSecret: "y",
+      domains: "example.org",
+    });
+    expect(parsed.success).toBe(false);
+    const admin = await adminOf();
+    await connect(admin, { domains: "acme.test" });
+    await expect(connect(admin, { domains: "acme.test" })).rejects.toMatchObject({
+      fieldErrors: { domains: ["acme.test already signs in through Acme Login"] },
+    });
+  });
+});
