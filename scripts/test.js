@@ -5,11 +5,11 @@
 // 1. the route types (knip and tsc read them);
 // 2. lint and format, then unused code | the typecheck | the build;
 // 3. the unit and server tests (some start the built server) | the browser
-//    tests' database, then the second Node's runs;
+//    tests' database;
 // 4. the browser tests.
 //
 // With NAMECARD_SECOND_NODE set to another Node binary (CI sets it to Node 24),
-// what depends on the Node version runs once more on it, beside the unit and server tests.
+// what depends on the Node version runs once more on it, in the same lane.
 import { spawn } from "node:child_process";
 import { performance } from "node:perf_hooks";
 
@@ -87,15 +87,13 @@ const phases = [
     [{ name: "build", command: "npm", args: ["run", "build"] }],
   ],
   [
-    // The second Node's runs share the first lane: the main run's process tests spend much of
-    // their time waiting on the servers they start, which leaves a core to them.
+    [{ name: "browser tests' database", command: process.execPath, args: ["tests/e2e/serve.js", "--prepare"] }],
     [
-      { name: "browser tests' database", command: process.execPath, args: ["tests/e2e/serve.js", "--prepare"] },
+      vitest("unit and server tests", process.execPath),
       ...(secondNode
         ? SECOND_NODE_RUNS.map(({ name, args }) => vitest(`${name} on ${secondNode}`, secondNode, args))
         : []),
     ],
-    [vitest("unit and server tests", process.execPath)],
   ],
   [
     [

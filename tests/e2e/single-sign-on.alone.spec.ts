@@ -42,6 +42,11 @@ test("an administrator connects the company's provider in Settings; a colleague 
   await expect(card.getByRole("list", { name: "Domains" })).toHaveText("sso.example.org");
   await expectAccessible(page);
   await screenshot(page, "single-sign-on-desktop");
+  await page.emulateMedia({ colorScheme: "dark" });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await screenshot(page, "single-sign-on-phone-dark");
+  await page.setViewportSize({ width: 1280, height: 720 });
+  await page.emulateMedia({ colorScheme: "light" });
 
   // On a desktop, the address is enough: the password steps aside for the provider.
   idp.signInAs("sub-grace", {
@@ -64,7 +69,12 @@ test("an administrator connects the company's provider in Settings; a colleague 
   // On a phone without JavaScript: the same press, the same way back.
   idp.signInAs("sub-linus", { email: "linus@sso.example.org", given_name: "Linus", family_name: "Torvalds" });
   const phone = await (
-    await newContext({ javaScriptEnabled: false, viewport: { width: 390, height: 844 }, isMobile: true })
+    await newContext({
+      javaScriptEnabled: false,
+      viewport: { width: 390, height: 844 },
+      isMobile: true,
+      colorScheme: "dark",
+    })
   ).newPage();
   await phone.goto("/auth?redirectTo=%2Fdirectory");
   await expect(phone.getByRole("button", { name: "Sign in with Acme Login" })).toBeVisible();

@@ -1,12 +1,22 @@
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { callAuth } from "~/.server/auth";
+import { callAuth, getAuth } from "~/.server/auth";
 import { db, rowsOf } from "~/.server/db/client";
-import { auditLog, identityProviders, profiles, ssoIdentities, users } from "~/.server/db/schema";
+import {
+  accounts,
+  auditLog,
+  identityProviders,
+  profiles,
+  siteSettings,
+  ssoIdentities,
+  users,
+  verifications,
+} from "~/.server/db/schema";
 import { setCardState } from "~/.server/profiles/deactivation";
 import { callbackUrl } from "~/.server/sso/oidc";
 import { listProviders, saveProvider } from "~/.server/sso/providers";
 import { ProviderFormSchema } from "~/.server/sso/schemas";
+import { newBrowser, newestLink, openIn, signUpIn } from "../security/accounts-support";
 import { startOidcProvider, type TestProvider } from "../support/oidc-provider";
 import { SsoBrowser } from "../support/sso-flow";
 import { createMember, getRequest, insertCard, present } from "./helpers";
@@ -182,6 +192,64 @@ describe("single sign-on with an OpenID Connect provider", () => {
     expect(await db.select().from(users).where(eq(users.email, "new@acme.test"))).toEqual([]);
   });
 
+  it("never signs in an address of ADMIN_EMAILS through a provider: the break-glass account keeps its password alone", async () => {
+    const provider = await connect(await adminOf(), { domains: "acme.test\nexample.com" });
+    idp.signInAs("sub-not-the-admin", { email: "admin@example.com", email_verified: true, given_name: "Not" });
+    const browser = new SsoBrowser();
+    expect(await browser.signIn({ providerId: provider.id })).toMatchObject({ location: "/auth?sso=break-glass" });
+    expect(await browser.session()).toBeNull();
+    expect(await db.select().from(ssoIdentities)).toEqual([]);
+  });
+
+  it("makes no new account where only invited people may join, and signs in the one whose card was prepared", async () => {
+    const provider = await connect(await adminOf());
+    await db.insert(siteSettings).values({ joinRule: "invited" });
+    idp.signInAs("sub-stranger", { email: "stranger@acme.test", given_name: "Stranger" });
+    const refused = new SsoBrowser();
+    expect(await refused.signIn({ providerId: provider.id })).toMatchObject({ location: "/auth?sso=not-allowed" });
+    expect(await db.select().from(users).where(eq(users.email, "stranger@acme.test"))).toEqual([]);
+
+    await insertCard({ email: "invited@acme.test", firstName: "In", lastName: "Vited" });
+    idp.signInAs("sub-invited", { email: "invited@acme.test", given_name: "In" });
+    const invited = new SsoBrowser();
+    expect((await invited.signIn({ providerId: provider.id })).location).toBe("/");
+    expect((await invited.session())?.user.email).toBe("invited@acme.test");
+  });
+
+  it("takes over an unconfirmed sign-up for the address without its password, names or phone", async () => {
+    const provider = await connect(await adminOf());
+    await db.insert(siteSettings).values({ joinRule: "domains", joinDomains: "acme.test" });
+    const squatter = newBrowser();
+    await signUpIn(squatter, {
+      email: "victim@acme.test",
+      password: "the squatter's own phrase",
+      firstName: "Mallory",
+      lastName: "Squatter",
+      phone: "+1 202 555 0199",
+    });
+    idp.signInAs("sub-victim", { email: "victim@acme.test", given_name: "Victor", family_name: "Tim" });
+    const browser = new SsoBrowser();
+    expect((await browser.signIn({ providerId: provider.id })).location).toBe("/");
+    const [user] = await db.select().from(users).where(eq(users.email, "victim@acme.test"));
+    expect(user).toMatchObject({ emailVerified: true, firstName: "Victor", lastName: "Tim", phone: null });
+    expect(
+      await db
+        .select()
+        .from(accounts)
+        .where(eq(accounts.userId, present(user, "the account").id)),
+    ).toEqual([]);
+    const [card] = await db.select().from(profiles).where(eq(profiles.email, "victim@acme.test"));
+    expect(card).toMatchObject({ firstName: "Victor", lastName: "Tim", phone: null });
+  });
+
+  it("refuses a subject with control characters in it, storing nothing", async () => {
+    const provider = await connect(await adminOf());
+    idp.signInAs("sub\u0000evil", { email: "nul@acme.test", given_name: "Nul" });
+    const browser = new SsoBrowser();
+    expect(await browser.signIn({ providerId: provider.id })).toMatchObject({ location: "/auth?sso=failed" });
+    expect(await db.select().from(users).where(eq(users.email, "nul@acme.test"))).toEqual([]);
+  });
+
   it("starts from a typed address whose domain belongs to the provider, and passes it on as the login hint", async () => {
     await connect(await adminOf());
     const started = await new SsoBrowser().start({ email: "someone@ACME.test" });
@@ -218,6 +286,32 @@ describe("a domain that requires single sign-on", () => {
     // The break-glass administrator's domain requires it too, and their password still works.
     const adminSignIn = await callAuth(request, "/sign-in/email", { email: admin.email, password: admin.password });
     expect(adminSignIn.ok).toBe(true);
+  });
+});
+
+describe("links sent before a domain required single sign-on", () => {
+  it("confirm the address but start no password session, and a reset link sets no password", async () => {
+    await db.insert(siteSettings).values({ joinRule: "domains", joinDomains: "acme.test" });
+    const late = newBrowser();
+    await signUpIn(late, { email: "late@acme.test", password: "a phrase chosen late" });
+    const link = newestLink("late@acme.test");
+    const member = await createMember({ email: "pat@acme.test" });
+    await getAuth().api.requestPasswordReset({ body: { email: member.email } });
+    const [reset] = await db
+      .select({ identifier: verifications.identifier })
+      .from(verifications)
+      .where(sql`${verifications.identifier} like 'reset-password:%'`);
+    const token = present(reset, "a reset token").identifier.replace("reset-password:", "");
+
+    await connect(await adminOf(), { requireSso: true });
+    const opened = await openIn(late, link);
+    expect(opened).toMatchObject({ status: 302, location: "/auth?sso=required" });
+    expect(opened.cookie).not.toMatch(/session_token/);
+    const result = await callAuth(getRequest("/auth/reset-password"), "/reset-password", {
+      token,
+      newPassword: "a brand new long phrase",
+    });
+    expect(result).toMatchObject({ ok: false, code: "SSO_REQUIRED" });
   });
 });
 

@@ -4,7 +4,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { sql } from "drizzle-orm";
 import { getTableConfig } from "drizzle-orm/pg-core";
-import { BACKUP_TABLES } from "../../app/.server/backup/archive";
+import { BACKUP_TABLES, primaryKeyOf } from "../../app/.server/backup/archive";
 import { type DatabaseHandle, openPglite, openPostgres, rowsOf } from "../../app/.server/db/client";
 
 async function tableContents(handle: DatabaseHandle): Promise<Record<string, unknown[]>> {
@@ -12,8 +12,8 @@ async function tableContents(handle: DatabaseHandle): Promise<Record<string, unk
   await handle.db.transaction(async (tx) => {
     await tx.execute(sql`set local timezone = 'UTC'`);
     for (const table of BACKUP_TABLES) {
-      const { name, columns } = getTableConfig(table);
-      const order = columns.filter((column) => column.primary).map((column) => `"${column.name}"`);
+      const { name } = getTableConfig(table);
+      const order = primaryKeyOf(table).map((column) => `"${column}"`);
       const result = await tx.execute(
         sql.raw(`select to_jsonb(t) as row from "${name}" t order by ${order.join(", ")}`),
       );

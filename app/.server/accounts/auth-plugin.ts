@@ -6,8 +6,9 @@ import { acceptInvitation, viewInvitation } from "../invitations/accept";
 import { ssoRequiredMessage } from "../sso/messages";
 import { requiredProviderFor } from "../sso/providers";
 import { fieldErrors } from "../validation";
-import { type ConfirmedUser, confirmSignUp } from "./confirm-sign-up";
+import { type ConfirmedUser, confirmSignUp, pendingSignUp } from "./confirm-sign-up";
 import { weakPasswordMessage } from "./password-strength";
+import { resetTokenEmail } from "./reset-tokens";
 import {
   AcceptInvitationBodySchema,
   ConfirmBodySchema,
@@ -195,6 +196,8 @@ export function namecardAccounts(options: { resetLater: (body: ResetRequest) => 
         const token = typeof ctx.query?.token === "string" ? ctx.query.token : "";
         const result = await confirmSignUp({ token, browserKey: ctx.getCookie(pendingCookie(ctx).name) ?? null });
         if (result.outcome === "confirmed") {
+          // The company required its provider after the link was sent: the address is confirmed, no password session.
+          if (await requiredProviderFor(result.user.email)) throw ctx.redirect("/auth?sso=required");
           try {
             await startSession(ctx, result.user);
           } catch (error) {
@@ -216,6 +219,9 @@ export function namecardAccounts(options: { resetLater: (body: ResetRequest) => 
       /** The confirmation page's form, in a browser that did not make the sign-up. */
       confirmWithDetails: createAuthEndpoint("/confirm-email", { method: "POST" }, async (ctx) => {
         const body = parseBody(ConfirmBodySchema, ctx.body);
+        // The company required its provider after the link was sent: no password is set.
+        const pending = await pendingSignUp(body.token);
+        if (pending) await assertPasswordAllowed(pending.email);
         await assertStrong(body.password, [body.firstName, body.lastName], "password");
         const result = await confirmSignUp({
           token: body.token,
@@ -335,6 +341,9 @@ export function namecardAccounts(options: { resetLater: (body: ResetRequest) => 
               }
               case "/reset-password": {
                 const body = parseBody(ResetBodySchema, ctx.body);
+                // A link sent before the company required its provider no longer sets a password.
+                const owner = await resetTokenEmail(body.token);
+                if (owner) await assertPasswordAllowed(owner, "password");
                 await assertStrong(body.newPassword, [], "password");
                 return;
               }

@@ -1,6 +1,6 @@
 import { and, eq, gt } from "drizzle-orm";
 import { db } from "../db/client";
-import { verifications } from "../db/schema";
+import { users, verifications } from "../db/schema";
 
 /** Whether a password-reset token is one better-auth issued and has not used or let expire. */
 export async function isLiveResetToken(token: string): Promise<boolean> {
@@ -11,4 +11,16 @@ export async function isLiveResetToken(token: string): Promise<boolean> {
     .where(and(eq(verifications.identifier, `reset-password:${token}`), gt(verifications.expiresAt, new Date())))
     .limit(1);
   return !!row;
+}
+
+/** The address of the account a live reset token is for, or null. */
+export async function resetTokenEmail(token: string): Promise<string | null> {
+  if (!/^[A-Za-z0-9]{10,64}$/.test(token)) return null;
+  const [row] = await db
+    .select({ email: users.email })
+    .from(verifications)
+    .innerJoin(users, eq(users.id, verifications.value))
+    .where(and(eq(verifications.identifier, `reset-password:${token}`), gt(verifications.expiresAt, new Date())))
+    .limit(1);
+  return row?.email ?? null;
 }

@@ -6,7 +6,7 @@ import { is } from "drizzle-orm";
 import { getTableConfig, PgTable } from "drizzle-orm/pg-core";
 import { describe, expect, it } from "vitest";
 import * as schema from "../db/schema";
-import { BACKUP_TABLES, NOT_BACKED_UP, readArchiveLines } from "./archive";
+import { BACKUP_TABLES, NOT_BACKED_UP, primaryKeyOf, readArchiveLines } from "./archive";
 
 const nameOf = (table: PgTable) => getTableConfig(table).name;
 
@@ -16,6 +16,11 @@ describe("the backup archive", () => {
     const chosen = [...BACKUP_TABLES, ...NOT_BACKED_UP].map(nameOf);
     expect(tables.map(nameOf).sort()).toEqual([...chosen].sort());
     expect(new Set(chosen).size).toBe(chosen.length);
+  });
+
+  it("reads every table in the order of its primary key, a composite one included", () => {
+    for (const table of BACKUP_TABLES) expect(primaryKeyOf(table), nameOf(table)).not.toEqual([]);
+    expect(primaryKeyOf(schema.ssoIdentities)).toEqual(["issuer", "subject"]);
   });
 
   it("writes parents before the tables that refer to them", () => {

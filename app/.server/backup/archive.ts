@@ -111,6 +111,13 @@ function knownMigrations(): string[] {
   return journal.entries.map((entry) => entry.tag);
 }
 
+/** A table's primary key columns: a column's own, or the table's composite key (an identity's issuer and subject). */
+export function primaryKeyOf(table: PgTable): string[] {
+  const config = getTableConfig(table);
+  const own = config.columns.filter((column) => column.primary).map((column) => column.name);
+  return own.length > 0 ? own : config.primaryKeys.flatMap((key) => key.columns.map((column) => column.name));
+}
+
 function nameOf(table: PgTable) {
   return getTableConfig(table).name;
 }
@@ -147,9 +154,7 @@ async function readSnapshot(
     await tx.execute(sql`set local timezone = 'UTC'`);
     for (const table of BACKUP_TABLES) {
       const name = nameOf(table);
-      const primaryKey = getTableConfig(table)
-        .columns.filter((column) => column.primary)
-        .map((column) => column.name);
+      const primaryKey = primaryKeyOf(table);
       const order = sql.join(
         primaryKey.map((column) => quoted(column)),
         sql`, `,

@@ -1,7 +1,8 @@
 import { generateId } from "better-auth";
 import { and, type Column, eq, isNull, sql } from "drizzle-orm";
 import { CARD_FIELD_KEYS } from "~/lib/card-fields";
-import { domainOf } from "../accounts/join-rule";
+import { domainOf, getJoinRule, mayJoin } from "../accounts/join-rule";
+import { isAdminEmail } from "../admins";
 import { db, type Queryable } from "../db/client";
 import { isUniqueViolation } from "../db/errors";
 import { accounts, emailLinks, profiles, ssoIdentities, users } from "../db/schema";
@@ -14,8 +15,15 @@ import type { Provider } from "./providers";
 
 export type Account = typeof users.$inferSelect;
 
-/** Why a provider's word did not give an account, said on /auth (app/lib/sso.ts). */
-export type IdentityRefusal = "no-email" | "unverified-email" | "domain" | "taken";
+/** Why a provider's word did not give an account, said on /auth (sso/messages.ts). */
+export type IdentityRefusal =
+  | "failed"
+  | "no-email"
+  | "unverified-email"
+  | "domain"
+  | "taken"
+  | "break-glass"
+  | "not-allowed";
 
 /** What a card is given from a provider's claims: names and each field whose definition names a claim. */
 type CardValues = { firstName: string | null; lastName: string | null; fields: CardDetails };
@@ -50,32 +58,51 @@ function addressOf(claims: ProviderClaims): string | null {
   return parsed.success ? parsed.data : null;
 }
 
-type Resolved = { outcome: "ok"; user: Account; firstSignIn: boolean } | { outcome: IdentityRefusal };
+/** A subject as OpenID Connect allows it: at most 255 printable characters. */
+const SUBJECT = /^[\x20-\x7e\u00a0-\uffff]{1,255}$/u;
+
+/** Google's own issuer signs in any Google account: only its hosted-domain claim ties one to a company. */
+const GOOGLE_ISSUER = "https://accounts.google.com";
+
+type Resolved = { outcome: "ok"; user: Account; linked: boolean } | { outcome: IdentityRefusal };
 
 /**
  * The account a provider's sign-in is for (docs/decisions/030-single-sign-on.md).
  * An identity is found by the provider's issuer and subject only, so a changed
  * email claim never moves it to another account. A first sign-in is linked by
  * address, and only for an address of the provider's own domains: the account
- * with that address, else a new one. An address already linked to another
- * subject of the same issuer is refused, not taken over.
+ * with that address, else a new one, unless only invited people may join and
+ * no card was prepared for it. An address already linked to another subject of the
+ * same issuer is refused, not taken over, and so is an address of
+ * ADMIN_EMAILS, which keeps its password as the way in a provider cannot touch.
  */
 async function resolveIn(tx: Queryable, provider: Provider, claims: ProviderClaims): Promise<Resolved> {
+  if (!SUBJECT.test(claims.subject)) return { outcome: "failed" };
+  const email = addressOf(claims);
   const [known] = await tx
     .update(ssoIdentities)
-    .set({ lastSignInAt: new Date(), email: claims.text.email?.slice(0, 254) ?? "" })
+    .set({ lastSignInAt: new Date(), email: email ?? "" })
     .where(and(eq(ssoIdentities.issuer, claims.issuer), eq(ssoIdentities.subject, claims.subject)))
     .returning({ userId: ssoIdentities.userId });
   if (known) {
     const [user] = await tx.select().from(users).where(eq(users.id, known.userId));
-    if (user) return { outcome: "ok", user, firstSignIn: false };
+    if (user) return { outcome: "ok", user, linked: false };
   }
 
-  const email = addressOf(claims);
   if (!email) return { outcome: "no-email" };
   if (claims.emailVerified === false) return { outcome: "unverified-email" };
-  if (!provider.domains.includes(domainOf(email))) return { outcome: "domain" };
+  const domain = domainOf(email);
+  if (!provider.domains.includes(domain)) return { outcome: "domain" };
+  if (claims.issuer === GOOGLE_ISSUER && claims.text.hd !== domain) return { outcome: "domain" };
+  if (isAdminEmail(email)) return { outcome: "break-glass" };
 
+  const values = cardValuesFrom(claims);
+  const fromProvider = {
+    name: `${values.firstName ?? ""} ${values.lastName ?? ""}`.trim() || email,
+    firstName: values.firstName,
+    lastName: values.lastName,
+    phone: values.fields.phone ?? null,
+  };
   let [user] = await tx.select().from(users).where(sql`lower(${users.email}) = ${email}`).for("update");
   if (user) {
     const [other] = await tx
@@ -85,39 +112,37 @@ async function resolveIn(tx: Queryable, provider: Provider, claims: ProviderClai
       .limit(1);
     if (other) return { outcome: "taken" };
     if (!user.emailVerified) {
-      // An unconfirmed sign-up for the address: the provider has now proven it. The password
-      // chosen there was never confirmed by the mailbox's owner, so it goes with its link.
+      // An unconfirmed sign-up for the address, which the provider has now proven: nothing
+      // typed there (its password, its names, its phone) was confirmed by the mailbox's owner.
       await tx.delete(accounts).where(and(eq(accounts.userId, user.id), eq(accounts.providerId, "credential")));
       await tx.delete(emailLinks).where(and(eq(emailLinks.userId, user.id), eq(emailLinks.purpose, "sign-up")));
-      [user] = await tx.update(users).set({ emailVerified: true }).where(eq(users.id, user.id)).returning();
+      [user] = await tx
+        .update(users)
+        .set({ emailVerified: true, ...fromProvider })
+        .where(eq(users.id, user.id))
+        .returning();
     }
   } else {
-    const values = cardValuesFrom(claims);
-    const firstName = values.firstName ?? "";
-    const lastName = values.lastName ?? "";
+    // The provider's domains join like the listed ones; "only invited people" still means a prepared card.
+    if ((await getJoinRule(tx)).mode === "invited" && !(await mayJoin(email, tx)).allowed) {
+      return { outcome: "not-allowed" };
+    }
     [user] = await tx
       .insert(users)
-      .values({
-        id: generateId(),
-        email,
-        emailVerified: true,
-        name: `${firstName} ${lastName}`.trim() || email,
-        firstName: values.firstName,
-        lastName: values.lastName,
-        phone: values.fields.phone ?? null,
-      })
+      .values({ id: generateId(), email, emailVerified: true, ...fromProvider })
       .returning();
   }
   if (!user) throw new Error("The account could not be read back");
   await tx.insert(ssoIdentities).values({ issuer: claims.issuer, subject: claims.subject, userId: user.id, email });
-  return { outcome: "ok", user, firstSignIn: true };
+  return { outcome: "ok", user, linked: true };
 }
 
 /**
  * Finds or makes the account for a provider's sign-in and gives it its card:
- * at the first sign-in the card prepared for the address, or a new one filled
- * from the claims; at later ones, if the administrator chose so, the card's
- * name and fields are refreshed from them.
+ * the card prepared for the address, or a new one filled from the claims
+ * (also for an account whose first sign-in stopped before its card was made);
+ * at later sign-ins, if the administrator chose so, the card's name and fields
+ * are refreshed from them.
  */
 export async function accountFromProvider(
   provider: Provider,
@@ -134,14 +159,15 @@ export async function accountFromProvider(
   if (resolved.outcome !== "ok") return resolved;
   const { user } = resolved;
   const values = cardValuesFrom(claims);
-  if (resolved.firstSignIn) {
+  const [card] = await db.select({ id: profiles.id }).from(profiles).where(eq(profiles.userId, user.id)).limit(1);
+  if (!card) {
     await claimOrCreateProfile({
       ...user,
       firstName: values.firstName ?? user.firstName,
       lastName: values.lastName ?? user.lastName,
       details: values.fields,
     });
-  } else if (provider.refreshCard) {
+  } else if (!resolved.linked && provider.refreshCard) {
     await refreshCard(user.id, values);
   }
   return { outcome: "ok", user };

@@ -15,6 +15,11 @@ export const SSO_MESSAGES = {
   domain: "Your company's sign-in vouched for an address of a domain it may not sign in here. Ask your administrator.",
   taken:
     "Your address is already linked to another person at your company's sign-in, so it was not linked to you. Ask your administrator.",
+  "break-glass":
+    "This address is one of the server's administrator addresses: it signs in with its password, not through a provider.",
+  "not-allowed":
+    "Your company has not opened Namecard to everyone at your address yet. Ask an administrator to invite you.",
+  required: "Your company now signs you in with its provider: use the button below.",
   deactivated: DEACTIVATED_SIGN_IN,
 } as const;
 

@@ -71,18 +71,43 @@ export async function checkDiscovery(
   issuer: string,
 ): Promise<{ ok: true; authorizationOrigin: string } | { ok: false; message: string }> {
   const url = new URL(issuer);
+  let metadata: client.ServerMetadata;
   try {
-    const { authorization_endpoint, token_endpoint } = (await discover(url, "namecard", undefined)).serverMetadata();
-    if (!authorization_endpoint || !token_endpoint) {
-      return {
-        ok: false,
-        message: "The provider's settings name no authorization or token endpoint: check the issuer URL",
-      };
-    }
-    return { ok: true, authorizationOrigin: new URL(authorization_endpoint).origin };
+    metadata = (await discover(url, "namecard", undefined)).serverMetadata();
   } catch (error) {
     const where = `${issuer.replace(/\/+$/, "")}/.well-known/openid-configuration`;
     return { ok: false, message: `Could not read the provider's settings at ${where}: ${reasonOf(error)}` };
+  }
+  // A shared issuer (Microsoft's /common or /organizations) would accept any tenant's people.
+  if (new URL(metadata.issuer).href !== url.href) {
+    return {
+      ok: false,
+      message: `The provider names its issuer ${metadata.issuer.slice(0, 200)}: enter your own tenant's issuer URL, not a shared one`,
+    };
+  }
+  const { authorization_endpoint, token_endpoint, userinfo_endpoint, jwks_uri } = metadata;
+  if (!authorization_endpoint || !token_endpoint || !jwks_uri) {
+    return {
+      ok: false,
+      message: "The provider's settings name no authorization or token endpoint or keys: check the issuer URL",
+    };
+  }
+  // Plain http is for a provider on this machine only: every endpoint it names must be too.
+  const endpoints = [authorization_endpoint, token_endpoint, jwks_uri, userinfo_endpoint].filter(
+    (endpoint): endpoint is string => typeof endpoint === "string",
+  );
+  if (endpoints.some((endpoint) => !isAllowedEndpoint(endpoint))) {
+    return { ok: false, message: "The provider's endpoints must use https (http only on 127.0.0.1 or localhost)" };
+  }
+  return { ok: true, authorizationOrigin: new URL(authorization_endpoint).origin };
+}
+
+function isAllowedEndpoint(endpoint: string): boolean {
+  try {
+    const url = new URL(endpoint);
+    return url.protocol === "https:" || isLoopbackIssuer(url);
+  } catch {
+    return false;
   }
 }
 
@@ -187,7 +212,9 @@ function claimsOf(idToken: client.IDToken, userInfo: Record<string, unknown>): P
   return {
     issuer: idToken.iss,
     subject: idToken.sub,
-    emailVerified: typeof verified === "boolean" ? verified : null,
+    // Some providers send the flag as text; one that sends none (Microsoft Entra ID) vouches for its own domains.
+    emailVerified:
+      verified === true || verified === "true" ? true : verified === false || verified === "false" ? false : null,
     text,
   };
 }
@@ -246,6 +273,8 @@ export async function finishOidcSignIn(
     });
     const idToken = tokens.claims();
     if (!idToken) return { outcome: "failed", reason: "no ID token" };
+    // The issuer the provider was saved with, exactly: never one worked out from the token.
+    if (idToken.iss !== config.serverMetadata().issuer) return { outcome: "failed", reason: "another issuer" };
     let userInfo: Record<string, unknown> = {};
     if (config.serverMetadata().userinfo_endpoint && tokens.access_token) {
       try {

@@ -77,8 +77,9 @@ export function namecardSso() {
         if (finished.outcome !== "ok") return refuse(finished.outcome, finished.reason, provider);
         const { claims } = finished;
         const account = await accountFromProvider(provider, claims);
-        if (account.outcome !== "ok")
-          return refuse(account.outcome, `subject ${claims.subject} of ${claims.issuer}`, provider);
+        if (account.outcome !== "ok") {
+          return refuse(account.outcome, `subject ${JSON.stringify(claims.subject.slice(0, 255))}`, provider);
+        }
         try {
           await startSession(ctx, account.user);
         } catch (error) {

@@ -9,6 +9,7 @@ import { AuthShell, MailSentScreen } from "~/components/auth-shell";
 import { Field } from "~/components/forms";
 import { Alert } from "~/components/ui/alert";
 import { Button } from "~/components/ui/button";
+import type { ActionFailure } from "~/lib/action-result";
 import type { Route } from "./+types/forgot-password";
 
 export const meta: Route.MetaFunction = () => [{ title: "Reset your password" }];
@@ -24,7 +25,16 @@ export async function action({ request }: Route.ActionArgs) {
   const parsed = ForgotPasswordSchema.safeParse(values);
   if (!parsed.success) return failure(400, { fieldErrors: fieldErrors(parsed.error), values });
   const result = await callAuth(request, "/request-password-reset", { email: parsed.data.email });
-  if (!result.ok) return failure(result.status === 429 ? 429 : 400, { formError: result.message, values });
+  if (!result.ok) {
+    // Their company signs them in with its provider: the sign-in page has its button.
+    if (result.code === "SSO_REQUIRED") {
+      return data<ActionFailure & { ssoRequired?: true }>(
+        { formError: result.message, values, ssoRequired: true },
+        { status: 400 },
+      );
+    }
+    return failure(result.status === 429 ? 429 : 400, { formError: result.message, values });
+  }
   // The same answer whether or not the address has an account.
   return data({ sent: parsed.data.email });
 }
@@ -56,7 +66,19 @@ export default function ForgotPassword({ actionData }: Route.ComponentProps) {
         </p>
       </div>
       <Form method="post" className="space-y-4" noValidate>
-        {failed?.formError ? <Alert tone="error">{failed.formError}</Alert> : null}
+        {failed?.formError ? (
+          <Alert tone="error">
+            {failed.formError}
+            {"ssoRequired" in failed ? (
+              <>
+                {" "}
+                <Link to="/auth" className="font-medium underline">
+                  Go to sign in
+                </Link>
+              </>
+            ) : null}
+          </Alert>
+        ) : null}
         <Field
           label="Email"
           name="email"
