@@ -227,7 +227,7 @@ export async function unsubscribeLink(email: string): Promise<string> {
 export async function signIn(page: Page, email: string, password = PASSWORD) {
   await page.getByLabel("Email", { exact: true }).fill(email);
   await page.getByLabel("Password", { exact: true }).fill(password);
-  await page.getByRole("button", { name: "Sign In" }).click();
+  await page.getByRole("button", { name: "Sign In", exact: true }).click();
 }
 
 /** Axe reads the whole page in the browser: slow on a busy machine, so each check gets its own allowance. */
