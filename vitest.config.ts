@@ -24,12 +24,14 @@ const postgresOnlyTests = ["tests/process/**/*.postgres.test.ts"];
 /**
  * Server tests of what no database engine changes (where a redirect may send a
  * browser, which passwords are guessable and how guessing is slowed, which
- * answers of an identity provider are refused): run once, on PGlite, rather
- * than twice.
+ * bodies the auth API refuses, which answers of an identity provider are
+ * refused): run once, on PGlite, rather than twice.
  */
 const engineNeutralTests = [
   "tests/security/redirects.test.ts",
   "tests/security/passwords.test.ts",
+  // Bodies the auth API refuses before any query.
+  "tests/security/auth-api.test.ts",
   // What a provider's answer must prove is checked by the protocol library, before any query.
   "tests/security/single-sign-on.test.ts",
 ];
