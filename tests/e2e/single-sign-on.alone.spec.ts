@@ -59,7 +59,7 @@ test("an administrator connects the company's provider in Settings; a colleague 
   await desktop.goto("/auth");
   await desktop.getByLabel("Email").fill("grace@sso.example.org");
   await expect(desktop.getByLabel("Password")).toBeHidden();
-  await expect(desktop.getByText("Your company signs you in with Acme Login.")).toBeVisible();
+  await expect(desktop.getByText("Your company signs you in with Acme Login.", { exact: true })).toBeVisible();
   await expectAccessible(desktop);
   await screenshot(desktop, "auth-single-sign-on-desktop");
   await desktop.getByRole("button", { name: "Continue with Acme Login" }).click();

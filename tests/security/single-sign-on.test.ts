@@ -3,12 +3,9 @@ import { decodeJwt, decodeProtectedHeader, generateKeyPair, type JWTPayload, Sig
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { db } from "~/.server/db/client";
 import { users } from "~/.server/db/schema";
-import { callbackUrl } from "~/.server/sso/oidc";
-import { saveProvider } from "~/.server/sso/providers";
-import { ProviderFormSchema } from "~/.server/sso/schemas";
 import { createMember } from "../server/helpers";
 import { startOidcProvider, type TestProvider } from "../support/oidc-provider";
-import { SsoBrowser } from "../support/sso-flow";
+import { connectProvider, SsoBrowser } from "../support/sso-flow";
 
 /**
  * The attacks on an OpenID Connect sign-in, each against a real provider
@@ -30,16 +27,7 @@ afterAll(async () => {
 beforeEach(async () => {
   idp.tamper(null);
   const admin = await createMember({ email: "admin@example.com" });
-  const client = idp.addClient();
-  const form = ProviderFormSchema.parse({
-    name: "Acme Login",
-    issuer: idp.issuer,
-    clientId: client.clientId,
-    clientSecret: client.clientSecret,
-    domains: "acme.test",
-  });
-  providerId = (await saveProvider({ actor: admin.viewer, id: null, form })).id;
-  client.redirectTo(callbackUrl());
+  providerId = (await connectProvider(idp, admin.viewer)).id;
   idp.signInAs("sub-eve", { email: "eve@acme.test", given_name: "Eve", family_name: "Attacker" });
 });
 

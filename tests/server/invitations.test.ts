@@ -4,7 +4,18 @@ import { SMTPServer } from "smtp-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { requireViewer } from "~/.server/authz";
 import { db } from "~/.server/db/client";
-import { accounts, auditLog, brands, invitations, mailJobs, profiles, siteSettings, users } from "~/.server/db/schema";
+import {
+  accounts,
+  auditLog,
+  brands,
+  identityProviderDomains,
+  identityProviders,
+  invitations,
+  mailJobs,
+  profiles,
+  siteSettings,
+  users,
+} from "~/.server/db/schema";
 import { viewInvitation } from "~/.server/invitations/accept";
 import { issueInvitationMails, RESEND_AFTER_MS, sendDueReminders } from "~/.server/invitations/invitations";
 import {
@@ -17,6 +28,7 @@ import {
 } from "~/.server/invitations/mail-queue";
 import { type MailMessage, sendMail } from "~/.server/mail";
 import { setCardState } from "~/.server/profiles/deactivation";
+import { sealSecret } from "~/.server/sso/secrets";
 import { readToast } from "~/.server/toast";
 import { action as profilesAction, loader as profilesLoader } from "~/routes/admin/profiles";
 import { action as settingsAction } from "~/routes/admin/settings";
@@ -687,5 +699,34 @@ describe("the mail queue", () => {
     const before = sent.length;
     expect(await processDueJobs({ send })).toMatchObject({ dropped: 1, sent: 0 });
     expect(sent.length).toBe(before);
+  });
+});
+
+describe("an invitation to an address of a company's provider", () => {
+  it("offers the provider to claim the card, and takes no password where the provider is required", async () => {
+    const admin = await createMember({ email: "admin@example.com" });
+    const [provider] = await db
+      .insert(identityProviders)
+      .values({
+        id: "7f1c1f5e-3c52-4d8e-9d1f-3b3f2a8f0c11",
+        name: "Acme Login",
+        issuer: "https://login.acme.test",
+        clientId: "namecard",
+        clientSecret: sealSecret("secret", "7f1c1f5e-3c52-4d8e-9d1f-3b3f2a8f0c11"),
+        authorizationOrigin: "https://login.acme.test",
+        requireSso: true,
+      })
+      .returning();
+    await db.insert(identityProviderDomains).values({ domain: "acme.test", providerId: present(provider, "it").id });
+    const card = await insertCard({ email: "omar@acme.test" });
+    await adminPost({ intent: "invite", id: card.id }, admin);
+    await processDueJobs({ send });
+    const link = lastLinkTo("omar@acme.test");
+
+    const opened = await openInvitation(link);
+    expect(opened.data).toMatchObject({ sso: { name: "Acme Login", required: true } });
+    const refused = await claimWith(link, NEW_PASSWORD);
+    expect(refused.status).toBe(400);
+    expect(await db.select().from(accounts)).toHaveLength(1);
   });
 });

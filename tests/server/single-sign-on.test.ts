@@ -13,12 +13,11 @@ import {
   verifications,
 } from "~/.server/db/schema";
 import { setCardState } from "~/.server/profiles/deactivation";
-import { callbackUrl } from "~/.server/sso/oidc";
 import { listProviders, saveProvider } from "~/.server/sso/providers";
 import { ProviderFormSchema } from "~/.server/sso/schemas";
 import { newBrowser, newestLink, openIn, signUpIn } from "../security/accounts-support";
 import { startOidcProvider, type TestProvider } from "../support/oidc-provider";
-import { SsoBrowser } from "../support/sso-flow";
+import { connectProvider, SsoBrowser } from "../support/sso-flow";
 import { createMember, getRequest, insertCard, present } from "./helpers";
 
 /**
@@ -40,21 +39,8 @@ afterAll(async () => {
 
 type Admin = Awaited<ReturnType<typeof createMember>>;
 
-/** An administrator connects the provider, as the settings form sends it. */
-async function connect(admin: Admin, options: { domains?: string; requireSso?: boolean; refreshCard?: boolean } = {}) {
-  const client = idp.addClient();
-  const form = ProviderFormSchema.parse({
-    name: "Acme Login",
-    issuer: idp.issuer,
-    clientId: client.clientId,
-    clientSecret: client.clientSecret,
-    domains: options.domains ?? "acme.test",
-    requireSso: options.requireSso ? "on" : "",
-    refreshCard: options.refreshCard ? "on" : "",
-  });
-  const saved = await saveProvider({ actor: admin.viewer, id: null, form });
-  client.redirectTo(callbackUrl());
-  return { ...saved, clientSecret: client.clientSecret };
+function connect(admin: Admin, options: Parameters<typeof connectProvider>[2] = {}) {
+  return connectProvider(idp, admin.viewer, options);
 }
 
 function adminOf() {

@@ -1,5 +1,32 @@
+import type { Actor } from "~/.server/actor";
 import { getAuth } from "~/.server/auth";
 import { env } from "~/.server/env";
+import { callbackUrl } from "~/.server/sso/oidc";
+import { saveProvider } from "~/.server/sso/providers";
+import { ProviderFormSchema } from "~/.server/sso/schemas";
+import { cookieFrom } from "../server/helpers";
+import type { TestProvider } from "./oidc-provider";
+
+/** An administrator connects the test provider as "Acme Login", as the settings form sends it. */
+export async function connectProvider(
+  idp: TestProvider,
+  admin: Actor,
+  options: { domains?: string; requireSso?: boolean; refreshCard?: boolean } = {},
+) {
+  const client = idp.addClient();
+  const form = ProviderFormSchema.parse({
+    name: "Acme Login",
+    issuer: idp.issuer,
+    clientId: client.clientId,
+    clientSecret: client.clientSecret,
+    domains: options.domains ?? "acme.test",
+    requireSso: options.requireSso ? "on" : "",
+    refreshCard: options.refreshCard ? "on" : "",
+  });
+  const saved = await saveProvider({ actor: admin, id: null, form });
+  client.redirectTo(callbackUrl());
+  return { ...saved, clientSecret: client.clientSecret };
+}
 
 /**
  * A browser's part in a single sign-on, without the pages: Namecard's
@@ -8,30 +35,15 @@ import { env } from "~/.server/env";
  * redirects a browser would.
  */
 export class SsoBrowser {
-  private readonly jars = new Map<string, Map<string, string>>();
+  private readonly jars = new Map<string, string>();
 
   cookieFor(url: string): string {
-    const jar = this.jars.get(new URL(url).origin);
-    return jar ? [...jar].map(([name, value]) => `${name}=${value}`).join("; ") : "";
+    return this.jars.get(new URL(url).origin) ?? "";
   }
 
   keep(url: string, headers: Headers) {
     const origin = new URL(url).origin;
-    const jar = this.jars.get(origin) ?? new Map<string, string>();
-    this.jars.set(origin, jar);
-    for (const cookie of headers.getSetCookie()) {
-      const pair = cookie.split(";")[0] ?? "";
-      const index = pair.indexOf("=");
-      const name = pair.slice(0, index);
-      const value = pair.slice(index + 1);
-      if (value === "" || /max-age=0/i.test(cookie)) jar.delete(name);
-      else jar.set(name, value);
-    }
-  }
-
-  /** Drops one of Namecard's cookies, as another browser would not have it. */
-  forget(name: string) {
-    this.jars.get(new URL(env.PUBLIC_URL).origin)?.delete(name);
+    this.jars.set(origin, cookieFrom(headers, this.jars.get(origin)));
   }
 
   /** A request to Namecard's auth handler, with this browser's cookies. */

@@ -23,11 +23,15 @@ export type Provider = {
   domains: string[];
   requireSso: boolean;
   refreshCard: boolean;
+  /** Where its sign-in page is: a page that sends people there lets its forms lead to it. */
+  authorizationOrigin: string;
   updatedAt: Date;
 };
 
 /** A provider as the settings screen shows it: never its secret, only whether it is set and readable. */
-export type ProviderSummary = Omit<Provider, "clientSecret" | "updatedAt"> & { secret: "set" | "unreadable" };
+export type ProviderSummary = Omit<Provider, "clientSecret" | "updatedAt" | "authorizationOrigin"> & {
+  secret: "set" | "unreadable";
+};
 
 /** What /auth offers: a button per provider, which domains each signs in, and where its sign-in page is. */
 export type SignInProvider = { id: string; name: string; domains: string[]; authorizationOrigin: string };
@@ -44,6 +48,7 @@ const COLUMNS = {
   clientSecret: identityProviders.clientSecret,
   requireSso: identityProviders.requireSso,
   refreshCard: identityProviders.refreshCard,
+  authorizationOrigin: identityProviders.authorizationOrigin,
   updatedAt: identityProviders.updatedAt,
   domains: domainsOf,
 };
@@ -63,7 +68,7 @@ function opened(row: Row): Provider {
 
 export async function listProviders(): Promise<ProviderSummary[]> {
   const rows = (await db.select(COLUMNS).from(identityProviders).orderBy(asc(identityProviders.name))) as Row[];
-  return rows.map(({ clientSecret, updatedAt, ...row }) => ({
+  return rows.map(({ clientSecret, updatedAt, authorizationOrigin, ...row }) => ({
     ...row,
     secret: openSecret(clientSecret, row.id) === null ? "unreadable" : "set",
   }));
@@ -109,7 +114,7 @@ export async function requiredProviderFor(email: string): Promise<Provider | nul
   return provider?.requireSso ? provider : null;
 }
 
-function audited(provider: Omit<Provider, "clientSecret" | "updatedAt" | "id">) {
+function audited(provider: Pick<Provider, "name" | "issuer" | "clientId" | "domains" | "requireSso" | "refreshCard">) {
   return {
     name: provider.name,
     issuer: provider.issuer,

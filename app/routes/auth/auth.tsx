@@ -209,6 +209,10 @@ export default function AuthRoute({ loaderData, actionData }: Route.ComponentPro
           onChange={(event) => setEmail(event.currentTarget.value)}
           errors={errors?.email}
         />
+        {/* Said when the password steps aside, for someone who does not see it go. */}
+        <p aria-live="polite" className="sr-only">
+          {routed ? `Your company signs you in with ${routed.name}. No password is needed.` : ""}
+        </p>
         {mode === "signup" ? (
           <NewPasswordField errors={errors} />
         ) : routed ? (

@@ -1,10 +1,13 @@
-import { IdCard } from "lucide-react";
+import { IdCard, KeyRound } from "lucide-react";
 import { Form, useNavigation } from "react-router";
 import { AcceptInvitationSchema } from "~/.server/accounts/schemas";
+import { isAdminEmail } from "~/.server/admins";
 import { callAuth, cookieHeaders } from "~/.server/auth";
+import { formTargetsContext } from "~/.server/csp";
 import { readForm } from "~/.server/form-data";
 import { viewInvitation } from "~/.server/invitations/accept";
 import { failure } from "~/.server/responses";
+import { providerForEmail } from "~/.server/sso/providers";
 import { redirectWithToast } from "~/.server/toast";
 import { fieldErrors } from "~/.server/validation";
 import { NewPasswordField } from "~/components/account-fields";
@@ -22,10 +25,19 @@ export const meta: Route.MetaFunction = () => [{ title: "Claim your card" }];
  * mailbox, so they choose the password; an address that has an account keeps
  * its password and gets the card added.
  */
-export async function loader({ request }: Route.LoaderArgs) {
+export async function loader({ request, context }: Route.LoaderArgs) {
   const token = new URL(request.url).searchParams.get("token") ?? "";
   const view = token ? await viewInvitation(token) : ({ state: "invalid" } as const);
-  return { token: view.state === "invalid" ? "" : token, view };
+  // An address of a provider's domain claims its card by signing in there (the first sign-in claims it).
+  // The addresses in ADMIN_EMAILS keep their password, and never sign in through a provider.
+  const provider =
+    view.state === "choose-password" && !isAdminEmail(view.email) ? await providerForEmail(view.email) : null;
+  if (provider) context.set(formTargetsContext, [provider.authorizationOrigin]);
+  return {
+    token: view.state === "invalid" ? "" : token,
+    view,
+    sso: provider ? { id: provider.id, name: provider.name, required: provider.requireSso } : null,
+  };
 }
 
 export async function action({ request }: Route.ActionArgs) {
@@ -69,7 +81,7 @@ export default function Invitation({ loaderData, actionData }: Route.ComponentPr
   const site = useSite();
   const navigation = useNavigation();
   const busy = navigation.state === "submitting";
-  const { view, token } = loaderData;
+  const { view, token, sso } = loaderData;
   if (view.state === "invalid") {
     return (
       <LinkFailedScreen
@@ -89,8 +101,8 @@ export default function Invitation({ loaderData, actionData }: Route.ComponentPr
         {view.state === "choose-password" ? (
           <p className="text-slate-600 dark:text-slate-400">
             A business card was prepared for{" "}
-            <strong className="break-all text-slate-900 dark:text-slate-100">{view.email}</strong>. Choose your
-            password: it signs you in from now on, and the card becomes yours.
+            <strong className="break-all text-slate-900 dark:text-slate-100">{view.email}</strong>.
+            {sso ? null : " Choose your password: it signs you in from now on, and the card becomes yours."}
           </p>
         ) : (
           <p className="text-slate-600 dark:text-slate-400">
@@ -99,23 +111,40 @@ export default function Invitation({ loaderData, actionData }: Route.ComponentPr
           </p>
         )}
       </div>
-      <Form method="post" className="space-y-4" noValidate>
-        <input type="hidden" name="token" value={token} />
-        {actionData?.formError ? <Alert tone="error">{actionData.formError}</Alert> : null}
-        {view.state === "choose-password" ? (
-          <>
-            <input type="hidden" name="username" autoComplete="username" value={view.email} />
-            <NewPasswordField errors={errors} />
-          </>
-        ) : null}
-        <Button type="submit" size="lg" className="w-full" disabled={busy}>
-          {busy
-            ? "Claiming..."
-            : view.state === "choose-password"
-              ? "Claim my card and sign in"
-              : "Add the card to my account"}
-        </Button>
-      </Form>
+      {sso ? (
+        <Form method="post" action="/auth" className="mb-6 space-y-3">
+          <input type="hidden" name="intent" value="sso" />
+          <input type="hidden" name="providerId" value={sso.id} />
+          <p className="text-sm text-slate-600 dark:text-slate-400">
+            Your company signs you in with {sso.name}: sign in there, and the card becomes yours.
+          </p>
+          <Button type="submit" size="lg" className="w-full">
+            <KeyRound aria-hidden className="size-4" />
+            Sign in with {sso.name}
+          </Button>
+        </Form>
+      ) : null}
+      {sso?.required ? null : (
+        <Form method="post" className="space-y-4" noValidate>
+          <input type="hidden" name="token" value={token} />
+          {actionData?.formError ? <Alert tone="error">{actionData.formError}</Alert> : null}
+          {view.state === "choose-password" ? (
+            <>
+              <input type="hidden" name="username" autoComplete="username" value={view.email} />
+              <NewPasswordField errors={errors} />
+            </>
+          ) : null}
+          <Button type="submit" size="lg" variant={sso ? "secondary" : "primary"} className="w-full" disabled={busy}>
+            {busy
+              ? "Claiming..."
+              : view.state === "choose-password"
+                ? sso
+                  ? "Claim it with a password instead"
+                  : "Claim my card and sign in"
+                : "Add the card to my account"}
+          </Button>
+        </Form>
+      )}
     </AuthShell>
   );
 }
