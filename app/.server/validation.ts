@@ -25,7 +25,7 @@ const FORBIDDEN_MULTI_LINE =
 // biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is what this is for
 export const CONTROL_CHARACTERS = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u2028\u2029]/g;
 
-function hasForbiddenCharacters(value: string, options: { multiline?: boolean } = {}) {
+export function hasForbiddenCharacters(value: string, options: { multiline?: boolean } = {}) {
   return (options.multiline ? FORBIDDEN_MULTI_LINE : FORBIDDEN_SINGLE_LINE).test(value);
 }
 

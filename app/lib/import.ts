@@ -13,10 +13,14 @@ export const IMPORT_FIELDS = [
   { key: "linkedinUrl", label: CARD_FIELDS.linkedinUrl.label },
   { key: "links", label: "Website and other links" },
   { key: "username", label: "Username" },
+  { key: "manager", label: "Manager" },
   { key: "pronouns", label: CARD_FIELDS.pronouns.label },
   { key: "languages", label: CARD_FIELDS.languages.label },
   { key: "bio", label: CARD_FIELDS.bio.label },
-] as const satisfies readonly { key: CardFieldKey | "firstName" | "lastName" | "brand" | "username"; label: string }[];
+] as const satisfies readonly {
+  key: CardFieldKey | "firstName" | "lastName" | "brand" | "username" | "manager";
+  label: string;
+}[];
 
 export type ImportField = (typeof IMPORT_FIELDS)[number]["key"];
 

@@ -3,8 +3,9 @@ import { eq, sql } from "drizzle-orm";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { db, getDatabaseHandle, rowsOf } from "~/.server/db/client";
-import { auditLog, brands, imports, profiles } from "~/.server/db/schema";
+import { auditLog, brands, importRows, imports, profiles } from "~/.server/db/schema";
 import { claimNextImport, runImport, runPendingImports } from "~/.server/imports/run";
+import { MANAGER_MESSAGES } from "~/.server/profiles/managers";
 import { type RealtimeEvent, startRealtime, subscribe } from "~/.server/realtime";
 import { action as uploadAction } from "~/routes/admin/import";
 import { action as detailAction, loader as detailLoader } from "~/routes/admin/import-detail";
@@ -457,7 +458,7 @@ describe("bulk import of cards from a CSV file", () => {
       context: undefined as never,
     } as never)) as Response;
     expect((await template.text()).replace(BOM, "")).toBe(
-      '"First name","Last name","Email","Job title","Department","Office","Phone","Company / brand","LinkedIn URL","Website and other links","Username","Pronouns","Languages","Bio"\r\n',
+      '"First name","Last name","Email","Job title","Department","Office","Phone","Company / brand","LinkedIn URL","Website and other links","Username","Manager","Pronouns","Languages","Bio"\r\n',
     );
     const form = new FormData();
     form.set("file", new File(["x".repeat(10 * 1024 * 1024 + 1)], "big.csv", { type: "text/csv" }));
@@ -512,5 +513,83 @@ describe("what others see after an import", () => {
     } finally {
       unsubscribe();
     }
+  });
+});
+
+describe("a manager column", () => {
+  it("sets each new card's manager once every row is in, a row further down included, and refuses a cycle, a deactivated manager and a stranger with the edit form's messages", async () => {
+    const who = await admin();
+    const boss = await insertCard({ email: "boss@example.org", username: "the.boss", firstName: "Bo", lastName: "Ss" });
+    await insertCard({ email: "gone@example.org", username: "gone", deactivatedAt: new Date() });
+    const file = [
+      "First name,Last name,Email,Manager",
+      "Ann,Lee,ann@example.org,bob@example.org",
+      "Bob,Ray,bob@example.org,@the.boss",
+      "Cy,Fox,cy@example.org,dee@example.org",
+      "Dee,Ng,dee@example.org,cy@example.org",
+      "Eve,Ho,eve@example.org,gone",
+      "Fay,Wu,fay@example.org,nobody@example.org",
+      "Gus,Li,gus@example.org,bo\u0007ss@example.org",
+    ].join("\n");
+    const id = await upload(who, file);
+    const planned = await preview(who, id);
+    expect(planned.settings.mapping).toEqual(["firstName", "lastName", "email", "manager"]);
+    expect(planned.preview.rows.map((row) => row.detail)).toEqual([
+      "Reports to bob@example.org",
+      "Reports to the.boss",
+      "Reports to dee@example.org",
+      "Reports to cy@example.org",
+      `No manager is set: ${MANAGER_MESSAGES.deactivated}`,
+      `No manager is set: ${MANAGER_MESSAGES.unknown}`,
+      `No manager is set: ${MANAGER_MESSAGES.unknown}`,
+    ]);
+    expect((await submit(who, id, "start")).status).toBe(302);
+    await runPendingImports();
+
+    const managerOf = async (email: string) => {
+      const [card] = await cardsByEmail(email);
+      const [manager] = card?.managerId
+        ? await db.select({ username: profiles.username }).from(profiles).where(eq(profiles.id, card.managerId))
+        : [];
+      return manager?.username ?? null;
+    };
+    const [bob] = await cardsByEmail("bob@example.org");
+    expect(await managerOf("ann@example.org")).toBe(present(bob, "Bob's card").username);
+    expect(await managerOf("bob@example.org")).toBe(boss.username);
+    expect(await managerOf("cy@example.org")).not.toBeNull();
+    expect(await managerOf("dee@example.org")).toBeNull();
+    expect(await managerOf("eve@example.org")).toBeNull();
+    expect(await managerOf("fay@example.org")).toBeNull();
+    const details = await db
+      .select({ n: importRows.rowNumber, outcome: importRows.outcome, detail: importRows.detail })
+      .from(importRows)
+      .where(eq(importRows.importId, id))
+      .orderBy(importRows.rowNumber);
+    expect(details.map((row) => row.outcome)).toEqual(Array(7).fill("created"));
+    expect(details[3]?.detail).toBe(`no manager is set: ${MANAGER_MESSAGES.cycle("Cy Fox")}`);
+    expect(details[4]?.detail).toBe(`no manager is set: ${MANAGER_MESSAGES.deactivated}`);
+    expect(details[5]?.detail).toBe(`no manager is set: ${MANAGER_MESSAGES.unknown}`);
+    expect(details[6]?.detail).toBe(`no manager is set: ${MANAGER_MESSAGES.unknown}`);
+    // Each manager set is on the record, named by username, with the file.
+    const entries = await db.select().from(auditLog).where(eq(auditLog.action, "update"));
+    expect(entries).toHaveLength(3);
+    expect(entries.map((entry) => entry.changes.import)).toEqual(Array(3).fill([null, "people.csv"]));
+  });
+
+  it("changes an existing card's manager only when the column is ticked, and counts it as an update", async () => {
+    const who = await admin();
+    await insertCard({ email: "lead@example.org", username: "lead" });
+    await insertCard({ email: "kim@example.org", username: "kim", firstName: "Kim", lastName: "Ode" });
+    const file = "First name,Last name,Email,Manager\nKim,Ode,kim@example.org,lead\n";
+    await importFile(who, file);
+    const [untouched] = await cardsByEmail("kim@example.org");
+    expect(untouched?.managerId).toBeNull();
+
+    const id = await importFile(who, file, { overwrite: ["manager"] });
+    const [changed] = await cardsByEmail("kim@example.org");
+    const [lead] = await cardsByEmail("lead@example.org");
+    expect(changed?.managerId).toBe(present(lead, "the lead's card").id);
+    const [record] = await db.select().from(imports).where(eq(imports.id, id));
+    expect(record).toMatchObject({ updatedCards: 1, unchangedRows: 0 });
   });
 });

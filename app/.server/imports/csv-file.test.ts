@@ -81,7 +81,7 @@ describe("files too large in shape to be a sheet of people", () => {
     );
   });
 
-  it("takes the most rows allowed and refuses one more", async () => {
+  it("takes the most rows allowed and refuses one more", { timeout: 30_000 }, async () => {
     const sheet = (rows: number) => `Email\n${"a@example.org\n".repeat(rows)}`;
     expect((await readCsv(bytes(sheet(MAX_ROWS)))).rows).toHaveLength(MAX_ROWS);
     expect(await refusal(sheet(MAX_ROWS + 1))).toBe(
@@ -90,7 +90,8 @@ describe("files too large in shape to be a sheet of people", () => {
   });
 });
 
-describe("reading a large file", () => {
+// Reading 10 MB is seconds of work on a busy machine: it gets room, its turns are what is checked.
+describe("reading a large file", { timeout: 30_000 }, () => {
   it("reads 10 MB in slices, leaving the server its turns between them, and keeps every character whole", async () => {
     const people = Array.from(
       { length: 60_000 },

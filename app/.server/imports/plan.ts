@@ -6,6 +6,7 @@ import { BrandSchema } from "../brands/schemas";
 import type { Queryable } from "../db/client";
 import { brands, profiles, usernameRedirects } from "../db/schema";
 import { linksFromText } from "../profiles/card-fields";
+import { isManagerName, MANAGER_MESSAGES } from "../profiles/managers";
 import {
   CreateProfileSchema,
   type NewProfileFields,
@@ -284,7 +285,8 @@ function planUpdate(
   // Only the ticked fields, and only from cells that hold something: an empty cell never clears a card's field.
   for (const field of settings.overwrite) {
     const cell = values[field]?.trim();
-    if (!cell) continue;
+    // The manager is set after every row is in, since it may be a row further down (run.ts).
+    if (!cell || field === "manager") continue;
     if (field === "brand") {
       const brand = chooseBrand(cell, settings, context);
       if ("error" in brand) return { kind: "error", reason: brand.error };
@@ -299,6 +301,7 @@ function planUpdate(
   const changes: Partial<ProfileFields> = {};
   const changed: string[] = [];
   for (const field of settings.overwrite) {
+    if (field === "manager") continue;
     const key = field === "brand" ? "companyBrandId" : field;
     if (
       field === "brand"
@@ -324,7 +327,9 @@ function keptFields(
   const kept: string[] = [];
   for (const [field, raw] of Object.entries(values) as [ImportField, string][]) {
     const cell = raw.trim();
-    if (!cell || field === "email" || settings.overwrite.includes(field as OverwritableField)) continue;
+    if (!cell || field === "email" || field === "manager" || settings.overwrite.includes(field as OverwritableField)) {
+      continue;
+    }
     if (field === "links") {
       if (!same(card.links, linksFromText(cell))) kept.push(importFieldLabel(field));
       continue;
@@ -353,4 +358,58 @@ export function describePlan(plan: RowPlan): string {
     case "error":
       return plan.reason;
   }
+}
+
+/**
+ * What the preview says of each row's manager: who they will report to (a
+ * card that exists, or a row of the file), or why none will be set. The
+ * import checks again when it sets them, after every row is in, and refuses
+ * a cycle or a deactivated manager then.
+ */
+export async function managerNotes(
+  tx: Queryable,
+  rows: SheetRow[],
+  mapping: ImportSettings["mapping"],
+): Promise<Map<number, string>> {
+  const notes = new Map<number, string>();
+  const managerIndex = mapping.indexOf("manager");
+  if (managerIndex < 0) return notes;
+  const wanted = (row: SheetRow) => (row.cells[managerIndex] ?? "").trim().replace(/^@/, "").toLowerCase();
+  const named = JSON.stringify([...new Set(rows.map(wanted).filter((name) => name && isManagerName(name)))]);
+  const stored = await tx
+    .select({
+      email: sql<string>`lower(${profiles.email})`,
+      username: sql<string>`lower(${profiles.username})`,
+      deactivated: sql<boolean>`${profiles.deactivatedAt} is not null`,
+    })
+    .from(profiles)
+    .where(
+      sql`lower(${profiles.email}) in (select jsonb_array_elements_text(${named}::jsonb)) or lower(${profiles.username}) in (select jsonb_array_elements_text(${named}::jsonb))`,
+    );
+  // Each name a manager may be given by, and whether that card is deactivated.
+  const known = new Map(
+    stored.flatMap((card) => [[card.email, card.deactivated] as const, [card.username, card.deactivated] as const]),
+  );
+  for (const field of ["email", "username"] as const) {
+    const index = mapping.indexOf(field);
+    if (index < 0) continue;
+    for (const row of rows) {
+      const name = (row.cells[index] ?? "").trim().toLowerCase();
+      if (name && !known.has(name)) known.set(name, false);
+    }
+  }
+  for (const row of rows) {
+    const name = wanted(row);
+    if (!name) continue;
+    const deactivated = known.get(name);
+    notes.set(
+      row.rowNumber,
+      deactivated === undefined
+        ? `No manager is set: ${MANAGER_MESSAGES.unknown}`
+        : deactivated
+          ? `No manager is set: ${MANAGER_MESSAGES.deactivated}`
+          : `Reports to ${name}`,
+    );
+  }
+  return notes;
 }

@@ -1,7 +1,7 @@
 import type { Actor } from "../actor";
 import { db } from "../db/client";
 import { getImport, settingsOf, sheetRows } from "./imports";
-import { describePlan, loadPlanContext, planRow, rowValues } from "./plan";
+import { describePlan, loadPlanContext, managerNotes, planRow, rowValues } from "./plan";
 
 export const PREVIEW_PAGE_ROWS = 50;
 
@@ -22,6 +22,7 @@ export async function previewImport(actor: Actor, importId: string, options: { p
   const settings = settingsOf(record);
   const rows = await sheetRows(importId);
   const context = await loadPlanContext(db, rows, rows, settings.mapping);
+  const managers = await managerNotes(db, rows, settings.mapping);
   const counts = { create: 0, update: 0, unchanged: 0, error: 0 };
   const listed: PreviewRow[] = [];
   for (const row of rows) {
@@ -37,7 +38,7 @@ export async function previewImport(actor: Actor, importId: string, options: { p
         .join(" "),
       email: values.email?.trim() ?? "",
       outcome: plan.kind,
-      detail: describePlan(plan),
+      detail: withManager(describePlan(plan), plan.kind, managers.get(row.rowNumber), settings.overwrite),
     });
   }
   const pageCount = Math.max(1, Math.ceil(listed.length / PREVIEW_PAGE_ROWS));
@@ -49,4 +50,15 @@ export async function previewImport(actor: Actor, importId: string, options: { p
     pageCount,
     rows: listed.slice((page - 1) * PREVIEW_PAGE_ROWS, page * PREVIEW_PAGE_ROWS),
   };
+}
+
+/** A row's detail with what happens to its manager: a new card always takes it, an existing one when ticked. */
+function withManager(
+  detail: string,
+  kind: "create" | "update" | "unchanged" | "error",
+  note: string | undefined,
+  overwrite: readonly string[],
+): string {
+  if (!note || kind === "error" || (kind !== "create" && !overwrite.includes("manager"))) return detail;
+  return detail ? `${detail}; ${note.charAt(0).toLowerCase()}${note.slice(1)}` : note;
 }

@@ -6,6 +6,8 @@ import { changedFields, recordAdminAction } from "../audit/record";
 import { db, getDatabaseHandle, type Queryable, rowsOf } from "../db/client";
 import { databaseErrorLine, isRetryableConflict } from "../db/errors";
 import { brands, importRows, imports, profiles, users } from "../db/schema";
+import { ValidationError } from "../errors";
+import { managerNames, resolveManager } from "../profiles/managers";
 import { uniqueUsernames, usernameBase } from "../profiles/usernames";
 import { newCardVisibility } from "../profiles/visibility";
 import { publishAll, type RealtimeEvent } from "../realtime";
@@ -159,6 +161,97 @@ async function applyBatch(
   return createdIds;
 }
 
+/**
+ * Sets the managers a file names (docs/decisions/020-bulk-import.md), once every
+ * row is in, in the file's order, in the transaction that ends the import: a
+ * stop before it commits leaves them all to the next run. A new card takes
+ * its manager; an existing one only when the column was ticked. A manager
+ * that is no card, deactivated, the person, or someone reporting to them is
+ * refused with the same message as on the edit form, written on the row.
+ */
+async function applyManagers(
+  tx: Queryable,
+  importId: string,
+  settings: ReturnType<typeof settingsOf>,
+  allRows: SheetRow[],
+  audit: Omit<ImportAudit, "cards">,
+) {
+  const managerIndex = settings.mapping.indexOf("manager");
+  const emailIndex = settings.mapping.indexOf("email");
+  if (managerIndex < 0 || emailIndex < 0) return;
+  const stored = new Map(
+    (
+      await tx
+        .select({ n: importRows.rowNumber, outcome: importRows.outcome, detail: importRows.detail })
+        .from(importRows)
+        .where(eq(importRows.importId, importId))
+    ).map((row) => [row.n, row]),
+  );
+  const notes: { n: number; outcome: string; detail: string }[] = [];
+  const events: RealtimeEvent[] = [];
+  let movedToUpdated = 0;
+  for (const row of allRows) {
+    const text = row.cells[managerIndex]?.trim();
+    const result = stored.get(row.rowNumber);
+    if (!text || !result?.outcome || result.outcome === "error") continue;
+    if (result.outcome !== "created" && !settings.overwrite.includes("manager")) continue;
+    const [card] = await tx
+      .select({
+        id: profiles.id,
+        managerId: profiles.managerId,
+        firstName: profiles.firstName,
+        lastName: profiles.lastName,
+      })
+      .from(profiles)
+      .where(sql`lower(${profiles.email}) = ${(row.cells[emailIndex] ?? "").trim().toLowerCase()}`);
+    if (!card) continue;
+    const joined = (note: string) => (result.detail ? `${result.detail}; ${note}` : note);
+    let managerId: string | null;
+    try {
+      managerId = await resolveManager(tx, text, card.id);
+    } catch (error) {
+      if (!(error instanceof ValidationError)) throw error;
+      const message = error.fieldErrors.manager?.[0] ?? "the manager could not be set";
+      notes.push({ n: row.rowNumber, outcome: result.outcome, detail: joined(`no manager is set: ${message}`) });
+      continue;
+    }
+    if (managerId === card.managerId) continue;
+    await tx.update(profiles).set({ managerId }).where(eq(profiles.id, card.id));
+    events.push({ kind: "profile", id: card.id });
+    const [before, after] = await managerNames(tx, card.managerId, managerId);
+    await recordAdminAction(tx, {
+      actor: audit.actor,
+      action: "update",
+      target: { kind: "profile", id: card.id, label: fullName(card) },
+      changes: { manager: [before, after], import: [null, audit.fileName] },
+    });
+    // A row that changed nothing else is now an update.
+    const outcome = result.outcome === "unchanged" ? "updated" : result.outcome;
+    if (result.outcome === "unchanged") movedToUpdated++;
+    notes.push({
+      n: row.rowNumber,
+      outcome,
+      detail: result.outcome === "unchanged" ? "Updates Manager" : joined(`reports to ${after}`),
+    });
+  }
+  if (notes.length) {
+    await tx.execute(sql`
+      update ${importRows} r set outcome = x.outcome, detail = x.detail
+      from jsonb_to_recordset(${JSON.stringify(notes)}::jsonb) as x(n int, outcome text, detail text)
+      where r.import_id = ${importId} and r.row_number = x.n`);
+  }
+  if (movedToUpdated) {
+    await tx
+      .update(imports)
+      .set({
+        updatedCards: sql`${imports.updatedCards} + ${movedToUpdated}`,
+        unchangedRows: sql`${imports.unchangedRows} - ${movedToUpdated}`,
+      })
+      .where(eq(imports.id, importId));
+  }
+  await publishAll(events, tx);
+}
+
 /** Imports the next batch of `importId`; returns whether rows were left. */
 async function runBatch(
   importId: string,
@@ -177,6 +270,11 @@ async function runBatch(
       .orderBy(importRows.rowNumber)
       .limit(rows);
     if (pending.length === 0) {
+      // Every row is in: managers can be found, whichever row of the file they are on.
+      await applyManagers(tx, importId, settingsOf(record), allRows, {
+        actor: await importActor(tx, record.createdBy),
+        fileName: record.fileName,
+      });
       await tx
         .update(imports)
         .set({ status: "done", finishedAt: new Date(), heartbeatAt: new Date() })

@@ -3,6 +3,7 @@ import { fullName } from "~/lib/names";
 import { db, type Queryable, rowsOf } from "../db/client";
 import { profiles } from "../db/schema";
 import { ValidationError } from "../errors";
+import { hasForbiddenCharacters } from "../validation";
 
 /**
  * Who reports to whom. A manager is named by an administrator (by username or
@@ -19,6 +20,11 @@ export const MANAGER_MESSAGES = {
   cycle: (name: string) => `${name} already reports to this person: choose someone higher up`,
 } as const;
 
+/** Whether a typed manager could be a username or an address at all. */
+export function isManagerName(name: string): boolean {
+  return name.length <= 254 && !hasForbiddenCharacters(name);
+}
+
 /**
  * The id of the manager `text` names for the card `profileId` (null for a new
  * card), or null when `text` is empty; a ValidationError on `manager` otherwise.
@@ -26,6 +32,8 @@ export const MANAGER_MESSAGES = {
 export async function resolveManager(tx: Queryable, text: string | null, profileId: string | null) {
   const wanted = text?.trim().replace(/^@/, "").toLowerCase();
   if (!wanted) return null;
+  // No username or address is this long or holds control characters (an import's cells are raw).
+  if (!isManagerName(wanted)) throw new ValidationError({ manager: [MANAGER_MESSAGES.unknown] });
   const [manager] = await tx
     .select({
       id: profiles.id,
