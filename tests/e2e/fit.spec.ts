@@ -1,5 +1,5 @@
 import type { Locator, Page } from "@playwright/test";
-import { expect, expectAccessible, failedLoad, screenshot, test } from "./fixtures";
+import { expect, expectAccessible, failedLoad, screenshot, switchScheme, test } from "./fixtures";
 import { LONG_CARD } from "./people";
 
 const { person } = LONG_CARD;
@@ -34,7 +34,7 @@ const SCHEMES = ["light", "dark"] as const;
 /** The page in light, then in dark: the layout is the same, and one page load serves both. */
 async function inEachScheme(page: Page, check: (scheme: (typeof SCHEMES)[number]) => Promise<void>) {
   for (const scheme of SCHEMES) {
-    await page.emulateMedia({ colorScheme: scheme });
+    await switchScheme(page, scheme);
     await check(scheme);
   }
 }

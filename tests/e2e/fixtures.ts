@@ -250,6 +250,16 @@ export async function expectAccessible(page: Page) {
   expect(serious.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).join(", ")})`)).toEqual([]);
 }
 
+/**
+ * Switches the device's colour scheme and waits until the page follows it: the
+ * theme script sets the `dark` class when the device's setting changes, and a
+ * check made before that sees half a theme.
+ */
+export async function switchScheme(page: Page, scheme: "light" | "dark") {
+  await page.emulateMedia({ colorScheme: scheme });
+  await expect(page.locator("html")).toHaveClass(scheme === "dark" ? /(^|\s)dark(\s|$)/ : /^(?!.*(^|\s)dark(\s|$))/);
+}
+
 /** Under CI nobody looks at the screens: a whole-page picture costs a busy machine a second each. */
 const KEEP_SCREENS = !["1", "true"].includes((process.env.CI ?? "").toLowerCase());
 

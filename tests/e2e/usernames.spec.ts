@@ -1,4 +1,4 @@
-import { expect, expectAccessible, failedLoad, screenshot, test } from "./fixtures";
+import { expect, expectAccessible, failedLoad, screenshot, switchScheme, test } from "./fixtures";
 import { RENAMED_CARD } from "./people";
 
 test("after a username change the old card, QR page and files redirect, nobody else can take the old name, and taking it back never loops", async ({
@@ -85,7 +85,7 @@ test("after a username change the old card, QR page and files redirect, nobody e
   await expect(edit.getByRole("heading", { name: "Earlier names" })).toBeVisible();
   await edit.getByText(`@${renamed}`).scrollIntoViewIfNeeded();
   for (const scheme of ["light", "dark"] as const) {
-    await page.emulateMedia({ colorScheme: scheme });
+    await switchScheme(page, scheme);
     await screenshot(page, `old-usernames-desktop-${scheme}`);
   }
   await expectAccessible(page);
