@@ -96,11 +96,18 @@ export async function getProvider(id: string, queryable: Queryable = db): Promis
 export async function providerForEmail(email: string): Promise<Provider | null> {
   const domain = domainOf(email);
   if (!domain) return null;
-  const [row] = await db
-    .select({ id: identityProviderDomains.providerId })
-    .from(identityProviderDomains)
-    .where(eq(identityProviderDomains.domain, domain));
-  return row ? getProvider(row.id) : null;
+  // One query: this runs on every password sign-in.
+  const [row] = (await db
+    .select(COLUMNS)
+    .from(identityProviders)
+    .innerJoin(identityProviderDomains, eq(identityProviderDomains.providerId, identityProviders.id))
+    .where(eq(identityProviderDomains.domain, domain))) as Row[];
+  return row ? opened(row) : null;
+}
+
+/** Whether an address may not use a password because its domain requires `provider`. */
+export function requiresProvider(provider: Provider | null, email: string): provider is Provider {
+  return !!provider?.requireSso && !isAdminEmail(email);
 }
 
 /**
@@ -111,7 +118,7 @@ export async function providerForEmail(email: string): Promise<Provider | null> 
 export async function requiredProviderFor(email: string): Promise<Provider | null> {
   if (isAdminEmail(email)) return null;
   const provider = await providerForEmail(email);
-  return provider?.requireSso ? provider : null;
+  return requiresProvider(provider, email) ? provider : null;
 }
 
 function audited(provider: Pick<Provider, "name" | "issuer" | "clientId" | "domains" | "requireSso" | "refreshCard">) {

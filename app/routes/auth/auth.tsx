@@ -8,7 +8,7 @@ import { formTargetsContext } from "~/.server/csp";
 import { readForm } from "~/.server/form-data";
 import { failure } from "~/.server/responses";
 import { SSO_MESSAGES, ssoMessage } from "~/.server/sso/messages";
-import { providerForEmail, requiredProviderFor, signInProviders } from "~/.server/sso/providers";
+import { providerForEmail, requiresProvider, signInProviders } from "~/.server/sso/providers";
 import { fieldErrors, safeRedirect } from "~/.server/validation";
 import { NameFields, NewPasswordField, PhoneField } from "~/components/account-fields";
 import { AuthShell, MailSentScreen } from "~/components/auth-shell";
@@ -60,7 +60,7 @@ export async function action({ request }: Route.ActionArgs) {
   if (intent === "signin" && typeof values.email === "string" && values.email.includes("@")) {
     const provider = await providerForEmail(values.email);
     const password = form.get("password");
-    if (provider && (!password || (await requiredProviderFor(values.email)))) {
+    if (provider && (!password || requiresProvider(provider, values.email))) {
       return startSso(request, { email: values.email.trim() }, redirectTo, values);
     }
   }

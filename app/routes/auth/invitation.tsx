@@ -7,7 +7,7 @@ import { formTargetsContext } from "~/.server/csp";
 import { readForm } from "~/.server/form-data";
 import { viewInvitation } from "~/.server/invitations/accept";
 import { failure } from "~/.server/responses";
-import { providerForEmail } from "~/.server/sso/providers";
+import { providerForEmail, requiresProvider } from "~/.server/sso/providers";
 import { redirectWithToast } from "~/.server/toast";
 import { fieldErrors } from "~/.server/validation";
 import { NewPasswordField } from "~/components/account-fields";
@@ -36,7 +36,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   return {
     token: view.state === "invalid" ? "" : token,
     view,
-    sso: provider ? { id: provider.id, name: provider.name, required: provider.requireSso } : null,
+    sso: provider
+      ? { id: provider.id, name: provider.name, required: "email" in view && requiresProvider(provider, view.email) }
+      : null,
   };
 }
 
