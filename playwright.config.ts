@@ -1,13 +1,13 @@
 import { defineConfig, devices } from "@playwright/test";
+import { CHROMIUM } from "./scripts/chromium.js";
 import { INSTANCES, urlOf } from "./tests/e2e/instances.js";
 
 /** The server most tests run against; the settings project has one of its own. */
 export const E2E_URL = urlOf(INSTANCES.main);
 const SETTINGS_URL = urlOf(INSTANCES.settings);
 
-/** Debian's Chromium (scripts/e2e.js finds it, or CHROMIUM_PATH names another): `npx playwright install`
- * downloads browsers from outside the package registries. */
-const executablePath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+/** Debian's headless Chromium, or its full one, or CHROMIUM_PATH (scripts/chromium.js). */
+const executablePath = CHROMIUM;
 
 export default defineConfig({
   testDir: "tests/e2e",

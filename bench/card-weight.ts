@@ -1,14 +1,15 @@
 // What a browser transfers to show a card: every response of a page load in
-// Chromium (Debian's, or CHROMIUM_PATH), by kind, compressed sizes with
+// Chromium (scripts/chromium.js), by kind, compressed sizes with
 // headers; the photo and other images are listed apart. Used by `npm run
 // bench:load`; alone: `npx tsx bench/card-weight.ts http://127.0.0.1:PORT/profile/USERNAME`.
 import { chromium } from "playwright-core";
+import { CHROMIUM } from "../scripts/chromium.js";
 
 export type Weight = { kind: string; files: number; bytes: number };
 
 export async function measureCardWeight(url: string): Promise<Weight[]> {
   const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+    executablePath: CHROMIUM,
     args: ["--no-sandbox", "--disable-gpu"],
   });
   try {

@@ -1,20 +1,18 @@
-// The browser tests: builds the app, then runs Playwright in Debian's Chromium.
-// Without a Chromium it says so plainly and how to install one; under CI that
-// fails the run, elsewhere it exits 0 so that `npm test` still runs the rest.
+// The browser tests: builds the app, then runs Playwright in Debian's Chromium
+// (scripts/chromium.js). Without one it says so plainly and how to install one;
+// under CI that fails the run, elsewhere it exits 0 so that `npm test` still runs the rest.
 import { spawnSync } from "node:child_process";
-import fs from "node:fs";
+import { CHROMIUM_CANDIDATES, CHROMIUM as chromium } from "./chromium.js";
 
 const IN_CI = ["1", "true"].includes((process.env.CI ?? "").toLowerCase());
-const candidates = [process.env.CHROMIUM_PATH, "/usr/bin/chromium", "/usr/bin/chromium-browser"].filter(Boolean);
-const chromium = candidates.find((file) => fs.existsSync(file));
 
 if (!chromium) {
   console.error(
     [
       "",
       `┌─ End-to-end tests ${IN_CI ? "FAILED" : "SKIPPED"}: no Chromium found.`,
-      `│  Looked for: ${candidates.join(", ")}`,
-      "│  Install Debian's Chromium:  sudo apt-get install chromium fonts-liberation",
+      `│  Looked for: ${CHROMIUM_CANDIDATES.join(", ")}`,
+      "│  Install Debian's headless Chromium:  sudo apt-get install chromium-headless-shell fonts-liberation",
       "│  or point CHROMIUM_PATH at a Chromium binary, then run `npm test` again.",
       ...(IN_CI ? ["│  Under CI every check must run."] : []),
       "└─",

@@ -230,6 +230,9 @@ export async function signIn(page: Page, email: string, password = PASSWORD) {
   await page.getByRole("button", { name: "Sign In", exact: true }).click();
 }
 
+/** A modal dialog (Radix marks the open one). */
+const OPEN_MODAL = ':is([role="dialog"], [role="alertdialog"])[data-state="open"]';
+
 /** Axe reads the whole page in the browser: slow on a busy machine, so each check gets its own allowance. */
 const AXE_TIMEOUT_MS = 30_000;
 
@@ -242,10 +245,11 @@ const AXE_TIMEOUT_MS = 30_000;
 export async function expectAccessible(page: Page) {
   const info = test.info();
   info.setTimeout(info.timeout + AXE_TIMEOUT_MS);
-  const results = await new AxeBuilder({ page })
-    .setLegacyMode(true)
-    .options({ resultTypes: ["violations"] })
-    .analyze();
+  const axe = new AxeBuilder({ page }).setLegacyMode(true).options({ resultTypes: ["violations"] });
+  // Under an open modal the page is inert and dimmed on purpose: what a reader meets is the
+  // dialog. Axe sometimes measured the dimmed text behind it as if it were the page.
+  if (await page.locator(OPEN_MODAL).count()) axe.include(OPEN_MODAL);
+  const results = await axe.analyze();
   const serious = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
   expect(serious.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).join(", ")})`)).toEqual([]);
 }

@@ -2,6 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { type Browser, chromium, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CHROMIUM, CHROMIUM_CANDIDATES } from "../../scripts/chromium.js";
 import { populate } from "../support/populate";
 import { ON_POSTGRES, startedProcesses } from "../support/process-suite";
 import { migratedDataDir, SERVER_BUILT, type ServerProcess, startServer } from "../support/server-process";
@@ -13,15 +14,14 @@ import { migratedDataDir, SERVER_BUILT, type ServerProcess, startServer } from "
  * has no photo, and nothing answers 500. Checked in a real browser on the
  * built server. The files are the same on either engine, so this runs once.
  */
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-const HAS_CHROMIUM = fs.existsSync(CHROMIUM);
-if (!HAS_CHROMIUM) console.warn(`SKIPPED: the missing-file tests need Chromium at ${CHROMIUM}`);
+if (!CHROMIUM)
+  console.warn(`SKIPPED: the missing-file tests need Chromium at one of ${CHROMIUM_CANDIDATES.join(", ")}`);
 
 const started = startedProcesses("the missing-file tests");
 
 let browser: Browser | undefined;
 beforeAll(async () => {
-  if (ON_POSTGRES || !SERVER_BUILT || !HAS_CHROMIUM) return;
+  if (ON_POSTGRES || !SERVER_BUILT || !CHROMIUM) return;
   browser = await chromium.launch({
     executablePath: CHROMIUM,
     args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking"],
@@ -55,7 +55,7 @@ function openAs(cookie: string) {
   return browser!.newContext({ extraHTTPHeaders: { cookie } });
 }
 
-describe.skipIf(ON_POSTGRES || !SERVER_BUILT || !HAS_CHROMIUM)("when uploaded files are gone", () => {
+describe.skipIf(ON_POSTGRES || !SERVER_BUILT || !CHROMIUM)("when uploaded files are gone", () => {
   it("the card shows the initials, the brand its initial and gradient, and the contact file has no photo", async () => {
     const server = await startServer({ dataDir: await migratedDataDir() });
     started.push(server);
