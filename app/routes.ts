@@ -11,6 +11,9 @@ export default [
   route("auth/invitation", "routes/auth/invitation.tsx"),
   route("invitations/stop", "routes/invitations/stop.tsx"),
   route("api/auth/*", "routes/api/auth.$.ts"),
+  // SAML single sign-on: Namecard's metadata, and where providers post their answers.
+  route("sso/saml/metadata", "routes/sso/saml-metadata.ts"),
+  route("sso/saml/acs", "routes/sso/saml-acs.ts"),
 
   // Public cards
   route("profile/:username", "routes/profile/$username.tsx"),

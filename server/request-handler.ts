@@ -78,7 +78,9 @@ function requestFault(req: ExpressRequest, route: RouteFacts): Refusal | null {
   if (req.method === "GET" || req.method === "HEAD") {
     return hasBody(req) ? { status: 400, message: `A ${req.method} request cannot carry a body.` } : null;
   }
-  if (req.method === "POST" && route.action) return sentFromAnotherSite(req) ? FOREIGN_FORM : null;
+  if (req.method === "POST" && route.action) {
+    return !route.action.crossSite && sentFromAnotherSite(req) ? FOREIGN_FORM : null;
+  }
   return {
     status: 405,
     message: `This address does not take ${req.method} requests.`,

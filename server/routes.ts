@@ -38,7 +38,7 @@ const BODY_LIMITS = {
 } satisfies Record<BodyLimit, number>;
 
 /** What a POST reaches: an action, with the most its body may hold and the media types it reads. */
-export type ActionFacts = { limit: number; types: readonly string[] };
+export type ActionFacts = { limit: number; types: readonly string[]; crossSite: boolean };
 
 export type RouteFacts = {
   /** The action a POST to this address runs, or null when none does (405). */
@@ -107,7 +107,8 @@ function makeTable(build: ServerBuild): RouteTable {
 function declarationsOf(id: string, module: RouteModule): Declared {
   // Read as unknown values: a route module's `handle` is not checked against these types by anything else.
   const handle = (module.handle ?? {}) as { [Key in keyof BodyHandle | "keptPage"]?: unknown };
-  const { bodyLimit = "form", bodyTypes = FORM_TYPES, keptPage = null } = handle;
+  const { bodyLimit = "form", bodyTypes = FORM_TYPES, keptPage = null, crossSite = false } = handle;
+  if (typeof crossSite !== "boolean") throw new Error(`route ${id}: handle.crossSite must be true or false`);
   if (typeof bodyLimit !== "string" || !(bodyLimit in BODY_LIMITS)) {
     throw new Error(`route ${id}: handle.bodyLimit must be one of ${Object.keys(BODY_LIMITS).join(", ")}`);
   }
@@ -122,7 +123,9 @@ function declarationsOf(id: string, module: RouteModule): Declared {
   }
   return {
     keptPage: keptPage as KeptPage | null,
-    action: module.action ? { limit: BODY_LIMITS[bodyLimit as BodyLimit], types: bodyTypes as string[] } : null,
+    action: module.action
+      ? { limit: BODY_LIMITS[bodyLimit as BodyLimit], types: bodyTypes as string[], crossSite }
+      : null,
   };
 }
 

@@ -36,6 +36,11 @@ export type BodyHandle = {
   bodyLimit?: BodyLimit;
   /** The media types its action reads; forms (`FORM_TYPES`) when not said. */
   bodyTypes?: readonly string[];
+  /**
+   * Its action takes forms posted from other sites (a SAML provider's answer,
+   * which proves itself by its signature): the same-site check is not made.
+   */
+  crossSite?: boolean;
 };
 
 export const FORM_TYPES = ["application/x-www-form-urlencoded", "multipart/form-data"] as const;

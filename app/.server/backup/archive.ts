@@ -20,6 +20,7 @@ import {
   profiles,
   profileViews,
   rateLimits,
+  samlAssertions,
   sessions,
   siteSettings,
   ssoIdentities,
@@ -51,7 +52,7 @@ const ARCHIVE_FORMAT = 1;
 export const BACKUP_TABLES: PgTable[] = [
   users,
   accounts,
-  // A provider's client secret is in the archive as it is stored: encrypted with the server's secret.
+  // A provider's client secret and SAML certificates are in the archive as stored: encrypted with the server's secret.
   identityProviders,
   identityProviderDomains,
   ssoIdentities,
@@ -81,8 +82,9 @@ export const NOT_BACKED_UP: PgTable[] = [
   sessions,
   verifications,
   rateLimits,
-  // Sign-ins on their way to a provider: minutes old, useless after a restore.
+  // Sign-ins on their way to a provider, and the SAML assertions already used: minutes old, useless after a restore.
   ssoLogins,
+  samlAssertions,
   throttleEvents,
   healthChecks,
   mailJobs,

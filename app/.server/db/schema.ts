@@ -18,6 +18,7 @@ import {
 } from "drizzle-orm/pg-core";
 import type { CardLink, FieldPolicies, FieldVisibility } from "../../lib/card-fields";
 import { FONT_FAMILIES, JOIN_RULES } from "../../lib/settings";
+import type { ProviderClaims } from "../sso/claims";
 
 const timestamps = {
   createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
@@ -529,13 +530,22 @@ export const identityProviders = pgTable(
   "identity_providers",
   {
     id: uuid("id").primaryKey(),
-    protocol: text("protocol", { enum: ["oidc"] })
+    protocol: text("protocol", { enum: ["oidc", "saml"] })
       .notNull()
       .default("oidc"),
     name: text("name").notNull(),
+    /** OpenID Connect: the issuer URL; SAML: the provider's entity ID. */
     issuer: text("issuer").notNull(),
-    clientId: text("client_id").notNull(),
-    clientSecret: text("client_secret").notNull(),
+    /** OpenID Connect only. */
+    clientId: text("client_id"),
+    /** OpenID Connect only: sealed (sso/secrets.ts). */
+    clientSecret: text("client_secret"),
+    /** SAML only: where its sign-in page takes requests (HTTP-Redirect binding). */
+    ssoUrl: text("sso_url"),
+    /** SAML only: the certificates its signatures are checked against, sealed (sso/secrets.ts). */
+    certificates: text("certificates"),
+    /** SAML only: it may start a sign-in itself (an unsolicited response), which no browser binding protects. */
+    idpInitiated: boolean("idp_initiated").notNull().default(false),
     /**
      * Where its sign-in page is (the origin of its authorization endpoint, found by
      * discovery): the sign-in page's policy lets its forms lead there.
@@ -549,7 +559,10 @@ export const identityProviders = pgTable(
   },
   (table) => [
     uniqueIndex("identity_providers_issuer_key").on(table.issuer),
-    check("identity_providers_protocol_check", sql`${table.protocol} in ('oidc')`),
+    check(
+      "identity_providers_protocol_check",
+      sql`(${table.protocol} = 'oidc' and ${table.clientId} is not null and ${table.clientSecret} is not null) or (${table.protocol} = 'saml' and ${table.ssoUrl} is not null and ${table.certificates} is not null)`,
+    ),
   ],
 );
 
@@ -594,9 +607,29 @@ export const ssoLogins = pgTable("sso_logins", {
   providerId: uuid("provider_id")
     .notNull()
     .references(() => identityProviders.id, { onDelete: "cascade" }),
-  browserHash: text("browser_hash").notNull(),
-  codeVerifier: text("code_verifier").notNull(),
-  nonce: text("nonce").notNull(),
+  /** Null only for a sign-in a SAML provider started itself (allowed per provider). */
+  browserHash: text("browser_hash"),
+  /** OpenID Connect only. */
+  codeVerifier: text("code_verifier"),
+  nonce: text("nonce"),
   redirectTo: text("redirect_to").notNull(),
+  /**
+   * SAML: what the provider's checked answer says of the person, waiting for the browser
+   * (the answer is a form posted from the provider's site, which carries no cookie).
+   */
+  claims: jsonb("claims").$type<ProviderClaims>(),
   expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
 });
+
+/** Each SAML assertion is used once: its ID is kept until it would have expired anyway. */
+export const samlAssertions = pgTable(
+  "saml_assertions",
+  {
+    providerId: uuid("provider_id")
+      .notNull()
+      .references(() => identityProviders.id, { onDelete: "cascade" }),
+    assertionId: text("assertion_id").notNull(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.providerId, table.assertionId] })],
+);

@@ -10,7 +10,7 @@ import { CARD_FIELD_RULES } from "../profiles/card-fields";
 import { type CardDetails, claimOrCreateProfile } from "../profiles/claim-profile";
 import { publish } from "../realtime";
 import { EmailSchema, NameSchema } from "../validation";
-import type { ProviderClaims } from "./oidc";
+import type { ProviderClaims } from "./claims";
 import type { Provider } from "./providers";
 
 export type Account = typeof users.$inferSelect;

@@ -4,6 +4,7 @@ import { randomToken, tokenHash } from "../accounts/tokens";
 import { db } from "../db/client";
 import { ssoLogins } from "../db/schema";
 import { env } from "../env";
+import type { ProviderClaims } from "./claims";
 import { isLoopbackIssuer } from "./schemas";
 
 /**
@@ -192,17 +193,9 @@ export async function startOidcSignIn(
 }
 
 /**
- * What a provider says of the person: who they are at the provider (issuer
- * and subject), and its text claims, from the ID token first and then the
- * userinfo endpoint (same provider, same subject) for what the token left out.
+ * The claims of the ID token first, then those of the userinfo endpoint (same
+ * provider, same subject) for what the token left out.
  */
-export type ProviderClaims = {
-  issuer: string;
-  subject: string;
-  emailVerified: boolean | null;
-  text: Record<string, string>;
-};
-
 function claimsOf(idToken: client.IDToken, userInfo: Record<string, unknown>): ProviderClaims {
   const text: Record<string, string> = {};
   for (const [name, value] of [...Object.entries(userInfo), ...Object.entries(idToken)]) {
@@ -227,21 +220,22 @@ type PendingLogin = typeof ssoLogins.$inferSelect;
  * Takes the pending sign-in a provider's answer names by its state. It is
  * deleted as it is read, so an answer is used at most once (a replayed
  * callback finds nothing); it must be unexpired and come back to the browser
- * that started it.
+ * that started it. Only a sign-in a SAML provider started itself has no
+ * browser (the callback checks that the provider may start them).
  */
 export async function takeLogin(
   query: URLSearchParams,
   browserKey: string | null,
 ): Promise<{ outcome: "ok"; login: PendingLogin } | FinishFailure> {
   const state = query.get("state");
-  if (!state || !browserKey) return { outcome: "expired", reason: "no state or no browser key" };
+  if (!state) return { outcome: "expired", reason: "no state" };
   const [login] = await db
     .delete(ssoLogins)
     .where(eq(ssoLogins.stateHash, tokenHash(state)))
     .returning();
   if (!login || login.expiresAt.getTime() < Date.now())
     return { outcome: "expired", reason: "unknown or expired state" };
-  if (login.browserHash !== tokenHash(browserKey)) {
+  if (login.browserHash !== null && login.browserHash !== tokenHash(browserKey ?? "")) {
     return { outcome: "expired", reason: "the sign-in was started in another browser" };
   }
   return { outcome: "ok", login };
@@ -262,13 +256,15 @@ export async function finishOidcSignIn(
   } catch (error) {
     return { outcome: "unavailable", reason: reasonOf(error) };
   }
+  if (!login.codeVerifier || !login.nonce) return { outcome: "expired", reason: "not an OpenID Connect sign-in" };
+  const { codeVerifier, nonce } = login;
   try {
     const currentUrl = new URL(callbackUrl());
     currentUrl.search = query.toString();
     const tokens = await client.authorizationCodeGrant(config, currentUrl, {
-      pkceCodeVerifier: login.codeVerifier,
+      pkceCodeVerifier: codeVerifier,
       expectedState: query.get("state") ?? "",
-      expectedNonce: login.nonce,
+      expectedNonce: nonce,
       idTokenExpected: true,
     });
     const idToken = tokens.claims();

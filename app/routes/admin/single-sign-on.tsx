@@ -3,10 +3,11 @@ import { useState } from "react";
 import { Form, Link, useNavigation } from "react-router";
 import { z } from "zod";
 import { requirePermission } from "~/.server/authz";
-import { formText, readForm } from "~/.server/form-data";
+import { type BodyHandle, formText, MAX_SETTINGS_FORM_BYTES, readForm } from "~/.server/form-data";
 import { failure, failureFrom } from "~/.server/responses";
 import { callbackUrl } from "~/.server/sso/oidc";
 import { deleteProvider, listProviders, saveProvider } from "~/.server/sso/providers";
+import { samlAcsUrl, samlEntityId } from "~/.server/sso/saml";
 import { ProviderFormSchema, ProviderIdSchema } from "~/.server/sso/schemas";
 import { redirectWithToast } from "~/.server/toast";
 import { parseForm } from "~/.server/validation";
@@ -27,22 +28,28 @@ const PAGE = "/admin/settings/single-sign-on";
 export async function loader({ request, context }: Route.LoaderArgs) {
   requirePermission(context.get(viewerContext), "update:settings:any");
   const providers = await listProviders();
-  const asked = new URL(request.url).searchParams.get("edit");
+  const query = new URL(request.url).searchParams;
+  const editing = providers.find((provider) => provider.id === query.get("edit")) ?? null;
   return {
     providers,
     redirectUrl: callbackUrl(),
-    editing: providers.find((provider) => provider.id === asked) ?? null,
+    saml: { entityId: samlEntityId(), acsUrl: samlAcsUrl(), metadataUrl: samlEntityId() },
+    editing,
+    protocol: editing?.protocol ?? (query.get("protocol") === "saml" ? "saml" : "oidc"),
   };
 }
+
+/** Metadata is pasted into the form: far larger than any other form's text. */
+export const handle: BodyHandle = { bodyLimit: "settings" };
 
 /** The provider a save changes; none adds one. */
 const SaveSchema = z.object({ id: z.union([z.literal(""), z.uuid("Reload the page and try again")]).optional() });
 
 export async function action({ request, context }: Route.ActionArgs) {
   const viewer = requirePermission(context.get(viewerContext), "update:settings:any");
-  const values = formText(await readForm(request));
-  // What the form shows again: never the secret.
-  const { clientSecret: _secret, ...kept } = values;
+  const values = formText(await readForm(request, MAX_SETTINGS_FORM_BYTES));
+  // What the form shows again: never the secret or a certificate.
+  const { clientSecret: _secret, certificate: _certificate, ...kept } = values;
   if (values.intent === "save") {
     try {
       const { id } = parseForm(SaveSchema, values);
@@ -73,7 +80,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 type Provider = Route.ComponentProps["loaderData"]["providers"][number];
 
 export default function SingleSignOn({ loaderData, actionData }: Route.ComponentProps) {
-  const { providers, redirectUrl, editing } = loaderData;
+  const { providers, redirectUrl, saml, editing, protocol } = loaderData;
   const [removing, setRemoving] = useState<Provider | null>(null);
   const remover = useDialogFetcher(() => setRemoving(null));
 
@@ -88,7 +95,7 @@ export default function SingleSignOn({ loaderData, actionData }: Route.Component
       </Link>
       <PageHeader
         title="Single sign-on"
-        description="Let people sign in with your company's identity provider (OpenID Connect), such as Okta, Microsoft Entra ID or Google Workspace."
+        description="Let people sign in with your company's identity provider, such as Okta, Microsoft Entra ID or Google Workspace, through OpenID Connect or SAML 2.0."
       />
 
       <section aria-labelledby="providers-title" className="mb-10 space-y-4">
@@ -112,7 +119,14 @@ export default function SingleSignOn({ loaderData, actionData }: Route.Component
         )}
       </section>
 
-      <ProviderForm key={editing?.id ?? "new"} editing={editing} redirectUrl={redirectUrl} failure={actionData} />
+      <ProviderForm
+        key={`${editing?.id ?? "new"}-${protocol}`}
+        editing={editing}
+        protocol={protocol}
+        redirectUrl={redirectUrl}
+        saml={saml}
+        failure={actionData}
+      />
 
       <Confirm
         open={removing !== null}
@@ -142,7 +156,7 @@ function ProviderCard({ provider, onRemove }: { provider: Provider; onRemove: ()
           <div className="flex flex-wrap items-center gap-2">
             <h3 className="text-base font-semibold">{provider.name}</h3>
             <span className="rounded-full bg-slate-100 px-2.5 py-0.5 text-xs font-medium text-slate-700 dark:bg-slate-800 dark:text-slate-300">
-              OpenID Connect
+              {provider.protocol === "saml" ? "SAML 2.0" : "OpenID Connect"}
             </span>
             {provider.requireSso ? (
               <span className="inline-flex items-center gap-1 rounded-full bg-emerald-100 px-2.5 py-0.5 text-xs font-medium text-emerald-800 dark:bg-emerald-950 dark:text-emerald-300">
@@ -162,11 +176,18 @@ function ProviderCard({ provider, onRemove }: { provider: Provider; onRemove: ()
               </li>
             ))}
           </ul>
+          {provider.certificates.map((certificate) => (
+            <p key={certificate.fingerprint} className="text-xs break-all text-slate-500 dark:text-slate-400">
+              Signing certificate {certificate.fingerprint.slice(0, 23)}…, valid until{" "}
+              {certificate.validTo.slice(0, 10)}
+            </p>
+          ))}
           {provider.secret === "unreadable" ? (
             <p className="flex items-start gap-1.5 text-sm text-amber-800 dark:text-amber-300">
               <TriangleAlert aria-hidden className="mt-0.5 size-4 shrink-0" />
-              Its client secret cannot be read with this server's secret (a backup restored elsewhere?): edit the
-              provider and enter it again.
+              {provider.protocol === "saml"
+                ? "Its certificates cannot be read with this server's secret (a backup restored elsewhere?): edit the provider and paste them again."
+                : "Its client secret cannot be read with this server's secret (a backup restored elsewhere?): edit the provider and enter it again."}
             </p>
           ) : null}
           <p className="text-xs text-slate-500 dark:text-slate-400">
@@ -190,21 +211,28 @@ function ProviderCard({ provider, onRemove }: { provider: Provider; onRemove: ()
   );
 }
 
+type SamlAddresses = Route.ComponentProps["loaderData"]["saml"];
+
 function ProviderForm({
   editing,
+  protocol,
   redirectUrl,
+  saml,
   failure,
 }: {
   editing: Provider | null;
+  protocol: "oidc" | "saml";
   redirectUrl: string;
+  saml: SamlAddresses;
   failure: Route.ComponentProps["actionData"];
 }) {
   const navigation = useNavigation();
   const saving = navigation.state === "submitting" && navigation.formData?.get("intent") === "save";
   const typed = failure?.values;
-  const value = (name: string, stored: string | undefined) => typed?.[name] ?? stored ?? "";
+  const value = (name: string, stored: string | null | undefined) => typed?.[name] ?? stored ?? "";
   const errors = failure?.fieldErrors;
-  const checked = (name: "requireSso" | "refreshCard") => (typed ? typed[name] === "on" : !!editing?.[name]);
+  const checked = (name: "requireSso" | "refreshCard" | "idpInitiated") =>
+    typed ? typed[name] === "on" : !!editing?.[name];
 
   return (
     <section
@@ -217,64 +245,85 @@ function ProviderForm({
           {editing ? `Edit ${editing.name}` : "Add a provider"}
         </h2>
         <p className="text-sm text-slate-600 dark:text-slate-400">
-          Register Namecard at your provider as a web application with this redirect URL (the same for every provider),
-          then enter what it gives you.
+          {protocol === "saml"
+            ? "Register Namecard at your provider as a SAML application with these addresses (the same for every provider), then paste what it gives you."
+            : "Register Namecard at your provider as a web application with this redirect URL (the same for every provider), then enter what it gives you."}
         </p>
       </div>
-      <div>
-        <label htmlFor="redirect-url" className="mb-1.5 block text-sm font-medium">
-          Redirect URL
-        </label>
-        <input
-          id="redirect-url"
-          readOnly
-          value={redirectUrl}
-          onFocus={(event) => event.currentTarget.select()}
-          className="w-full rounded-lg border border-slate-300 bg-slate-50 px-3 py-2 font-mono text-sm text-slate-800 dark:border-slate-700 dark:bg-slate-950 dark:text-slate-200"
-        />
-      </div>
+      {editing ? null : (
+        <nav aria-label="Protocol" className="inline-flex rounded-lg border border-slate-200 p-1 dark:border-slate-700">
+          {(["oidc", "saml"] as const).map((choice) => (
+            <Link
+              key={choice}
+              to={`?protocol=${choice}#provider-form`}
+              preventScrollReset
+              aria-current={choice === protocol ? "page" : undefined}
+              className="rounded-md px-3 py-1.5 text-sm font-medium text-slate-600 hover:text-slate-900 aria-[current=page]:bg-slate-900 aria-[current=page]:text-white dark:text-slate-400 dark:hover:text-white dark:aria-[current=page]:bg-white dark:aria-[current=page]:text-slate-900"
+            >
+              {choice === "saml" ? "SAML 2.0" : "OpenID Connect"}
+            </Link>
+          ))}
+        </nav>
+      )}
+      {protocol === "saml" ? (
+        <div className="grid gap-4 sm:grid-cols-2">
+          <CopyField id="sp-entity-id" label="Entity ID (audience)" value={saml.entityId} />
+          <CopyField id="sp-acs-url" label="Assertion consumer service (ACS) URL" value={saml.acsUrl} />
+          <div className="sm:col-span-2">
+            <CopyField id="sp-metadata-url" label="Namecard's metadata URL" value={saml.metadataUrl} />
+          </div>
+        </div>
+      ) : (
+        <CopyField id="redirect-url" label="Redirect URL" value={redirectUrl} />
+      )}
       <Form method="post" noValidate className="space-y-5" preventScrollReset>
         <input type="hidden" name="intent" value="save" />
         <input type="hidden" name="id" value={editing?.id ?? ""} />
+        <input type="hidden" name="protocol" value={protocol} />
         <FormAlert failure={failure} nothingDone="Nothing was saved." />
-        <div className="grid gap-5 sm:grid-cols-2">
-          <Field
-            label="Display name"
-            name="name"
-            required
-            defaultValue={value("name", editing?.name)}
-            hint="On the sign-in button: “Sign in with …”."
-            errors={errors?.name}
-          />
-          <Field
-            label="Issuer URL"
-            name="issuer"
-            type="url"
-            required
-            placeholder="https://login.example.com"
-            defaultValue={value("issuer", editing?.issuer)}
-            hint="Its settings are read from /.well-known/openid-configuration under it."
-            errors={errors?.issuer}
-          />
-          <Field
-            label="Client ID"
-            name="clientId"
-            required
-            autoComplete="off"
-            defaultValue={value("clientId", editing?.clientId)}
-            errors={errors?.clientId}
-          />
-          <Field
-            label={editing ? "Replace client secret" : "Client secret"}
-            name="clientSecret"
-            type="password"
-            required={!editing}
-            autoComplete="new-password"
-            placeholder={editing ? "Set · leave empty to keep it" : undefined}
-            hint="Stored encrypted, and never shown again."
-            errors={errors?.clientSecret}
-          />
-        </div>
+        <ErrorList errors={errors?.protocol} />
+        {protocol === "saml" ? (
+          <SamlFields editing={editing} value={value} errors={errors} />
+        ) : (
+          <div className="grid gap-5 sm:grid-cols-2">
+            <Field
+              label="Display name"
+              name="name"
+              required
+              defaultValue={value("name", editing?.name)}
+              hint="On the sign-in button: “Sign in with …”."
+              errors={errors?.name}
+            />
+            <Field
+              label="Issuer URL"
+              name="issuer"
+              type="url"
+              required
+              placeholder="https://login.example.com"
+              defaultValue={value("issuer", editing?.issuer)}
+              hint="Its settings are read from /.well-known/openid-configuration under it."
+              errors={errors?.issuer}
+            />
+            <Field
+              label="Client ID"
+              name="clientId"
+              required
+              autoComplete="off"
+              defaultValue={value("clientId", editing?.clientId)}
+              errors={errors?.clientId}
+            />
+            <Field
+              label={editing ? "Replace client secret" : "Client secret"}
+              name="clientSecret"
+              type="password"
+              required={!editing}
+              autoComplete="new-password"
+              placeholder={editing ? "Set · leave empty to keep it" : undefined}
+              hint="Stored encrypted, and never shown again."
+              errors={errors?.clientSecret}
+            />
+          </div>
+        )}
         <TextareaField
           label="Email domains"
           name="domains"
@@ -301,6 +350,15 @@ function ProviderForm({
             hint="Names, job titles and phone numbers the provider sends replace those on the card. Otherwise they fill a card only at the first sign-in."
             errors={errors?.refreshCard}
           />
+          {protocol === "saml" ? (
+            <Checkbox
+              name="idpInitiated"
+              defaultChecked={checked("idpInitiated")}
+              label="Let the provider start sign-ins (IdP-initiated)"
+              hint="People can then open Namecard from the provider's app list. Such a sign-in answers no request of this browser, so a page elsewhere could sign someone in as another person: leave it off unless your people need it."
+              errors={errors?.idpInitiated}
+            />
+          ) : null}
         </fieldset>
         <div className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
           {editing ? (
@@ -314,6 +372,88 @@ function ProviderForm({
         </div>
       </Form>
     </section>
+  );
+}
+
+function SamlFields({
+  editing,
+  value,
+  errors,
+}: {
+  editing: Provider | null;
+  value: (name: string, stored: string | null | undefined) => string;
+  errors: Record<string, string[] | undefined> | undefined;
+}) {
+  return (
+    <div className="space-y-5">
+      <Field
+        label="Display name"
+        name="name"
+        required
+        defaultValue={value("name", editing?.name)}
+        hint="On the sign-in button: “Sign in with …”."
+        errors={errors?.name}
+      />
+      <TextareaField
+        label={editing ? "Replace with new metadata" : "Provider metadata (XML)"}
+        name="metadata"
+        rows={5}
+        spellCheck={false}
+        className="font-mono text-xs"
+        placeholder={'<EntityDescriptor entityID="https://idp.example.com/…">…'}
+        defaultValue={value("metadata", undefined)}
+        hint="Paste the metadata XML your provider offers for download; it holds the three settings below. Or leave it empty and fill them in."
+        errors={errors?.metadata}
+      />
+      <div className="grid gap-5 sm:grid-cols-2">
+        <Field
+          label="Entity ID"
+          name="entityId"
+          autoComplete="off"
+          placeholder="https://idp.example.com/metadata"
+          defaultValue={value("entityId", editing?.issuer)}
+          hint="The provider's issuer."
+          errors={errors?.entityId}
+        />
+        <Field
+          label="Sign-in URL"
+          name="ssoUrl"
+          type="url"
+          autoComplete="off"
+          placeholder="https://idp.example.com/sso/saml"
+          defaultValue={value("ssoUrl", editing?.ssoUrl)}
+          hint="Its single sign-on URL for the HTTP-Redirect binding."
+          errors={errors?.ssoUrl}
+        />
+      </div>
+      <TextareaField
+        label={editing ? "Replace signing certificate" : "Signing certificate"}
+        name="certificate"
+        rows={4}
+        spellCheck={false}
+        className="font-mono text-xs"
+        placeholder={editing ? "Set · leave empty to keep it" : "-----BEGIN CERTIFICATE-----"}
+        hint="Stored encrypted, and never shown again: only its fingerprint. Responses must be signed with SHA-256 or stronger."
+        errors={errors?.certificate}
+      />
+    </div>
+  );
+}
+
+function CopyField({ id, label, value }: { id: string; label: string; value: string }) {
+  return (
+    <div>
+      <label htmlFor={id} className="mb-1.5 block text-sm font-medium">
+        {label}
+      </label>
+      <input
+        id={id}
+        readOnly
+        value={value}
+        onFocus={(event) => event.currentTarget.select()}
+        className="w-full rounded-lg border border-slate-300 bg-slate-50 px-3 py-2 font-mono text-sm text-slate-800 dark:border-slate-700 dark:bg-slate-950 dark:text-slate-200"
+      />
+    </div>
   );
 }
 

@@ -1,0 +1,411 @@
+import { randomBytes, X509Certificate } from "node:crypto";
+import { generateServiceProviderMetadata, type Profile, SAML, ValidateInResponseTo } from "@node-saml/node-saml";
+import { DOMParser } from "@xmldom/xmldom";
+import { and, eq, gt, isNull, lt, sql } from "drizzle-orm";
+import * as xpath from "xpath";
+import { randomToken, tokenHash } from "../accounts/tokens";
+import { db } from "../db/client";
+import { identityProviders, samlAssertions, ssoLogins } from "../db/schema";
+import { env } from "../env";
+import type { ProviderClaims } from "./claims";
+
+/**
+ * SAML 2.0 sign-in through node-saml (docs/decisions/030-single-sign-on.md).
+ * Namecard is one service provider for every SAML provider: it sends an
+ * AuthnRequest by the HTTP-Redirect binding and takes the answer at one
+ * assertion consumer service (HTTP-POST). The library checks the signatures
+ * (against the provider's saved certificates only, never one the answer
+ * carries), the audience, the times and the subject's confirmation; this module
+ * adds what it leaves out: SHA-1 and other weak algorithms refused, the
+ * Destination and the Recipient, the issuer, the request the answer is for
+ * (one use, in the browser that asked) and each assertion used once.
+ */
+
+/** A SAML provider as a sign-in uses it (sso/providers.ts keeps the rest). */
+export type SamlProvider = {
+  id: string;
+  name: string;
+  issuer: string;
+  ssoUrl: string;
+  certificates: string[];
+  idpInitiated: boolean;
+};
+
+/** How far the provider's clock may be from ours. */
+const CLOCK_SKEW_MS = 3 * 60 * 1000;
+/** How long a person has to come back from the provider. */
+const LOGIN_TTL_MS = 10 * 60 * 1000;
+/** How long a checked answer waits for its browser: the redirect that follows it. */
+const ASSERTED_TTL_MS = 2 * 60 * 1000;
+/** The largest answer read, in base64 characters: a real one is a few kilobytes. */
+const MAX_RESPONSE_CHARS = 256 * 1024;
+
+const PROTOCOL_NS = "urn:oasis:names:tc:SAML:2.0:protocol";
+const TRANSIENT = "urn:oasis:names:tc:SAML:2.0:nameid-format:transient";
+const EMAIL_FORMAT = "urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress";
+const BEARER = "urn:oasis:names:tc:SAML:2.0:cm:bearer";
+const REDIRECT_BINDING = "urn:oasis:names:tc:SAML:2.0:bindings:HTTP-Redirect";
+
+/** The signature and digest algorithms accepted: SHA-1 and anything weaker are not. */
+const SIGNATURE_ALGORITHMS = new Set([
+  "http://www.w3.org/2001/04/xmldsig-more#rsa-sha256",
+  "http://www.w3.org/2001/04/xmldsig-more#rsa-sha512",
+]);
+const DIGEST_ALGORITHMS = new Set([
+  "http://www.w3.org/2001/04/xmlenc#sha256",
+  "http://www.w3.org/2001/04/xmlenc#sha512",
+]);
+
+/** Namecard's entity ID, which is also where its metadata is. */
+export function samlEntityId(): string {
+  return `${env.PUBLIC_URL}/sso/saml/metadata`;
+}
+
+/** The assertion consumer service: where every SAML provider posts its answers. */
+export function samlAcsUrl(): string {
+  return `${env.PUBLIC_URL}/sso/saml/acs`;
+}
+
+/** Namecard's service-provider metadata, for the administrator to give the provider. */
+export function samlMetadata(): string {
+  return generateServiceProviderMetadata({
+    issuer: samlEntityId(),
+    callbackUrl: samlAcsUrl(),
+    wantAssertionsSigned: true,
+    identifierFormat: null,
+  });
+}
+
+function samlFor(provider: SamlProvider, requestId?: string): SAML {
+  return new SAML({
+    issuer: samlEntityId(),
+    callbackUrl: samlAcsUrl(),
+    entryPoint: provider.ssoUrl,
+    idpIssuer: provider.issuer,
+    idpCert: provider.certificates,
+    audience: samlEntityId(),
+    // The assertion must be signed; a signature on the whole response alone is not enough.
+    wantAssertionsSigned: true,
+    wantAuthnResponseSigned: false,
+    acceptedClockSkewMs: CLOCK_SKEW_MS,
+    // Which request an answer is for is checked here, against the browser that asked (below).
+    validateInResponseTo: ValidateInResponseTo.never,
+    // Let the provider choose how people sign in there (a password, a key, a second factor).
+    disableRequestedAuthnContext: true,
+    identifierFormat: null,
+    ...(requestId ? { generateUniqueId: () => requestId } : {}),
+  });
+}
+
+/**
+ * Starts a sign-in: stores which request the answer must be for and returns
+ * the provider's address to send the browser to, with the key the browser
+ * keeps in a cookie so that only it can finish this sign-in.
+ */
+export async function startSamlSignIn(
+  provider: SamlProvider,
+  options: { redirectTo: string },
+): Promise<{ url: string; browserKey: string }> {
+  const requestId = `_${randomBytes(20).toString("hex")}`;
+  const browserKey = randomToken();
+  const url = await samlFor(provider, requestId).getAuthorizeUrlAsync("", undefined, {});
+  await db.delete(ssoLogins).where(lt(ssoLogins.expiresAt, sql`now()`));
+  await db.insert(ssoLogins).values({
+    stateHash: tokenHash(requestId),
+    providerId: provider.id,
+    browserHash: tokenHash(browserKey),
+    redirectTo: options.redirectTo,
+    expiresAt: new Date(Date.now() + LOGIN_TTL_MS),
+  });
+  return { url, browserKey };
+}
+
+type Refused = { outcome: "expired" | "failed"; reason: string; providerName?: string };
+
+function parseXml(xml: string): Document | null {
+  // A DOCTYPE can declare entities (the billion laughs); no provider sends one.
+  if (/<!DOCTYPE|<!ENTITY/i.test(xml)) return null;
+  let failed = false;
+  const fail = () => {
+    failed = true;
+  };
+  const doc = new DOMParser({ errorHandler: { warning: () => {}, error: fail, fatalError: fail } }).parseFromString(
+    xml,
+    "text/xml",
+  );
+  return failed || !doc?.documentElement ? null : (doc as unknown as Document);
+}
+
+const select = (expression: string, node: Node) => xpath.select(expression, node) as Node[];
+const attribute = (expression: string, node: Node): string | null => {
+  const [found] = select(expression, node);
+  return found ? (found as Attr).value : null;
+};
+const textOf = (expression: string, node: Node): string | null => {
+  const [found] = select(expression, node);
+  return found?.textContent?.trim() || null;
+};
+
+/** Why an answer's algorithms are refused, or null when every one is accepted. */
+function weakAlgorithm(doc: Document): string | null {
+  for (const method of select("//*[local-name()='SignatureMethod']/@Algorithm", doc) as Attr[]) {
+    if (!SIGNATURE_ALGORITHMS.has(method.value)) return `signature algorithm ${method.value.slice(0, 100)}`;
+  }
+  for (const method of select("//*[local-name()='DigestMethod']/@Algorithm", doc) as Attr[]) {
+    if (!DIGEST_ALGORITHMS.has(method.value)) return `digest algorithm ${method.value.slice(0, 100)}`;
+  }
+  return null;
+}
+
+/** SAML attributes providers send, by the OpenID Connect claim the card fields name. */
+const ATTRIBUTE_CLAIMS: Record<string, string[]> = {
+  email: [
+    "email",
+    "mail",
+    "emailaddress",
+    "urn:oid:0.9.2342.19200300.100.1.3",
+    "http://schemas.xmlsoap.org/ws/2005/05/identity/claims/emailaddress",
+  ],
+  given_name: [
+    "givenName",
+    "firstName",
+    "first_name",
+    "urn:oid:2.5.4.42",
+    "http://schemas.xmlsoap.org/ws/2005/05/identity/claims/givenname",
+  ],
+  family_name: [
+    "sn",
+    "surname",
+    "lastName",
+    "last_name",
+    "urn:oid:2.5.4.4",
+    "http://schemas.xmlsoap.org/ws/2005/05/identity/claims/surname",
+  ],
+  job_title: ["title", "jobTitle", "job_title", "urn:oid:2.5.4.12"],
+  department: ["department", "ou", "urn:oid:2.5.4.11"],
+  phone_number: [
+    "telephoneNumber",
+    "phone",
+    "mobile",
+    "urn:oid:2.5.4.20",
+    "urn:oid:0.9.2342.19200300.100.1.41",
+    "http://schemas.xmlsoap.org/ws/2005/05/identity/claims/mobilephone",
+  ],
+};
+
+function claimsOf(provider: SamlProvider, profile: Profile): ProviderClaims {
+  const text: Record<string, string> = {};
+  const lowered = new Map(Object.entries(profile).map(([name, value]) => [name.toLowerCase(), value]));
+  for (const [claim, names] of Object.entries(ATTRIBUTE_CLAIMS)) {
+    for (const name of names) {
+      const value = lowered.get(name.toLowerCase());
+      const first = Array.isArray(value) ? value[0] : value;
+      if (typeof first === "string" && first.trim()) {
+        text[claim] = first.trim();
+        break;
+      }
+    }
+  }
+  if (!text.email && profile.nameIDFormat === EMAIL_FORMAT) text.email = profile.nameID.trim();
+  // A SAML provider vouches for the addresses of the domains it is saved with (sso/identities.ts checks them).
+  return { issuer: provider.issuer, subject: profile.nameID, emailVerified: null, text };
+}
+
+/**
+ * Checks an answer posted to the assertion consumer service and keeps what it
+ * says of the person for the browser, which the route then sends on to finish
+ * the sign-in (its cookie is not sent with a form posted from another site).
+ * Returns the key that finishes it.
+ */
+export async function acceptSamlResponse(
+  form: Record<string, string>,
+  providerByIssuer: (issuer: string) => Promise<SamlProvider | null>,
+): Promise<{ outcome: "ok"; handle: string } | Refused> {
+  const encoded = form.SAMLResponse ?? "";
+  if (!encoded || encoded.length > MAX_RESPONSE_CHARS || !/^[A-Za-z0-9+/=\s]+$/.test(encoded)) {
+    return { outcome: "failed", reason: "no SAMLResponse, or not base64" };
+  }
+  const xml = Buffer.from(encoded, "base64").toString("utf8");
+  const doc = parseXml(xml);
+  const root = doc?.documentElement;
+  if (!doc || !root || root.localName !== "Response" || root.namespaceURI !== PROTOCOL_NS) {
+    return { outcome: "failed", reason: "not a SAML response" };
+  }
+  const weak = weakAlgorithm(doc);
+  if (weak) return { outcome: "failed", reason: `refused ${weak}` };
+  const destination = root.getAttribute("Destination");
+  if (destination && destination !== samlAcsUrl()) return { outcome: "failed", reason: "another Destination" };
+
+  // Which provider's certificates to check it against: the issuer it names, which its signature must then prove.
+  const named =
+    textOf("/*[local-name()='Response']/*[local-name()='Issuer']", doc) ??
+    textOf("/*[local-name()='Response']/*[local-name()='Assertion']/*[local-name()='Issuer']", doc);
+  const provider = named ? await providerByIssuer(named) : null;
+  if (!provider) return { outcome: "failed", reason: `no SAML provider has the issuer ${named?.slice(0, 200)}` };
+  const refuse = (reason: string): Refused => ({ outcome: "failed", reason, providerName: provider.name });
+
+  let profile: Profile;
+  try {
+    const validated = await samlFor(provider).validatePostResponseAsync({ SAMLResponse: encoded });
+    if (!validated.profile) return refuse("no assertion");
+    profile = validated.profile;
+  } catch (error) {
+    return refuse(error instanceof Error ? error.message.slice(0, 300) : "not valid");
+  }
+  if (profile.issuer !== provider.issuer) return refuse("the assertion names another issuer");
+
+  // What the signed assertion itself says (the library returns it as it was checked).
+  const assertion = parseXml(profile.getAssertionXml?.() ?? "");
+  if (!assertion) return refuse("no signed assertion");
+  const assertionId = attribute("/*[local-name()='Assertion']/@ID", assertion);
+  const confirmation = select(
+    `/*[local-name()='Assertion']/*[local-name()='Subject']/*[local-name()='SubjectConfirmation'][@Method='${BEARER}']/*[local-name()='SubjectConfirmationData']`,
+    assertion,
+  )[0] as Element | undefined;
+  if (!assertionId || !confirmation) return refuse("no assertion ID or no bearer confirmation");
+  if (confirmation.getAttribute("Recipient") !== samlAcsUrl()) return refuse("another Recipient");
+  const notOnOrAfter = Date.parse(confirmation.getAttribute("NotOnOrAfter") ?? "");
+  if (!Number.isFinite(notOnOrAfter)) return refuse("the confirmation has no NotOnOrAfter");
+  const signedRequest = confirmation.getAttribute("InResponseTo") || null;
+  const unsignedRequest = root.getAttribute("InResponseTo") || null;
+  if (signedRequest && unsignedRequest && signedRequest !== unsignedRequest) return refuse("two InResponseTo");
+  const requestId = signedRequest ?? unsignedRequest;
+  if (!profile.nameID || profile.nameIDFormat === TRANSIENT) {
+    return refuse("a transient NameID cannot identify a person from one sign-in to the next");
+  }
+
+  const claims = claimsOf(provider, profile);
+  const handle = randomToken();
+  return db.transaction(async (tx): Promise<{ outcome: "ok"; handle: string } | Refused> => {
+    await tx.delete(samlAssertions).where(lt(samlAssertions.expiresAt, sql`now()`));
+    const [fresh] = await tx
+      .insert(samlAssertions)
+      .values({
+        providerId: provider.id,
+        assertionId,
+        expiresAt: new Date(notOnOrAfter + CLOCK_SKEW_MS),
+      })
+      .onConflictDoNothing()
+      .returning({ id: samlAssertions.assertionId });
+    if (!fresh) return { outcome: "expired", reason: "the assertion was already used", providerName: provider.name };
+    const expiresAt = new Date(Date.now() + ASSERTED_TTL_MS);
+    if (requestId) {
+      // The request it answers: this provider's, unanswered and unexpired. Taken here, so it answers once.
+      const [login] = await tx
+        .update(ssoLogins)
+        .set({ stateHash: tokenHash(handle), claims, expiresAt })
+        .where(
+          and(
+            eq(ssoLogins.stateHash, tokenHash(requestId)),
+            eq(ssoLogins.providerId, provider.id),
+            isNull(ssoLogins.claims),
+            gt(ssoLogins.expiresAt, sql`now()`),
+          ),
+        )
+        .returning({ stateHash: ssoLogins.stateHash });
+      if (!login) return { outcome: "expired", reason: "no pending request of this provider has that ID" };
+      return { outcome: "ok", handle };
+    }
+    // An answer no request asked for: only from a provider allowed to start sign-ins, read again in this transaction.
+    const [allowed] = await tx
+      .select({ id: identityProviders.id })
+      .from(identityProviders)
+      .where(and(eq(identityProviders.id, provider.id), eq(identityProviders.idpInitiated, true)));
+    if (!allowed) return refuse("an unsolicited response, and this provider may not start sign-ins");
+    await tx.insert(ssoLogins).values({
+      stateHash: tokenHash(handle),
+      providerId: provider.id,
+      browserHash: null,
+      redirectTo: "/",
+      claims,
+      expiresAt,
+    });
+    return { outcome: "ok", handle };
+  });
+}
+
+// ─── A provider's settings, as the administrator gives them ─────────────────
+
+export type SamlSettings = { entityId: string; ssoUrl: string; certificates: string[] };
+
+/** What a certificate is shown as: its fingerprint and when it expires, never the certificate. */
+export type CertificateSummary = { fingerprint: string; validTo: string };
+
+export function summarizeCertificate(pem: string): CertificateSummary {
+  const certificate = new X509Certificate(pem);
+  return { fingerprint: certificate.fingerprint256, validTo: new Date(certificate.validTo).toISOString() };
+}
+
+const PEM_BLOCK = /-----BEGIN CERTIFICATE-----([\s\S]*?)-----END CERTIFICATE-----/g;
+
+function pemOf(base64: string): string {
+  const body = base64.replace(/\s+/g, "");
+  return `-----BEGIN CERTIFICATE-----\n${body.match(/.{1,64}/g)?.join("\n") ?? ""}\n-----END CERTIFICATE-----\n`;
+}
+
+/**
+ * Reads signing certificates as an administrator pastes them (PEM blocks, or
+ * the bare base64 of metadata), each checked: a certificate, unexpired.
+ */
+export function readCertificates(text: string): { ok: true; certificates: string[] } | { ok: false; message: string } {
+  const blocks = [...text.matchAll(PEM_BLOCK)].map((match) => match[1] ?? "");
+  const bodies = blocks.length > 0 ? blocks : text.trim() ? [text] : [];
+  if (bodies.length === 0) return { ok: false, message: "Paste the provider's signing certificate" };
+  const certificates: string[] = [];
+  for (const body of bodies) {
+    if (!/^[A-Za-z0-9+/=\s]+$/.test(body)) {
+      return { ok: false, message: "This is not a certificate: paste it as -----BEGIN CERTIFICATE----- …" };
+    }
+    const pem = pemOf(body);
+    let certificate: X509Certificate;
+    try {
+      certificate = new X509Certificate(pem);
+    } catch {
+      return { ok: false, message: "This is not a certificate: paste it as -----BEGIN CERTIFICATE----- …" };
+    }
+    if (Date.parse(certificate.validTo) < Date.now()) {
+      return {
+        ok: false,
+        message: `A certificate expired on ${new Date(certificate.validTo).toISOString().slice(0, 10)}: download the provider's current one`,
+      };
+    }
+    certificates.push(pem);
+  }
+  return { ok: true, certificates };
+}
+
+/**
+ * Reads a provider's metadata as an administrator pastes or uploads it: its
+ * entity ID, its sign-in URL for the HTTP-Redirect binding and its signing
+ * certificates.
+ */
+export function readIdpMetadata(xml: string): { ok: true; settings: SamlSettings } | { ok: false; message: string } {
+  const doc = parseXml(xml.trim());
+  if (!doc) return { ok: false, message: "This is not SAML metadata: paste the XML the provider offers for download" };
+  const descriptors = select("//*[local-name()='EntityDescriptor'][*[local-name()='IDPSSODescriptor']]", doc);
+  if (descriptors.length !== 1) {
+    return {
+      ok: false,
+      message:
+        descriptors.length === 0
+          ? "This metadata describes no identity provider (no IDPSSODescriptor)"
+          : "This metadata describes several identity providers: paste your company's only",
+    };
+  }
+  const descriptor = descriptors[0] as Element;
+  const entityId = descriptor.getAttribute("entityID")?.trim() ?? "";
+  const ssoUrl = attribute(
+    `*[local-name()='IDPSSODescriptor']/*[local-name()='SingleSignOnService'][@Binding='${REDIRECT_BINDING}']/@Location`,
+    descriptor,
+  );
+  if (!entityId) return { ok: false, message: "This metadata names no entity ID" };
+  if (!ssoUrl) return { ok: false, message: "This metadata offers no sign-in URL for the HTTP-Redirect binding" };
+  const keys = select(
+    "*[local-name()='IDPSSODescriptor']/*[local-name()='KeyDescriptor'][not(@use) or @use='signing']//*[local-name()='X509Certificate']",
+    descriptor,
+  ).map((node) => node.textContent ?? "");
+  if (keys.length === 0) return { ok: false, message: "This metadata holds no signing certificate" };
+  const read = readCertificates(keys.map(pemOf).join("\n"));
+  if (!read.ok) return read;
+  return { ok: true, settings: { entityId, ssoUrl: ssoUrl.trim(), certificates: read.certificates } };
+}

@@ -1,0 +1,202 @@
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { db } from "~/.server/db/client";
+import { auditLog, identityProviders, profiles, ssoIdentities, users } from "~/.server/db/schema";
+import { listProviders, saveProvider } from "~/.server/sso/providers";
+import { ProviderFormSchema } from "~/.server/sso/schemas";
+import { action as settingsAction } from "~/routes/admin/single-sign-on";
+import { connectSamlProvider, finish, samlSignIn, startSamlIdp } from "../support/saml-flow";
+import { makeKeyPair, PERSISTENT_FORMAT, type TestSamlIdp, TRANSIENT_FORMAT } from "../support/saml-idp";
+import { SsoBrowser } from "../support/sso-flow";
+import { createMember, formRequest, present, run } from "./helpers";
+
+/**
+ * Signing in with the company's SAML 2.0 provider, against a real one
+ * (samlify as the IdP, with a key and certificate OpenSSL made) on 127.0.0.1:
+ * connected from its metadata, the first sign-in makes or claims the card,
+ * identities are keyed by entity ID and NameID, and an answer is used once,
+ * by the browser that asked.
+ */
+
+let idp: TestSamlIdp;
+
+beforeAll(async () => {
+  idp = await startSamlIdp();
+});
+
+afterAll(async () => {
+  await idp.close();
+});
+
+const adminOf = () => createMember({ email: "admin@example.com", firstName: "Ada", lastName: "Admin" });
+
+describe("single sign-on with a SAML provider", () => {
+  it("connects from the provider's metadata, then makes an account and a card from its attributes at the first sign-in", async () => {
+    const admin = await adminOf();
+    const provider = await connectSamlProvider(idp, admin.viewer);
+    const [summary] = await listProviders();
+    expect(summary).toMatchObject({ protocol: "saml", issuer: idp.entityId, ssoUrl: idp.ssoUrl, secret: "set" });
+    expect(summary?.certificates).toHaveLength(1);
+
+    const browser = new SsoBrowser();
+    const answer = await samlSignIn(
+      browser,
+      idp,
+      provider.id,
+      {
+        nameId: "00u1grace",
+        nameIdFormat: PERSISTENT_FORMAT,
+        attributes: {
+          email: "Grace@Acme.test",
+          givenName: "Grace",
+          sn: "Hopper",
+          title: "Rear Admiral",
+          telephoneNumber: "+1 202 555 0100",
+        },
+      },
+      { callbackURL: "/directory?q=grace" },
+    );
+    expect(answer).toMatchObject({ status: 302, location: "/directory?q=grace" });
+    const session = present(await browser.session(), "a session");
+    expect(session.user.email).toBe("grace@acme.test");
+    const [card] = await db.select().from(profiles).where(eq(profiles.userId, session.user.id));
+    expect(card).toMatchObject({
+      firstName: "Grace",
+      lastName: "Hopper",
+      title: "Rear Admiral",
+      phone: "+1 202 555 0100",
+    });
+    const [identity] = await db.select().from(ssoIdentities).where(eq(ssoIdentities.userId, session.user.id));
+    expect(identity).toMatchObject({ issuer: idp.entityId, subject: "00u1grace" });
+  });
+
+  it("reads the address from an email-format NameID, and finds the person again by it at the next sign-in", async () => {
+    const provider = await connectSamlProvider(idp, (await adminOf()).viewer);
+    const first = new SsoBrowser();
+    await samlSignIn(first, idp, provider.id, { nameId: "ken@acme.test" });
+    const second = new SsoBrowser();
+    expect((await samlSignIn(second, idp, provider.id, { nameId: "ken@acme.test" })).location).toBe("/");
+    expect(present(await second.session(), "a session").user.id).toBe(
+      present(await first.session(), "a session").user.id,
+    );
+  });
+
+  it("uses an answer once: posted again, it signs nobody in", async () => {
+    const provider = await connectSamlProvider(idp, (await adminOf()).viewer);
+    const browser = new SsoBrowser();
+    const { encoded } = await samlSignIn(browser, idp, provider.id, { nameId: "ada@acme.test" });
+    const again = new SsoBrowser();
+    expect(await finish(again, encoded)).toMatchObject({ location: "/auth?sso=expired" });
+    expect(await again.session()).toBeNull();
+  });
+
+  it("finishes a sign-in only in the browser that started it", async () => {
+    const provider = await connectSamlProvider(idp, (await adminOf()).viewer);
+    const victim = new SsoBrowser();
+    const started = await victim.start({ providerId: provider.id });
+    const requestId = await idp.requestIdOf(present(started.body.url, "the provider's address"));
+    const encoded = await idp.answer({ nameId: "eve@acme.test", inResponseTo: requestId });
+    const other = new SsoBrowser();
+    expect(await finish(other, encoded)).toMatchObject({ location: "/auth?sso=expired" });
+    expect(await other.session()).toBeNull();
+    expect(await db.select().from(users).where(eq(users.email, "eve@acme.test"))).toEqual([]);
+  });
+
+  it("refuses an answer no request asked for, unless the administrator lets the provider start sign-ins", async () => {
+    const admin = await adminOf();
+    const provider = await connectSamlProvider(idp, admin.viewer);
+    const unsolicited = () => idp.answer({ nameId: "joan@acme.test", inResponseTo: null });
+    const browser = new SsoBrowser();
+    expect(await finish(browser, await unsolicited())).toMatchObject({ location: "/auth?sso=failed" });
+    expect(await browser.session()).toBeNull();
+
+    await db.update(identityProviders).set({ idpInitiated: true }).where(eq(identityProviders.id, provider.id));
+    expect(await finish(browser, await unsolicited())).toMatchObject({ status: 302, location: "/" });
+    expect(present(await browser.session(), "a session").user.email).toBe("joan@acme.test");
+  });
+
+  it("signs in only addresses of the provider's own domains, and no person by a NameID that changes at every sign-in", async () => {
+    const provider = await connectSamlProvider(idp, (await adminOf()).viewer);
+    await createMember({ email: "bob@other.test" });
+    const browser = new SsoBrowser();
+    expect(await samlSignIn(browser, idp, provider.id, { nameId: "bob@other.test" })).toMatchObject({
+      location: "/auth?sso=domain",
+    });
+    expect(
+      await samlSignIn(browser, idp, provider.id, {
+        nameId: "_3f9a0e",
+        nameIdFormat: TRANSIENT_FORMAT,
+        attributes: { email: "tess@acme.test" },
+      }),
+    ).toMatchObject({ location: "/auth?sso=failed" });
+    expect(await browser.session()).toBeNull();
+  });
+});
+
+describe("connecting a SAML provider in Settings", () => {
+  const save = async (admin: Awaited<ReturnType<typeof adminOf>>, fields: Record<string, string>) => {
+    const request = formRequest("/admin/settings/single-sign-on", {
+      intent: "save",
+      protocol: "saml",
+      name: "Acme SAML",
+      domains: "acme.test",
+      ...fields,
+    });
+    return run(settingsAction, request, {}, admin.viewer);
+  };
+
+  it("says on the form what is wrong with the metadata or the certificate, and saves nothing", async () => {
+    const admin = await adminOf();
+    const expired = makeKeyPair("Old Acme", { expired: true });
+    const cases: [Record<string, string>, string, string][] = [
+      [{ metadata: "<html>not metadata</html>" }, "metadata", "describes no identity provider"],
+      [{ metadata: "<EntityDescriptor" }, "metadata", "This is not SAML metadata"],
+      [
+        { entityId: "https://idp.acme.test", ssoUrl: "http://idp.acme.test/sso", certificate: idp.keys.certificate },
+        "ssoUrl",
+        "https",
+      ],
+      [
+        { entityId: "https://idp.acme.test", ssoUrl: "https://idp.acme.test/sso", certificate: "hello" },
+        "certificate",
+        "not a certificate",
+      ],
+      [
+        { entityId: "https://idp.acme.test", ssoUrl: "https://idp.acme.test/sso", certificate: expired.certificate },
+        "certificate",
+        "expired",
+      ],
+      [{ ssoUrl: "https://idp.acme.test/sso", certificate: idp.keys.certificate }, "entityId", "entity ID"],
+    ];
+    for (const [fields, field, message] of cases) {
+      const answer = await save(admin, fields);
+      expect(answer.status, JSON.stringify(fields).slice(0, 80)).toBe(400);
+      const errors = (answer.data as { fieldErrors: Record<string, string[]> }).fieldErrors;
+      expect(errors[field]?.join(" ")).toContain(message);
+    }
+    expect(await db.select().from(identityProviders)).toEqual([]);
+  });
+
+  it("keeps the certificates sealed, out of the audit log and off the screen, and keeps them when an edit leaves the field empty", async () => {
+    const admin = await adminOf();
+    const typed = await save(admin, { entityId: idp.entityId, ssoUrl: idp.ssoUrl, certificate: idp.keys.certificate });
+    expect(typed.status, JSON.stringify(typed.data)).toBe(302);
+    const body = idp.keys.certificate.split("\n")[1] ?? "";
+    const [row] = await db.select().from(identityProviders);
+    expect(row?.certificates).not.toContain(body.slice(0, 40));
+    expect(JSON.stringify(await db.select().from(auditLog))).not.toContain(body.slice(0, 40));
+    expect(JSON.stringify(await listProviders())).not.toContain(body.slice(0, 40));
+
+    const id = present(row, "the provider").id;
+    const form = ProviderFormSchema.parse({
+      protocol: "saml",
+      name: "Acme SAML (renamed)",
+      entityId: idp.entityId,
+      ssoUrl: idp.ssoUrl,
+      domains: "acme.test",
+    });
+    await saveProvider({ actor: admin.viewer, id, form });
+    const browser = new SsoBrowser();
+    expect((await samlSignIn(browser, idp, id, { nameId: "kept@acme.test" })).location).toBe("/");
+  });
+});
