@@ -126,6 +126,18 @@ test("visitors and members can neither see nor change anything an administrator 
         domains: "demo.namecard.test",
       },
     ],
+    [
+      "/admin/settings/single-sign-on",
+      {
+        intent: "save",
+        protocol: "saml",
+        name: "Hacked IdP",
+        entityId: "https://idp.hacked.example",
+        ssoUrl: "https://idp.hacked.example/sso",
+        certificate: "MIIB",
+        domains: "demo.namecard.test",
+      },
+    ],
     ["/admin/settings/single-sign-on", { intent: "delete", id: "00000000-0000-4000-8000-000000000000" }],
   ];
   for (const [path, fields] of attempts) {

@@ -1,10 +1,12 @@
 import { startOidcProvider, type TestProvider } from "../support/oidc-provider";
-import { expect, expectAccessible, screenshot, test } from "./fixtures";
+import { TestSamlIdp } from "../support/saml-idp";
+import { expect, expectAccessible, screenshot, switchScheme, test } from "./fixtures";
 
 /**
  * The company's identity provider, a real OpenID Connect server on
- * 127.0.0.1 (oidc-provider), connected from Settings by an administrator and
- * used by colleagues from the sign-in page, on a desktop and on a phone.
+ * 127.0.0.1 (oidc-provider) or a real SAML one (samlify), connected from
+ * Settings by an administrator and used by colleagues from the sign-in page,
+ * on a desktop and on a phone.
  */
 
 let idp: TestProvider;
@@ -92,4 +94,61 @@ test("an administrator connects the company's provider in Settings; a colleague 
   await page.getByRole("alertdialog").getByRole("button", { name: "Remove provider" }).click();
   await expect(page.getByText("Acme Login is removed.")).toBeVisible();
   await expect(page.getByText("No provider yet")).toBeVisible();
+});
+
+test("an administrator connects a SAML provider by pasting its metadata; colleagues sign in through it on a phone, and on a desktop without JavaScript", async ({
+  page,
+  login,
+  newContext,
+}) => {
+  await login("admin");
+  await page.goto("/admin/settings/single-sign-on");
+  await page.getByRole("link", { name: "SAML 2.0" }).click();
+  await expect(page.getByLabel("Provider metadata (XML)")).toBeVisible();
+  const saml = await new TestSamlIdp({
+    entityId: await page.getByLabel("Entity ID (audience)").inputValue(),
+    acsUrl: await page.getByLabel("Assertion consumer service (ACS) URL").inputValue(),
+  }).listen();
+  try {
+    await page.getByLabel("Display name").fill("Acme SAML");
+    await page.getByLabel("Provider metadata (XML)").fill(saml.metadata());
+    await page.getByLabel("Email domains").fill("saml.example.org");
+    await page.getByRole("button", { name: "Add provider" }).click();
+    await expect(page.getByText("Acme SAML is saved.")).toBeVisible();
+    const card = page.getByRole("article").filter({ hasText: "Acme SAML" });
+    await expect(card.getByText("SAML 2.0")).toBeVisible();
+    await expect(card.getByText(/^Signing certificate [0-9A-F:]+…, valid until/)).toBeVisible();
+    await page.getByRole("link", { name: "SAML 2.0" }).click();
+    await expectAccessible(page);
+    for (const scheme of ["light", "dark"] as const) {
+      await switchScheme(page, scheme);
+      await screenshot(page, `single-sign-on-saml-desktop-${scheme}`);
+    }
+    await page.setViewportSize({ width: 390, height: 844 });
+    await screenshot(page, "single-sign-on-saml-phone-dark");
+
+    // On a phone: the button, the provider's page, and back signed in.
+    saml.person = { nameId: "mary@saml.example.org", attributes: { givenName: "Mary", sn: "Jackson" } };
+    const phone = await (
+      await newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true })
+    ).newPage();
+    await phone.goto("/auth");
+    await phone.getByRole("button", { name: "Sign in with Acme SAML" }).click();
+    await expect(phone.getByRole("heading", { name: "Acme sign-in" })).toBeVisible();
+    await phone.getByRole("button", { name: "Continue" }).click();
+    await expect(phone.getByRole("heading", { name: "Welcome back, Mary!" })).toBeVisible();
+
+    // On a desktop without JavaScript: the typed address leads there, and a button brings the answer back.
+    saml.person = { nameId: "katherine@saml.example.org", attributes: { givenName: "Katherine", sn: "Johnson" } };
+    const desktop = await (await newContext({ javaScriptEnabled: false })).newPage();
+    await desktop.goto("/auth?redirectTo=%2Fdirectory");
+    await desktop.getByLabel("Email").fill("katherine@saml.example.org");
+    await desktop.getByRole("button", { name: "Sign In", exact: true }).click();
+    await desktop.getByRole("button", { name: "Continue" }).click();
+    await desktop.getByRole("button", { name: "Back to Namecard" }).click();
+    await expect(desktop).toHaveURL(/\/directory$/);
+    await expect(desktop.getByRole("heading", { name: "Directory", level: 1 })).toBeVisible();
+  } finally {
+    await saml.close();
+  }
 });

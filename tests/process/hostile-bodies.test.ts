@@ -23,6 +23,8 @@ const EVERY_ROUTE = ROUTES.map((route) => {
   return { ...route, address, action: table.factsOf(address).action };
 });
 const ACTIONS = EVERY_ROUTE.flatMap((route) => (route.action ? [{ ...route, action: route.action }] : []));
+/** The actions that take only forms of this site: all but where SAML providers post their answers. */
+const SAME_SITE_ACTIONS = ACTIONS.filter(({ action }) => !action.crossSite);
 
 type Answer = { status: number; headers: http.IncomingHttpHeaders; text: string };
 
@@ -105,26 +107,44 @@ describe.skipIf(ON_POSTGRES || !SERVER_BUILT)("requests no browser sends, to eve
     }
   });
 
-  it.each(ACTIONS)("refuses a form sent to $address from a page of another site with 403", async ({ address }) => {
-    const foreign: Record<string, string>[] = [
-      { origin: "https://attacker.example" },
-      { origin: `http://localhost:${server.port}.attacker.example` },
-      { origin: "null" },
-      { "sec-fetch-site": "cross-site" },
-      { "sec-fetch-site": "same-site" },
-    ];
-    for (const from of foreign) {
-      const answer = await send(server.port, {
-        method: "POST",
-        path: address,
-        headers: { cookie, "content-type": "application/x-www-form-urlencoded", ...from },
-        body: "intent=delete&theme=dark",
-      });
-      expect(answer.status, JSON.stringify(from)).toBe(403);
-      expect(answer.text).toBe("This form was sent from another site. Open the page on this site and send it again.");
-      expectPlainRefusal(answer, JSON.stringify(from));
-    }
+  it("takes a form posted from another site only where SAML providers post their answers", () => {
+    expect(ACTIONS.filter(({ action }) => action.crossSite).map((route) => route.path)).toEqual(["sso/saml/acs"]);
   });
+
+  it("takes a SAML provider's answer posted from its own site, and sends a refused one to /auth with a message", async () => {
+    const answer = await send(server.port, {
+      method: "POST",
+      path: "/sso/saml/acs",
+      headers: { origin: "https://idp.example.com", "content-type": "application/x-www-form-urlencoded" },
+      body: "SAMLResponse=PHgvPg%3D%3D",
+    });
+    expect(answer.status).toBe(303);
+    expect(answer.headers.location).toBe("/auth?sso=failed");
+  });
+
+  it.each(SAME_SITE_ACTIONS)(
+    "refuses a form sent to $address from a page of another site with 403",
+    async ({ address }) => {
+      const foreign: Record<string, string>[] = [
+        { origin: "https://attacker.example" },
+        { origin: `http://localhost:${server.port}.attacker.example` },
+        { origin: "null" },
+        { "sec-fetch-site": "cross-site" },
+        { "sec-fetch-site": "same-site" },
+      ];
+      for (const from of foreign) {
+        const answer = await send(server.port, {
+          method: "POST",
+          path: address,
+          headers: { cookie, "content-type": "application/x-www-form-urlencoded", ...from },
+          body: "intent=delete&theme=dark",
+        });
+        expect(answer.status, JSON.stringify(from)).toBe(403);
+        expect(answer.text).toBe("This form was sent from another site. Open the page on this site and send it again.");
+        expectPlainRefusal(answer, JSON.stringify(from));
+      }
+    },
+  );
 
   it.each(EVERY_ROUTE)("answers methods $address does not take with 405 and what it allows", async (route) => {
     const methods = ["OPTIONS", "PUT", "DELETE", "PATCH", ...(route.action ? [] : ["POST"])];

@@ -232,6 +232,23 @@ const provider = (changes: Record<string, string>) => ({
   ...changes,
 });
 
+/** A SAML provider's form, as the settings page sends it, with `changes`. */
+const samlProvider = (changes: Record<string, string>) => ({
+  intent: "save",
+  protocol: "saml",
+  name: "Acme SAML",
+  domains: "acme.example",
+  ...changes,
+});
+
+/** An XML document whose entities expand to a billion characters, for a parser that expands them. */
+const BILLION_LAUGHS = `<?xml version="1.0"?><!DOCTYPE lolz [<!ENTITY lol "lol">${Array.from(
+  { length: 8 },
+  (_, n) => `<!ENTITY lol${n + 1} "${`&lol${n || ""};`.repeat(10)}">`,
+).join("")}]><EntityDescriptor>&lol8;</EntityDescriptor>`;
+
+const base64 = (text: string) => Buffer.from(text).toString("base64");
+
 export const HOSTILE_INPUT: Row[] = [
   // ── Visitors ──────────────────────────────────────────────────────────────
   ...(<Record<string, string>[]>[
@@ -697,6 +714,63 @@ export const HOSTILE_INPUT: Row[] = [
       url: "/admin/settings/single-sign-on",
       form,
       status: form.id === "00000000-0000-4000-8000-000000000000" ? 404 : 400,
+    }),
+  ),
+  // SAML providers, connected by metadata or by hand: each mistake said on the form.
+  ...(<Record<string, string>[]>[
+    samlProvider({ metadata: NUL }),
+    samlProvider({ metadata: "<EntityDescriptor" }),
+    samlProvider({ metadata: BILLION_LAUGHS }),
+    samlProvider({ metadata: '<EntityDescriptor xmlns="urn:oasis:names:tc:SAML:2.0:metadata" entityID="x"/>' }),
+    samlProvider({ entityId: CONTROL, ssoUrl: "https://idp.example.com/sso", certificate: "MIIB" }),
+    samlProvider({ entityId: "https://idp.example.com", ssoUrl: "javascript:alert(1)", certificate: "MIIB" }),
+    samlProvider({ entityId: "https://idp.example.com", ssoUrl: "http://idp.example.com/sso", certificate: "MIIB" }),
+    samlProvider({ entityId: "https://idp.example.com", ssoUrl: "https://idp.example.com/sso", certificate: NUL }),
+    samlProvider({ entityId: "https://idp.example.com", ssoUrl: "https://idp.example.com/sso", certificate: "%%%" }),
+    samlProvider({ entityId: "https://idp.example.com", ssoUrl: "https://idp.example.com/sso" }),
+    samlProvider({ idpInitiated: "yes" }),
+    samlProvider({ protocol: "ldap" }),
+  ]).map(
+    (form): Row => ({
+      route: "admin/settings/single-sign-on",
+      who: "admin",
+      method: "POST",
+      url: "/admin/settings/single-sign-on",
+      form,
+      status: 400,
+    }),
+  ),
+  {
+    route: "sso/saml/metadata",
+    who: "visitor",
+    method: "GET",
+    url: "/sso/saml/metadata?x=%00",
+    status: 200,
+    why: "Namecard's metadata takes no input",
+  },
+  // Anything posted where SAML providers answer is refused, and the browser sent to /auth with a message.
+  ...(<Record<string, string>[]>[
+    {},
+    { SAMLResponse: NUL },
+    { SAMLResponse: CONTROL },
+    { SAMLResponse: LONG },
+    { SAMLResponse: "%%%" },
+    { SAMLResponse: base64("<x/>") },
+    { SAMLResponse: base64(BILLION_LAUGHS) },
+    {
+      SAMLResponse: base64(
+        '<samlp:Response xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol"><saml:Issuer xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion">https://idp.example.com</saml:Issuer></samlp:Response>',
+      ),
+    },
+  ]).map(
+    (form): Row => ({
+      route: "sso/saml/acs",
+      who: "visitor",
+      method: "POST",
+      url: "/sso/saml/acs",
+      form,
+      status: 303,
+      why: "a refused answer sends the browser to /auth, which says the sign-in failed",
     }),
   ),
   {

@@ -141,6 +141,8 @@ export class TestSamlIdp {
       privateKey: keys.privateKey,
       signingCert: keys.certificate,
       singleSignOnService: [{ Binding: REDIRECT, Location: this.ssoUrl || "http://127.0.0.1:1/sso" }],
+      // Namecard does no single logout; samlify warns without an address for it.
+      singleLogoutService: [{ Binding: REDIRECT, Location: `${this.ssoUrl || "http://127.0.0.1:1/sso"}/logout` }],
       nameIDFormat: [EMAIL_FORMAT],
       requestSignatureAlgorithm: options.sha1
         ? "http://www.w3.org/2000/09/xmldsig#rsa-sha1"

@@ -303,7 +303,13 @@ export async function acceptSamlResponse(
           ),
         )
         .returning({ stateHash: ssoLogins.stateHash });
-      if (!login) return { outcome: "expired", reason: "no pending request of this provider has that ID" };
+      if (!login) {
+        return {
+          outcome: "expired",
+          reason: "no pending request of this provider has that ID",
+          providerName: provider.name,
+        };
+      }
       return { outcome: "ok", handle };
     }
     // An answer no request asked for: only from a provider allowed to start sign-ins, read again in this transaction.

@@ -177,8 +177,8 @@ function ProviderCard({ provider, onRemove }: { provider: Provider; onRemove: ()
             ))}
           </ul>
           {provider.certificates.map((certificate) => (
-            <p key={certificate.fingerprint} className="text-xs break-all text-slate-500 dark:text-slate-400">
-              Signing certificate {certificate.fingerprint.slice(0, 23)}…, valid until{" "}
+            <p key={certificate.fingerprint} className="text-xs text-slate-500 dark:text-slate-400">
+              Signing certificate {certificate.fingerprint.slice(0, 14)}…, valid until{" "}
               {certificate.validTo.slice(0, 10)}
             </p>
           ))}
@@ -399,7 +399,6 @@ function SamlFields({
         name="metadata"
         rows={5}
         spellCheck={false}
-        className="font-mono text-xs"
         placeholder={'<EntityDescriptor entityID="https://idp.example.com/…">…'}
         defaultValue={value("metadata", undefined)}
         hint="Paste the metadata XML your provider offers for download; it holds the three settings below. Or leave it empty and fill them in."
@@ -431,7 +430,6 @@ function SamlFields({
         name="certificate"
         rows={4}
         spellCheck={false}
-        className="font-mono text-xs"
         placeholder={editing ? "Set · leave empty to keep it" : "-----BEGIN CERTIFICATE-----"}
         hint="Stored encrypted, and never shown again: only its fingerprint. Responses must be signed with SHA-256 or stronger."
         errors={errors?.certificate}
