@@ -12,7 +12,6 @@ ALTER TABLE "identity_providers" ADD CONSTRAINT "identity_providers_protocol_che
 	("protocol" = 'oidc' AND "client_id" IS NOT NULL AND "client_secret" IS NOT NULL)
 	OR ("protocol" = 'saml' AND "sso_url" IS NOT NULL AND "certificates" IS NOT NULL)
 );--> statement-breakpoint
-ALTER TABLE "sso_logins" ALTER COLUMN "browser_hash" DROP NOT NULL;--> statement-breakpoint
 ALTER TABLE "sso_logins" ALTER COLUMN "code_verifier" DROP NOT NULL;--> statement-breakpoint
 ALTER TABLE "sso_logins" ALTER COLUMN "nonce" DROP NOT NULL;--> statement-breakpoint
 ALTER TABLE "sso_logins" ADD COLUMN "claims" jsonb;--> statement-breakpoint
@@ -21,4 +20,7 @@ CREATE TABLE "saml_assertions" (
 	"assertion_id" text NOT NULL,
 	"expires_at" timestamp with time zone NOT NULL,
 	CONSTRAINT "saml_assertions_provider_id_assertion_id_pk" PRIMARY KEY("provider_id","assertion_id")
-);
+);--> statement-breakpoint
+-- Expired rows are deleted at each answer or sign-in: found by their end.
+CREATE INDEX "saml_assertions_expires_idx" ON "saml_assertions" USING btree ("expires_at");--> statement-breakpoint
+CREATE INDEX "sso_logins_expires_idx" ON "sso_logins" USING btree ("expires_at");

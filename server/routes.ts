@@ -5,6 +5,7 @@ import {
   type BodyLimit,
   FORM_TYPES,
   MAX_FORM_BYTES,
+  MAX_SAML_FORM_BYTES,
   MAX_SETTINGS_FORM_BYTES,
   MAX_UPLOAD_FORM_BYTES,
 } from "~/.server/form-data";
@@ -35,6 +36,7 @@ const BODY_LIMITS = {
   upload: MAX_UPLOAD_FORM_BYTES,
   settings: MAX_SETTINGS_FORM_BYTES,
   import: MAX_IMPORT_FORM_BYTES,
+  saml: MAX_SAML_FORM_BYTES,
 } satisfies Record<BodyLimit, number>;
 
 /** What a POST reaches: an action, with the most its body may hold and the media types it reads. */

@@ -23,8 +23,15 @@ export const MAX_UPLOAD_FORM_BYTES = MAX_IMAGE_BYTES + 256 * 1024;
  */
 export const MAX_SETTINGS_FORM_BYTES = 2 * 1024 * 1024 + 4 * MAX_SITE_IMAGE_BYTES;
 
+/**
+ * SAML documents: a provider's answer, posted by its sign-in page (a few
+ * kilobytes, tens with many groups; its base64 percent-encoded in the form),
+ * and a provider's metadata pasted into the settings.
+ */
+export const MAX_SAML_FORM_BYTES = 1024 * 1024;
+
 /** The limits a route may name; server/routes.ts knows their sizes. */
-export type BodyLimit = "form" | "upload" | "settings" | "import";
+export type BodyLimit = "form" | "upload" | "settings" | "import" | "saml";
 
 /**
  * What a route module declares in its `handle` export about the bodies its
@@ -32,7 +39,7 @@ export type BodyLimit = "form" | "upload" | "settings" | "import";
  * browser too, where server modules cannot be imported.
  */
 export type BodyHandle = {
-  /** Its bodies' limit: "form" (the default), "upload" (a form with an image), "settings", "import". */
+  /** Its bodies' limit: "form" (the default), "upload" (a form with an image), "settings", "import", "saml". */
   bodyLimit?: BodyLimit;
   /** The media types its action reads; forms (`FORM_TYPES`) when not said. */
   bodyTypes?: readonly string[];

@@ -76,6 +76,10 @@ describe("a SAML answer is refused", () => {
     await expectRefused({ issuedAtMs: 10 * MINUTE });
   });
 
+  it("when its subject's confirmation has expired, though its conditions have not", async () => {
+    await expectRefused({ issuedAtMs: -6 * MINUTE, validForMs: 60 * MINUTE, confirmationValidForMs: 2 * MINUTE });
+  });
+
   it("but not for a provider whose clock is two minutes ahead (the skew allowed)", async () => {
     const browser = new SsoBrowser();
     const ended = await samlSignIn(browser, idp, providerId, { nameId: EVE, issuedAtMs: 2 * MINUTE });

@@ -5,7 +5,7 @@ import { auditLog, identityProviders, profiles, ssoIdentities, users } from "~/.
 import { listProviders, saveProvider } from "~/.server/sso/providers";
 import { ProviderFormSchema } from "~/.server/sso/schemas";
 import { action as settingsAction } from "~/routes/admin/single-sign-on";
-import { connectSamlProvider, finish, samlSignIn, startSamlIdp } from "../support/saml-flow";
+import { connectSamlProvider, finish, finishElsewhere, samlSignIn, startSamlIdp } from "../support/saml-flow";
 import { makeKeyPair, PERSISTENT_FORMAT, type TestSamlIdp, TRANSIENT_FORMAT } from "../support/saml-idp";
 import { SsoBrowser } from "../support/sso-flow";
 import { createMember, formRequest, present, run } from "./helpers";
@@ -113,6 +113,27 @@ describe("single sign-on with a SAML provider", () => {
     await db.update(identityProviders).set({ idpInitiated: true }).where(eq(identityProviders.id, provider.id));
     expect(await finish(browser, await unsolicited())).toMatchObject({ status: 302, location: "/" });
     expect(present(await browser.session(), "a session").user.email).toBe("joan@acme.test");
+
+    // The page it leads to, sent to someone else as a link, signs them in as nobody.
+    const victim = new SsoBrowser();
+    expect(await finishElsewhere(new SsoBrowser(), victim, await unsolicited())).toMatchObject({
+      location: "/auth?sso=expired",
+    });
+    expect(await victim.session()).toBeNull();
+  });
+
+  it("treats an answer whose signed part names no request as unsolicited, whatever the unsigned response says", async () => {
+    const provider = await connectSamlProvider(idp, (await adminOf()).viewer);
+    const attacker = new SsoBrowser();
+    const started = await attacker.start({ providerId: provider.id });
+    const requestId = await idp.requestIdOf(present(started.body.url, "the provider's address"));
+    const stolen = await idp.answer({
+      nameId: "joan@acme.test",
+      inResponseTo: requestId,
+      confirmationInResponseTo: null,
+    });
+    expect(await finish(attacker, stolen)).toMatchObject({ location: "/auth?sso=failed" });
+    expect(await attacker.session()).toBeNull();
   });
 
   it("signs in only addresses of the provider's own domains, and no person by a NameID that changes at every sign-in", async () => {
@@ -188,6 +209,15 @@ describe("connecting a SAML provider in Settings", () => {
     expect(JSON.stringify(await listProviders())).not.toContain(body.slice(0, 40));
 
     const id = present(row, "the provider").id;
+    // A key rollover's pair, the old certificate expired: the current one is kept, the expired one left out.
+    const rollover = await save(admin, {
+      id,
+      entityId: idp.entityId,
+      ssoUrl: idp.ssoUrl,
+      certificate: `${makeKeyPair("Old Acme", { expired: true }).certificate}${idp.keys.certificate}`,
+    });
+    expect(rollover.status, JSON.stringify(rollover.data)).toBe(302);
+    expect((await listProviders())[0]?.certificates).toHaveLength(1);
     const form = ProviderFormSchema.parse({
       protocol: "saml",
       name: "Acme SAML (renamed)",

@@ -30,19 +30,20 @@ export async function connectSamlProvider(
   return saveProvider({ actor: admin, id: null, form });
 }
 
-/** The provider posts an answer to the assertion consumer service, from its own site: where the browser goes next. */
-async function postAnswer(encoded: string, from = "https://idp.acme.test") {
+/**
+ * The provider's page posts an answer to the assertion consumer service, from its
+ * own site, in `browser` (which keeps any cookie it sets): where it goes next.
+ */
+async function postAnswer(browser: SsoBrowser, encoded: string, from = "https://idp.acme.test") {
   const request = new Request(samlAcsUrl(), {
     method: "POST",
     headers: { origin: from, "content-type": "application/x-www-form-urlencoded" },
     body: new URLSearchParams({ SAMLResponse: encoded }),
   });
-  return present((await run(acsAction, request)).location);
-}
-
-function present(location: string | null): string {
-  if (!location) throw new Error("the assertion consumer service sent the browser nowhere");
-  return location;
+  const answer = await run(acsAction, request);
+  browser.keep(samlAcsUrl(), answer.headers);
+  if (!answer.location) throw new Error("the assertion consumer service sent the browser nowhere");
+  return answer.location;
 }
 
 /**
@@ -66,7 +67,13 @@ export async function samlSignIn(
 
 /** The answer is posted, and the browser follows where the assertion consumer service sends it. */
 export async function finish(browser: SsoBrowser, encoded: string) {
-  const next = await postAnswer(encoded);
+  const next = await postAnswer(browser, encoded);
   if (!next.startsWith("/api/auth/")) return { status: 303, location: next };
   return browser.callback(`${env.PUBLIC_URL}${next}`);
+}
+
+/** The answer is posted by `poster`, and the page it is sent on to is opened by `opener`, as a link would be. */
+export async function finishElsewhere(poster: SsoBrowser, opener: SsoBrowser, encoded: string) {
+  const next = await postAnswer(poster, encoded);
+  return opener.callback(`${env.PUBLIC_URL}${next}`);
 }

@@ -92,6 +92,10 @@ export type Answer = {
   /** When it was made and how long it is valid, in milliseconds from now. */
   issuedAtMs?: number;
   validForMs?: number;
+  /** How long the subject's confirmation is valid, when it differs from the conditions. */
+  confirmationValidForMs?: number;
+  /** The request the signed confirmation names, when it differs from the response's (null: none). */
+  confirmationInResponseTo?: string | null;
   assertionId?: string;
   /** What is signed: the assertion (the default), the whole response, both or nothing. */
   sign?: { assertion: boolean; response: boolean };
@@ -199,7 +203,13 @@ export class TestSamlIdp {
   responseXml(answer: Answer): string {
     const issued = new Date(Date.now() + (answer.issuedAtMs ?? 0));
     const until = new Date(issued.getTime() + (answer.validForMs ?? 5 * 60 * 1000));
+    const confirmationEnd = new Date(
+      issued.getTime() + (answer.confirmationValidForMs ?? answer.validForMs ?? 5 * 60 * 1000),
+    );
     const inResponseTo = answer.inResponseTo ? ` InResponseTo="${xmlEscape(answer.inResponseTo)}"` : "";
+    const confirmed =
+      answer.confirmationInResponseTo === undefined ? answer.inResponseTo : answer.confirmationInResponseTo;
+    const confirmationInResponseTo = confirmed ? ` InResponseTo="${xmlEscape(confirmed)}"` : "";
     const destination =
       answer.destination === null ? "" : ` Destination="${xmlEscape(answer.destination ?? this.sp.acsUrl)}"`;
     const issuer = xmlEscape(answer.issuer ?? this.entityId);
@@ -216,7 +226,7 @@ export class TestSamlIdp {
       `<saml:Assertion ID="${xmlEscape(answer.assertionId ?? `_a${randomBytes(12).toString("hex")}`)}" Version="2.0" IssueInstant="${issued.toISOString()}">`,
       `<saml:Issuer>${issuer}</saml:Issuer>`,
       `<saml:Subject><saml:NameID Format="${xmlEscape(answer.nameIdFormat ?? EMAIL_FORMAT)}">${xmlEscape(answer.nameId)}</saml:NameID>`,
-      `<saml:SubjectConfirmation Method="urn:oasis:names:tc:SAML:2.0:cm:bearer"><saml:SubjectConfirmationData NotOnOrAfter="${until.toISOString()}" Recipient="${xmlEscape(answer.recipient ?? this.sp.acsUrl)}"${inResponseTo}/></saml:SubjectConfirmation></saml:Subject>`,
+      `<saml:SubjectConfirmation Method="urn:oasis:names:tc:SAML:2.0:cm:bearer"><saml:SubjectConfirmationData NotOnOrAfter="${confirmationEnd.toISOString()}" Recipient="${xmlEscape(answer.recipient ?? this.sp.acsUrl)}"${confirmationInResponseTo}/></saml:SubjectConfirmation></saml:Subject>`,
       `<saml:Conditions NotBefore="${issued.toISOString()}" NotOnOrAfter="${until.toISOString()}"><saml:AudienceRestriction><saml:Audience>${xmlEscape(answer.audience ?? this.sp.entityId)}</saml:Audience></saml:AudienceRestriction></saml:Conditions>`,
       `<saml:AuthnStatement AuthnInstant="${issued.toISOString()}" SessionIndex="_s${randomBytes(8).toString("hex")}"><saml:AuthnContext><saml:AuthnContextClassRef>urn:oasis:names:tc:SAML:2.0:ac:classes:PasswordProtectedTransport</saml:AuthnContextClassRef></saml:AuthnContext></saml:AuthnStatement>`,
       attributes ? `<saml:AttributeStatement>${attributes}</saml:AttributeStatement>` : "",

@@ -602,24 +602,27 @@ export const ssoIdentities = pgTable(
  * against. Keyed by a hash of its `state`, bound to the browser that started
  * it by a hash of a cookie, used once and short-lived.
  */
-export const ssoLogins = pgTable("sso_logins", {
-  stateHash: text("state_hash").primaryKey(),
-  providerId: uuid("provider_id")
-    .notNull()
-    .references(() => identityProviders.id, { onDelete: "cascade" }),
-  /** Null only for a sign-in a SAML provider started itself (allowed per provider). */
-  browserHash: text("browser_hash"),
-  /** OpenID Connect only. */
-  codeVerifier: text("code_verifier"),
-  nonce: text("nonce"),
-  redirectTo: text("redirect_to").notNull(),
-  /**
-   * SAML: what the provider's checked answer says of the person, waiting for the browser
-   * (the answer is a form posted from the provider's site, which carries no cookie).
-   */
-  claims: jsonb("claims").$type<ProviderClaims>(),
-  expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
-});
+export const ssoLogins = pgTable(
+  "sso_logins",
+  {
+    stateHash: text("state_hash").primaryKey(),
+    providerId: uuid("provider_id")
+      .notNull()
+      .references(() => identityProviders.id, { onDelete: "cascade" }),
+    browserHash: text("browser_hash").notNull(),
+    /** OpenID Connect only. */
+    codeVerifier: text("code_verifier"),
+    nonce: text("nonce"),
+    redirectTo: text("redirect_to").notNull(),
+    /**
+     * SAML: what the provider's checked answer says of the person, waiting for the browser
+     * (the answer is a form posted from the provider's site, which carries no cookie).
+     */
+    claims: jsonb("claims").$type<ProviderClaims>(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+  },
+  (table) => [index("sso_logins_expires_idx").on(table.expiresAt)],
+);
 
 /** Each SAML assertion is used once: its ID is kept until it would have expired anyway. */
 export const samlAssertions = pgTable(
@@ -631,5 +634,8 @@ export const samlAssertions = pgTable(
     assertionId: text("assertion_id").notNull(),
     expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
   },
-  (table) => [primaryKey({ columns: [table.providerId, table.assertionId] })],
+  (table) => [
+    primaryKey({ columns: [table.providerId, table.assertionId] }),
+    index("saml_assertions_expires_idx").on(table.expiresAt),
+  ],
 );

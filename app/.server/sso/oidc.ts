@@ -220,22 +220,22 @@ type PendingLogin = typeof ssoLogins.$inferSelect;
  * Takes the pending sign-in a provider's answer names by its state. It is
  * deleted as it is read, so an answer is used at most once (a replayed
  * callback finds nothing); it must be unexpired and come back to the browser
- * that started it. Only a sign-in a SAML provider started itself has no
- * browser (the callback checks that the provider may start them).
+ * that started it (for a sign-in a SAML provider started itself, the browser
+ * that posted its answer).
  */
 export async function takeLogin(
   query: URLSearchParams,
   browserKey: string | null,
 ): Promise<{ outcome: "ok"; login: PendingLogin } | FinishFailure> {
   const state = query.get("state");
-  if (!state) return { outcome: "expired", reason: "no state" };
+  if (!state || !browserKey) return { outcome: "expired", reason: "no state or no browser key" };
   const [login] = await db
     .delete(ssoLogins)
     .where(eq(ssoLogins.stateHash, tokenHash(state)))
     .returning();
   if (!login || login.expiresAt.getTime() < Date.now())
     return { outcome: "expired", reason: "unknown or expired state" };
-  if (login.browserHash !== null && login.browserHash !== tokenHash(browserKey ?? "")) {
+  if (login.browserHash !== tokenHash(browserKey)) {
     return { outcome: "expired", reason: "the sign-in was started in another browser" };
   }
   return { outcome: "ok", login };

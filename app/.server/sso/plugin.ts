@@ -5,13 +5,11 @@ import { startSession } from "../accounts/auth-plugin";
 import { EmailSchema, safeRedirect } from "../validation";
 import type { ProviderClaims } from "./claims";
 import { accountFromProvider } from "./identities";
+import { LOGIN_COOKIE, LOGIN_COOKIE_MAX_AGE_S } from "./login-cookie";
 import type { SsoMessageCode } from "./messages";
 import { finishOidcSignIn, reasonOf, startOidcSignIn, takeLogin } from "./oidc";
 import { getProvider, hasSecret, type Provider, providerForEmail } from "./providers";
 import { startSamlSignIn } from "./saml";
-
-/** How long the browser keeps the key that lets it finish the sign-in it started. */
-const LOGIN_COOKIE_MAX_AGE_S = 10 * 60;
 
 const StartBodySchema = z.strictObject({
   providerId: z.uuid().optional(),
@@ -52,7 +50,7 @@ export function namecardSso() {
           console.warn(`[sso] ${provider.name}: could not start a sign-in: ${reasonOf(error)}`);
           throw new APIError("SERVICE_UNAVAILABLE", { message: "unavailable", code: "SSO_UNAVAILABLE" });
         }
-        const cookie = ctx.context.createAuthCookie("sso_login", { maxAge: LOGIN_COOKIE_MAX_AGE_S });
+        const cookie = ctx.context.createAuthCookie(LOGIN_COOKIE, { maxAge: LOGIN_COOKIE_MAX_AGE_S });
         ctx.setCookie(cookie.name, started.browserKey, cookie.attributes);
         return ctx.json({ url: started.url });
       }),
@@ -63,7 +61,7 @@ export function namecardSso() {
           console.warn(`[sso] ${provider?.name ?? "a provider"}: sign-in refused (${code}): ${reason}`);
           throw ctx.redirect(`/auth?${new URLSearchParams({ sso: code })}`);
         };
-        const cookie = ctx.context.createAuthCookie("sso_login", { maxAge: LOGIN_COOKIE_MAX_AGE_S });
+        const cookie = ctx.context.createAuthCookie(LOGIN_COOKIE, { maxAge: LOGIN_COOKIE_MAX_AGE_S });
         const browserKey = ctx.getCookie(cookie.name) ?? null;
         ctx.setCookie(cookie.name, "", { ...cookie.attributes, maxAge: 0 });
         const query = new URLSearchParams();
@@ -80,9 +78,6 @@ export function namecardSso() {
         if (provider.protocol === "saml") {
           // Checked when the provider posted it (sso/saml.ts), and waiting for this browser.
           if (!login.claims) return refuse("expired", "no checked answer", provider);
-          if (!login.browserHash && !provider.idpInitiated) {
-            return refuse("failed", "the provider may no longer start sign-ins", provider);
-          }
           claims = login.claims;
         } else {
           const finished = await finishOidcSignIn(provider, login, query);

@@ -33,6 +33,8 @@ export type SamlProvider = {
 
 /** How far the provider's clock may be from ours. */
 const CLOCK_SKEW_MS = 3 * 60 * 1000;
+/** The oldest assertion accepted, from when it was issued. */
+const MAX_ASSERTION_AGE_MS = 10 * 60 * 1000;
 /** How long a person has to come back from the provider. */
 const LOGIN_TTL_MS = 10 * 60 * 1000;
 /** How long a checked answer waits for its browser: the redirect that follows it. */
@@ -88,6 +90,8 @@ function samlFor(provider: SamlProvider, requestId?: string): SAML {
     wantAssertionsSigned: true,
     wantAuthnResponseSigned: false,
     acceptedClockSkewMs: CLOCK_SKEW_MS,
+    // An assertion issued longer ago is refused, whatever end it names.
+    maxAssertionAgeMs: MAX_ASSERTION_AGE_MS,
     // Which request an answer is for is checked here, against the browser that asked (below).
     validateInResponseTo: ValidateInResponseTo.never,
     // Let the provider choose how people sign in there (a password, a key, a second factor).
@@ -122,6 +126,13 @@ export async function startSamlSignIn(
 
 type Refused = { outcome: "expired" | "failed"; reason: string; providerName?: string };
 
+/**
+ * A checked answer, waiting under `handle` for its browser; `browserKey` is
+ * the key an unsolicited one is bound to (a solicited one is bound to the
+ * key of the browser that asked).
+ */
+type Accepted = { outcome: "ok"; handle: string; browserKey: string | null };
+
 function parseXml(xml: string): Document | null {
   // A DOCTYPE can declare entities (the billion laughs); no provider sends one.
   if (/<!DOCTYPE|<!ENTITY/i.test(xml)) return null;
@@ -149,10 +160,11 @@ const textOf = (expression: string, node: Node): string | null => {
 /** Why an answer's algorithms are refused, or null when every one is accepted. */
 function weakAlgorithm(doc: Document): string | null {
   for (const method of select("//*[local-name()='SignatureMethod']/@Algorithm", doc) as Attr[]) {
-    if (!SIGNATURE_ALGORITHMS.has(method.value)) return `signature algorithm ${method.value.slice(0, 100)}`;
+    if (!SIGNATURE_ALGORITHMS.has(method.value))
+      return `signature algorithm ${JSON.stringify(method.value.slice(0, 100))}`;
   }
   for (const method of select("//*[local-name()='DigestMethod']/@Algorithm", doc) as Attr[]) {
-    if (!DIGEST_ALGORITHMS.has(method.value)) return `digest algorithm ${method.value.slice(0, 100)}`;
+    if (!DIGEST_ALGORITHMS.has(method.value)) return `digest algorithm ${JSON.stringify(method.value.slice(0, 100))}`;
   }
   return null;
 }
@@ -207,8 +219,10 @@ function claimsOf(provider: SamlProvider, profile: Profile): ProviderClaims {
     }
   }
   if (!text.email && profile.nameIDFormat === EMAIL_FORMAT) text.email = profile.nameID.trim();
+  // An address as NameID is one person whatever its letter case; any other NameID is kept exactly.
+  const subject = profile.nameIDFormat === EMAIL_FORMAT ? profile.nameID.trim().toLowerCase() : profile.nameID;
   // A SAML provider vouches for the addresses of the domains it is saved with (sso/identities.ts checks them).
-  return { issuer: provider.issuer, subject: profile.nameID, emailVerified: null, text };
+  return { issuer: provider.issuer, subject, emailVerified: null, text };
 }
 
 /**
@@ -220,7 +234,7 @@ function claimsOf(provider: SamlProvider, profile: Profile): ProviderClaims {
 export async function acceptSamlResponse(
   form: Record<string, string>,
   providerByIssuer: (issuer: string) => Promise<SamlProvider | null>,
-): Promise<{ outcome: "ok"; handle: string } | Refused> {
+): Promise<Accepted | Refused> {
   const encoded = form.SAMLResponse ?? "";
   if (!encoded || encoded.length > MAX_RESPONSE_CHARS || !/^[A-Za-z0-9+/=\s]+$/.test(encoded)) {
     return { outcome: "failed", reason: "no SAMLResponse, or not base64" };
@@ -241,7 +255,12 @@ export async function acceptSamlResponse(
     textOf("/*[local-name()='Response']/*[local-name()='Issuer']", doc) ??
     textOf("/*[local-name()='Response']/*[local-name()='Assertion']/*[local-name()='Issuer']", doc);
   const provider = named ? await providerByIssuer(named) : null;
-  if (!provider) return { outcome: "failed", reason: `no SAML provider has the issuer ${named?.slice(0, 200)}` };
+  if (!provider) {
+    return {
+      outcome: "failed",
+      reason: `no SAML provider has the issuer ${JSON.stringify(named?.slice(0, 200) ?? null)}`,
+    };
+  }
   const refuse = (reason: string): Refused => ({ outcome: "failed", reason, providerName: provider.name });
 
   let profile: Profile;
@@ -250,7 +269,8 @@ export async function acceptSamlResponse(
     if (!validated.profile) return refuse("no assertion");
     profile = validated.profile;
   } catch (error) {
-    return refuse(error instanceof Error ? error.message.slice(0, 300) : "not valid");
+    // The library's message may quote the answer (a status message): quoted, so it cannot forge a log line.
+    return refuse(JSON.stringify(error instanceof Error ? error.message.slice(0, 300) : "not valid"));
   }
   if (profile.issuer !== provider.issuer) return refuse("the assertion names another issuer");
 
@@ -264,27 +284,29 @@ export async function acceptSamlResponse(
   )[0] as Element | undefined;
   if (!assertionId || !confirmation) return refuse("no assertion ID or no bearer confirmation");
   if (confirmation.getAttribute("Recipient") !== samlAcsUrl()) return refuse("another Recipient");
+  // The confirmation's own end: the library reads it but, with no request to match, does not enforce it.
   const notOnOrAfter = Date.parse(confirmation.getAttribute("NotOnOrAfter") ?? "");
   if (!Number.isFinite(notOnOrAfter)) return refuse("the confirmation has no NotOnOrAfter");
-  const signedRequest = confirmation.getAttribute("InResponseTo") || null;
-  const unsignedRequest = root.getAttribute("InResponseTo") || null;
-  if (signedRequest && unsignedRequest && signedRequest !== unsignedRequest) return refuse("two InResponseTo");
-  const requestId = signedRequest ?? unsignedRequest;
+  if (notOnOrAfter + CLOCK_SKEW_MS <= Date.now()) return refuse("the confirmation has expired");
+  const conditionsEnd = Date.parse(attribute("//*[local-name()='Conditions']/@NotOnOrAfter", assertion) ?? "");
+  // The request it answers, from the signed confirmation only: the response's own attribute may be unsigned.
+  const requestId = confirmation.getAttribute("InResponseTo") || null;
+  const outer = root.getAttribute("InResponseTo") || null;
+  if (outer && outer !== requestId) return refuse("the response and its assertion answer different requests");
   if (!profile.nameID || profile.nameIDFormat === TRANSIENT) {
     return refuse("a transient NameID cannot identify a person from one sign-in to the next");
   }
 
   const claims = claimsOf(provider, profile);
   const handle = randomToken();
-  return db.transaction(async (tx): Promise<{ outcome: "ok"; handle: string } | Refused> => {
-    await tx.delete(samlAssertions).where(lt(samlAssertions.expiresAt, sql`now()`));
+  const browserKey = requestId ? null : randomToken();
+  // Kept as long as any part of the assertion could still be accepted.
+  const usableUntil = Math.max(notOnOrAfter, Number.isFinite(conditionsEnd) ? conditionsEnd : 0) + CLOCK_SKEW_MS;
+  await db.delete(samlAssertions).where(lt(samlAssertions.expiresAt, sql`now()`));
+  return db.transaction(async (tx): Promise<Accepted | Refused> => {
     const [fresh] = await tx
       .insert(samlAssertions)
-      .values({
-        providerId: provider.id,
-        assertionId,
-        expiresAt: new Date(notOnOrAfter + CLOCK_SKEW_MS),
-      })
+      .values({ providerId: provider.id, assertionId, expiresAt: new Date(usableUntil) })
       .onConflictDoNothing()
       .returning({ id: samlAssertions.assertionId });
     if (!fresh) return { outcome: "expired", reason: "the assertion was already used", providerName: provider.name };
@@ -310,7 +332,7 @@ export async function acceptSamlResponse(
           providerName: provider.name,
         };
       }
-      return { outcome: "ok", handle };
+      return { outcome: "ok", handle, browserKey: null };
     }
     // An answer no request asked for: only from a provider allowed to start sign-ins, read again in this transaction.
     const [allowed] = await tx
@@ -318,15 +340,17 @@ export async function acceptSamlResponse(
       .from(identityProviders)
       .where(and(eq(identityProviders.id, provider.id), eq(identityProviders.idpInitiated, true)));
     if (!allowed) return refuse("an unsolicited response, and this provider may not start sign-ins");
+    // Finished only in the browser that posted it, which the route gives the key: a link to the
+    // callback sent to someone else signs nobody in.
     await tx.insert(ssoLogins).values({
       stateHash: tokenHash(handle),
       providerId: provider.id,
-      browserHash: null,
+      browserHash: tokenHash(browserKey ?? randomToken()),
       redirectTo: "/",
       claims,
       expiresAt,
     });
-    return { outcome: "ok", handle };
+    return { outcome: "ok", handle, browserKey };
   });
 }
 
@@ -358,6 +382,7 @@ export function readCertificates(text: string): { ok: true; certificates: string
   const bodies = blocks.length > 0 ? blocks : text.trim() ? [text] : [];
   if (bodies.length === 0) return { ok: false, message: "Paste the provider's signing certificate" };
   const certificates: string[] = [];
+  let expired: string | null = null;
   for (const body of bodies) {
     if (!/^[A-Za-z0-9+/=\s]+$/.test(body)) {
       return { ok: false, message: "This is not a certificate: paste it as -----BEGIN CERTIFICATE----- …" };
@@ -369,13 +394,16 @@ export function readCertificates(text: string): { ok: true; certificates: string
     } catch {
       return { ok: false, message: "This is not a certificate: paste it as -----BEGIN CERTIFICATE----- …" };
     }
-    if (Date.parse(certificate.validTo) < Date.now()) {
-      return {
-        ok: false,
-        message: `A certificate expired on ${new Date(certificate.validTo).toISOString().slice(0, 10)}: download the provider's current one`,
-      };
-    }
-    certificates.push(pem);
+    // During a key rollover a provider lists its old certificate beside the new one: the expired one is left out.
+    if (Date.parse(certificate.validTo) < Date.now())
+      expired = new Date(certificate.validTo).toISOString().slice(0, 10);
+    else certificates.push(pem);
+  }
+  if (certificates.length === 0) {
+    return {
+      ok: false,
+      message: `The certificate expired on ${expired ?? "an earlier date"}: download the provider's current one`,
+    };
   }
   return { ok: true, certificates };
 }

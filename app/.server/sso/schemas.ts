@@ -80,8 +80,8 @@ const OidcFormSchema = z.object({
 const SSO_URL_MESSAGE =
   "Enter the provider's sign-in URL for SAML: https, without a fragment (http only for 127.0.0.1 or localhost)";
 
-/** Metadata is a few kilobytes; a provider with many certificates sends tens. */
-const MAX_METADATA_CHARS = 500_000;
+/** Metadata is a few kilobytes; a provider with many certificates sends tens. Percent-encoded, it fits MAX_SAML_FORM_BYTES. */
+const MAX_METADATA_CHARS = 200_000;
 
 const optionalText = (label: string, max: number, options: { multiline?: boolean } = {}) =>
   TextSchema(label, options)

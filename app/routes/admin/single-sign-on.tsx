@@ -3,7 +3,7 @@ import { useState } from "react";
 import { Form, Link, useNavigation } from "react-router";
 import { z } from "zod";
 import { requirePermission } from "~/.server/authz";
-import { type BodyHandle, formText, MAX_SETTINGS_FORM_BYTES, readForm } from "~/.server/form-data";
+import { type BodyHandle, formText, MAX_SAML_FORM_BYTES, readForm } from "~/.server/form-data";
 import { failure, failureFrom } from "~/.server/responses";
 import { callbackUrl } from "~/.server/sso/oidc";
 import { deleteProvider, listProviders, saveProvider } from "~/.server/sso/providers";
@@ -39,15 +39,15 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   };
 }
 
-/** Metadata is pasted into the form: far larger than any other form's text. */
-export const handle: BodyHandle = { bodyLimit: "settings" };
+/** A provider's metadata is pasted into the form: longer than any other form's text. */
+export const handle: BodyHandle = { bodyLimit: "saml" };
 
 /** The provider a save changes; none adds one. */
 const SaveSchema = z.object({ id: z.union([z.literal(""), z.uuid("Reload the page and try again")]).optional() });
 
 export async function action({ request, context }: Route.ActionArgs) {
   const viewer = requirePermission(context.get(viewerContext), "update:settings:any");
-  const values = formText(await readForm(request, MAX_SETTINGS_FORM_BYTES));
+  const values = formText(await readForm(request, MAX_SAML_FORM_BYTES));
   // What the form shows again: never the secret or a certificate.
   const { clientSecret: _secret, certificate: _certificate, ...kept } = values;
   if (values.intent === "save") {
