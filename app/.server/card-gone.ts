@@ -13,7 +13,8 @@ export async function cardMissing(username: string, kind: "page" | "file"): Prom
   const answer = await deactivatedCardAnswer(username);
   if (!answer) notFound("Profile not found");
   if (answer.redirectTo) throw redirect(answer.redirectTo, { headers: { "Cache-Control": "no-store" } });
-  if (kind === "page") throw data("This card is no longer active.", { status: 410 });
+  if (kind === "page")
+    throw data({ message: "This card is no longer active.", contact: answer.contact }, { status: 410 });
   throw new Response("This card is no longer active.", {
     status: 410,
     headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" },

@@ -104,9 +104,23 @@ export const PhoneSchema = TextSchema("Phone number")
   .optional()
   .transform((value) => (value ? value : null));
 
+/** A host name with at least one dot, then a port, path, query or nothing: "linkedin.com/in/name". */
+const BARE_ADDRESS = /^(?:[\p{L}\p{N}](?:[\p{L}\p{N}-]*[\p{L}\p{N}])?\.)+\p{L}{2,}(?::\d{1,5})?(?:[/?#]|$)/u;
+
+/**
+ * An address as people type it, completed: "linkedin.com/in/name" and
+ * "www.example.com" are web addresses without their `https://`. Anything with
+ * a scheme of its own ("javascript:", "mailto:") or none that looks like a
+ * host is left as it is, for the check to refuse.
+ */
+export function completeUrl(value: string): string {
+  return !/^[a-z][a-z0-9+.-]*:/i.test(value) && BARE_ADDRESS.test(value) ? `https://${value}` : value;
+}
+
 /** The address a web link is stored as: http(s) only, with a host, normalised; otherwise null. */
-function normalizeHttpUrl(value: string): string | null {
-  if (hasForbiddenCharacters(value) || /\s|\\/.test(value)) return null;
+function normalizeHttpUrl(typed: string): string | null {
+  if (hasForbiddenCharacters(typed) || /\s|\\/.test(typed)) return null;
+  const value = completeUrl(typed);
   try {
     const url = new URL(value);
     if ((url.protocol !== "http:" && url.protocol !== "https:") || !url.hostname) return null;

@@ -47,7 +47,7 @@ export function PhoneField({ typed, errors }: { typed: { phone?: string | null }
   );
 }
 
-/** A password being chosen: the browser may suggest one, and the hint says how long it must be. */
+/** A password being chosen: the browser may suggest one, and the hint says what the strength check wants. */
 export function NewPasswordField({ label = "Password", errors }: { label?: string; errors: Errors }) {
   return (
     <Field
@@ -57,7 +57,7 @@ export function NewPasswordField({ label = "Password", errors }: { label?: strin
       autoComplete="new-password"
       required
       minLength={PASSWORD_MIN_LENGTH}
-      hint={`At least ${PASSWORD_MIN_LENGTH} characters.`}
+      hint={`At least ${PASSWORD_MIN_LENGTH} characters, hard to guess: a few unrelated words work well, and not your name or email.`}
       errors={errors?.password}
     />
   );

@@ -107,7 +107,7 @@ function WayOnward({ member }: { member: { to: string; label: string } }) {
 }
 
 /** A website as people say it: its host, without `www.`. */
-function hostOf(url: string) {
+export function hostOf(url: string) {
   try {
     return new URL(url).host.replace(/^www\./, "");
   } catch {

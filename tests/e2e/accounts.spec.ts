@@ -19,7 +19,9 @@ test("a newcomer signs up, confirms through the emailed link and lands on their 
 
   await page.getByRole("link", { name: "Sign up" }).click();
   await expect(page.getByRole("heading", { name: "Join Namecard" })).toBeVisible();
-  await expect(page.getByText("At least 8 characters.")).toBeVisible();
+  await expect(
+    page.getByText("At least 8 characters, hard to guess: a few unrelated words work well", { exact: false }),
+  ).toBeVisible();
   await expectAccessible(page);
   await screenshot(page, "auth-signup-desktop-light");
 

@@ -446,6 +446,35 @@ describe("editing your own card", () => {
     expect(theirs).toMatchObject({ title: "Untouched", userId: null });
   });
 
+  it("completes web addresses typed without https://, and still refuses any other kind of address", async () => {
+    const member = await createMember();
+    const save = (fields: Record<string, string>) =>
+      multipartRequest(
+        "/profile/edit",
+        editForm({ ...BASE_FIELDS, email: member.profile.email, username: member.profile.username, ...fields }),
+        member,
+      ).then((request) => run(editAction, request, {}, member.viewer));
+    const saved = await save({
+      linkedinUrl: "linkedin.com/in/zoe",
+      "links.0.kind": "github",
+      "links.0.url": "github.com/zoe",
+      "links.1.kind": "website",
+      "links.1.url": "www.zoe.example/portfolio",
+    });
+    expect(saved.status).toBe(302);
+    const [card] = await db.select().from(profiles).where(eq(profiles.id, member.profile.id));
+    expect(card).toMatchObject({
+      linkedinUrl: "https://linkedin.com/in/zoe",
+      links: [
+        { kind: "github", url: "https://github.com/zoe" },
+        { kind: "website", url: "https://www.zoe.example/portfolio" },
+      ],
+    });
+    for (const typed of ["javascript:alert(1)", "//evil.example/x", "zoe", "mailto:zoe@example.org"]) {
+      expect((await save({ linkedinUrl: typed })).status, typed).toBe(400);
+    }
+  });
+
   it("refuses bad input with a message per field and changes nothing", async () => {
     const member = await createMember();
     const taken = await insertCard();

@@ -257,6 +257,43 @@ describe("deactivating a card", () => {
     }
   });
 
+  it("tells a visitor of a deactivated card how to reach its company instead: the brand's website, the company's email and phone", async () => {
+    const admin = await createMember({ email: "admin@example.com" });
+    await db.insert(siteSettings).values({
+      id: 1,
+      companyName: "Northwind Group",
+      website: "https://northwind.example/",
+      email: "hello@northwind.example",
+      phone: "+44 20 7946 0000",
+    });
+    const [brand] = await db
+      .insert(brands)
+      .values({ name: "Northwind Labs", website: "https://labs.example/" })
+      .returning();
+    const branded = await createMember({ firstName: "Ben", lastName: "Branded" });
+    const plain = await createMember({ firstName: "Pia", lastName: "Plain" });
+    await db.update(profiles).set({ companyBrandId: brand!.id }).where(eq(profiles.id, branded.profile.id));
+    await setState(admin, branded.profile.id, "deactivate");
+    await setState(admin, plain.profile.id, "deactivate");
+    const gone = async (username: string) => {
+      const answer = await run(cardLoader, getRequest(`/profile/${username}`), { username });
+      expect(answer.status).toBe(410);
+      return (answer.data as { contact: unknown }).contact;
+    };
+    expect(await gone(branded.profile.username)).toEqual({
+      name: "Northwind Labs",
+      email: "hello@northwind.example",
+      phone: "+44 20 7946 0000",
+      website: "https://labs.example/",
+    });
+    expect(await gone(plain.profile.username)).toEqual({
+      name: "Northwind Group",
+      email: "hello@northwind.example",
+      phone: "+44 20 7946 0000",
+      website: "https://northwind.example/",
+    });
+  });
+
   it("shows each card's state in profile management, filters by it, and refuses to switch off the administrator's own card", async () => {
     const admin = await createMember({ email: "admin@example.com", firstName: "Ada", lastName: "Admin" });
     const member = await createMember({ firstName: "Fil", lastName: "Tered" });

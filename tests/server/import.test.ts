@@ -1,3 +1,5 @@
+import fs from "node:fs";
+import path from "node:path";
 import { parse } from "csv-parse/sync";
 import { eq, sql } from "drizzle-orm";
 import pg from "pg";
@@ -35,6 +37,7 @@ type Preview = {
   preview: { counts: Record<string, number>; rows: { rowNumber: number; outcome: string; detail: string }[] };
   settings: { mapping: string[] };
   status: string;
+  format: string | null;
 };
 
 async function preview(who: Admin, id: string, query = "") {
@@ -148,6 +151,40 @@ describe("bulk import of cards from a CSV file", () => {
     expect(await cardsByEmail("eleni.sheets@example.org")).toEqual([]);
     const [record] = await db.select().from(imports);
     expect(record).toMatchObject({ createdCards: 1, failedRows: 1 });
+  });
+
+  it("imports the exports of Outlook, Microsoft Entra ID and Google Contacts as those tools mean their columns, and names the format", async () => {
+    const who = await admin();
+    const exported = (name: string) => fs.readFileSync(path.join("tests/fixtures/exports", name), "utf8");
+
+    const outlook = await upload(who, exported("outlook-classic.csv"));
+    expect((await preview(who, outlook)).format).toBe("an Outlook export");
+    expect((await submit(who, outlook, "start", { createBrands: true })).status).toBe(302);
+    await runPendingImports();
+    expect((await cardsByEmail("amara.okafor@northwind.example"))[0]).toMatchObject({
+      title: "Principal Scientist",
+      phone: "+234 803 123 4567",
+      department: "Research",
+      office: "Lagos",
+    });
+
+    await importFile(who, exported("entra-users.csv"));
+    expect((await cardsByEmail("priya.nair@northwind.example"))[0]).toMatchObject({
+      firstName: "Priya",
+      title: "Data Analyst",
+      phone: "+91 98765 43210",
+    });
+    // Disabled in the directory: not imported, and the report says why.
+    expect(await cardsByEmail("gone.user@northwind.example")).toEqual([]);
+    const [disabled] = await db.select().from(importRows).where(eq(importRows.outcome, "error"));
+    expect(disabled?.detail).toContain("disabled in the directory");
+
+    await importFile(who, exported("google-contacts.csv"));
+    expect((await cardsByEmail("ines.duarte@northwind.example"))[0]).toMatchObject({
+      title: "Head of Design",
+      department: "Product",
+      phone: "+351 912 345 678",
+    });
   });
 
   it("numbers generated usernames as the create form does, leaving the ones the file asks for to their rows", async () => {

@@ -13,7 +13,7 @@ import { db } from "../db/client";
 import { importRows, imports } from "../db/schema";
 import { ForbiddenError, NotFoundError, ValidationError } from "../errors";
 import { readCsv } from "./csv-file";
-import { guessMapping, isImportField } from "./mapping";
+import { disabledColumnOf, guessMapping, isImportField } from "./mapping";
 import type { ImportSettings, SheetRow } from "./plan";
 
 /** Room for a file at its limit and the form around it; the server refuses larger bodies before reading them. */
@@ -136,6 +136,7 @@ export function settingsOf(record: ImportRecord): ImportSettings {
       (OVERWRITABLE_FIELDS as readonly string[]).includes(field),
     ),
     createBrands: record.createBrands,
+    disabled: disabledColumnOf(record.headers),
   };
 }
 

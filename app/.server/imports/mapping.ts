@@ -1,5 +1,6 @@
 import { IMPORT_FIELDS, type ImportField } from "~/lib/import";
 import { CARD_FIELD_RULES } from "../profiles/card-fields";
+import { detectFormat, type ExportFormat } from "./formats";
 
 /**
  * Header names each field is recognised by, compared without letter case,
@@ -110,7 +111,7 @@ const NAMES_AND_PLACES: Record<Exclude<ImportField, keyof typeof CARD_FIELD_RULE
 };
 
 /** A header as compared: lower case, accents off, only letters and digits. */
-function headerKey(header: string): string {
+export function headerKey(header: string): string {
   return header
     .normalize("NFKD")
     .replace(/\p{M}/gu, "")
@@ -126,21 +127,55 @@ const SYNONYMS: Record<ImportField, string[]> = {
   ) as Record<keyof typeof CARD_FIELD_RULES, string[]>),
 };
 
-const BY_KEY = new Map<string, ImportField>(
+/** Each header key's field, and its rank among that field's names: the first names are the most specific. */
+const BY_KEY = new Map<string, { field: ImportField; rank: number }>(
   Object.entries(SYNONYMS).flatMap(([field, names]) =>
-    names.map((name) => [headerKey(name), field as ImportField] as const),
+    names.map((name, rank) => [headerKey(name), { field: field as ImportField, rank }] as const),
   ),
 );
 
-/** For each column, the field its header names, or "" — each field taken by its first column only. */
+/** The export format of a file's header row, if it is one of a known tool's (imports/formats.ts). */
+export function formatOf(headers: string[]): ExportFormat | null {
+  return detectFormat(headers.map(headerKey));
+}
+
+/**
+ * For each column, the field its header names, or "". A file of a known
+ * format is read by its own table first. When two columns name one field
+ * ("Title" and "Job Title"), the more specific name wins, then the first.
+ */
 export function guessMapping(headers: string[]): (ImportField | "")[] {
-  const taken = new Set<ImportField>();
-  return headers.map((header) => {
-    const field = BY_KEY.get(headerKey(header));
-    if (!field || taken.has(field)) return "";
-    taken.add(field);
-    return field;
+  const format = formatOf(headers);
+  const candidates = headers.map((header, column) => {
+    const key = headerKey(header);
+    if (format && Object.hasOwn(format.columns, key)) {
+      const field = format.columns[key];
+      return field ? { field, rank: -1, column } : null;
+    }
+    const known = BY_KEY.get(key);
+    return known ? { ...known, column } : null;
   });
+  const best = new Map<ImportField, { rank: number; column: number }>();
+  for (const candidate of candidates) {
+    if (!candidate) continue;
+    const held = best.get(candidate.field);
+    if (!held || candidate.rank < held.rank) best.set(candidate.field, candidate);
+  }
+  return headers.map((_, column) => {
+    const field = candidates[column]?.field;
+    return field && best.get(field)?.column === column ? field : "";
+  });
+}
+
+/**
+ * The column that says whether a person's account is enabled, in a known
+ * format that has one, and the values that say it is not: such rows are not imported.
+ */
+export function disabledColumnOf(headers: string[]): { index: number; values: string[] } | null {
+  const disabled = formatOf(headers)?.disabled;
+  if (!disabled) return null;
+  const index = headers.findIndex((header) => headerKey(header) === disabled.column);
+  return index < 0 ? null : { index, values: disabled.values };
 }
 
 export function isImportField(value: string): value is ImportField {

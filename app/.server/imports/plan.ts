@@ -40,6 +40,8 @@ export type ImportSettings = {
   mapping: (ImportField | "")[];
   overwrite: OverwritableField[];
   createBrands: boolean;
+  /** A known export's column saying an account is disabled, and the values that say so (imports/formats.ts). */
+  disabled?: { index: number; values: string[] } | null;
 };
 
 type StoredCard = {
@@ -76,11 +78,20 @@ export type PlanContext = {
 
 export type SheetRow = { rowNumber: number; cells: string[] };
 
-/** The values of a row by field; unmapped fields are absent. */
+/** How Google's exports join the values of one cell ("+1 555 0100 ::: +1 555 0199"). */
+const MULTI_VALUE = /\s*:::\s*/;
+
+/**
+ * The values of a row by field; unmapped fields are absent. A cell holding
+ * several values takes its first, and links take them all.
+ */
 export function rowValues(cells: string[], mapping: ImportSettings["mapping"]): Partial<Record<ImportField, string>> {
   const values: Partial<Record<ImportField, string>> = {};
   mapping.forEach((field, index) => {
-    if (field) values[field] = cells[index] ?? "";
+    if (!field) return;
+    const cell = cells[index] ?? "";
+    if (!MULTI_VALUE.test(cell)) values[field] = cell;
+    else values[field] = field === "links" ? cell.split(MULTI_VALUE).join("\n") : (cell.split(MULTI_VALUE)[0] ?? "");
   });
   return values;
 }
@@ -222,6 +233,10 @@ function formOf(card: StoredCard): Record<string, unknown> {
 }
 
 export function planRow(row: SheetRow, settings: ImportSettings, context: PlanContext): RowPlan {
+  const disabled = settings.disabled;
+  if (disabled && disabled.values.includes((row.cells[disabled.index] ?? "").trim().toLowerCase())) {
+    return { kind: "error", reason: "Not imported: the account is disabled in the directory this file came from" };
+  }
   const values = rowValues(row.cells, settings.mapping);
   const email = emailKey(values.email);
   const firstRow = context.firstRowOfEmail.get(email);

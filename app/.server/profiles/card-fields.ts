@@ -9,7 +9,7 @@ import {
   MAX_LINKS,
 } from "~/lib/card-fields";
 import { profiles } from "../db/schema";
-import { EmailSchema, OptionalTextSchema, OptionalUrlSchema, PhoneSchema } from "../validation";
+import { completeUrl, EmailSchema, OptionalTextSchema, OptionalUrlSchema, PhoneSchema } from "../validation";
 
 /**
  * The server's side of each card field (app/lib/card-fields.ts has the
@@ -336,7 +336,10 @@ export function linksFromText(text: string): { kind: string; url: string }[] {
   return text
     .split(/[\s,;]+/)
     .filter(Boolean)
-    .map((url) => ({ kind: linkKindOf(url), url }));
+    .map((typed) => {
+      const url = completeUrl(typed);
+      return { kind: linkKindOf(url), url };
+    });
 }
 
 /**

@@ -105,17 +105,35 @@ export async function endSessionsOf(userId: string) {
   await publish({ kind: "user-sessions-ended", id: userId });
 }
 
+/** How a visitor of a deactivated card reaches its company instead: the brand's, else the site's details. */
+export type CompanyContact = {
+  name: string | null;
+  email: string | null;
+  phone: string | null;
+  website: string | null;
+};
+
 /**
  * What a deactivated card's address answers, by its username now or one it
  * had before: where to send the visitor (the card's brand website, when the
- * site says so and there is one), or null for the 410 page. Undefined when no
- * deactivated card has that name.
+ * site says so and there is one), or null for the 410 page, with how to reach
+ * the company. Undefined when no deactivated card has that name.
  */
-export async function deactivatedCardAnswer(username: string): Promise<{ redirectTo: string | null } | undefined> {
+export async function deactivatedCardAnswer(
+  username: string,
+): Promise<{ redirectTo: string | null; contact: CompanyContact } | undefined> {
   if (!isPossibleUsername(username)) return undefined;
   const name = username.toLowerCase();
   const [row] = await db
-    .select({ website: brands.website, behaviour: siteSettings.deactivatedCards })
+    .select({
+      website: brands.website,
+      brandName: brands.name,
+      behaviour: siteSettings.deactivatedCards,
+      companyName: siteSettings.companyName,
+      siteWebsite: siteSettings.website,
+      email: siteSettings.email,
+      phone: siteSettings.phone,
+    })
     .from(profiles)
     .leftJoin(brands, eq(brands.id, profiles.companyBrandId))
     .leftJoin(siteSettings, eq(siteSettings.id, 1))
@@ -130,5 +148,13 @@ export async function deactivatedCardAnswer(username: string): Promise<{ redirec
     )
     .limit(1);
   if (!row) return undefined;
-  return { redirectTo: row.behaviour === "brand-website" && row.website ? row.website : null };
+  return {
+    redirectTo: row.behaviour === "brand-website" && row.website ? row.website : null,
+    contact: {
+      name: row.brandName ?? row.companyName,
+      email: row.email,
+      phone: row.phone,
+      website: row.website ?? row.siteWebsite,
+    },
+  };
 }

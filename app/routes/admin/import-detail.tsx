@@ -15,6 +15,7 @@ import {
   saveImportSettings,
   settingsOf,
 } from "~/.server/imports/imports";
+import { formatOf } from "~/.server/imports/mapping";
 import { rowValues } from "~/.server/imports/plan";
 import { PREVIEW_PAGE_ROWS, previewImport } from "~/.server/imports/preview";
 import { wakeImportWorker } from "~/.server/imports/run";
@@ -71,6 +72,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     return {
       ...summary,
       headers: record.headers,
+      format: formatOf(record.headers)?.name ?? null,
       examples: await columnExamples(record),
       settings: settingsOf(record),
       preview: await previewImport(viewer, record.id, { page, errorsOnly }),
@@ -86,6 +88,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   return {
     ...summary,
     headers: record.headers,
+    format: null,
     examples: [],
     settings,
     preview: null,
@@ -255,6 +258,12 @@ function DraftView({ data, failure }: { data: DraftData; failure: Route.Componen
       <Form method="post" noValidate className="space-y-6">
         <FormAlert failure={failure} nothingDone="Nothing was imported." />
         <Section step={1} title="Match the columns">
+          {data.format ? (
+            <Alert tone="info">
+              Looks like {data.format}: its columns are matched as that tool writes them.
+              {data.settings.disabled ? " People whose account is disabled there are not imported." : ""}
+            </Alert>
+          ) : null}
           <p className="text-sm text-slate-600 dark:text-slate-400">
             Each column of the file fills the card field chosen beside it. Recognised headers are chosen already; rows
             are matched to existing cards by their email.
