@@ -23,7 +23,7 @@ export type ExportFormat = {
   disabled?: { column: string; values: string[] };
 };
 
-export const EXPORT_FORMATS: ExportFormat[] = [
+const EXPORT_FORMATS: ExportFormat[] = [
   {
     // Google Contacts, "Google CSV" (56 columns): names and organisation as numbered groups.
     name: "a Google Contacts export",

@@ -111,7 +111,7 @@ const NAMES_AND_PLACES: Record<Exclude<ImportField, keyof typeof CARD_FIELD_RULE
 };
 
 /** A header as compared: lower case, accents off, only letters and digits. */
-export function headerKey(header: string): string {
+function headerKey(header: string): string {
   return header
     .normalize("NFKD")
     .replace(/\p{M}/gu, "")
