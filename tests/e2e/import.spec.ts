@@ -80,6 +80,7 @@ test("the administrator imports a Google Sheets file: columns recognised, a prev
 
   await page.getByRole("button", { name: "Import 3 rows" }).click();
   await expect(page.getByRole("heading", { name: "Import finished" })).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByText("The import finished: 3 new cards, 0 updated, 2 not imported.")).toBeVisible();
   await expect(page.getByText("3 of 5 rows").or(page.getByText("5 of 5 rows"))).toBeVisible();
   await expect(page.getByRole("progressbar")).toHaveAttribute("aria-valuenow", "100");
   await page.setViewportSize({ width: 1440, height: 900 });

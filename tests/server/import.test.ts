@@ -34,7 +34,10 @@ async function upload(who: Admin, text: string, name = "people.csv") {
 }
 
 type Preview = {
-  preview: { counts: Record<string, number>; rows: { rowNumber: number; outcome: string; detail: string }[] };
+  preview: {
+    counts: Record<string, number>;
+    rows: { rowNumber: number; outcome: string; detail: string; fields: { label: string; value: string }[] }[];
+  };
   settings: { mapping: string[] };
   status: string;
   format: string | null;
@@ -158,7 +161,16 @@ describe("bulk import of cards from a CSV file", () => {
     const exported = (name: string) => fs.readFileSync(path.join("tests/fixtures/exports", name), "utf8");
 
     const outlook = await upload(who, exported("outlook-classic.csv"));
-    expect((await preview(who, outlook)).format).toBe("an Outlook export");
+    const seen = await preview(who, outlook);
+    expect(seen.format).toBe("an Outlook export");
+    // The preview shows every mapped field, so a wrong column is seen before any card is made.
+    expect(seen.preview.rows[0]?.fields).toEqual(
+      expect.arrayContaining([
+        { label: "Job title", value: "Principal Scientist" },
+        { label: "Phone", value: "+234 803 123 4567" },
+        { label: "Company / brand", value: "Northwind" },
+      ]),
+    );
     expect((await submit(who, outlook, "start", { createBrands: true })).status).toBe(302);
     await runPendingImports();
     expect((await cardsByEmail("amara.okafor@northwind.example"))[0]).toMatchObject({

@@ -1,7 +1,7 @@
 import { and, sql } from "drizzle-orm";
 import type { CardLink } from "~/lib/card-fields";
 import type { ImportField, OverwritableField } from "~/lib/import";
-import { importFieldLabel } from "~/lib/import";
+import { IMPORT_FIELDS, importFieldLabel } from "~/lib/import";
 import { BrandSchema } from "../brands/schemas";
 import type { Queryable } from "../db/client";
 import { brands, profiles, usernameRedirects } from "../db/schema";
@@ -94,6 +94,21 @@ export function rowValues(cells: string[], mapping: ImportSettings["mapping"]): 
     else values[field] = field === "links" ? cell.split(MULTI_VALUE).join("\n") : (cell.split(MULTI_VALUE)[0] ?? "");
   });
   return values;
+}
+
+export type ShownField = { label: string; value: string };
+
+/** A long value is shown to its beginning: a bio is a paragraph. */
+const SHOWN_CHARS = 80;
+
+/** A row's mapped fields other than its name and email, as the preview lists them: label and value, filled ones only. */
+export function shownFields(values: Partial<Record<ImportField, string>>): ShownField[] {
+  return IMPORT_FIELDS.flatMap(({ key, label }) => {
+    if (key === "firstName" || key === "lastName" || key === "email") return [];
+    const value = values[key]?.trim().replace(/\s+/g, " ") ?? "";
+    if (!value) return [];
+    return [{ label, value: value.length > SHOWN_CHARS ? `${value.slice(0, SHOWN_CHARS)}…` : value }];
+  });
 }
 
 const emailKey = (value: string | undefined) => (value ?? "").trim().toLowerCase();

@@ -1,7 +1,7 @@
 import type { Actor } from "../actor";
 import { db } from "../db/client";
 import { getImport, settingsOf, sheetRows } from "./imports";
-import { describePlan, loadPlanContext, managerNotes, planRow, rowValues } from "./plan";
+import { describePlan, loadPlanContext, managerNotes, planRow, rowValues, type ShownField, shownFields } from "./plan";
 
 export const PREVIEW_PAGE_ROWS = 50;
 
@@ -9,6 +9,8 @@ type PreviewRow = {
   rowNumber: number;
   name: string;
   email: string;
+  /** Every other mapped field the row fills, so a wrong column ("Job title: Dr.") shows before cards are made. */
+  fields: ShownField[];
   outcome: "create" | "update" | "unchanged" | "error";
   detail: string;
 };
@@ -37,6 +39,7 @@ export async function previewImport(actor: Actor, importId: string, options: { p
         .filter(Boolean)
         .join(" "),
       email: values.email?.trim() ?? "",
+      fields: shownFields(values),
       outcome: plan.kind,
       detail: withManager(describePlan(plan), plan.kind, managers.get(row.rowNumber), settings.overwrite),
     });

@@ -16,7 +16,7 @@ import {
   settingsOf,
 } from "~/.server/imports/imports";
 import { formatOf } from "~/.server/imports/mapping";
-import { rowValues } from "~/.server/imports/plan";
+import { rowValues, shownFields } from "~/.server/imports/plan";
 import { PREVIEW_PAGE_ROWS, previewImport } from "~/.server/imports/preview";
 import { wakeImportWorker } from "~/.server/imports/run";
 import { failure, failureFrom, notFound } from "~/.server/responses";
@@ -51,6 +51,8 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   }
   const url = new URL(request.url);
   const errorsOnly = url.searchParams.get("show") === "errors";
+  // Just started from this page: once it is done, the page says how it went.
+  const justStarted = url.searchParams.has("started");
   const page = pageOf(url);
   const summary = {
     id: record.id,
@@ -67,6 +69,10 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
       failed: record.failedRows,
     },
     errorsOnly,
+    finished:
+      justStarted && record.status === "done"
+        ? `The import finished: ${record.createdCards.toLocaleString("en-US")} new ${record.createdCards === 1 ? "card" : "cards"}, ${record.updatedCards.toLocaleString("en-US")} updated${record.failedRows ? `, ${record.failedRows.toLocaleString("en-US")} not imported` : ""}.`
+        : null,
   };
   if (record.status === "draft") {
     return {
@@ -106,6 +112,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
               .filter(Boolean)
               .join(" "),
             email: values.email?.trim() ?? "",
+            fields: shownFields(values),
             outcome: row.outcome,
             detail: row.detail ?? "",
           };
@@ -128,12 +135,13 @@ export async function action({ request, params, context }: Route.ActionArgs) {
         if (intent === "preview") return redirect(here);
         await queueImport(viewer, record.id);
         wakeImportWorker();
-        return redirectWithToast(here, { text: "The import has started. You can leave this page: it goes on." });
+        // The page shows the progress, and says when it has finished (`?started`).
+        return redirect(`${here}?started`);
       }
       case "retry":
         await queueImport(viewer, record.id);
         wakeImportWorker();
-        return redirectWithToast(here, { text: "The import goes on from where it stopped." });
+        return redirect(`${here}?started`);
       case "discard":
         await discardImport(viewer, record.id);
         return redirectWithToast("/admin/import", { text: `"${record.fileName}" was removed.` });
@@ -401,6 +409,7 @@ function ProgressView({ data, failure }: { data: Data; failure: Route.ComponentP
   return (
     <div className="space-y-6">
       <FormAlert failure={failure} nothingDone="" />
+      {data.finished ? <Alert tone="success">{data.finished}</Alert> : null}
       <section
         aria-labelledby="progress-title"
         className="space-y-4 rounded-2xl border border-slate-200 bg-white p-5 shadow-sm sm:p-6 dark:border-slate-800 dark:bg-slate-900"
@@ -531,6 +540,7 @@ type ListedRow = {
   rowNumber: number;
   name?: string;
   email?: string;
+  fields?: { label: string; value: string }[];
   outcome: keyof typeof OUTCOME_STYLE | null;
   detail: string;
 };
@@ -561,6 +571,16 @@ function RowList({ rows }: { rows: ListedRow[] }) {
                 <span className="font-medium">{row.name || "—"}</span>
                 {row.email ? <span className="text-slate-500 dark:text-slate-400"> · {row.email}</span> : null}
               </p>
+            ) : null}
+            {row.fields?.length ? (
+              <dl className="mt-0.5 flex flex-wrap gap-x-3 gap-y-0.5 text-xs text-slate-600 dark:text-slate-400">
+                {row.fields.map((field) => (
+                  <div key={field.label} className="flex min-w-0 gap-1">
+                    <dt className="shrink-0 text-slate-500 dark:text-slate-400">{field.label}:</dt>
+                    <dd className="min-w-0 break-words text-slate-800 dark:text-slate-200">{field.value}</dd>
+                  </div>
+                ))}
+              </dl>
             ) : null}
             {row.detail ? (
               <p
