@@ -7,6 +7,7 @@ import {
   PEOPLE,
   screenshot,
   signIn,
+  switchScheme,
   test,
   uniqueEmail,
 } from "./fixtures";
@@ -38,15 +39,30 @@ test("a newcomer signs up, confirms through the emailed link and lands on their 
 
   await page.goto(await mailLink(email));
   await expect(page).toHaveURL(/\/$/);
-  await expect(page.getByRole("heading", { name: "Welcome back, Grace!" })).toBeVisible();
+  await expect(page.getByRole("heading", { name: "Welcome, Grace!" })).toBeVisible();
   for (const card of ["Edit My Profile", "View My Card", "Browse Directory"]) {
     await expect(page.getByRole("link", { name: new RegExp(card) })).toBeVisible();
   }
   await expect(page.getByRole("link", { name: /View My Card/ })).toHaveAttribute("href", "/profile/grace.hopper");
   // No views yet: neither views nor rank are shown on the home page.
   await expect(page.getByText(/views?$/)).toHaveCount(0);
+  // The card's QR code at hand, and what is left to fill in.
+  await expect(page.getByRole("heading", { name: "Share your card" })).toBeVisible();
+  await expect(page.getByRole("img", { name: /Your card's QR code/ })).toBeVisible();
+  await expect(page.getByRole("link", { name: "Add a photo" })).toHaveAttribute("href", "/profile/edit");
   await expectAccessible(page);
   await screenshot(page, "home-member-desktop-light");
+  await switchScheme(page, "dark");
+  await page.setViewportSize({ width: 390, height: 844 });
+  await screenshot(page, "home-member-phone-dark");
+  await switchScheme(page, "light");
+  await page.setViewportSize({ width: 1280, height: 720 });
+
+  // Signed in again later: welcomed back.
+  await page.context().clearCookies();
+  await page.goto("/auth");
+  await signIn(page, email);
+  await expect(page.getByRole("heading", { name: "Welcome back, Grace!" })).toBeVisible();
 });
 
 test("a wrong password shows the provider's message in a red banner", async ({ page, expectConsoleError }) => {
@@ -97,5 +113,5 @@ test("forgot password: the emailed link sets a new password that signs in", asyn
   await page.getByRole("button", { name: "Save new password" }).click();
   await expect(page.getByText("Your password was changed.")).toBeVisible();
   await signIn(page, email, "another secret 456");
-  await expect(page.getByRole("heading", { name: "Welcome back, Fay!" })).toBeVisible();
+  await expect(page.getByRole("heading", { name: /^Welcome( back)?, Fay!$/ })).toBeVisible();
 });

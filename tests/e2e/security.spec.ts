@@ -77,7 +77,7 @@ test("sign-up, check-your-email and confirmation pages work under the page polic
   await phone.getByLabel("Password", { exact: true }).fill("my own fresh phrase");
   await phone.getByRole("button", { name: "Confirm and sign in" }).click();
   await expect(phone).toHaveURL(/\/$/);
-  await expect(phone.getByRole("heading", { name: "Welcome back, Grace!" })).toBeVisible();
+  await expect(phone.getByRole("heading", { name: "Welcome, Grace!" })).toBeVisible();
 
   // The first link no longer works anywhere.
   await page.goto(firstLink);

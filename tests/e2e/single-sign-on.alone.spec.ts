@@ -66,7 +66,7 @@ test("an administrator connects the company's provider in Settings; a colleague 
   await screenshot(desktop, "auth-single-sign-on-desktop");
   await desktop.getByRole("button", { name: "Continue with Acme Login" }).click();
   await expect(desktop).toHaveURL(/\/$/);
-  await expect(desktop.getByRole("heading", { name: "Welcome back, Grace!" })).toBeVisible();
+  await expect(desktop.getByRole("heading", { name: "Welcome, Grace!" })).toBeVisible();
 
   // On a phone without JavaScript: the same press, the same way back.
   idp.signInAs("sub-linus", { email: "linus@sso.example.org", given_name: "Linus", family_name: "Torvalds" });
@@ -136,7 +136,7 @@ test("an administrator connects a SAML provider by pasting its metadata; colleag
     await phone.getByRole("button", { name: "Sign in with Acme SAML" }).click();
     await expect(phone.getByRole("heading", { name: "Acme sign-in" })).toBeVisible();
     await phone.getByRole("button", { name: "Continue" }).click();
-    await expect(phone.getByRole("heading", { name: "Welcome back, Mary!" })).toBeVisible();
+    await expect(phone.getByRole("heading", { name: "Welcome, Mary!" })).toBeVisible();
 
     // On a desktop without JavaScript: the typed address leads there, and a button brings the answer back.
     saml.person = { nameId: "katherine@saml.example.org", attributes: { givenName: "Katherine", sn: "Johnson" } };

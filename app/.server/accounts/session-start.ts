@@ -1,5 +1,5 @@
 import { APIError } from "better-auth/api";
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { isAdminEmail } from "../admins";
 import { db } from "../db/client";
 import { users } from "../db/schema";
@@ -64,7 +64,7 @@ export const sessionHooks = {
       // One statement records the sign-in and reads what linking the card needs.
       const [user] = await db
         .update(users)
-        .set({ lastSignInAt: new Date() })
+        .set({ lastSignInAt: new Date(), signInCount: sql`${users.signInCount} + 1` })
         .where(eq(users.id, session.userId))
         .returning(ACCOUNT);
       if (user) await linkCard(user);

@@ -49,6 +49,8 @@ export const users = pgTable(
       .default("member"),
     /** When the account last started a session, whichever way it signed in. */
     lastSignInAt: timestamp("last_sign_in_at", { withTimezone: true }),
+    /** Sign-ins so far: the first is welcomed as one. */
+    signInCount: integer("sign_in_count").notNull().default(0),
     ...timestamps,
   },
   (table) => [

@@ -24,3 +24,28 @@ export async function claimedPreparedCardRecently(userId: string): Promise<boole
     .limit(1);
   return row !== undefined;
 }
+
+/** Whether the account is on its first sign-in: its home then says "Welcome", not "Welcome back". */
+export async function isFirstSignIn(userId: string): Promise<boolean> {
+  const [row] = await db.select({ count: users.signInCount }).from(users).where(eq(users.id, userId));
+  return (row?.count ?? 0) <= 1;
+}
+
+/** What a new card still lacks to be complete: each step of the home's short setup list. */
+export async function setupSteps(profileId: string) {
+  const [card] = await db
+    .select({
+      photo: profiles.profilePhoto,
+      title: profiles.title,
+      links: profiles.links,
+      linkedinUrl: profiles.linkedinUrl,
+    })
+    .from(profiles)
+    .where(eq(profiles.id, profileId));
+  if (!card) return [];
+  return [
+    { key: "photo", label: "Add a photo", done: card.photo !== null },
+    { key: "title", label: "Add your job title", done: !!card.title },
+    { key: "links", label: "Add a link (LinkedIn, a website)", done: card.links.length > 0 || !!card.linkedinUrl },
+  ];
+}

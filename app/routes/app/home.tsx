@@ -1,8 +1,8 @@
-import { ArrowRight, Contact, Eye, PencilLine, Trophy, Users } from "lucide-react";
+import { ArrowRight, Circle, CircleCheck, Contact, Eye, PencilLine, Trophy, Users } from "lucide-react";
 import { Link } from "react-router";
 import { loadDashboard } from "~/.server/analytics/dashboard";
 import { getProfileRank } from "~/.server/analytics/stats";
-import { claimedPreparedCardRecently } from "~/.server/profiles/welcome";
+import { claimedPreparedCardRecently, isFirstSignIn, setupSteps } from "~/.server/profiles/welcome";
 import { parseQuery } from "~/.server/responses";
 import { AdminDashboard } from "~/components/admin/dashboard";
 import type { LiveHandle } from "~/lib/realtime";
@@ -37,12 +37,15 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     views: profile?.viewCount ?? 0,
     rank: profile ? await getProfileRank(profile.id) : 0,
     prepared: await claimedPreparedCardRecently(viewer.user.id),
+    firstSignIn: await isFirstSignIn(viewer.user.id),
+    steps: profile ? await setupSteps(profile.id) : [],
   };
 }
 
 export default function Home({ loaderData }: Route.ComponentProps) {
   if (loaderData.kind === "admin") return <AdminDashboard data={loaderData.dashboard} />;
-  const { firstName, username, views, rank, prepared } = loaderData;
+  const { firstName, username, views, rank, prepared, firstSignIn, steps } = loaderData;
+  const todo = steps.filter((step) => !step.done);
   const cards = [
     {
       to: "/profile/edit",
@@ -67,7 +70,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
     <div className="space-y-8">
       <section className="brand-gradient overflow-hidden rounded-2xl p-6 text-on-banner shadow-sm sm:p-8">
         <h1 className="text-2xl font-semibold tracking-tight sm:text-3xl">
-          {prepared ? `Welcome, ${firstName}!` : `Welcome back, ${firstName}!`}
+          {prepared || firstSignIn ? `Welcome, ${firstName}!` : `Welcome back, ${firstName}!`}
         </h1>
         <p className="mt-2 max-w-xl">
           {prepared
@@ -95,6 +98,59 @@ export default function Home({ loaderData }: Route.ComponentProps) {
           </dl>
         ) : null}
       </section>
+      {username ? (
+        <section
+          aria-labelledby="share-title"
+          className="flex flex-col gap-6 rounded-2xl border border-slate-200 bg-white p-6 shadow-sm sm:flex-row sm:items-center sm:p-8 dark:border-slate-800 dark:bg-slate-900"
+        >
+          <Link
+            to={`/qr/${username}`}
+            className="mx-auto shrink-0 rounded-xl bg-white p-3 ring-1 ring-slate-200 sm:mx-0 dark:ring-slate-700"
+          >
+            <img
+              src={`/profile/${username}/qr.png`}
+              alt="Your card's QR code: opens it full screen"
+              width={176}
+              height={176}
+              className="size-44"
+            />
+          </Link>
+          <div className="min-w-0 flex-1 space-y-3">
+            <h2 id="share-title" className="text-lg font-semibold">
+              Share your card
+            </h2>
+            <p className="text-sm text-slate-600 dark:text-slate-400">
+              Let someone scan this code with their phone's camera: your card opens, ready to save to their contacts.
+            </p>
+            {todo.length > 0 ? (
+              <div className="space-y-2">
+                <h3 className="text-sm font-medium">Finish your card</h3>
+                <ul className="space-y-1.5">
+                  {steps.map((step) => (
+                    <li key={step.key} className="flex items-center gap-2 text-sm">
+                      {step.done ? (
+                        <CircleCheck aria-hidden className="size-4 text-emerald-600 dark:text-emerald-400" />
+                      ) : (
+                        <Circle aria-hidden className="size-4 text-slate-400" />
+                      )}
+                      {step.done ? (
+                        <span className="text-slate-500 line-through dark:text-slate-400">
+                          {step.label}
+                          <span className="sr-only"> (done)</span>
+                        </span>
+                      ) : (
+                        <Link to="/profile/edit" className="font-medium text-brand-ink hover:underline">
+                          {step.label}
+                        </Link>
+                      )}
+                    </li>
+                  ))}
+                </ul>
+              </div>
+            ) : null}
+          </div>
+        </section>
+      ) : null}
       <ul className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
         {cards.map(({ to, title, text, Icon }) => (
           <li key={title}>
