@@ -34,6 +34,11 @@ type OverviewStats = {
   adoptionRate: number;
   /** Created in the last 7 days / older × 100; 0 when nothing is older. */
   weeklyGrowth: number;
+  /** The rollout, of cards not deactivated: invited (or claimed without an invitation), and those invited still unclaimed. */
+  invitedProfiles: number;
+  waitingProfiles: number;
+  /** Claimed cards whose owner signed in within 30 days. */
+  activeMembers: number;
 };
 
 type Person = { id: string; firstName: string; lastName: string; username: string; email: string };

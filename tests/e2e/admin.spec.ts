@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import sharp from "sharp";
-import { expect, expectAccessible, failedLoad, PEOPLE, screenshot, signIn, test } from "./fixtures";
+import { expect, expectAccessible, failedLoad, PEOPLE, screenshot, signIn, switchScheme, test } from "./fixtures";
 
 test("the administrator manages profiles from the dashboard: create, search, edit, delete, export", async ({
   page,
@@ -14,8 +14,16 @@ test("the administrator manages profiles from the dashboard: create, search, edi
   await expect(page.getByText("Across all profiles")).toBeVisible();
   await expect(page.getByText("Companies represented")).toBeVisible();
   await expect(page.getByRole("heading", { name: "Recent Members" })).toBeVisible();
+  const rollout = page.getByRole("region", { name: "Rollout" });
+  for (const step of ["Cards", "Invited", "Claimed", "Active"])
+    await expect(rollout.getByText(step, { exact: true })).toBeVisible();
   await expectAccessible(page);
   await screenshot(page, "admin-dashboard-desktop-light");
+  await switchScheme(page, "dark");
+  await page.setViewportSize({ width: 390, height: 844 });
+  await screenshot(page, "admin-dashboard-phone-dark");
+  await switchScheme(page, "light");
+  await page.setViewportSize({ width: 1280, height: 720 });
 
   const download = page.waitForEvent("download");
   await page.getByRole("link", { name: "Export Data" }).click();

@@ -15,7 +15,7 @@ import {
   getViewsBySource,
 } from "~/.server/analytics/stats";
 import { db } from "~/.server/db/client";
-import { brands, profiles, profileViews, siteSettings, users } from "~/.server/db/schema";
+import { brands, invitations, profiles, profileViews, siteSettings, users } from "~/.server/db/schema";
 import { env } from "~/.server/env";
 import { getSiteSettings } from "~/.server/settings/settings";
 import { readToast } from "~/.server/toast";
@@ -116,6 +116,37 @@ describe("statistics against a hand-computed fixture", () => {
       activeBrands: 3,
       adoptionRate: 40,
       weeklyGrowth: (3 / 7) * 100,
+      invitedProfiles: 4,
+      waitingProfiles: 0,
+      activeMembers: 0,
+    });
+  });
+
+  it("counts the rollout: invited, still waiting (a stopped invitation not), claimed, and signed in within 30 days", async () => {
+    const { profileOf } = await fixture();
+    const now = new Date();
+    await db.insert(invitations).values(
+      ["Ben", "Dan", "Eve", "Cat"].map((name) => ({
+        profileId: profileOf(name).id,
+        invitedAt: now,
+        lastSentAt: now,
+      })),
+    );
+    await db
+      .update(invitations)
+      .set({ stoppedAt: now })
+      .where(eq(invitations.profileId, profileOf("Eve").id));
+    await db.update(users).set({ lastSignInAt: now }).where(eq(users.id, "u1"));
+    await db
+      .update(users)
+      .set({ lastSignInAt: new Date(now.getTime() - 40 * 86_400_000) })
+      .where(eq(users.id, "u2"));
+    expect(await getOverviewStats()).toMatchObject({
+      // Ann, Cat, Fay and Ivy claimed; Ben, Dan and Eve invited.
+      invitedProfiles: 7,
+      // Ben and Dan: Eve asked for no more invitations.
+      waitingProfiles: 2,
+      activeMembers: 1,
     });
   });
 

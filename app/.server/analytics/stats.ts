@@ -1,6 +1,6 @@
 import { desc, eq, sql } from "drizzle-orm";
 import { db, rowsOf } from "../db/client";
-import { brands, profiles, profileViews } from "../db/schema";
+import { brands, invitations, profiles, profileViews, users } from "../db/schema";
 
 /**
  * A member's rank is the 1-based position of the profile among profiles with
@@ -28,6 +28,10 @@ export async function getOverviewStats() {
       activeProfiles: sql<number>`count(*) filter (where ${profiles.viewCount} > 0)::int`,
       newThisWeek: sql<number>`count(*) filter (where ${profiles.createdAt} >= now() - interval '7 days')::int`,
       activeBrands: sql<number>`(select count(*)::int from ${brands} where ${brands.active})`,
+      // The rollout: active cards invited (or claimed without), claimed, and whose owner signed in lately.
+      invitedProfiles: sql<number>`count(*) filter (where ${profiles.deactivatedAt} is null and (${profiles.userId} is not null or exists (select 1 from ${invitations} i where i.profile_id = ${profiles.id})))::int`,
+      waitingProfiles: sql<number>`count(*) filter (where ${profiles.deactivatedAt} is null and ${profiles.userId} is null and exists (select 1 from ${invitations} i where i.profile_id = ${profiles.id} and i.stopped_at is null))::int`,
+      activeMembers: sql<number>`count(*) filter (where ${profiles.deactivatedAt} is null and exists (select 1 from ${users} u where u.id = ${profiles.userId} and u.last_sign_in_at >= now() - interval '30 days'))::int`,
     })
     .from(profiles);
   const stats = row ?? {
@@ -37,6 +41,9 @@ export async function getOverviewStats() {
     activeProfiles: 0,
     newThisWeek: 0,
     activeBrands: 0,
+    invitedProfiles: 0,
+    waitingProfiles: 0,
+    activeMembers: 0,
   };
   const olderProfiles = stats.totalProfiles - stats.newThisWeek;
   return {

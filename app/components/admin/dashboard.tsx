@@ -1,6 +1,7 @@
-import { Eye } from "lucide-react";
+import { ArrowRight, Eye } from "lucide-react";
 import { Tabs } from "radix-ui";
 import { Link, useNavigate } from "react-router";
+import { RemindWaitingButton } from "~/components/admin/invitations";
 import { ProfileManagement } from "~/components/admin/profile-management";
 import { Avatar } from "~/components/avatar";
 import { DownloadButton } from "~/components/download-button";
@@ -56,6 +57,56 @@ export function AdminDashboard({ data }: { data: DashboardData }) {
   );
 }
 
+/** The number a rollout lives by: cards, invited, claimed, active; and a reminder for those still waiting. */
+function Rollout({ stats }: { stats: DashboardData["stats"] }) {
+  const cards = stats.totalProfiles;
+  const steps = [
+    { label: "Cards", value: cards, note: "made or imported" },
+    { label: "Invited", value: stats.invitedProfiles, note: "or joined without" },
+    { label: "Claimed", value: stats.claimedProfiles, note: "by their owner" },
+    { label: "Active", value: stats.activeMembers, note: "signed in within 30 days" },
+  ];
+  return (
+    <section
+      aria-labelledby="rollout-title"
+      className="space-y-5 rounded-2xl border border-slate-200 bg-white p-6 shadow-sm dark:border-slate-800 dark:bg-slate-900"
+    >
+      <div className="flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
+        <h2 id="rollout-title" className="text-lg font-semibold">
+          Rollout
+        </h2>
+        {stats.waitingProfiles > 0 ? (
+          <RemindWaitingButton
+            waiting={stats.waitingProfiles}
+            returnTo="/"
+            label={`Remind the ${stats.waitingProfiles.toLocaleString("en")} who have not claimed`}
+          />
+        ) : null}
+      </div>
+      <ol className="grid grid-cols-2 gap-3 lg:grid-cols-4">
+        {steps.map((step, index) => {
+          const share = cards === 0 ? 0 : Math.round((step.value / cards) * 100);
+          return (
+            <li key={step.label} className="rounded-xl bg-slate-50 p-4 dark:bg-slate-800/60">
+              <p className="flex items-center gap-1.5 text-sm font-medium text-slate-600 dark:text-slate-300">
+                {index > 0 ? <ArrowRight aria-hidden className="size-3.5 text-slate-400" /> : null}
+                {step.label}
+              </p>
+              <p className="mt-1 text-2xl font-semibold tabular-nums">
+                {step.value.toLocaleString("en")}
+                {index > 0 ? (
+                  <span className="ml-2 text-sm font-normal text-slate-500 dark:text-slate-400">{share}%</span>
+                ) : null}
+              </p>
+              <p className="text-xs text-slate-500 dark:text-slate-400">{step.note}</p>
+            </li>
+          );
+        })}
+      </ol>
+    </section>
+  );
+}
+
 function Overview({ data }: { data: DashboardData }) {
   const { stats } = data;
   const rate = Math.round(stats.adoptionRate);
@@ -97,6 +148,8 @@ function Overview({ data }: { data: DashboardData }) {
           </div>
         ))}
       </dl>
+
+      <Rollout stats={stats} />
 
       <section
         aria-labelledby="recent-title"

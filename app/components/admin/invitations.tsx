@@ -24,10 +24,32 @@ function count(value: number) {
   return value.toLocaleString("en");
 }
 
+/** Reminds everyone invited who has not claimed their card yet (each at most once an hour). */
+export function RemindWaitingButton({
+  waiting,
+  returnTo,
+  label,
+}: {
+  waiting: number;
+  returnTo: string;
+  label: string;
+}) {
+  const reminding = useBusy("remind-all");
+  return (
+    <Form method="post" action="/admin/profiles">
+      <input type="hidden" name="intent" value="remind-all" />
+      <input type="hidden" name="redirectTo" value={returnTo} />
+      <Button type="submit" variant="secondary" className="w-full sm:w-auto" disabled={reminding || waiting === 0}>
+        <BellRing aria-hidden className="size-4" />
+        {reminding ? "Reminding..." : label}
+      </Button>
+    </Form>
+  );
+}
+
 /** The buttons above the list: invite everyone not yet invited, remind everyone waiting, invite the chosen ones. */
 export function InvitationToolbar({ summary, returnTo }: { summary: InvitationSummary; returnTo: string }) {
   const inviting = useBusy("invite-all");
-  const reminding = useBusy("remind-all");
   const selecting = useBusy("invite-selected");
   return (
     <div className="mb-4 flex flex-col gap-2 sm:flex-row sm:flex-wrap sm:items-center">
@@ -44,19 +66,11 @@ export function InvitationToolbar({ summary, returnTo }: { summary: InvitationSu
           {inviting ? "Inviting..." : `Invite all not yet invited (${count(summary.notInvited)})`}
         </Button>
       </Form>
-      <Form method="post" action="/admin/profiles">
-        <input type="hidden" name="intent" value="remind-all" />
-        <input type="hidden" name="redirectTo" value={returnTo} />
-        <Button
-          type="submit"
-          variant="secondary"
-          className="w-full sm:w-auto"
-          disabled={reminding || summary.invitedUnclaimed === 0}
-        >
-          <BellRing aria-hidden className="size-4" />
-          {reminding ? "Reminding..." : `Remind all invited but not claimed (${count(summary.invitedUnclaimed)})`}
-        </Button>
-      </Form>
+      <RemindWaitingButton
+        waiting={summary.invitedUnclaimed}
+        returnTo={returnTo}
+        label={`Remind all invited but not claimed (${count(summary.invitedUnclaimed)})`}
+      />
       <Form method="post" action="/admin/profiles" id={SELECTION_FORM}>
         <input type="hidden" name="intent" value="invite-selected" />
         <input type="hidden" name="redirectTo" value={returnTo} />
