@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import type { Page } from "@playwright/test";
-import { expect, expectAccessible, screenshot, test } from "./fixtures";
+import { expect, expectAccessible, screenshot, switchScheme, test } from "./fixtures";
 
 /** Addresses of this run only: a retry or a second run never meets the first one's cards. */
 const RUN = Date.now().toString(36);
@@ -102,6 +102,37 @@ test("the administrator imports a Google Sheets file: columns recognised, a prev
   await expect(rows.locator("[data-row='2']")).toContainText("Unchanged");
   await expect(rows.locator("[data-row='4']")).toContainText("Unchanged");
   await expect(page.getByRole("button", { name: "Import 0 rows" })).toBeDisabled();
+});
+
+test("an Outlook export's 92 columns: the format named, its matched columns listed, the rest folded away", async ({
+  page,
+  login,
+}) => {
+  await login("admin");
+  await page.goto("/admin/import");
+  const outlook = fs
+    .readFileSync("tests/fixtures/exports/outlook-classic.csv", "utf8")
+    .replaceAll("@northwind.example", `.o${RUN}@import.test`);
+  await chooseFile(page, "contacts.csv", outlook);
+  await page.getByRole("button", { name: "Upload and preview" }).click();
+  await expect(page.getByText("Looks like an Outlook export")).toBeVisible();
+  await expect(page.getByLabel("Job Title", { exact: true })).toHaveValue("title");
+  await expect(page.getByLabel("Title", { exact: true })).toBeHidden();
+  const folded = page.getByText(/^\d+ columns are not imported$/);
+  await expect(folded).toBeVisible();
+  await expectAccessible(page);
+  for (const [width, name] of [
+    [1440, "desktop"],
+    [390, "phone"],
+  ] as const) {
+    await page.setViewportSize({ width, height: 900 });
+    for (const scheme of ["light", "dark"] as const) {
+      await switchScheme(page, scheme);
+      await screenshot(page, `import-outlook-${name}-${scheme}`);
+    }
+  }
+  await folded.click();
+  await expect(page.getByLabel("Title", { exact: true })).toHaveValue("");
 });
 
 test.describe("on a phone without JavaScript", () => {

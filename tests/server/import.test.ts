@@ -199,6 +199,22 @@ describe("bulk import of cards from a CSV file", () => {
     });
   });
 
+  it("remembers the mapping an administrator chose for the next file with the same header row", async () => {
+    const who = await admin();
+    const file = (email: string) => `Name,Surname,Mail,Role\nAda,Lovelace,${email},Analyst\n`;
+    const first = await upload(who, file("ada.first@example.org"));
+    expect((await preview(who, first)).settings.mapping).toEqual(["", "lastName", "email", "title"]);
+    expect((await submit(who, first, "start", { mapping: ["firstName", "lastName", "email", "title"] })).status).toBe(
+      302,
+    );
+    await runPendingImports();
+    const next = await upload(who, file("ada.next@example.org"));
+    expect((await preview(who, next)).settings.mapping).toEqual(["firstName", "lastName", "email", "title"]);
+    // Another header row is guessed afresh.
+    const other = await upload(who, "Name,Surname,Mail\nAda,Lovelace,ada.other@example.org\n");
+    expect((await preview(who, other)).settings.mapping).toEqual(["", "lastName", "email"]);
+  });
+
   it("numbers generated usernames as the create form does, leaving the ones the file asks for to their rows", async () => {
     const who = await admin();
     await insertCard({ email: "first.john@example.org", username: "john.smith" });

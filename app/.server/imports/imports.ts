@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, inArray, sql } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, ne, sql } from "drizzle-orm";
 import {
   type ImportField,
   importFieldLabel,
@@ -9,7 +9,7 @@ import {
 import { can } from "~/lib/permissions";
 import type { Actor } from "../actor";
 import { recordAdminAction } from "../audit/record";
-import { db } from "../db/client";
+import { db, type Queryable } from "../db/client";
 import { importRows, imports } from "../db/schema";
 import { ForbiddenError, NotFoundError, ValidationError } from "../errors";
 import { readCsv } from "./csv-file";
@@ -40,7 +40,7 @@ export async function createImport(options: { actor: Actor; fileName: string; by
         createdBy: options.actor.user.id,
         fileName: options.fileName.slice(0, 200) || "import.csv",
         headers: sheet.headers,
-        mapping: guessMapping(sheet.headers),
+        mapping: (await rememberedMapping(tx, sheet.headers)) ?? guessMapping(sheet.headers),
         totalRows: sheet.rows.length,
       })
       .returning({ id: imports.id });
@@ -52,6 +52,20 @@ export async function createImport(options: { actor: Actor; fileName: string; by
     }
     return created.id;
   });
+}
+
+/**
+ * The mapping an administrator last chose for a file with the same header row
+ * (the next month's export of the same tool), or null: then it is guessed.
+ */
+async function rememberedMapping(tx: Queryable, headers: string[]): Promise<string[] | null> {
+  const [last] = await tx
+    .select({ mapping: imports.mapping })
+    .from(imports)
+    .where(and(eq(imports.headers, headers), ne(imports.status, "draft")))
+    .orderBy(desc(imports.createdAt))
+    .limit(1);
+  return last && last.mapping.length === headers.length ? last.mapping : null;
 }
 
 export type ImportRecord = typeof imports.$inferSelect;

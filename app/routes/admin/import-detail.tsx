@@ -261,6 +261,11 @@ function DraftView({ data, failure }: { data: DraftData; failure: Route.Componen
   const { counts } = data.preview;
   const importable = counts.create + counts.update;
   const errors = failure?.fieldErrors;
+  // Columns matched to a field first; the others folded away, open when one of them was refused.
+  const columns = data.headers.map((header, index) => ({ header, index }));
+  const matched = columns.filter(({ index }) => data.settings.mapping[index]);
+  const unmatched = columns.filter(({ index }) => !data.settings.mapping[index]);
+  const unmatchedOpen = unmatched.some(({ index }) => errors?.[`column.${index}`]?.length);
   return (
     <div className="space-y-6">
       <Form method="post" noValidate className="space-y-6">
@@ -276,43 +281,18 @@ function DraftView({ data, failure }: { data: DraftData; failure: Route.Componen
             Each column of the file fills the card field chosen beside it. Recognised headers are chosen already; rows
             are matched to existing cards by their email.
           </p>
-          <ul className="divide-y divide-slate-200 dark:divide-slate-800">
-            {data.headers.map((header, index) => {
-              const name = `column.${index}`;
-              const fieldErrors = errors?.[name];
-              return (
-                // biome-ignore lint/suspicious/noArrayIndexKey: columns are identified by their position in the file
-                <li key={index} className="grid gap-2 py-3 sm:grid-cols-[1fr_16rem] sm:items-center sm:gap-4">
-                  <div className="min-w-0">
-                    <label htmlFor={`field-${name}`} className="block truncate font-medium">
-                      {header || `Column ${index + 1}`}
-                    </label>
-                    <p className="truncate text-sm text-slate-500 dark:text-slate-400">
-                      {data.examples[index] ? `e.g. ${data.examples[index]}` : "Empty in the first rows"}
-                    </p>
-                  </div>
-                  <div>
-                    <select
-                      id={`field-${name}`}
-                      name={name}
-                      defaultValue={data.settings.mapping[index] ?? ""}
-                      aria-invalid={fieldErrors?.length ? true : undefined}
-                      aria-describedby={fieldErrors?.length ? `field-${name}-error` : undefined}
-                      className="block w-full rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm text-slate-900 shadow-sm focus:border-brand focus:ring-2 focus:ring-brand/30 focus:outline-none aria-[invalid=true]:border-red-500 dark:border-slate-700 dark:bg-slate-900 dark:text-slate-100"
-                    >
-                      <option value="">Do not import</option>
-                      {IMPORT_FIELDS.map((field) => (
-                        <option key={field.key} value={field.key}>
-                          {field.label}
-                        </option>
-                      ))}
-                    </select>
-                    <ErrorList id={`field-${name}-error`} errors={fieldErrors} />
-                  </div>
-                </li>
-              );
-            })}
-          </ul>
+          <ColumnList data={data} errors={errors} columns={matched} />
+          {unmatched.length > 0 ? (
+            <details className="group rounded-lg border border-slate-200 dark:border-slate-800" open={unmatchedOpen}>
+              <summary className="cursor-pointer px-4 py-3 text-sm font-medium text-slate-700 select-none dark:text-slate-300">
+                {unmatched.length === 1 ? "1 column is" : `${unmatched.length.toLocaleString("en-US")} columns are`} not
+                imported
+              </summary>
+              <div className="border-t border-slate-200 px-4 dark:border-slate-800">
+                <ColumnList data={data} errors={errors} columns={unmatched} />
+              </div>
+            </details>
+          ) : null}
         </Section>
         <Section step={2} title="Cards that already exist">
           <fieldset>
@@ -595,6 +575,56 @@ function RowList({ rows }: { rows: ListedRow[] }) {
           </div>
         </li>
       ))}
+    </ul>
+  );
+}
+
+/** Each column of the file with its header, an example and the field it fills. */
+function ColumnList({
+  data,
+  errors,
+  columns,
+}: {
+  data: Data;
+  errors: Record<string, string[] | undefined> | undefined;
+  columns: { header: string; index: number }[];
+}) {
+  return (
+    <ul className="divide-y divide-slate-200 dark:divide-slate-800">
+      {columns.map(({ header, index }) => {
+        const name = `column.${index}`;
+        const fieldErrors = errors?.[name];
+        return (
+          <li key={name} className="grid gap-2 py-3 sm:grid-cols-[1fr_16rem] sm:items-center sm:gap-4">
+            <div className="min-w-0">
+              <label htmlFor={`field-${name}`} className="block truncate font-medium">
+                {header || `Column ${index + 1}`}
+              </label>
+              <p className="truncate text-sm text-slate-500 dark:text-slate-400">
+                {data.examples[index] ? `e.g. ${data.examples[index]}` : "Empty in the first rows"}
+              </p>
+            </div>
+            <div>
+              <select
+                id={`field-${name}`}
+                name={name}
+                defaultValue={data.settings.mapping[index] ?? ""}
+                aria-invalid={fieldErrors?.length ? true : undefined}
+                aria-describedby={fieldErrors?.length ? `field-${name}-error` : undefined}
+                className="block w-full rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm text-slate-900 shadow-sm focus:border-brand focus:ring-2 focus:ring-brand/30 focus:outline-none aria-[invalid=true]:border-red-500 dark:border-slate-700 dark:bg-slate-900 dark:text-slate-100"
+              >
+                <option value="">Do not import</option>
+                {IMPORT_FIELDS.map((field) => (
+                  <option key={field.key} value={field.key}>
+                    {field.label}
+                  </option>
+                ))}
+              </select>
+              <ErrorList id={`field-${name}-error`} errors={fieldErrors} />
+            </div>
+          </li>
+        );
+      })}
     </ul>
   );
 }
