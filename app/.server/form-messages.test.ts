@@ -36,7 +36,7 @@ describe("form messages say what to do, one per field", () => {
       email: "not an address",
       username: "",
       title: "x".repeat(101),
-      linkedinUrl: "linkedin.com/in/amelia",
+      linkedinUrl: "in/amelia",
       phone: "call me",
     });
     expect(errors).toEqual({
@@ -69,7 +69,7 @@ describe("form messages say what to do, one per field", () => {
     const settings = errorsOf(SettingsSchema, {
       companyName: "x".repeat(81),
       email: "someone@",
-      website: "www.example.com",
+      website: "example",
       description: "bad\u0000text",
     });
     expect(settings).toEqual({

@@ -27,7 +27,9 @@ export function Toaster({ toast }: { toast: Toast | null }) {
   }, [shown]);
   if (!shown) return null;
   return (
-    <div className="pointer-events-none fixed inset-x-0 top-3 z-[60] flex justify-center px-4 sm:top-5">
+    // On a phone the toast sits above the bottom bar, clear of the page's own toolbar at the top (a card's
+    // owner lands on their card with its tools there); on wider screens, at the top.
+    <div className="pointer-events-none fixed inset-x-0 bottom-20 z-[60] flex justify-center px-4 sm:top-5 sm:bottom-auto">
       <Alert
         key={shown.id}
         tone={shown.tone}

@@ -94,6 +94,8 @@ export type InvitationSummary = {
   notInvited: number;
   /** Unclaimed cards invited at least once. */
   invitedUnclaimed: number;
+  /** The first few never invited, by name: an invitation to all says whom it reaches. */
+  firstNotInvited: string[];
   failed: FailedMail[];
   failedCount: number;
 };

@@ -44,7 +44,23 @@ test.describe("on a desktop", () => {
     await row.getByRole("button", { name: `Invite: ${person.name}` }).click();
     await expect(page.getByText("Invitation on its way to 1 person.")).toBeVisible();
     await expect(row.getByTestId("invitation-state")).toHaveText(/^Invited on \d{1,2} \w{3} \d{4}$/);
-    await expect(row.getByRole("button", { name: `Invite again: ${person.name}` })).toBeVisible();
+    await expect(row.getByRole("button", { name: `Remind: ${person.name}` })).toBeVisible();
+
+    // Inviting everyone asks first, saying how many and whom; cancelled, nothing is sent.
+    const inviteAll = page.getByRole("button", { name: /^Invite all not yet invited \((\d+)\)$/ });
+    const waiting = Number(/\((\d+)\)/.exec((await inviteAll.textContent()) ?? "")?.[1] ?? "0");
+    // The seeded cards waiting to be claimed were never invited.
+    expect(waiting).toBeGreaterThan(0);
+    await inviteAll.click();
+    // Other tests add cards meanwhile: the count is read, not assumed.
+    const confirm = page.getByRole("alertdialog", { name: /^Invite \d+ (person|people)\?$/ });
+    await expect(confirm).toContainText("Each gets a mail with a link to claim their card:");
+    await expect(confirm.getByRole("button", { name: /^Send \d+ invitations?$/ })).toBeVisible();
+    await expectAccessible(page);
+    await screenshot(page, "invite-all-confirm-desktop-light");
+    await confirm.getByRole("button", { name: "Cancel" }).click();
+    await expect(confirm).toBeHidden();
+    await expect(inviteAll).toHaveText(/^Invite all not yet invited \(\d+\)$/);
 
     // The list filters by invitation state.
     await page.goto(`/admin/profiles?q=${encodeURIComponent(person.lastName)}&invitation=not-invited`);

@@ -180,6 +180,25 @@ describe("invitations", () => {
     expect((await openInvitation(second)).data).toMatchObject({ view: { state: "choose-password" } });
   });
 
+  it("counts inviting someone again as a reminder, keeps the first invitation's date, and logs it as one", async () => {
+    const admin = await createMember({ email: "admin@example.com" });
+    const card = await insertCard({ email: "rio@example.org" });
+    await adminPost({ intent: "invite", id: card.id }, admin);
+    const [first] = await db.select().from(invitations).where(eq(invitations.profileId, card.id));
+    const later = new Date(Date.now() + RESEND_AFTER_MS + 1000);
+    await issueInvitationMails({ kind: "invitation", scope: { ids: [card.id] }, now: later, actor: admin.viewer });
+    const [after] = await db.select().from(invitations).where(eq(invitations.profileId, card.id));
+    expect(after).toMatchObject({ invitedAt: first?.invitedAt, lastSentAt: later, remindersSent: 1 });
+    const [job] = await db.select().from(mailJobs).where(eq(mailJobs.profileId, card.id));
+    expect(job?.kind).toBe("reminder");
+    const actions = await db
+      .select({ action: auditLog.action })
+      .from(auditLog)
+      .where(eq(auditLog.targetId, card.id))
+      .orderBy(auditLog.id);
+    expect(actions.map((entry) => entry.action)).toEqual(["invite", "remind"]);
+  });
+
   it("adds the card to an existing account without touching its password", async () => {
     const member = await createMember({ email: "quinn@example.org" });
     await db.delete(profiles).where(eq(profiles.userId, member.id));

@@ -49,29 +49,41 @@ export async function issueInvitationMails(options: {
   const issued = await db.transaction(async (tx) => {
     const targets = await selectTargets(tx, options.scope, now);
     if (targets.length === 0) return [];
-    const ids = targets.map((target) => target.id);
-    if (options.kind === "invitation") {
+    // Inviting a card again is a reminder: it keeps its first invitation's date, and counts as one.
+    const fresh = options.kind === "invitation" ? targets.filter((target) => !target.invited) : [];
+    const again = options.kind === "invitation" ? targets.filter((target) => target.invited) : targets;
+    if (fresh.length > 0) {
       await tx
         .insert(invitations)
-        .values(ids.map((profileId) => ({ profileId, invitedAt: now, lastSentAt: now, remindersSent: 0 })))
-        .onConflictDoUpdate({
-          target: invitations.profileId,
-          set: { invitedAt: now, lastSentAt: now, remindersSent: 0 },
-        });
-    } else {
+        .values(fresh.map(({ id }) => ({ profileId: id, invitedAt: now, lastSentAt: now, remindersSent: 0 })))
+        // Invited meanwhile by another request: this one's mail replaces that one's.
+        .onConflictDoUpdate({ target: invitations.profileId, set: { lastSentAt: now } });
+      await queueJobs(tx, "invitation", fresh, now);
+    }
+    if (again.length > 0) {
       await tx
         .update(invitations)
         .set({ lastSentAt: now, remindersSent: sql`${invitations.remindersSent} + 1` })
-        .where(inArray(invitations.profileId, ids));
+        .where(
+          inArray(
+            invitations.profileId,
+            again.map(({ id }) => id),
+          ),
+        );
+      await queueJobs(tx, "reminder", again, now);
     }
-    await queueJobs(tx, options.kind, targets, now);
     if (options.actor) {
-      for (const target of targets) {
-        await recordAdminAction(tx, {
-          actor: options.actor,
-          action: options.kind === "invitation" ? "invite" : "remind",
-          target: { kind: "profile", id: target.id, label: fullName(target) },
-        });
+      for (const [sent, action] of [
+        [fresh, "invite"],
+        [again, "remind"],
+      ] as const) {
+        for (const target of sent) {
+          await recordAdminAction(tx, {
+            actor: options.actor,
+            action,
+            target: { kind: "profile", id: target.id, label: fullName(target) },
+          });
+        }
       }
     }
     return targets;
@@ -99,7 +111,13 @@ async function selectTargets(tx: Queryable, scope: InvitationScope, now: Date) {
           ? and(unclaimed, inArray(profiles.id, scope.ids))
           : sql`false`;
   return tx
-    .select({ id: profiles.id, email: profiles.email, firstName: profiles.firstName, lastName: profiles.lastName })
+    .select({
+      id: profiles.id,
+      email: profiles.email,
+      firstName: profiles.firstName,
+      lastName: profiles.lastName,
+      invited: sql<boolean>`${invited}`,
+    })
     .from(profiles)
     .where(where)
     .orderBy(profiles.createdAt, profiles.id)

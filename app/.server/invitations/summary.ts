@@ -1,12 +1,16 @@
 import { and, isNull, sql } from "drizzle-orm";
 import type { InvitationSummary } from "~/lib/dashboard";
+import { fullName } from "~/lib/names";
 import { db } from "../db/client";
 import { invitations, profiles } from "../db/schema";
 import { failedJobs } from "./mail-queue";
 
+/** How many of the people an invitation to all would reach are named before it is sent. */
+const FIRST_NAMED = 3;
+
 /** What profile management shows about invitations: who is left to invite or remind, and mail that failed. */
 export async function invitationSummary(): Promise<InvitationSummary> {
-  const [[counts], failed] = await Promise.all([
+  const [[counts], failed, firstNotInvited] = await Promise.all([
     db
       .select({
         notInvited: sql<number>`count(*) filter (where ${invitations.profileId} is null)::int`,
@@ -16,10 +20,19 @@ export async function invitationSummary(): Promise<InvitationSummary> {
       .leftJoin(invitations, sql`${invitations.profileId} = ${profiles.id}`)
       .where(and(isNull(profiles.userId), isNull(profiles.deactivatedAt), isNull(invitations.stoppedAt))),
     failedJobs(20),
+    // Who "Invite all" would reach first, named in its confirmation, in the order it sends.
+    db
+      .select({ firstName: profiles.firstName, lastName: profiles.lastName })
+      .from(profiles)
+      .leftJoin(invitations, sql`${invitations.profileId} = ${profiles.id}`)
+      .where(and(isNull(profiles.userId), isNull(profiles.deactivatedAt), isNull(invitations.profileId)))
+      .orderBy(profiles.createdAt, profiles.id)
+      .limit(FIRST_NAMED),
   ]);
   return {
     notInvited: counts?.notInvited ?? 0,
     invitedUnclaimed: counts?.invitedUnclaimed ?? 0,
+    firstNotInvited: firstNotInvited.map(fullName),
     failed: failed.rows.map(({ runAt: _runAt, ...row }) => row),
     failedCount: failed.count,
   };

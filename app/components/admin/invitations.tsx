@@ -1,6 +1,8 @@
 import { BellRing, Mail, MailWarning, RotateCw, Send } from "lucide-react";
+import { useRef, useState } from "react";
 import { Form, useNavigation } from "react-router";
 import { Button } from "~/components/ui/button";
+import { Confirm } from "~/components/ui/dialog";
 import type { InvitationSummary, ManagedProfile } from "~/lib/dashboard";
 import { fullName } from "~/lib/names";
 
@@ -22,6 +24,15 @@ function useBusy(intent: string) {
 
 function count(value: number) {
   return value.toLocaleString("en");
+}
+
+/** "Ada Lovelace, Grace Hopper and 51 others": the first names, then how many more. */
+function recipients(named: string[], total: number) {
+  const others = total - named.length;
+  if (others <= 0) {
+    return named.length > 1 ? `${named.slice(0, -1).join(", ")} and ${named.at(-1)}` : (named[0] ?? "");
+  }
+  return `${named.join(", ")} and ${others === 1 ? "1 other" : `${count(others)} others`}`;
 }
 
 /** Reminds everyone invited who has not claimed their card yet (each at most once an hour). */
@@ -50,10 +61,12 @@ export function RemindWaitingButton({
 /** The buttons above the list: invite everyone not yet invited, remind everyone waiting, invite the chosen ones. */
 export function InvitationToolbar({ summary, returnTo }: { summary: InvitationSummary; returnTo: string }) {
   const inviting = useBusy("invite-all");
+  const [confirming, setConfirming] = useState(false);
+  const inviteAllForm = useRef<HTMLFormElement>(null);
   const selecting = useBusy("invite-selected");
   return (
     <div className="mb-4 flex flex-col gap-2 sm:flex-row sm:flex-wrap sm:items-center">
-      <Form method="post" action="/admin/profiles">
+      <Form method="post" action="/admin/profiles" ref={inviteAllForm}>
         <input type="hidden" name="intent" value="invite-all" />
         <input type="hidden" name="redirectTo" value={returnTo} />
         <Button
@@ -61,11 +74,33 @@ export function InvitationToolbar({ summary, returnTo }: { summary: InvitationSu
           variant="secondary"
           className="w-full sm:w-auto"
           disabled={inviting || summary.notInvited === 0}
+          onClick={(event) => {
+            // With scripts, a mail to everyone is confirmed first, with whom it reaches; without, the press sends.
+            event.preventDefault();
+            setConfirming(true);
+          }}
         >
           <Send aria-hidden className="size-4" />
           {inviting ? "Inviting..." : `Invite all not yet invited (${count(summary.notInvited)})`}
         </Button>
       </Form>
+      <Confirm
+        open={confirming}
+        onOpenChange={setConfirming}
+        title={`Invite ${summary.notInvited === 1 ? "1 person" : `${count(summary.notInvited)} people`}?`}
+        confirmLabel={`Send ${summary.notInvited === 1 ? "1 invitation" : `${count(summary.notInvited)} invitations`}`}
+        tone="primary"
+        busy={inviting}
+        onConfirm={() => {
+          setConfirming(false);
+          inviteAllForm.current?.requestSubmit();
+        }}
+      >
+        <p>
+          Each gets a mail with a link to claim their card: {recipients(summary.firstNotInvited, summary.notInvited)}.
+        </p>
+        <p>Nobody who asked for no more invitations is sent one.</p>
+      </Confirm>
       <RemindWaitingButton
         waiting={summary.invitedUnclaimed}
         returnTo={returnTo}
@@ -168,10 +203,10 @@ export function SelectBox({ row }: { row: ManagedProfile }) {
   );
 }
 
-/** "Invite" (or "Invite again") on one unclaimed card. */
+/** "Invite" on one unclaimed card, or "Remind" once it was invited (a reminder, on the record as one). */
 export function InviteButton({ row, returnTo }: { row: ManagedProfile; returnTo: string }) {
   if (row.claimed || row.invitationsStopped) return null;
-  const label = row.invitedAt ? "Invite again" : "Invite";
+  const label = row.invitedAt ? "Remind" : "Invite";
   return (
     <Form method="post" action="/admin/profiles">
       <input type="hidden" name="intent" value="invite" />

@@ -70,6 +70,7 @@ export function Confirm({
   confirmLabel,
   onConfirm,
   busy,
+  tone = "destructive",
 }: {
   open: boolean;
   onOpenChange: (open: boolean) => void;
@@ -78,6 +79,8 @@ export function Confirm({
   confirmLabel: string;
   onConfirm: () => void;
   busy?: boolean;
+  /** A confirmation of something that cannot be undone is red; of something to send, the usual primary. */
+  tone?: "destructive" | "primary";
 }) {
   return (
     <AlertDialog.Root open={open} onOpenChange={onOpenChange}>
@@ -92,7 +95,7 @@ export function Confirm({
             <AlertDialog.Cancel asChild>
               <Button variant="secondary">Cancel</Button>
             </AlertDialog.Cancel>
-            <Button variant="destructive" disabled={busy} onClick={onConfirm}>
+            <Button variant={tone} disabled={busy} onClick={onConfirm}>
               {confirmLabel}
             </Button>
           </div>
