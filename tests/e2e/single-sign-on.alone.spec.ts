@@ -39,6 +39,8 @@ test("an administrator connects the company's provider in Settings; a colleague 
   await page.getByLabel("Require single sign-on for these domains").check();
   await page.getByRole("button", { name: "Add provider" }).click();
   await expect(page.getByText("Acme Login is saved.")).toBeVisible();
+  // The form is empty again for the next provider: the secret is not left in it.
+  await expect(page.getByLabel("Client secret")).toHaveValue("");
   const card = page.getByRole("article").filter({ hasText: "Acme Login" });
   await expect(card.getByText("Required")).toBeVisible();
   await expect(card.getByRole("list", { name: "Domains" })).toHaveText("sso.example.org");

@@ -185,10 +185,15 @@ describe("invitations", () => {
     const card = await insertCard({ email: "rio@example.org" });
     await adminPost({ intent: "invite", id: card.id }, admin);
     const [first] = await db.select().from(invitations).where(eq(invitations.profileId, card.id));
-    const later = new Date(Date.now() + RESEND_AFTER_MS + 1000);
-    await issueInvitationMails({ kind: "invitation", scope: { ids: [card.id] }, now: later, actor: admin.viewer });
+    // Pressed again within the hour, nothing goes; the press says so.
+    expect((await adminPost({ intent: "invite", id: card.id }, admin)).toast).toContain("Nobody was invited");
+    // Two hours later, the same press sends a reminder, and says so.
+    const sent = new Date(Date.now() - 2 * RESEND_AFTER_MS);
+    await db.update(invitations).set({ lastSentAt: sent }).where(eq(invitations.profileId, card.id));
+    expect((await adminPost({ intent: "invite", id: card.id }, admin)).toast).toBe("Reminder on its way to 1 person.");
     const [after] = await db.select().from(invitations).where(eq(invitations.profileId, card.id));
-    expect(after).toMatchObject({ invitedAt: first?.invitedAt, lastSentAt: later, remindersSent: 1 });
+    expect(after).toMatchObject({ invitedAt: first?.invitedAt, remindersSent: 1 });
+    expect(after?.lastSentAt.getTime()).toBeGreaterThan(sent.getTime());
     const [job] = await db.select().from(mailJobs).where(eq(mailJobs.profileId, card.id));
     expect(job?.kind).toBe("reminder");
     const actions = await db

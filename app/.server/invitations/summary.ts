@@ -37,3 +37,12 @@ export async function invitationSummary(): Promise<InvitationSummary> {
     failedCount: failed.count,
   };
 }
+
+/** Whether a card was invited before: inviting it again is a reminder (invitations/invitations.ts). */
+export async function wasInvited(profileId: string): Promise<boolean> {
+  const [row] = await db
+    .select({ id: invitations.profileId })
+    .from(invitations)
+    .where(sql`${invitations.profileId} = ${profileId}`);
+  return row !== undefined;
+}

@@ -11,6 +11,7 @@ import {
   remindEveryoneInvited,
   retryFailedMails,
 } from "~/.server/invitations/admin-actions";
+import { wasInvited } from "~/.server/invitations/summary";
 import { setCardState } from "~/.server/profiles/deactivation";
 import { deleteProfile } from "~/.server/profiles/delete-profile";
 import { parseProfileForm } from "~/.server/profiles/field-checks";
@@ -179,10 +180,12 @@ async function invitationAction({
       const ids = intent === "invite" ? [form.get("id")] : form.getAll("ids");
       const parsed = ChosenProfileIdsSchema.safeParse(ids.map((id) => (typeof id === "string" ? id : "")));
       if (!parsed.success) return failure(400, { formError: parsed.error.issues[0]?.message ?? "Choose profiles." });
+      // One card invited before gets a reminder, and is told so.
+      const reminder = intent === "invite" && parsed.data[0] !== undefined && (await wasInvited(parsed.data[0]));
       const { queued } = await inviteChosenProfiles({ actor, profileIds: parsed.data });
       return redirectWithToast(back, {
         text: queued
-          ? `Invitation on its way to ${people(queued)}.`
+          ? `${reminder ? "Reminder" : "Invitation"} on its way to ${people(queued)}.`
           : "Nobody was invited: the chosen profiles are claimed, asked for no more invitations, or had one less than an hour ago.",
         tone: queued ? "success" : "error",
       });

@@ -120,7 +120,8 @@ export default function SingleSignOn({ loaderData, actionData }: Route.Component
       </section>
 
       <ProviderForm
-        key={`${editing?.id ?? "new"}-${protocol}`}
+        // A new key after each add or removal: the form starts empty again, its secret field too.
+        key={`${editing?.id ?? "new"}-${protocol}-${providers.length}`}
         editing={editing}
         protocol={protocol}
         redirectUrl={redirectUrl}
@@ -282,22 +283,23 @@ function ProviderForm({
         <input type="hidden" name="protocol" value={protocol} />
         <FormAlert failure={failure} nothingDone="Nothing was saved." />
         <ErrorList errors={errors?.protocol} />
+        <Field
+          label="Display name"
+          name="name"
+          required
+          defaultValue={value("name", editing?.name)}
+          hint="On the sign-in button: “Sign in with …”."
+          errors={errors?.name}
+        />
         {protocol === "saml" ? (
           <SamlFields editing={editing} value={value} errors={errors} />
         ) : (
           <div className="grid gap-5 sm:grid-cols-2">
             <Field
-              label="Display name"
-              name="name"
-              required
-              defaultValue={value("name", editing?.name)}
-              hint="On the sign-in button: “Sign in with …”."
-              errors={errors?.name}
-            />
-            <Field
               label="Issuer URL"
               name="issuer"
               type="url"
+              className="sm:col-span-2"
               required
               placeholder="https://login.example.com"
               defaultValue={value("issuer", editing?.issuer)}
@@ -386,14 +388,6 @@ function SamlFields({
 }) {
   return (
     <div className="space-y-5">
-      <Field
-        label="Display name"
-        name="name"
-        required
-        defaultValue={value("name", editing?.name)}
-        hint="On the sign-in button: “Sign in with …”."
-        errors={errors?.name}
-      />
       <TextareaField
         label={editing ? "Replace with new metadata" : "Provider metadata (XML)"}
         name="metadata"
