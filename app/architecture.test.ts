@@ -223,4 +223,24 @@ describe("module boundaries", () => {
       .map(relative);
     expect(readers).toEqual([".server/env.ts"]);
   });
+
+  it("only the card writer makes, changes or claims a card: no other module writes the profiles table", () => {
+    // Writes that are not a change of a card's content, each with its reason.
+    const byDesign = new Map([
+      // Deleting a card removes it and its history together; there is nothing left to announce a change of.
+      [".server/profiles/delete-profile.ts", "delete"],
+      // A change of the company's field policies rewrites every card's visibility in one statement.
+      [".server/profiles/visibility.ts", "update"],
+      // View counts are the analytics' own column, written in batches by the view journal.
+      [".server/analytics/views.ts", "update"],
+    ]);
+    const writes = /\.(insert|update|delete)\(profiles\)|\b(insert into|update|delete from) \$\{profiles\}/g;
+    const writers = sourceFiles(".server").flatMap((file) =>
+      [...fs.readFileSync(file, "utf8").matchAll(writes)]
+        .map((match) => (match[1] ?? match[2] ?? "").replace(/ .*/, ""))
+        .filter((kind) => byDesign.get(relative(file)) !== kind)
+        .map((kind) => `${relative(file)} ${kind}s profiles`),
+    );
+    expect(writers.filter((line) => !line.startsWith(".server/profiles/card-writer.ts"))).toEqual([]);
+  });
 });

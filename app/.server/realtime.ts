@@ -50,6 +50,15 @@ export async function publishAll(events: RealtimeEvent[], tx: Queryable = db) {
   if (tx === db) for (const event of events) for (const hook of publishedHooks) hook(event);
 }
 
+/**
+ * Runs this instance's `onPublished` hooks for events a transaction sent
+ * (with `publish(event, tx)`), once it has committed: what answers next here
+ * then already knows, as after a `publish` outside a transaction.
+ */
+export function announceCommitted(events: readonly RealtimeEvent[]) {
+  for (const event of events) for (const hook of publishedHooks) hook(event);
+}
+
 /** Runs `hook` for each event this instance publishes outside a transaction, as soon as it is sent. */
 export function onPublished(hook: Listener): () => void {
   publishedHooks.add(hook);

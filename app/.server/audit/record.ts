@@ -7,8 +7,17 @@ import { auditLog } from "../db/schema";
 /** Each changed field as [old, new]. */
 export type AuditChanges = Record<string, [unknown, unknown]>;
 
+/** A provisioning connection (SCIM), which writes cards in the company's identity provider's name. */
+export type ConnectionAuthor = { connection: { id: string; name: string } };
+
+/** Who an entry names: a person's account, or a provisioning connection. */
+type AuditAuthor = Actor | ConnectionAuthor;
+
+/** How an entry names a connection where it names a person's address: one value per connection, for the filter. */
+export const CONNECTION_PREFIX = "scim:";
+
 export type AdminActionEntry = {
-  actor: Actor;
+  actor: AuditAuthor;
   action: AuditAction;
   target: { kind: AuditTargetKind; id: string | number | null; label: string };
   changes?: AuditChanges;
@@ -18,16 +27,18 @@ export type AdminActionEntry = {
 const NEVER_RECORDED = /password|secret|token|hash/i;
 
 /**
- * Records what an administrator did. Call it with the transaction that makes
+ * Records what an administrator (or a provisioning connection) did. Call it with the transaction that makes
  * the change, so that the change and its entry are written together or not at
  * all (docs/decisions/019-deactivation-and-audit-log.md).
  */
 export async function recordAdminAction(tx: Queryable, { actor, action, target, changes = {} }: AdminActionEntry) {
   const kept = Object.fromEntries(Object.entries(changes).filter(([field]) => !NEVER_RECORDED.test(field)));
+  const author =
+    "connection" in actor
+      ? { actorId: null, actorName: actor.connection.name, actorEmail: `${CONNECTION_PREFIX}${actor.connection.id}` }
+      : { actorId: actor.user.id, actorName: actor.user.name, actorEmail: actor.user.email };
   await tx.insert(auditLog).values({
-    actorId: actor.user.id,
-    actorName: actor.user.name,
-    actorEmail: actor.user.email,
+    ...author,
     action,
     targetKind: target.kind,
     targetId: target.id === null ? null : String(target.id),

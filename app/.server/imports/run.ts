@@ -7,6 +7,7 @@ import { db, getDatabaseHandle, type Queryable, rowsOf } from "../db/client";
 import { databaseErrorLine, isRetryableConflict } from "../db/errors";
 import { brands, importRows, imports, profiles, users } from "../db/schema";
 import { ValidationError } from "../errors";
+import { type CardWriter, writeCards } from "../profiles/card-writer";
 import { managerNames, resolveManager } from "../profiles/managers";
 import { uniqueUsernames, usernameBase } from "../profiles/usernames";
 import { newCardVisibility } from "../profiles/visibility";
@@ -76,7 +77,6 @@ async function applyBatch(
   fileUsernames: Iterable<string>,
   audit: ImportAudit,
 ) {
-  const via = { import: [null, audit.fileName] as [null, string] };
   const events: RealtimeEvent[] = [];
   // Brands the file names that do not exist yet, once each (the option was ticked, or planning said error).
   const brandIds = new Map<string, number>();
@@ -91,7 +91,7 @@ async function applyBatch(
       actor: audit.actor,
       action: "create",
       target: { kind: "brand", id: created.id, label: name },
-      changes: { name: [null, name], ...via },
+      changes: { name: [null, name], import: [null, audit.fileName] },
     });
   }
   const brandOf = (name: string | null) => (name ? (brandIds.get(name.toLocaleLowerCase("en-US")) ?? null) : null);
@@ -108,38 +108,46 @@ async function applyBatch(
     fileUsernames,
   );
   const usernames = new Map(blank.map(({ row }, index) => [row.rowNumber, generated[index] as string]));
-  const createdIds = new Map<number, string>();
-  if (creates.length) {
-    const fieldVisibility = await newCardVisibility(tx);
-    const inserted = await tx
-      .insert(profiles)
-      .values(
-        creates.map(({ row, plan }) => ({
-          ...plan.fields,
-          fieldVisibility,
-          username: plan.fields.username ?? (usernames.get(row.rowNumber) as string),
-          companyBrandId: plan.fields.companyBrandId ?? brandOf(plan.newBrand),
-          viewCount: 0,
-          userId: null,
-        })),
-      )
-      .returning({ id: profiles.id, email: profiles.email });
-    const byEmail = new Map(inserted.map((card) => [card.email.toLowerCase(), card.id]));
-    for (const { row, plan } of creates) createdIds.set(row.rowNumber, byEmail.get(plan.fields.email) as string);
-    // A card made for the address of a confirmed account without a card belongs to it at once, as with the create form.
-    const ids = JSON.stringify(inserted.map((card) => card.id));
-    await tx.execute(sql`
-      update ${profiles} p set user_id = u.id, claimed_at = now()
-      from ${users} u
-      where p.id in (select (jsonb_array_elements_text(${ids}::jsonb))::uuid)
-        and p.user_id is null and u.email_verified
-        and lower(u.email) = lower(p.email)
-        and not exists (select 1 from ${profiles} other where other.user_id = u.id)`);
-    for (const card of inserted) events.push({ kind: "profile", id: card.id });
-  }
+  await publishAll(events, tx);
+  return await writeCards(
+    { kind: "import", actor: audit.actor, fileName: audit.fileName },
+    async (cards) => {
+      const createdIds = new Map<number, string>();
+      if (creates.length) {
+        const fieldVisibility = await newCardVisibility(tx);
+        const inserted = await cards.createMany(
+          creates.map(({ row, plan }) => ({
+            ...plan.fields,
+            fieldVisibility,
+            username: plan.fields.username ?? (usernames.get(row.rowNumber) as string),
+            companyBrandId: plan.fields.companyBrandId ?? brandOf(plan.newBrand),
+            userId: null,
+          })),
+        );
+        const byEmail = new Map(inserted.map((card) => [card.email.toLowerCase(), card.id]));
+        for (const { row, plan } of creates) createdIds.set(row.rowNumber, byEmail.get(plan.fields.email) as string);
+        // A card made for the address of a confirmed account without a card belongs to it at once, as with the create form.
+        await cards.claimForAccounts(inserted.map((card) => card.id));
+      }
+      await updateCards(cards, planned, audit, brandOf);
+      return createdIds;
+    },
+    tx,
+  );
+}
+
+/**
+ * Changes the existing cards of a batch in the order of their ids, the order
+ * views take them in (analytics/views.ts): in the file's order, an import and
+ * a batch of views deadlocked.
+ */
+async function updateCards(
+  cards: CardWriter,
+  planned: { row: SheetRow; plan: RowPlan }[],
+  audit: ImportAudit,
+  brandOf: (name: string | null) => number | null,
+) {
   const stored = new Map([...audit.cards.values()].map((card) => [card.id, card]));
-  // Existing cards are changed in the order of their ids, the order views take them in
-  // (analytics/views.ts): in the file's order, an import and a batch of views deadlocked.
   const updates = planned
     .map(({ plan }) => plan)
     .filter((plan): plan is Extract<RowPlan, { kind: "update" }> => plan.kind === "update")
@@ -147,18 +155,11 @@ async function applyBatch(
   for (const plan of updates) {
     const changes = { ...plan.changes };
     if (plan.newBrand) changes.companyBrandId = brandOf(plan.newBrand);
-    await tx.update(profiles).set(changes).where(eq(profiles.id, plan.profileId));
-    events.push({ kind: "profile", id: plan.profileId });
     const before = stored.get(plan.profileId);
-    await recordAdminAction(tx, {
-      actor: audit.actor,
-      action: "update",
-      target: { kind: "profile", id: plan.profileId, label: before ? fullName(before) : plan.profileId },
-      changes: { ...changedFields(before ?? null, changes), ...via },
+    await cards.update({ id: plan.profileId, label: before ? fullName(before) : plan.profileId }, changes, {
+      changes: changedFields(before ?? null, changes),
     });
   }
-  await publishAll(events, tx);
-  return createdIds;
 }
 
 /**
@@ -188,52 +189,55 @@ async function applyManagers(
     ).map((row) => [row.n, row]),
   );
   const notes: { n: number; outcome: string; detail: string }[] = [];
-  const events: RealtimeEvent[] = [];
   let movedToUpdated = 0;
-  for (const row of allRows) {
-    const text = row.cells[managerIndex]?.trim();
-    const result = stored.get(row.rowNumber);
-    if (!text || !result?.outcome || result.outcome === "error") continue;
-    if (result.outcome !== "created" && !settings.overwrite.includes("manager")) continue;
-    const [card] = await tx
-      .select({
-        id: profiles.id,
-        managerId: profiles.managerId,
-        firstName: profiles.firstName,
-        lastName: profiles.lastName,
-      })
-      .from(profiles)
-      .where(sql`lower(${profiles.email}) = ${(row.cells[emailIndex] ?? "").trim().toLowerCase()}`);
-    if (!card) continue;
-    const joined = (note: string) => (result.detail ? `${result.detail}; ${note}` : note);
-    let managerId: string | null;
-    try {
-      managerId = await resolveManager(tx, text, card.id);
-    } catch (error) {
-      if (!(error instanceof ValidationError)) throw error;
-      const message = error.fieldErrors.manager?.[0] ?? "the manager could not be set";
-      notes.push({ n: row.rowNumber, outcome: result.outcome, detail: joined(`no manager is set: ${message}`) });
-      continue;
-    }
-    if (managerId === card.managerId) continue;
-    await tx.update(profiles).set({ managerId }).where(eq(profiles.id, card.id));
-    events.push({ kind: "profile", id: card.id });
-    const [before, after] = await managerNames(tx, card.managerId, managerId);
-    await recordAdminAction(tx, {
-      actor: audit.actor,
-      action: "update",
-      target: { kind: "profile", id: card.id, label: fullName(card) },
-      changes: { manager: [before, after], import: [null, audit.fileName] },
-    });
-    // A row that changed nothing else is now an update.
-    const outcome = result.outcome === "unchanged" ? "updated" : result.outcome;
-    if (result.outcome === "unchanged") movedToUpdated++;
-    notes.push({
-      n: row.rowNumber,
-      outcome,
-      detail: result.outcome === "unchanged" ? "Updates Manager" : joined(`reports to ${after}`),
-    });
-  }
+  const author = { kind: "import", actor: audit.actor, fileName: audit.fileName } as const;
+  await writeCards(
+    author,
+    async (cards) => {
+      for (const row of allRows) {
+        const text = row.cells[managerIndex]?.trim();
+        const result = stored.get(row.rowNumber);
+        if (!text || !result?.outcome || result.outcome === "error") continue;
+        if (result.outcome !== "created" && !settings.overwrite.includes("manager")) continue;
+        const [card] = await tx
+          .select({
+            id: profiles.id,
+            managerId: profiles.managerId,
+            firstName: profiles.firstName,
+            lastName: profiles.lastName,
+          })
+          .from(profiles)
+          .where(sql`lower(${profiles.email}) = ${(row.cells[emailIndex] ?? "").trim().toLowerCase()}`);
+        if (!card) continue;
+        const joined = (note: string) => (result.detail ? `${result.detail}; ${note}` : note);
+        let managerId: string | null;
+        try {
+          managerId = await resolveManager(tx, text, card.id);
+        } catch (error) {
+          if (!(error instanceof ValidationError)) throw error;
+          const message = error.fieldErrors.manager?.[0] ?? "the manager could not be set";
+          notes.push({ n: row.rowNumber, outcome: result.outcome, detail: joined(`no manager is set: ${message}`) });
+          continue;
+        }
+        if (managerId === card.managerId) continue;
+        const [before, after] = await managerNames(tx, card.managerId, managerId);
+        await cards.update(
+          { id: card.id, label: fullName(card) },
+          { managerId },
+          { changes: { manager: [before, after] } },
+        );
+        // A row that changed nothing else is now an update.
+        const outcome = result.outcome === "unchanged" ? "updated" : result.outcome;
+        if (result.outcome === "unchanged") movedToUpdated++;
+        notes.push({
+          n: row.rowNumber,
+          outcome,
+          detail: result.outcome === "unchanged" ? "Updates Manager" : joined(`reports to ${after}`),
+        });
+      }
+    },
+    tx,
+  );
   if (notes.length) {
     await tx.execute(sql`
       update ${importRows} r set outcome = x.outcome, detail = x.detail
@@ -249,7 +253,6 @@ async function applyManagers(
       })
       .where(eq(imports.id, importId));
   }
-  await publishAll(events, tx);
 }
 
 /** Imports the next batch of `importId`; returns whether rows were left. */

@@ -1,10 +1,10 @@
 import { generateId } from "better-auth";
-import { and, eq, inArray, isNull, sql } from "drizzle-orm";
+import { and, eq, inArray, isNull, type SQL, sql } from "drizzle-orm";
 import { consumeLink } from "../accounts/email-links";
 import { clearSignInFailures } from "../accounts/throttle";
 import { db, type Queryable } from "../db/client";
 import { accounts, emailLinks, mailJobs, type Profile, profiles, users } from "../db/schema";
-import { publish } from "../realtime";
+import { type CardWriter, writeCards } from "../profiles/card-writer";
 import { findInvitation } from "./invitations";
 
 type InvitedUser = typeof users.$inferSelect;
@@ -62,7 +62,8 @@ export async function acceptInvitation(options: {
   now?: Date;
 }): Promise<AcceptResult> {
   const now = options.now ?? new Date();
-  const result = await db.transaction(async (tx): Promise<AcceptResult> => {
+  const result = await writeCards({ kind: "owner" }, async (cards): Promise<AcceptResult> => {
+    const { tx } = cards;
     const found = await findInvitation(options.token, tx, now);
     if (!found) return { outcome: "invalid" };
     const { link, card } = found;
@@ -76,7 +77,7 @@ export async function acceptInvitation(options: {
     if (existing?.emailVerified) {
       const [owned] = await tx.select({ id: profiles.id }).from(profiles).where(eq(profiles.userId, existing.id));
       if (owned) return { outcome: "has-card" };
-      const profile = await claim(tx, card.id, existing.id, now);
+      const profile = await claim(cards, card.id, existing.id);
       return profile ? { outcome: "linked", profile } : { outcome: "invalid" };
     }
 
@@ -108,24 +109,17 @@ export async function acceptInvitation(options: {
       await insertCredential(tx, id, passwordHash);
     }
     if (!user) throw new Error("Writing the invited account returned no row");
-    const profile = await claim(tx, card.id, user.id, now);
+    const profile = await claim(cards, card.id, user.id);
     if (!profile) throw new Error("The invited card could not be claimed");
     return { outcome: "claimed", user, profile };
   });
-  if (result.outcome === "claimed" || result.outcome === "linked") {
-    await publish({ kind: "profile", id: result.profile.id });
-  }
   if (result.outcome === "claimed") await clearSignInFailures(result.user.email);
   return result;
 }
 
-async function claim(tx: Queryable, profileId: string, userId: string, now: Date) {
-  const [profile] = await tx
-    .update(profiles)
-    .set({ userId, claimedAt: now })
-    .where(and(eq(profiles.id, profileId), isNull(profiles.userId), isNull(profiles.deactivatedAt)))
-    .returning();
-  return profile ?? null;
+/** The invited card, if it is still unclaimed and active. */
+function claim(cards: CardWriter, profileId: string, userId: string) {
+  return cards.claim(and(eq(profiles.id, profileId), isNull(profiles.deactivatedAt)) as SQL, userId);
 }
 
 async function insertCredential(tx: Queryable, userId: string, passwordHash: string) {

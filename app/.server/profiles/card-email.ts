@@ -7,7 +7,7 @@ import { db } from "../db/client";
 import { profiles } from "../db/schema";
 import { env } from "../env";
 import { ConflictError, NotFoundError } from "../errors";
-import { publish } from "../realtime";
+import { writeCards } from "./card-writer";
 import { EMAIL_TAKEN } from "./schemas";
 
 /**
@@ -41,7 +41,8 @@ export async function pendingCardEmail(actor: Actor, token: string): Promise<str
 
 /** Puts the confirmed address on the member's own card. Only the member who asked, signed in, can. */
 export async function confirmCardEmail(actor: Actor, token: string) {
-  const result = await db.transaction(async (tx) => {
+  return await writeCards({ kind: "owner" }, async (cards) => {
+    const { tx } = cards;
     const link = await findLink(token, "card-email", tx);
     if (!link || link.userId !== actor.user.id) throw new NotFoundError("link");
     const [card] = await tx
@@ -57,9 +58,7 @@ export async function confirmCardEmail(actor: Actor, token: string) {
       .limit(1);
     if (taken) throw new ConflictError({ email: [EMAIL_TAKEN] });
     if (!(await consumeLink(tx, link))) throw new NotFoundError("link");
-    await tx.update(profiles).set({ email: link.email }).where(eq(profiles.id, card.id));
+    await cards.update({ id: card.id, label: link.email }, { email: link.email });
     return { profileId: card.id, email: link.email };
   });
-  await publish({ kind: "profile", id: result.profileId });
-  return result;
 }

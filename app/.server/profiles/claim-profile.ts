@@ -1,10 +1,9 @@
-import { and, type Column, eq, isNull, sql } from "drizzle-orm";
+import { type Column, eq, sql } from "drizzle-orm";
 import type { CardFieldKey } from "~/lib/card-fields";
 import { isAdminEmail } from "../admins";
-import { db, type Queryable } from "../db/client";
 import { isUniqueViolation } from "../db/errors";
 import { type Profile, profiles } from "../db/schema";
-import { publish } from "../realtime";
+import { type CardWriter, writeCards } from "./card-writer";
 import { uniqueUsername, usernameBase } from "./usernames";
 import { newCardVisibility } from "./visibility";
 
@@ -42,16 +41,13 @@ function namesOf(user: ClaimUser) {
  */
 export async function claimOrCreateProfile(user: ClaimUser): Promise<ClaimResult> {
   if (!user.emailVerified) return { outcome: "unverified", profile: null };
-  let result: ClaimResult;
   try {
-    result = await db.transaction((tx) => claimOrCreateIn(tx, user));
+    return await writeCards({ kind: "owner" }, (cards) => claimOrCreateIn(cards, user));
   } catch (error) {
     // Two requests raced to create the same username: the second one retries.
     if (!isUniqueViolation(error)) throw error;
-    result = await db.transaction((tx) => claimOrCreateIn(tx, user));
+    return await writeCards({ kind: "owner" }, (cards) => claimOrCreateIn(cards, user));
   }
-  if (result.profile && result.outcome !== "existing") await publish({ kind: "profile", id: result.profile.id });
-  return result;
 }
 
 /**
@@ -62,22 +58,13 @@ export async function claimOrCreateProfile(user: ClaimUser): Promise<ClaimResult
  */
 export async function claimUnclaimedProfile(user: ClaimUser): Promise<Profile | null> {
   if (!user.emailVerified) return null;
-  const [claimed] = await db
-    .update(profiles)
-    .set({ userId: user.id, claimedAt: new Date() })
-    .where(
-      and(
-        sql`lower(${profiles.email}) = ${user.email.toLowerCase()}`,
-        isNull(profiles.userId),
-        sql`not exists (select 1 from ${profiles} owned where owned.user_id = ${user.id})`,
-      ),
-    )
-    .returning();
-  if (claimed) await publish({ kind: "profile", id: claimed.id });
-  return claimed ?? null;
+  return await writeCards({ kind: "owner" }, (cards) =>
+    cards.claim(sql`lower(${profiles.email}) = ${user.email.toLowerCase()}`, user.id),
+  );
 }
 
-async function claimOrCreateIn(tx: Queryable, user: ClaimUser): Promise<ClaimResult> {
+async function claimOrCreateIn(cards: CardWriter, user: ClaimUser): Promise<ClaimResult> {
+  const { tx } = cards;
   const [owned] = await tx.select().from(profiles).where(eq(profiles.userId, user.id)).limit(1);
   if (owned) return { outcome: "existing", profile: owned };
 
@@ -89,18 +76,12 @@ async function claimOrCreateIn(tx: Queryable, user: ClaimUser): Promise<ClaimRes
     Object.entries(details).map(([key, value]) => [key, sql`coalesce(${columns[key]}, ${value})`]),
   );
 
-  const [claimed] = await tx
-    .update(profiles)
-    .set({
-      ...filled,
-      userId: user.id,
-      claimedAt: new Date(),
-      ...(firstName ? { firstName } : {}),
-      ...(lastName ? { lastName } : {}),
-      ...(phone ? { phone } : {}),
-    })
-    .where(and(sql`lower(${profiles.email}) = ${user.email.toLowerCase()}`, isNull(profiles.userId)))
-    .returning();
+  const claimed = await cards.claim(sql`lower(${profiles.email}) = ${user.email.toLowerCase()}`, user.id, {
+    ...filled,
+    ...(firstName ? { firstName } : {}),
+    ...(lastName ? { lastName } : {}),
+    ...(phone ? { phone } : {}),
+  });
   if (claimed) return { outcome: "claimed", profile: claimed };
 
   const [sameEmail] = await tx
@@ -128,21 +109,16 @@ async function claimOrCreateIn(tx: Queryable, user: ClaimUser): Promise<ClaimRes
         username: await uniqueUsername(tx, usernameBase(firstName || user.email.split("@")[0] || "", lastName)),
         bio: null,
       };
-  const [created] = await tx
-    .insert(profiles)
-    .values({
-      ...details,
-      ...values,
-      userId: user.id,
-      email: user.email.toLowerCase(),
-      phone,
-      viewCount: 0,
-      claimedAt: new Date(),
-      // Made at sign-up, not prepared by an administrator (docs/decisions/024-who-can-join.md).
-      selfJoined: true,
-      fieldVisibility: await newCardVisibility(tx),
-    })
-    .returning();
-  if (!created) throw new Error("Inserting the profile returned no row");
+  const created = await cards.create({
+    ...details,
+    ...values,
+    userId: user.id,
+    email: user.email.toLowerCase(),
+    phone,
+    claimedAt: new Date(),
+    // Made at sign-up, not prepared by an administrator (docs/decisions/024-who-can-join.md).
+    selfJoined: true,
+    fieldVisibility: await newCardVisibility(tx),
+  });
   return { outcome: "created", profile: created };
 }

@@ -1,11 +1,11 @@
 import { and, eq, isNotNull, isNull, or, sql } from "drizzle-orm";
 import { can } from "~/lib/permissions";
 import type { Actor } from "../actor";
-import { recordAdminAction } from "../audit/record";
-import { db } from "../db/client";
+import { db, type Queryable } from "../db/client";
 import { brands, profiles, sessions, siteSettings, usernameRedirects } from "../db/schema";
 import { ForbiddenError, NotFoundError, ValidationError } from "../errors";
 import { publish } from "../realtime";
+import { cardLabel, writeCards } from "./card-writer";
 import { isPossibleUsername, oldNameLive } from "./usernames";
 
 /** What the sign-in form says to someone whose card an administrator switched off (only after the right password). */
@@ -32,50 +32,33 @@ export async function setCardState({
 }): Promise<{ firstName: string; lastName: string; changed: boolean }> {
   if (!can(actor.role, "deactivate:profile:any")) throw new ForbiddenError();
   const deactivate = state === "deactivated";
-  const result = await db.transaction(async (tx) => {
-    const [current] = await tx
-      .select({
-        id: profiles.id,
-        userId: profiles.userId,
-        firstName: profiles.firstName,
-        lastName: profiles.lastName,
-        username: profiles.username,
-        deactivatedAt: profiles.deactivatedAt,
-      })
-      .from(profiles)
-      .where(eq(profiles.id, profileId))
-      .for("update");
-    if (!current) throw new NotFoundError("profile");
+  const { current, changed } = await writeCards({ kind: "administrator", actor }, async (cards) => {
+    const current = await lockedCard(cards.tx, profileId);
     // An administrator who switched off their own card would be signed out with no way back in.
     if (deactivate && current.userId === actor.user.id) {
       throw new ValidationError({ id: ["You cannot deactivate your own card."] });
     }
-    if ((current.deactivatedAt !== null) === deactivate) return { current, changed: false };
-    const now = new Date();
-    await tx
-      .update(profiles)
-      .set({ deactivatedAt: deactivate ? now : null })
-      .where(eq(profiles.id, current.id));
-    if (deactivate && current.userId) await tx.delete(sessions).where(eq(sessions.userId, current.userId));
-    await recordAdminAction(tx, {
-      actor,
-      action: deactivate ? "deactivate" : "reactivate",
-      target: {
-        kind: "profile",
-        id: current.id,
-        label: `${current.firstName} ${current.lastName} (@${current.username})`,
-      },
-      changes: { state: [deactivate ? "active" : "deactivated", deactivate ? "deactivated" : "active"] },
-    });
-    return { current, changed: true };
+    return { current, changed: await cards.setActive(current, !deactivate) };
   });
-  const { current, changed } = result;
-  if (changed) {
-    // Outside the transaction: this instance's kept pages of the card are dropped before the answer.
-    await publish({ kind: "profile", id: current.id });
-    if (deactivate && current.userId) await publish({ kind: "user-sessions-ended", id: current.userId });
-  }
   return { firstName: current.firstName, lastName: current.lastName, changed };
+}
+
+/** A card as switching it off or on needs it, locked until the transaction ends. */
+async function lockedCard(tx: Queryable, profileId: string) {
+  const [current] = await tx
+    .select({
+      id: profiles.id,
+      userId: profiles.userId,
+      firstName: profiles.firstName,
+      lastName: profiles.lastName,
+      username: profiles.username,
+      deactivatedAt: profiles.deactivatedAt,
+    })
+    .from(profiles)
+    .where(eq(profiles.id, profileId))
+    .for("update");
+  if (!current) throw new NotFoundError("profile");
+  return { ...current, label: cardLabel(current) };
 }
 
 /**

@@ -1,14 +1,14 @@
 import { and, eq } from "drizzle-orm";
 import { CARD_FIELD_KEYS } from "~/lib/card-fields";
 import type { Actor } from "../actor";
-import { changedFields, recordAdminAction } from "../audit/record";
+import { changedFields } from "../audit/record";
 import { db } from "../db/client";
 import { profiles } from "../db/schema";
 import { assertUnchangedSince } from "../edit-version";
 import { NotFoundError } from "../errors";
 import { deleteImageIfUnused, type ImageChange, nextImageKey } from "../images";
-import { publish } from "../realtime";
 import { type CardEmailRequest, needsCardEmailProof, requestCardEmail } from "./card-email";
+import { authorFor, cardLabel, writeCards } from "./card-writer";
 import { assertProfileFieldsAvailable, conflictFromUniqueViolation } from "./field-checks";
 import { managerNames, resolveManager } from "./managers";
 import { storeNewPhoto } from "./photo";
@@ -75,7 +75,8 @@ export async function updateProfile({
   const stored = await storeNewPhoto(photo);
   const photoKey = nextImageKey(photo, stored, current.profilePhoto);
   try {
-    await db.transaction(async (tx) => {
+    await writeCards(authorFor(actor), async (cards) => {
+      const { tx } = cards;
       // Checked again under the row's lock: a save that began meanwhile finishes first.
       const [locked] = await tx
         .select({ updatedAt: profiles.updatedAt })
@@ -87,10 +88,6 @@ export async function updateProfile({
       // Only administrators (and imports and SCIM) say who reports to whom.
       const managerId =
         byAdministrator && manager !== undefined ? await resolveManager(tx, manager, current.id) : current.managerId;
-      await tx
-        .update(profiles)
-        .set({ ...saved, visibilityChoices: choices, fieldVisibility, managerId, profilePhoto: photoKey })
-        .where(and(eq(profiles.id, current.id), changeableProfiles(actor, "update")));
       if (renamed && !byAdministrator) await countRename(tx, current.id);
       await recordUsernameChange(tx, current.id, current.username, saved.username);
       // An administrator's edit is on the record, with what it changed (docs/decisions/019-deactivation-and-audit-log.md).
@@ -104,25 +101,17 @@ export async function updateProfile({
         delete changes.managerId;
         changes.manager = await managerNames(tx, current.managerId, managerId);
       }
-      const target = {
-        kind: "profile" as const,
-        id: current.id,
-        label: `${fields.firstName} ${fields.lastName} (@${saved.username})`,
-      };
-      if (actor.role === "admin" && Object.keys(changes).length > 0) {
-        await recordAdminAction(tx, { actor, action: "update", target, changes });
-      } else if (changes.username) {
-        // A member's own rename is on the record too (their other edits are their own): an old
-        // address now leads to their card, and administrators can see who took which name.
-        await recordAdminAction(tx, { actor, action: "update", target, changes: { username: changes.username } });
-      }
+      await cards.update(
+        { id: current.id, label: cardLabel({ ...fields, username: saved.username }) },
+        { ...saved, visibilityChoices: choices, fieldVisibility, managerId, profilePhoto: photoKey },
+        { changes, where: changeableProfiles(actor, "update") },
+      );
     });
   } catch (error) {
     if (photoKey !== current.profilePhoto) await deleteImageIfUnused(photoKey);
     throw conflictFromUniqueViolation(error);
   }
   if (photoKey !== current.profilePhoto) await deleteImageIfUnused(current.profilePhoto);
-  await publish({ kind: "profile", id: current.id });
   const emailChange = proveEmail
     ? { email: fields.email, outcome: (await requestCardEmail(actor, fields.email)).outcome }
     : null;

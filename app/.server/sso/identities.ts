@@ -7,8 +7,8 @@ import { db, type Queryable } from "../db/client";
 import { isUniqueViolation } from "../db/errors";
 import { accounts, emailLinks, profiles, ssoIdentities, users } from "../db/schema";
 import { CARD_FIELD_RULES } from "../profiles/card-fields";
+import { cardLabel, writeCards } from "../profiles/card-writer";
 import { type CardDetails, claimOrCreateProfile } from "../profiles/claim-profile";
-import { publish } from "../realtime";
 import { EmailSchema, NameSchema } from "../validation";
 import type { ProviderClaims } from "./claims";
 import type { Provider } from "./providers";
@@ -181,10 +181,12 @@ async function refreshCard(userId: string, values: CardValues) {
   if (Object.keys(changes).length === 0) return;
   const columns = profiles as unknown as Record<string, Column>;
   const differs = Object.entries(changes).map(([key, value]) => sql`${columns[key]} is distinct from ${value}`);
-  const [changed] = await db
-    .update(profiles)
-    .set(changes)
-    .where(and(eq(profiles.userId, userId), isNull(profiles.deactivatedAt), sql`(${sql.join(differs, sql` or `)})`))
-    .returning({ id: profiles.id });
-  if (changed) await publish({ kind: "profile", id: changed.id });
+  await writeCards({ kind: "owner" }, async (cards) => {
+    const [card] = await cards.tx
+      .select({ id: profiles.id, firstName: profiles.firstName, lastName: profiles.lastName })
+      .from(profiles)
+      .where(and(eq(profiles.userId, userId), isNull(profiles.deactivatedAt), sql`(${sql.join(differs, sql` or `)})`));
+    if (card)
+      await cards.update({ id: card.id, label: cardLabel(card) }, changes, { where: isNull(profiles.deactivatedAt) });
+  });
 }

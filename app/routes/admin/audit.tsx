@@ -1,6 +1,7 @@
 import { Download, ScrollText } from "lucide-react";
 import { Form, Link, useLocation } from "react-router";
 import { auditActors, listAuditEntries, parseAuditQuery } from "~/.server/audit/list";
+import { CONNECTION_PREFIX } from "~/.server/audit/record";
 import { parseQuery } from "~/.server/responses";
 import { EmptyState } from "~/components/empty-state";
 import { PageHeader } from "~/components/page-header";
@@ -41,7 +42,11 @@ export async function loader({ request }: Route.LoaderArgs) {
       id: row.id,
       when: `${WHEN.format(row.createdAt)} UTC`,
       at: row.createdAt.toISOString(),
-      actor: { name: row.actorName, email: row.actorEmail },
+      // A provisioning connection has no address: the second line says what it is.
+      actor: {
+        name: row.actorName,
+        email: row.actorEmail.startsWith(CONNECTION_PREFIX) ? "Provisioning (SCIM)" : row.actorEmail,
+      },
       action: isAuditAction(row.action) ? AUDIT_ACTION_LABELS[row.action] : row.action,
       target: {
         kind: AUDIT_TARGET_LABELS[row.targetKind as AuditTargetKind] ?? row.targetKind,

@@ -1,0 +1,241 @@
+import { and, eq, isNull, type SQL, sql } from "drizzle-orm";
+import type { Actor } from "../actor";
+import { type AuditChanges, type ConnectionAuthor, changedFields, recordAdminAction } from "../audit/record";
+import { db, type Queryable, rowsOf } from "../db/client";
+import { type Profile, profiles, sessions, users } from "../db/schema";
+import { announceCommitted, publishAll, type RealtimeEvent } from "../realtime";
+
+/**
+ * The one way a card is written (docs/decisions/031-one-way-to-write-a-card.md).
+ * Every path that makes, changes, claims or switches off a card (the forms,
+ * the import, invitations, single sign-on, provisioning) does it through a
+ * `CardWriter`, which in the same transaction records the audit entry under
+ * its author and announces the change, so that kept pages, the directory and
+ * open browsers refresh on every instance. Nothing else writes the table: a
+ * test reads every domain file for writes to it.
+ */
+
+/** Who changes a card, as the audit log names them. */
+export type CardAuthor =
+  /** A member at their own card (or an administrator at theirs): only a rename is on the record. */
+  | { kind: "member"; actor: Actor }
+  /** An administrator at anyone's card: every change is on the record. */
+  | { kind: "administrator"; actor: Actor }
+  /** A bulk import, in its administrator's name; each entry names the file. */
+  | { kind: "import"; actor: Actor; fileName: string }
+  /** A provisioning connection of the company's identity provider (SCIM). */
+  | ({ kind: "scim" } & ConnectionAuthor)
+  /** A person's own sign-in, invitation or confirmation: the card follows what they proved, off the record. */
+  | { kind: "owner" };
+
+/** The columns a writer sets; the id, the view count and the search text are the database's. */
+export type CardValues = Omit<typeof profiles.$inferInsert, "id" | "viewCount" | "createdAt" | "updatedAt">;
+
+/** What a claim sets besides the owner: values, or expressions of the card's own (keep a value it has). */
+export type ClaimValues = { [Key in keyof CardValues]?: CardValues[Key] | SQL };
+
+/** A card as an audit entry names it. */
+export type CardTarget = { id: string; label: string };
+
+export function cardLabel(card: { firstName: string; lastName: string; username?: string }): string {
+  const name = `${card.firstName} ${card.lastName}`.trim();
+  return card.username ? `${name} (@${card.username})` : name;
+}
+
+export class CardWriter {
+  readonly #events: RealtimeEvent[] = [];
+
+  constructor(
+    readonly tx: Queryable,
+    readonly author: CardAuthor,
+  ) {}
+
+  /** The events written so far, sent when the work ends. */
+  get events(): readonly RealtimeEvent[] {
+    return this.#events;
+  }
+
+  #changed(id: string) {
+    if (!this.#events.some((event) => event.kind === "profile" && event.id === id)) {
+      this.#events.push({ kind: "profile", id });
+    }
+  }
+
+  async #record(action: "create" | "update" | "deactivate" | "reactivate", target: CardTarget, changes: AuditChanges) {
+    const author = this.author;
+    if (author.kind === "owner") return;
+    if (author.kind === "member") {
+      // A member's own rename is on the record (an old address now leads to their card); their other edits are theirs.
+      if (!changes.username) return;
+      changes = { username: changes.username };
+    }
+    if (Object.keys(changes).length === 0 && action === "update") return;
+    const actor = author.kind === "scim" ? { connection: author.connection } : author.actor;
+    const via: AuditChanges = author.kind === "import" ? { import: [null, author.fileName] } : {};
+    await recordAdminAction(this.tx, {
+      actor,
+      action,
+      target: { kind: "profile", ...target },
+      changes: { ...changes, ...via },
+    });
+  }
+
+  /** Makes one card; its audit entry lists its values (a photo as "new image"), or `changes` when given. */
+  async create(values: CardValues, options: { changes?: AuditChanges } = {}): Promise<Profile> {
+    const [card] = await this.tx
+      .insert(profiles)
+      .values({ ...values, viewCount: 0 })
+      .returning();
+    if (!card) throw new Error("Inserting the profile returned no row");
+    this.#changed(card.id);
+    // Who owns it and who it reports to read in the entry as the screens show them, not as ids.
+    const { userId: _owner, claimedAt: _claimed, selfJoined: _self, managerId: _manager, ...recorded } = values;
+    const changes = options.changes ?? changedFields(null, recorded, ["profilePhoto"]);
+    await this.#record("create", { id: card.id, label: cardLabel(card) }, changes);
+    return card;
+  }
+
+  /**
+   * Makes many cards at once (a batch of an import), each unclaimed; the
+   * import's own entry records them, so they get none each.
+   */
+  async createMany(rows: CardValues[]): Promise<{ id: string; email: string }[]> {
+    if (rows.length === 0) return [];
+    const made = await this.tx
+      .insert(profiles)
+      .values(rows.map((values) => ({ ...values, viewCount: 0 })))
+      .returning({ id: profiles.id, email: profiles.email });
+    for (const card of made) this.#changed(card.id);
+    return made;
+  }
+
+  /**
+   * Changes a card's values. `changes` is what the audit entry says changed
+   * (the caller knows how its fields read, a manager by name); without it the
+   * entry lists the values given. `where` narrows the write further (the
+   * cards an actor may change); nothing is written when it matches nothing.
+   */
+  async update(
+    target: CardTarget,
+    values: Partial<CardValues>,
+    options: { changes?: AuditChanges; where?: SQL } = {},
+  ): Promise<boolean> {
+    const written = await this.tx
+      .update(profiles)
+      .set(values)
+      .where(options.where ? and(eq(profiles.id, target.id), options.where) : eq(profiles.id, target.id))
+      .returning({ id: profiles.id });
+    if (written.length === 0) return false;
+    this.#changed(target.id);
+    await this.#record("update", target, options.changes ?? changedFields(null, values));
+    return true;
+  }
+
+  /**
+   * Gives an unclaimed card that `where` picks to the account `userId`, unless
+   * that account owns a card already, with `values` set as it is claimed.
+   * Returns the claimed card, or null.
+   */
+  async claim(where: SQL, userId: string, values: ClaimValues = {}): Promise<Profile | null> {
+    const [claimed] = await this.tx
+      .update(profiles)
+      .set({ ...values, userId, claimedAt: new Date() })
+      .where(
+        and(
+          where,
+          isNull(profiles.userId),
+          sql`not exists (select 1 from ${profiles} owned where owned.user_id = ${userId})`,
+        ),
+      )
+      .returning();
+    if (claimed) this.#changed(claimed.id);
+    return claimed ?? null;
+  }
+
+  /**
+   * Gives each of these new cards to the confirmed account with its address
+   * that has no card yet: a card made for someone who already signed up
+   * belongs to them at once.
+   */
+  async claimForAccounts(cardIds: readonly string[]): Promise<void> {
+    if (cardIds.length === 0) return;
+    const ids = JSON.stringify(cardIds);
+    const claimed = await this.tx.execute(sql`
+      update ${profiles} p set user_id = u.id, claimed_at = now()
+      from ${users} u
+      where p.id in (select (jsonb_array_elements_text(${ids}::jsonb))::uuid)
+        and p.user_id is null and u.email_verified
+        and lower(u.email) = lower(p.email)
+        and not exists (select 1 from ${profiles} other where other.user_id = u.id)
+      returning p.id`);
+    for (const row of rowsOf(claimed) as { id: string }[]) this.#changed(row.id);
+  }
+
+  /**
+   * Switches a card off or on again (docs/decisions/019-deactivation-and-audit-log.md).
+   * Switching it off ends its owner's sessions at once, on every instance.
+   * Returns whether the state changed; asking for the state it is in records nothing.
+   */
+  async setActive(
+    card: CardTarget & { userId: string | null; deactivatedAt: Date | null },
+    active: boolean,
+  ): Promise<boolean> {
+    if ((card.deactivatedAt === null) === active) return false;
+    await this.tx
+      .update(profiles)
+      .set({ deactivatedAt: active ? null : new Date() })
+      .where(eq(profiles.id, card.id));
+    this.#changed(card.id);
+    if (!active && card.userId) {
+      await this.tx.delete(sessions).where(eq(sessions.userId, card.userId));
+      this.#events.push({ kind: "user-sessions-ended", id: card.userId });
+    }
+    await this.#record(active ? "reactivate" : "deactivate", card, {
+      state: [active ? "deactivated" : "active", active ? "active" : "deactivated"],
+    });
+    return true;
+  }
+
+  /** Unlinks a card from its account (the account's provider removed the person); the card stays. */
+  async release(card: CardTarget, userId: string): Promise<void> {
+    await this.tx
+      .update(profiles)
+      .set({ userId: null, claimedAt: null })
+      .where(and(eq(profiles.id, card.id), eq(profiles.userId, userId)));
+    this.#changed(card.id);
+  }
+}
+
+/**
+ * Runs `work` with a writer in a transaction of its own, or in `tx` when the
+ * caller's transaction holds more (an import's batch). The events are sent in
+ * the transaction, so they reach every instance on commit and never for a
+ * rolled-back change; this instance hears them before this returns.
+ */
+export async function writeCards<T>(
+  author: CardAuthor,
+  work: (cards: CardWriter) => Promise<T>,
+  tx?: Queryable,
+): Promise<T> {
+  if (tx) {
+    const writer = new CardWriter(tx, author);
+    const result = await work(writer);
+    await publishAll([...writer.events], tx);
+    return result;
+  }
+  let events: readonly RealtimeEvent[] = [];
+  const result = await db.transaction(async (inner) => {
+    const writer = new CardWriter(inner, author);
+    const value = await work(writer);
+    await publishAll([...writer.events], inner);
+    events = writer.events;
+    return value;
+  });
+  announceCommitted(events);
+  return result;
+}
+
+/** The writer's author for an actor at a card: an administrator's every change is on the record. */
+export function authorFor(actor: Actor): CardAuthor {
+  return actor.role === "admin" ? { kind: "administrator", actor } : { kind: "member", actor };
+}
