@@ -17,6 +17,7 @@ import { backupEndpoint } from "./backup-endpoint";
 import { keepAnswer, servePages, startPageCache } from "./page-cache";
 import { createRequestHandler, endLingering, refuse, refuseUnknownExpectations } from "./request-handler";
 import { findRoutes, routeOf, routeTable } from "./routes";
+import { SCIM_PATH, scimEndpoint } from "./scim-endpoint";
 import { startWatchdog } from "./watchdog";
 
 /**
@@ -138,6 +139,8 @@ export function prepare(app: Express) {
 /** The app itself, after static files. */
 export function handle(app: Express) {
   app.post(BACKUP_PATH, backupEndpoint);
+  // Provisioning from the company's identity provider: an API with bearer tokens, beside the pages.
+  app.use(SCIM_PATH, scimEndpoint);
   app.use(answerOutagesWith503);
   // What the request's route declares (docs/decisions/023-route-declared-limits.md).
   app.use(findRoutes(build));

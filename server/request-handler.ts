@@ -64,7 +64,13 @@ export function createRequestHandler(options: {
 }
 
 /** An answer given before React Router: a status, a short message, and any headers it needs. */
-export type Refusal = { status: number; message: string; headers?: Record<string, string> };
+export type Refusal = {
+  status: number;
+  message: string;
+  headers?: Record<string, string>;
+  /** The message's media type: plain text unless an API answers in its own (SCIM's JSON errors). */
+  type?: string;
+};
 
 const TOO_LARGE: Refusal = { status: 413, message: BODY_TOO_LARGE };
 
@@ -113,12 +119,12 @@ function sentFromAnotherSite(req: ExpressRequest): boolean {
   return from !== new URL(env.PUBLIC_URL).origin && from !== new URL(`${req.protocol}://${req.headers.host}`).origin;
 }
 
-function hasBody(req: ExpressRequest): boolean {
+export function hasBody(req: ExpressRequest): boolean {
   return req.headers["transfer-encoding"] !== undefined || Number(req.headers["content-length"] ?? 0) > 0;
 }
 
 /** The body's size as the request declares it; null when it is sent in chunks of unknown total. */
-function declaredLength(req: ExpressRequest): number | null {
+export function declaredLength(req: ExpressRequest): number | null {
   if (req.headers["transfer-encoding"] !== undefined) return null;
   return Number(req.headers["content-length"] ?? 0);
 }
@@ -126,7 +132,7 @@ function declaredLength(req: ExpressRequest): number | null {
 /** As Node recognises it; an HTTP/1.0 client's expectation is ignored (RFC 9110, 10.1.1). */
 const CONTINUE = /(?:^|\W)100-continue(?:$|\W)/i;
 
-function expectsContinue(req: ExpressRequest): boolean {
+export function expectsContinue(req: ExpressRequest): boolean {
   return req.httpVersion === "1.1" && CONTINUE.test(req.headers.expect ?? "");
 }
 
@@ -176,7 +182,7 @@ function joined(chunks: Buffer[], size: number): Body {
 }
 
 /** The whole body, or "too large" as soon as it passes `limit` (reading then stops), or "gone" if the client left. */
-function readBody(req: ExpressRequest, limit: number): Promise<Body | "too large" | "gone"> {
+export function readBody(req: ExpressRequest, limit: number): Promise<Body | "too large" | "gone"> {
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -221,7 +227,7 @@ export function refuse(req: ExpressRequest, res: ExpressResponse, refusal: Refus
   }
   const body = Buffer.from(refusal.message, "utf8");
   res.statusCode = refusal.status;
-  res.setHeader("Content-Type", "text/plain; charset=utf-8");
+  res.setHeader("Content-Type", refusal.type ?? "text/plain; charset=utf-8");
   res.setHeader("Content-Length", body.length);
   res.setHeader("Cache-Control", "no-store");
   // The rest of a refused body is never read as a next request.

@@ -17,6 +17,8 @@ export const AUDIT_ACTIONS = [
   "discard",
   "settings",
   "role",
+  "revoke",
+  "map",
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
@@ -33,9 +35,20 @@ export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
   discard: "Discarded",
   settings: "Changed settings",
   role: "Changed role",
+  revoke: "Revoked",
+  map: "Mapped",
 };
 
-const AUDIT_TARGET_KINDS = ["profile", "brand", "settings", "import", "mail", "provider"] as const;
+const AUDIT_TARGET_KINDS = [
+  "profile",
+  "brand",
+  "settings",
+  "import",
+  "mail",
+  "provider",
+  "provisioning",
+  "group",
+] as const;
 export type AuditTargetKind = (typeof AUDIT_TARGET_KINDS)[number];
 
 export const AUDIT_TARGET_LABELS: Record<AuditTargetKind, string> = {
@@ -45,6 +58,8 @@ export const AUDIT_TARGET_LABELS: Record<AuditTargetKind, string> = {
   import: "Import",
   mail: "Mail",
   provider: "Single sign-on",
+  provisioning: "Provisioning",
+  group: "Group",
 };
 
 /** What an entry records of a changed image: that it changed, never the file. */

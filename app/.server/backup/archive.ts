@@ -21,6 +21,11 @@ import {
   profileViews,
   rateLimits,
   samlAssertions,
+  scimConnections,
+  scimErrors,
+  scimGroupMembers,
+  scimGroups,
+  scimUsers,
   sessions,
   siteSettings,
   ssoIdentities,
@@ -66,6 +71,11 @@ export const BACKUP_TABLES: PgTable[] = [
   siteSettings,
   // The administrators' record: history that a restore must keep.
   auditLog,
+  // Provisioning: a connection's token is in the archive only as its SHA-256, which lets nobody in.
+  scimConnections,
+  scimUsers,
+  scimGroups,
+  scimGroupMembers,
 ];
 
 /**
@@ -92,6 +102,8 @@ export const NOT_BACKED_UP: PgTable[] = [
   // must not take up an import half done on another database.
   imports,
   importRows,
+  // A connection's refused requests: a log for its administrator, not data.
+  scimErrors,
 ];
 
 const BATCH_ROWS = 500;

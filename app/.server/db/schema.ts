@@ -641,3 +641,96 @@ export const samlAssertions = pgTable(
     index("saml_assertions_expires_idx").on(table.expiresAt),
   ],
 );
+
+// ── Provisioning (docs/decisions/032-scim-provisioning.md) ──────────────────
+
+/** One identity provider's way in to provision people: a bearer token, of which only a hash is kept. */
+export const scimConnections = pgTable("scim_connections", {
+  id: uuid("id").primaryKey().defaultRandom(),
+  name: text("name").notNull(),
+  /** SHA-256 of the token, hex: the token itself was shown once and is stored nowhere. */
+  tokenHash: text("token_hash").notNull().unique(),
+  createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  createdBy: text("created_by"),
+  lastUsedAt: timestamp("last_used_at", { withTimezone: true }),
+  revokedAt: timestamp("revoked_at", { withTimezone: true }),
+});
+
+/** SCIM attributes kept flat, by path (`name.givenName`, `emails[type eq "work"].value`, the enterprise URN's). */
+export type ScimAttributes = Record<string, string | boolean>;
+
+/** A person as a provider knows them, linked to the one card they provision. */
+export const scimUsers = pgTable(
+  "scim_users",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    connectionId: uuid("connection_id")
+      .notNull()
+      .references(() => scimConnections.id, { onDelete: "cascade" }),
+    userName: text("user_name").notNull(),
+    externalId: text("external_id"),
+    active: boolean("active").notNull().default(true),
+    attributes: jsonb("attributes").$type<ScimAttributes>().notNull().default({}),
+    profileId: uuid("profile_id").references(() => profiles.id, { onDelete: "set null" }),
+    version: integer("version").notNull().default(1),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    uniqueIndex("scim_users_user_name_idx").on(sql`lower(${table.userName})`),
+    uniqueIndex("scim_users_profile_idx").on(table.profileId),
+    index("scim_users_external_id_idx").on(table.connectionId, table.externalId),
+    index("scim_users_listing_idx").on(table.connectionId, table.createdAt, table.id),
+  ],
+);
+
+/** A provider's group; mapped to a brand, its members' cards carry that brand. */
+export const scimGroups = pgTable(
+  "scim_groups",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    connectionId: uuid("connection_id")
+      .notNull()
+      .references(() => scimConnections.id, { onDelete: "cascade" }),
+    displayName: text("display_name").notNull(),
+    externalId: text("external_id"),
+    brandId: integer("brand_id").references(() => brands.id, { onDelete: "set null" }),
+    version: integer("version").notNull().default(1),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [uniqueIndex("scim_groups_name_idx").on(table.connectionId, sql`lower(${table.displayName})`)],
+);
+
+export const scimGroupMembers = pgTable(
+  "scim_group_members",
+  {
+    groupId: uuid("group_id")
+      .notNull()
+      .references(() => scimGroups.id, { onDelete: "cascade" }),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => scimUsers.id, { onDelete: "cascade" }),
+  },
+  (table) => [
+    primaryKey({ name: "scim_group_members_pk", columns: [table.groupId, table.userId] }),
+    index("scim_group_members_user_idx").on(table.userId),
+  ],
+);
+
+/** A request of a connection that was refused, for the administrator; the newest few per connection are kept. */
+export const scimErrors = pgTable(
+  "scim_errors",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    connectionId: uuid("connection_id")
+      .notNull()
+      .references(() => scimConnections.id, { onDelete: "cascade" }),
+    method: text("method").notNull(),
+    path: text("path").notNull(),
+    status: integer("status").notNull(),
+    detail: text("detail").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [index("scim_errors_connection_idx").on(table.connectionId, table.createdAt)],
+);

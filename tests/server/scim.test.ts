@@ -1,0 +1,319 @@
+import { eq, sql } from "drizzle-orm";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { db } from "~/.server/db/client";
+import { auditLog, brands, profiles, scimConnections, sessions } from "~/.server/db/schema";
+import { revokeConnection } from "~/.server/scim/connections";
+import { mapGroupToBrand } from "~/.server/scim/groups";
+import { loader as cardLoader } from "~/routes/profile/$username";
+import { type ScimClient, scimFixture, startScim } from "../support/scim";
+import { createMember, getRequest, insertCard, present, run } from "./helpers";
+
+/**
+ * Provisioning from Microsoft Entra ID and Okta: the requests exactly as their
+ * documentation shows them (tests/fixtures/scim), replayed over HTTP against
+ * the SCIM endpoint, and the card checked after each step.
+ */
+
+let scim: ScimClient;
+
+beforeEach(async () => {
+  scim = await startScim("Entra ID");
+});
+
+afterEach(async () => {
+  await scim.close();
+});
+
+async function cardByEmail(email: string) {
+  const [card] = await db.select().from(profiles).where(sql`lower(${profiles.email}) = ${email.toLowerCase()}`);
+  return card ?? null;
+}
+
+async function publicStatus(username: string) {
+  return (await run(cardLoader, getRequest(`/profile/${username}`), { username })).status;
+}
+
+async function create(name: string) {
+  const fixture = scimFixture(name);
+  const answer = await scim.replay(fixture);
+  expect(answer.status, JSON.stringify(answer.body)).toBe(201);
+  return { fixture, answer, id: String(answer.body?.id) };
+}
+
+describe("SCIM provisioning, as Microsoft Entra ID sends it", () => {
+  it("passes Entra's connection test: a filter on a random userName answers 200 with an empty list", async () => {
+    const answer = await scim.replay(scimFixture("entra-connection-test"));
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get("content-type")).toMatch(/^application\/scim\+json/);
+    expect(answer.body).toMatchObject({ totalResults: 0, Resources: [] });
+  });
+
+  it("makes a card for a new person, published at once, with the audit entry under the connection's name", async () => {
+    const { answer } = await create("entra-create-user");
+    expect(answer.body).toMatchObject({ userName: "Test_User_00aa00aa-bb11-cc22-dd33-44ee44ee44ee", active: true });
+    expect(answer.headers.get("location")).toBe(`http://localhost:3000/scim/v2/Users/${answer.body?.id}`);
+    const card = present(await cardByEmail("Test_User_11bb11bb-cc22-dd33-ee44-55ff55ff55ff@testuser.com"), "the card");
+    expect(card).toMatchObject({ firstName: "givenName", lastName: "familyName", userId: null, deactivatedAt: null });
+    expect(await publicStatus(card.username)).toBe(200);
+    const [entry] = await db.select().from(auditLog).where(eq(auditLog.targetId, card.id));
+    expect(entry).toMatchObject({ actorName: "Entra ID", actorId: null, action: "create" });
+
+    const found = await scim.replay(scimFixture("entra-get-user-by-query"));
+    expect(found.status).toBe(200);
+  });
+
+  it("follows Entra's PATCH requests: capitalised ops, filtered paths, path-less values keyed by path, and the manager", async () => {
+    const { id } = await create("entra-create-user");
+    const email = "Test_User_11bb11bb-cc22-dd33-ee44-55ff55ff55ff@testuser.com";
+    const multi = await scim.replay(scimFixture("entra-patch-multi-valued", { id }));
+    expect(multi.status, JSON.stringify(multi.body)).toBe(200);
+    expect(await cardByEmail(email)).toBeNull();
+    expect(await cardByEmail("updatedEmail@microsoft.com")).toMatchObject({ lastName: "updatedFamilyName" });
+
+    const several = await scim.replay(scimFixture("entra-patch-replace-multiple-compliant", { id }));
+    expect(several.status, JSON.stringify(several.body)).toBe(200);
+    expect(several.body).toMatchObject({
+      displayName: "Bjfe",
+      name: { givenName: "Kkom", familyName: "Unua" },
+      "urn:ietf:params:scim:schemas:extension:enterprise:2.0:User": { employeeNumber: "Aklq" },
+    });
+    expect(await cardByEmail("TestMhvaes@test.microsoft.com")).toMatchObject({ firstName: "Kkom", lastName: "Unua" });
+
+    // Department and phone come from the card fields' SCIM paths.
+    const fields = await scim.request("PATCH", `/Users/${id}`, {
+      schemas: ["urn:ietf:params:scim:api:messages:2.0:PatchOp"],
+      Operations: [
+        { op: "Add", path: 'phoneNumbers[type eq "work"].value', value: "+44 20 7946 0958" },
+        {
+          op: "Replace",
+          path: "urn:ietf:params:scim:schemas:extension:enterprise:2.0:User:department",
+          value: "Research",
+        },
+        { op: "Replace", path: "title", value: "Engineer" },
+      ],
+    });
+    expect(fields.status, JSON.stringify(fields.body)).toBe(200);
+    expect(await cardByEmail("TestMhvaes@test.microsoft.com")).toMatchObject({
+      phone: "+44 20 7946 0958",
+      department: "Research",
+      title: "Engineer",
+    });
+
+    const boss = await scim.request("POST", "/Users", {
+      schemas: ["urn:ietf:params:scim:schemas:core:2.0:User"],
+      userName: "grace@contoso.example",
+      name: { givenName: "Grace", familyName: "Hopper" },
+    });
+    const manager = await scim.replay(scimFixture("entra-patch-manager", { id, memberId: String(boss.body?.id) }));
+    expect(manager.status, JSON.stringify(manager.body)).toBe(200);
+    const bossCard = present(await cardByEmail("grace@contoso.example"), "the manager's card");
+    expect(await cardByEmail("TestMhvaes@test.microsoft.com")).toMatchObject({ managerId: bossCard.id });
+  });
+
+  it('switches a card off with Entra\'s "False" string and on again with true: 410, sessions ended, still listed as inactive', async () => {
+    const member = await createMember();
+    const { id } = await (async () => {
+      const answer = await scim.request("POST", "/Users", {
+        schemas: ["urn:ietf:params:scim:schemas:core:2.0:User"],
+        userName: member.email,
+        name: { givenName: "Mia", familyName: "Member" },
+        emails: [{ value: member.email, type: "work", primary: true }],
+      });
+      expect(answer.status, JSON.stringify(answer.body)).toBe(201);
+      return { id: String(answer.body?.id) };
+    })();
+    // The member's own card, claimed when they signed up, is the one provisioned: never a second one.
+    const card = present(await cardByEmail(member.email), "the member's card");
+    expect(card.id).toBe(member.profile.id);
+
+    const off = await scim.replay(scimFixture("entra-patch-disable-string-false", { id }));
+    expect(off.status, JSON.stringify(off.body)).toBe(200);
+    expect(off.body).toMatchObject({ active: false });
+    expect(await publicStatus(card.username)).toBe(410);
+    expect(
+      await db
+        .select()
+        .from(sessions)
+        .where(eq(sessions.userId, present(card.userId, "owner"))),
+    ).toEqual([]);
+    const listed = await scim.request("GET", `/Users?filter=userName eq "${member.email.toUpperCase()}"`);
+    expect(listed.body).toMatchObject({ totalResults: 1, Resources: [{ id, active: false }] });
+
+    const on = await scim.request("PATCH", `/Users/${id}`, {
+      schemas: ["urn:ietf:params:scim:api:messages:2.0:PatchOp"],
+      Operations: [{ op: "Replace", path: "active", value: "True" }],
+    });
+    expect(on.status).toBe(200);
+    expect(await publicStatus(card.username)).toBe(200);
+    const actions = await db.select({ action: auditLog.action }).from(auditLog).where(eq(auditLog.targetId, card.id));
+    expect(actions.map((entry) => entry.action)).toEqual(expect.arrayContaining(["deactivate", "reactivate"]));
+  });
+
+  it("answers an unknown id with 404 in SCIM's error schema, and a DELETE switches the card off and forgets the person", async () => {
+    const missing = await scim.replay(scimFixture("entra-get-user-not-found"));
+    expect(missing.status).toBe(404);
+    expect(missing.body).toMatchObject({ schemas: ["urn:ietf:params:scim:api:messages:2.0:Error"], status: "404" });
+
+    const { id } = await create("entra-create-user");
+    const card = present(await cardByEmail("Test_User_11bb11bb-cc22-dd33-ee44-55ff55ff55ff@testuser.com"), "the card");
+    const deleted = await scim.replay(scimFixture("entra-delete-user", { id }));
+    expect(deleted.status).toBe(204);
+    expect((await scim.request("GET", `/Users/${id}`)).status).toBe(404);
+    expect(await publicStatus(card.username)).toBe(410);
+    // The card and its history stay for the administrator.
+    expect(await cardByEmail(card.email)).toMatchObject({ id: card.id });
+  });
+
+  it("maps a group to a brand: its members' cards carry it, and lose it when they leave", async () => {
+    const [brand] = await db.insert(brands).values({ name: "Contoso Labs" }).returning();
+    const { id: userId } = await create("entra-create-user");
+    const group = await scim.replay(scimFixture("entra-create-group"));
+    expect(group.status, JSON.stringify(group.body)).toBe(201);
+    const groupId = String(group.body?.id);
+    const added = await scim.replay(scimFixture("entra-patch-group-add-member", { id: groupId, memberId: userId }));
+    expect(added.status, JSON.stringify(added.body)).toBe(204);
+    const email = "Test_User_11bb11bb-cc22-dd33-ee44-55ff55ff55ff@testuser.com";
+    expect((await cardByEmail(email))?.companyBrandId).toBeNull();
+
+    const admin = await createMember();
+    await mapGroupToBrand({ ...admin.viewer, role: "admin" }, groupId, present(brand, "brand").id);
+    expect((await cardByEmail(email))?.companyBrandId).toBe(brand?.id);
+
+    const listed = await scim.request("GET", `/Groups/${groupId}?excludedAttributes=members`);
+    expect(listed.body).not.toHaveProperty("members");
+    const removed = await scim.replay(
+      scimFixture("entra-patch-group-remove-member", { id: groupId, memberId: userId }),
+    );
+    expect(removed.status, JSON.stringify(removed.body)).toBe(204);
+    expect((await cardByEmail(email))?.companyBrandId).toBeNull();
+  });
+});
+
+describe("SCIM provisioning, as Okta sends it", () => {
+  it("creates, finds by userName in any case, pages one at a time, replaces and deactivates without a path", async () => {
+    const { id } = await create("okta-create-user");
+    const card = present(await cardByEmail("test.user@okta.local"), "the card");
+    expect(card).toMatchObject({ firstName: "Test", lastName: "User" });
+    const second = await scim.request("POST", "/Users", {
+      schemas: ["urn:ietf:params:scim:schemas:core:2.0:User"],
+      userName: "second.user@okta.local",
+    });
+    expect(second.status).toBe(201);
+
+    const page = await scim.replay(scimFixture("okta-paging"));
+    expect(page.body).toMatchObject({ totalResults: 2, startIndex: 1, itemsPerPage: 1 });
+    const found = await scim.replay(scimFixture("okta-filter-username-case"));
+    expect(found.status).toBe(200);
+    expect(await scim.replay(scimFixture("okta-filter-username"))).toMatchObject({
+      status: 200,
+      body: { totalResults: 1, Resources: [{ id, userName: "test.user@okta.local" }] },
+    });
+
+    const duplicate = await scim.replay(scimFixture("okta-create-user-duplicate"));
+    expect(duplicate.status).toBe(409);
+    expect(duplicate.body).toMatchObject({ scimType: "uniqueness", status: "409" });
+
+    const replaced = await scim.replay(scimFixture("okta-replace-user", { id }));
+    expect(replaced.status, JSON.stringify(replaced.body)).toBe(200);
+
+    const off = await scim.replay(scimFixture("okta-deactivate", { id }));
+    expect(off.status).toBe(200);
+    expect(off.body).toMatchObject({ active: false });
+    expect(await publicStatus(card.username)).toBe(410);
+    // The password Okta sends is never kept nor answered.
+    expect(JSON.stringify((await scim.request("GET", `/Users/${id}`)).body)).not.toContain("1mz050nq");
+  });
+
+  it("takes the unclaimed card an administrator prepared for the address, and never a card claimed by someone else", async () => {
+    const prepared = await insertCard({ email: "test.user@okta.local", title: "Prepared title" });
+    await create("okta-create-user");
+    const cards = await db.select().from(profiles);
+    expect(cards.filter((card) => card.email.toLowerCase() === "test.user@okta.local")).toHaveLength(1);
+    expect(await cardByEmail("test.user@okta.local")).toMatchObject({ id: prepared.id, title: "Prepared title" });
+
+    const member = await createMember();
+    const [claimed] = await db
+      .update(profiles)
+      .set({ email: "taken@okta.local" })
+      .where(eq(profiles.id, member.profile.id))
+      .returning();
+    const refused = await scim.request("POST", "/Users", {
+      schemas: ["urn:ietf:params:scim:schemas:core:2.0:User"],
+      userName: "taken@okta.local",
+    });
+    expect(refused.status).toBe(409);
+    expect(await cardByEmail("taken@okta.local")).toMatchObject({
+      id: member.profile.id,
+      userId: present(claimed?.userId, "owner"),
+    });
+  });
+});
+
+describe("SCIM provisioning, refused and raced", () => {
+  it("refuses a missing, wrong, revoked or query-string token with 401, and stores only the token's hash", async () => {
+    expect((await scim.request("GET", "/Users", undefined, { token: null })).status).toBe(401);
+    const wrong = await scim.request("GET", "/Users", undefined, { token: "non-token" });
+    expect(wrong.status).toBe(401);
+    expect(wrong.body).toMatchObject({ schemas: ["urn:ietf:params:scim:api:messages:2.0:Error"], status: "401" });
+    const inQuery = await scim.request("GET", `/Users?access_token=${scim.token}`, undefined, { token: null });
+    expect(inQuery.status).toBe(401);
+    const stored = await db.select().from(scimConnections);
+    expect(JSON.stringify(stored)).not.toContain(scim.token);
+
+    const admin = await createMember();
+    await revokeConnection({ ...admin.viewer, role: "admin" }, scim.connection.id);
+    expect((await scim.request("GET", "/Users")).status).toBe(401);
+  });
+
+  it("refuses other filters, caps the page size, and answers a large body 413 and another media type 415", async () => {
+    for (const filter of [
+      'userName eq "x" or 1 eq 1',
+      'userName co "a"',
+      "title eq x",
+      'userName eq "x" and',
+      "(userName eq x)",
+    ]) {
+      const answer = await scim.request("GET", `/Users?filter=${encodeURIComponent(filter)}`);
+      expect(answer.status, filter).toBe(400);
+      expect(answer.body, filter).toMatchObject({ scimType: "invalidFilter" });
+    }
+    expect((await scim.request("GET", "/Users?count=100000")).body).toMatchObject({ totalResults: 0 });
+    const huge = await scim.request("POST", "/Users", undefined, {
+      raw: JSON.stringify({ userName: "x".repeat(5_000_000) }),
+    });
+    expect(huge.status).toBe(413);
+    const plain = await scim.request("POST", "/Users", undefined, { raw: "{}", contentType: "text/plain" });
+    expect(plain.status).toBe(415);
+    const json = await scim.request(
+      "POST",
+      "/Users",
+      { userName: "plain.json@okta.local" },
+      { contentType: "application/json; charset=utf-8" },
+    );
+    expect(json.status).toBe(201);
+    const broken = await scim.request("POST", "/Users", undefined, { raw: "{" });
+    expect(broken.body).toMatchObject({ status: "400", scimType: "invalidSyntax" });
+    expect(await db.select().from(profiles)).toHaveLength(1);
+  });
+
+  it("lets one of two creates of the same userName win, and runs a PATCH and a DELETE of one person one after the other", async () => {
+    const body = { schemas: ["urn:ietf:params:scim:schemas:core:2.0:User"], userName: "race@okta.local" };
+    const answers = await Promise.all([scim.request("POST", "/Users", body), scim.request("POST", "/Users", body)]);
+    expect(answers.map((answer) => answer.status).sort()).toEqual([201, 409]);
+    expect(await db.select().from(profiles)).toHaveLength(1);
+
+    const id = String(answers.find((answer) => answer.status === 201)?.body?.id);
+    const patch = {
+      schemas: ["urn:ietf:params:scim:api:messages:2.0:PatchOp"],
+      Operations: [{ op: "replace", path: "title", value: "Racer" }],
+    };
+    const [patched, deleted] = await Promise.all([
+      scim.request("PATCH", `/Users/${id}`, patch),
+      scim.request("DELETE", `/Users/${id}`),
+    ]);
+    expect([200, 404]).toContain(patched.status);
+    expect(deleted.status).toBe(204);
+    expect((await scim.request("GET", `/Users/${id}`)).status).toBe(404);
+    expect(await cardByEmail("race@okta.local")).toMatchObject({ deactivatedAt: expect.any(Date) });
+  });
+});
