@@ -43,6 +43,7 @@ export default [
       route("admin/analytics", "routes/admin/analytics.tsx"),
       route("admin/settings", "routes/admin/settings.tsx"),
       route("admin/settings/single-sign-on", "routes/admin/single-sign-on.tsx"),
+      route("admin/settings/provisioning", "routes/admin/provisioning.tsx"),
       route("admin/export/dashboard.csv", "routes/admin/export/dashboard.csv.ts"),
       route("admin/export/analytics.csv", "routes/admin/export/analytics.csv.ts"),
       // Audit log

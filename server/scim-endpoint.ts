@@ -1,20 +1,14 @@
 import type { Request, Response } from "express";
 import { isDatabaseUnavailable } from "~/.server/db/availability";
+import { databaseErrorLine } from "~/.server/db/errors";
 import { env } from "~/.server/env";
 import { mediaTypeFault } from "~/.server/form-data";
 import { type Connection, connectionOfToken, recordConnectionError } from "~/.server/scim/connections";
+import type { ScimContext } from "~/.server/scim/context";
 import { discovery, serviceProviderConfig } from "~/.server/scim/discovery";
 import { ERROR_SCHEMA, errorResource, ScimError } from "~/.server/scim/errors";
 import { createGroup, deleteGroup, getGroup, listGroups, patchGroup, replaceGroup } from "~/.server/scim/groups";
-import {
-  createUser,
-  deleteUser,
-  getUser,
-  listUsers,
-  patchUser,
-  replaceUser,
-  type ScimContext,
-} from "~/.server/scim/users";
+import { createUser, deleteUser, getUser, listUsers, patchUser, replaceUser } from "~/.server/scim/users";
 import { declaredLength, expectsContinue, hasBody, readBody, refuse } from "./request-handler";
 
 /**
@@ -80,6 +74,15 @@ async function bodyOf(req: Request, res: Response): Promise<Record<string, unkno
     return refuseAsScim(req, res, new ScimError(400, "The request body must be a JSON object.", "invalidSyntax"));
   }
   return parsed as Record<string, unknown>;
+}
+
+/** A path segment as text; one that is no valid escape names no resource. */
+function decodedSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    throw new ScimError(404, "No such resource.");
+  }
 }
 
 type Answer = { status: number; body: unknown; headers?: Record<string, string> };
@@ -174,11 +177,7 @@ export async function scimEndpoint(req: Request, res: Response) {
         new ScimError(400, `A ${req.method} request cannot carry a body.`, "invalidSyntax"),
       );
     }
-    const segments = url.pathname
-      .slice(SCIM_PATH.length)
-      .split("/")
-      .filter(Boolean)
-      .map((segment) => decodeURIComponent(segment));
+    const segments = url.pathname.slice(SCIM_PATH.length).split("/").filter(Boolean).map(decodedSegment);
     const context: ScimContext = { connection, baseUrl: `${env.PUBLIC_URL}${SCIM_PATH}` };
     const result = await answer(req, res, context, segments, url.searchParams);
     if (!result || res.headersSent) return;
@@ -208,7 +207,8 @@ export async function scimEndpoint(req: Request, res: Response) {
         { "Retry-After": String(RETRY_AFTER_SECONDS) },
       );
     }
-    console.error("[scim] request failed:", error);
+    // One line, never the error itself: a database error's message holds the query's values (people's data).
+    console.error(`[scim] ${req.method} ${url.pathname} failed: ${databaseErrorLine(error)}`);
     send(res, 500, { schemas: [ERROR_SCHEMA], status: "500", detail: "The request could not be completed." });
   }
 }

@@ -1,7 +1,7 @@
 import { eq, sql } from "drizzle-orm";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { db } from "~/.server/db/client";
-import { auditLog, brands, profiles, scimConnections, sessions } from "~/.server/db/schema";
+import { auditLog, brands, profiles, scimConnections, sessions, siteSettings, users } from "~/.server/db/schema";
 import { revokeConnection } from "~/.server/scim/connections";
 import { mapGroupToBrand } from "~/.server/scim/groups";
 import { loader as cardLoader } from "~/routes/profile/$username";
@@ -16,7 +16,14 @@ import { createMember, getRequest, insertCard, present, run } from "./helpers";
 
 let scim: ScimClient;
 
+/** The domains of the providers' documented examples, which the company lets in (Settings → Who can join). */
+const DOMAINS = "example.com, example.org, testuser.com, microsoft.com, okta.local, contoso.example, contoso.com";
+
 beforeEach(async () => {
+  await db
+    .insert(siteSettings)
+    .values({ id: 1, joinRule: "domains", joinDomains: DOMAINS })
+    .onConflictDoUpdate({ target: siteSettings.id, set: { joinRule: "domains", joinDomains: DOMAINS } });
   scim = await startScim("Entra ID");
 });
 
@@ -315,5 +322,58 @@ describe("SCIM provisioning, refused and raced", () => {
     expect(deleted.status).toBe(204);
     expect((await scim.request("GET", `/Users/${id}`)).status).toBe(404);
     expect(await cardByEmail("race@okta.local")).toMatchObject({ deactivatedAt: expect.any(Date) });
+  });
+
+  it("never takes over or switches off an administrator's card, and refuses an address the company does not let in", async () => {
+    const breakGlass = await scim.request("POST", "/Users", { userName: "admin@example.com", active: false });
+    expect(breakGlass.status).toBe(409);
+    expect(await cardByEmail("admin@example.com")).toBeNull();
+
+    const admin = await createMember();
+    await db.update(users).set({ role: "admin" }).where(eq(users.email, admin.email));
+    const taken = await scim.request("POST", "/Users", { userName: admin.email, active: false });
+    expect(taken.status).toBe(409);
+    expect(await cardByEmail(admin.email)).toMatchObject({ deactivatedAt: null });
+
+    const outside = await scim.request("POST", "/Users", { userName: "mallory@gmail.example" });
+    expect(outside.status).toBe(400);
+    expect(outside.body).toMatchObject({ scimType: "invalidValue" });
+    expect(String(outside.body?.detail)).toContain("gmail.example");
+    expect(await cardByEmail("mallory@gmail.example")).toBeNull();
+  });
+
+  it("keeps a card an administrator switched off when the provider changes something else", async () => {
+    const { id } = await create("okta-create-user");
+    const card = present(await cardByEmail("test.user@okta.local"), "the card");
+    await db.update(profiles).set({ deactivatedAt: new Date() }).where(eq(profiles.id, card.id));
+    const patch = await scim.request("PATCH", `/Users/${id}`, {
+      schemas: ["urn:ietf:params:scim:api:messages:2.0:PatchOp"],
+      Operations: [{ op: "replace", path: "title", value: "Lead" }],
+    });
+    expect(patch.status).toBe(200);
+    expect(await cardByEmail("test.user@okta.local")).toMatchObject({ title: "Lead", deactivatedAt: expect.any(Date) });
+  });
+
+  it("answers bad values with 400 and never a 500: NUL characters, nulls Entra sends, paths it does not keep", async () => {
+    const nul = await scim.request("POST", "/Users", { userName: "nul\u0000@okta.local" });
+    expect(nul.status).toBe(400);
+    const nulFilter = await scim.request("GET", `/Users?filter=${encodeURIComponent('userName eq "a\\u0000"')}`);
+    expect(nulFilter.status).toBe(400);
+    const nulls = await scim.replay(scimFixture("entra-create-user-with-nulls"));
+    expect(nulls.status, JSON.stringify(nulls.body)).toBe(201);
+    const roles = await scim.replay(scimFixture("entra-patch-roles-json-string", { id: String(nulls.body?.id) }));
+    expect(roles.status, JSON.stringify(roles.body)).toBe(200);
+    const byEmail = await scim.request(
+      "GET",
+      `/Users?filter=${encodeURIComponent(`emails[type eq "work"].value eq "${String((nulls.body?.emails as { value: string }[])?.[0]?.value)}"`)}`,
+    );
+    expect(byEmail.body).toMatchObject({ totalResults: 1 });
+    for (const body of [
+      { userName: ["x"] },
+      { userName: "y@okta.local", name: "Y" },
+      { userName: "z@okta.local", emails: "z" },
+    ]) {
+      expect((await scim.request("POST", "/Users", body)).status, JSON.stringify(body)).toBe(400);
+    }
   });
 });

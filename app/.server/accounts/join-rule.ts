@@ -47,7 +47,7 @@ export function splitDomains(text: string | null | undefined): string[] {
 }
 
 /** Whether an address is at one of the domains, or at a subdomain of one. */
-function atListedDomain(email: string, domains: readonly string[]): boolean {
+export function atListedDomain(email: string, domains: readonly string[]): boolean {
   const domain = domainOf(email);
   return domain !== "" && domains.some((listed) => domain === listed || domain.endsWith(`.${listed}`));
 }

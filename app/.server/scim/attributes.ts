@@ -74,6 +74,7 @@ function text(value: unknown, path: string): string | null {
   if (value === null || value === undefined) return null;
   if (typeof value === "number" || typeof value === "boolean") return String(value);
   if (typeof value !== "string") throw new ScimError(400, `${path} must be a string.`, "invalidValue");
+  if (value.includes("\u0000")) throw new ScimError(400, `${path} contains a NUL character.`, "invalidValue");
   if (value.length > MAX_VALUE_LENGTH) {
     throw new ScimError(400, `${path} is longer than ${MAX_VALUE_LENGTH} characters.`, "invalidValue");
   }
@@ -161,8 +162,12 @@ function put(into: ScimAttributes, path: Path, value: unknown, label: string) {
       else into[enterpriseKey(sub)] = kept;
       return;
     }
+    if (value === null) {
+      for (const key of Object.keys(into)) if (key.startsWith(ENTERPRISE_PREFIX)) delete into[key];
+      return;
+    }
     for (const [name, inner] of Object.entries(objectOf(value, label))) {
-      const known = parsePath(`${ENTERPRISE_PREFIX}${name}`);
+      const known = parsePathOrNull(`${ENTERPRISE_PREFIX}${name}`);
       if (known) put(into, known, inner, `${label}.${name}`);
     }
     return;
@@ -176,6 +181,10 @@ function put(into: ScimAttributes, path: Path, value: unknown, label: string) {
       const kept = text(value, label);
       if (kept === null) delete into[`name.${sub}`];
       else into[`name.${sub}`] = kept;
+      return;
+    }
+    if (value === null) {
+      for (const key of Object.keys(into)) if (key.startsWith("name.")) delete into[key];
       return;
     }
     for (const [part, inner] of Object.entries(objectOf(value, label))) {
@@ -195,8 +204,8 @@ function put(into: ScimAttributes, path: Path, value: unknown, label: string) {
       }
       return;
     }
-    // A list of values (or one value object): each under its type, "work" when it names none.
-    const items = Array.isArray(value) ? value : [value];
+    // A list of values (or one value object): each under its type, "work" when it names none. Null is none.
+    const items = Array.isArray(value) ? value : value === null ? [] : [value];
     for (const item of items) {
       const object = objectOf(item, label);
       const itemType =
@@ -282,8 +291,11 @@ export function patched(current: ScimAttributes, operations: PatchOperation[]): 
       merge(next, objectOf(value, "value"));
       continue;
     }
-    const path = parsePath(raw);
+    // A path naming nothing kept (roles, a provider's own extension) is ignored, as in a whole resource.
+    const path = parsePathOrNull(raw);
     if (!path) continue;
+    // A person is active until the provider says otherwise: removing the value leaves it as it is.
+    if (op === "remove" && path.attribute === "active") continue;
     if (op === "remove" || (op === "replace" && !path.sub && path.attribute !== "active")) {
       for (const key of Object.keys(next)) if (under(key, path)) delete next[key];
     }

@@ -128,13 +128,17 @@ export async function listConnections() {
       createdAt: scimConnections.createdAt,
       lastUsedAt: scimConnections.lastUsedAt,
       revokedAt: scimConnections.revokedAt,
-      people: sql<number>`(select count(*)::int from ${scimUsers} where ${scimUsers.connectionId} = ${scimConnections.id})`,
     })
     .from(scimConnections)
     .orderBy(sql`${scimConnections.revokedAt} is not null`, desc(scimConnections.createdAt));
   const ids = connections.map((connection) => connection.id);
   if (ids.length === 0) return [];
-  const [activity, errors, groups] = await Promise.all([
+  const [people, activity, errors, groups] = await Promise.all([
+    db
+      .select({ connectionId: scimUsers.connectionId, count: sql<number>`count(*)::int` })
+      .from(scimUsers)
+      .where(inArray(scimUsers.connectionId, ids))
+      .groupBy(scimUsers.connectionId),
     db
       .select({
         email: auditLog.actorEmail,
@@ -179,6 +183,7 @@ export async function listConnections() {
   ]);
   return connections.map((connection) => ({
     ...connection,
+    people: people.find((row) => row.connectionId === connection.id)?.count ?? 0,
     activity: activity.filter((entry) => entry.email === `${CONNECTION_PREFIX}${connection.id}`).slice(0, 10),
     errors: errors.filter((entry) => entry.connectionId === connection.id).slice(0, 10),
     groups: groups.filter((group) => group.connectionId === connection.id),

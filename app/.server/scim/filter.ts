@@ -17,12 +17,17 @@ const ATTRIBUTES = {
   displayname: "displayName",
   active: "active",
   "emails.value": "emails.value",
+  // Microsoft matches by the work address with the value filter in the attribute.
+  'emails[type eq "work"].value': "emails.value",
   "members.value": "members.value",
+  // Microsoft checks a membership with `members eq "<user id>"`.
+  members: "members.value",
 } as const;
 type FilterAttribute = (typeof ATTRIBUTES)[keyof typeof ATTRIBUTES];
 
 const CORE = /^urn:ietf:params:scim:schemas:core:2\.0:(?:User|Group):/i;
-const TOKEN = /\s*("(?:[^"\\]|\\.)*"|[^\s"()[\]]+|[()[\]])/y;
+const TOKEN =
+  /\s*([A-Za-z][\w.:$-]*\[\s*type\s+eq\s+"[^"]*"\s*\](?:\.[\w$-]+)?|"(?:[^"\\]|\\.)*"|[^\s"()[\]]+|[()[\]])/y;
 const MAX_FILTER_LENGTH = 1_000;
 const MAX_CONDITIONS = 10;
 
@@ -47,8 +52,11 @@ function tokensOf(filter: string): string[] {
 function filterValue(token: string): string | boolean | null {
   if (token.startsWith('"')) {
     try {
-      return JSON.parse(token) as string;
-    } catch {
+      const value = JSON.parse(token) as string;
+      if (value.includes("\u0000")) throw invalid("A value in the filter contains a NUL character.");
+      return value;
+    } catch (error) {
+      if (error instanceof ScimError) throw error;
       throw invalid("A quoted value in the filter is not valid.");
     }
   }
@@ -65,7 +73,12 @@ export function parseFilter(filter: string): Condition[] {
   const conditions: Condition[] = [];
   for (let index = 0; index < tokens.length; index += 4) {
     const [name = "", operator = "", value, joiner] = tokens.slice(index, index + 4);
-    const attribute = ATTRIBUTES[name.replace(CORE, "").toLowerCase() as keyof typeof ATTRIBUTES];
+    const path = name
+      .replace(CORE, "")
+      .replace(/\[\s*type\s+eq\s+/i, "[type eq ")
+      .replace(/\s*\]/, "]")
+      .toLowerCase();
+    const attribute = ATTRIBUTES[path as keyof typeof ATTRIBUTES];
     if (!attribute)
       throw invalid(`Filtering by ${name.slice(0, 100)} is not supported: use userName, externalId or emails.value.`);
     if (operator.toLowerCase() !== "eq")

@@ -3,15 +3,14 @@ import { can } from "~/lib/permissions";
 import type { Actor } from "../actor";
 import { recordAdminAction } from "../audit/record";
 import { db, type Queryable, rowsOf } from "../db/client";
-import { isUniqueViolation } from "../db/errors";
 import { brands, scimGroupMembers, scimGroups, scimUsers } from "../db/schema";
 import { ForbiddenError, NotFoundError } from "../errors";
 import { type CardWriter, cardLabel, writeCards } from "../profiles/card-writer";
 import { operationsOf } from "./attributes";
 import type { Connection } from "./connections";
+import { asConnection, type ScimContext } from "./context";
 import { notFound, ScimError } from "./errors";
 import { type Condition, pagingOf, parseFilter } from "./filter";
-import type { ScimContext } from "./users";
 
 /**
  * SCIM Groups (RFC 7643 §4.2). A provider assigns people to groups; an
@@ -128,7 +127,9 @@ async function memberIds(tx: Queryable, connection: Connection, value: unknown):
   const known = await tx
     .select({ id: scimUsers.id })
     .from(scimUsers)
-    .where(and(eq(scimUsers.connectionId, connection.id), inArray(scimUsers.id, [...new Set(ids)])));
+    .where(and(eq(scimUsers.connectionId, connection.id), inArray(scimUsers.id, [...new Set(ids)])))
+    // Held until the membership is written: a person deleted meanwhile waits, and is not half a member.
+    .for("key share");
   return known.map((row) => row.id);
 }
 
@@ -143,13 +144,8 @@ async function lockedGroup(tx: Queryable, context: ScimContext, id: string): Pro
   return group;
 }
 
-async function asConnection<T>(context: ScimContext, work: (cards: CardWriter) => Promise<T>): Promise<T> {
-  try {
-    return await writeCards({ kind: "scim", connection: context.connection }, work);
-  } catch (error) {
-    if (!isUniqueViolation(error)) throw error;
-    throw new ScimError(409, "A group with this displayName exists already.", "uniqueness");
-  }
+function asGroupConnection<T>(context: ScimContext, work: (cards: CardWriter) => Promise<T>): Promise<T> {
+  return asConnection(context, work, "A group with this displayName exists already.");
 }
 
 async function addMembers(tx: Queryable, groupId: string, userIds: string[]) {
@@ -175,7 +171,7 @@ async function removeMembers(tx: Queryable, groupId: string, userIds: string[] |
 export async function createGroup(context: ScimContext, body: Record<string, unknown>) {
   const displayName = displayNameOf(body.displayName);
   const externalId = externalIdOf(body.externalId);
-  const group = await asConnection(context, async (cards) => {
+  const group = await asGroupConnection(context, async (cards) => {
     const [row] = await cards.tx
       .insert(scimGroups)
       .values({ connectionId: context.connection.id, displayName, externalId })
@@ -261,7 +257,7 @@ async function touch(tx: Queryable, group: ScimGroup, values: Partial<Pick<ScimG
 export async function replaceGroup(context: ScimContext, id: string, body: Record<string, unknown>) {
   const displayName = displayNameOf(body.displayName);
   const externalId = externalIdOf(body.externalId);
-  await asConnection(context, async (cards) => {
+  await asGroupConnection(context, async (cards) => {
     const group = await lockedGroup(cards.tx, context, id);
     const wanted = await memberIds(cards.tx, context.connection, body.members);
     const removed = await removeMembers(cards.tx, group.id, "all");
@@ -272,12 +268,13 @@ export async function replaceGroup(context: ScimContext, id: string, body: Recor
   return await getGroup(context, id, new URLSearchParams());
 }
 
+const CORE_GROUP = /^urn:ietf:params:scim:schemas:core:2\.0:Group:/i;
 const MEMBER_PATH = /^members\[\s*value\s+eq\s+"([^"]*)"\s*\]$/i;
 
 /** PATCH of a group: renames and membership changes, as Microsoft and Okta write them; answered 204. */
 export async function patchGroup(context: ScimContext, id: string, body: Record<string, unknown>) {
   const operations = operationsOf(body);
-  await asConnection(context, async (cards) => {
+  await asGroupConnection(context, async (cards) => {
     const group = await lockedGroup(cards.tx, context, id);
     const touched = new Set<string>();
     const values: Partial<Pick<ScimGroup, "displayName" | "externalId">> = {};
@@ -309,9 +306,13 @@ export async function patchGroup(context: ScimContext, id: string, body: Record<
     };
     for (const { op, path, value } of operations) {
       if (path) {
-        await change(op, path, value);
+        await change(op, path.replace(CORE_GROUP, ""), value);
       } else if (value && typeof value === "object" && !Array.isArray(value)) {
-        for (const [key, inner] of Object.entries(value)) await change(op, key, inner);
+        const entries = Object.entries(value);
+        if (entries.length > MAX_MEMBERS_PER_REQUEST) {
+          throw new ScimError(400, `At most ${MAX_MEMBERS_PER_REQUEST} changes per operation.`, "tooMany");
+        }
+        for (const [key, inner] of entries) await change(op, key.replace(CORE_GROUP, ""), inner);
       } else {
         throw new ScimError(400, "An operation without a path needs an object value.", "invalidSyntax");
       }
@@ -322,7 +323,7 @@ export async function patchGroup(context: ScimContext, id: string, body: Record<
 }
 
 export async function deleteGroup(context: ScimContext, id: string) {
-  await asConnection(context, async (cards) => {
+  await asGroupConnection(context, async (cards) => {
     const group = await lockedGroup(cards.tx, context, id);
     const removed = await removeMembers(cards.tx, group.id, "all");
     await cards.tx.delete(scimGroups).where(eq(scimGroups.id, group.id));

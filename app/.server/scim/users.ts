@@ -1,12 +1,13 @@
 import { and, asc, eq, type SQL, sql } from "drizzle-orm";
 import { CARD_FIELD_KEYS } from "~/lib/card-fields";
+import { atListedDomain, domainOf, getJoinRule } from "../accounts/join-rule";
+import { isAdminEmail } from "../admins";
 import { changedFields } from "../audit/record";
 import { db, type Queryable } from "../db/client";
-import { isUniqueViolation } from "../db/errors";
 import { type Profile, profiles, type ScimAttributes, scimUsers, users } from "../db/schema";
 import { ValidationError } from "../errors";
 import { CARD_FIELD_RULES } from "../profiles/card-fields";
-import { type CardValues, type CardWriter, cardLabel, writeCards } from "../profiles/card-writer";
+import { type CardValues, type CardWriter, cardLabel } from "../profiles/card-writer";
 import { managerNames, resolveManager } from "../profiles/managers";
 import { uniqueUsername, usernameBase } from "../profiles/usernames";
 import { newCardVisibility } from "../profiles/visibility";
@@ -22,7 +23,7 @@ import {
   userResource,
   valueAt,
 } from "./attributes";
-import type { Connection } from "./connections";
+import { asConnection, type ScimContext } from "./context";
 import { notFound, ScimError } from "./errors";
 import { type Condition, pagingOf, parseFilter } from "./filter";
 import { syncBrands } from "./groups";
@@ -38,8 +39,6 @@ import { syncBrands } from "./groups";
  */
 
 type ScimUser = typeof scimUsers.$inferSelect;
-
-export type ScimContext = { connection: Connection; baseUrl: string };
 
 const LIST_SCHEMA = "urn:ietf:params:scim:api:messages:2.0:ListResponse";
 
@@ -153,6 +152,26 @@ async function managerChange(
 }
 
 /**
+ * Whether a connection may give a card this address. The addresses of
+ * ADMIN_EMAILS are the administrators' way in that no provider can touch, and
+ * where the company lets in only its own domains, a card at another address
+ * would let its holder join: a stolen token must not open the directory.
+ */
+async function assertAddressAllowed(tx: Queryable, email: string) {
+  if (isAdminEmail(email)) {
+    throw new ScimError(409, "This address is an administrator's, managed in Namecard only.", "uniqueness");
+  }
+  const rule = await getJoinRule(tx);
+  if (rule.mode !== "anyone" && rule.domains.length > 0 && !atListedDomain(email, rule.domains)) {
+    throw new ScimError(
+      400,
+      `Cards are for addresses at ${rule.domains.join(", ")} (Settings → Who can join): ${domainOf(email)} is not one of them.`,
+      "invalidValue",
+    );
+  }
+}
+
+/**
  * The card for a new person: the one prepared for their address (unclaimed,
  * or claimed by the account with that very address), else a new one. A card
  * claimed by another account, or provisioned for another person, is never
@@ -160,16 +179,25 @@ async function managerChange(
  */
 async function cardFor(cards: CardWriter, scimUserId: string, attributes: ScimAttributes): Promise<Profile> {
   const wanted = cardFrom(attributes);
+  await assertAddressAllowed(cards.tx, wanted.email);
   const [existing] = await cards.tx
-    .select({ card: profiles, owner: users.email })
+    .select({ card: profiles, owner: users.email, ownerRole: users.role })
     .from(profiles)
     .leftJoin(users, eq(users.id, profiles.userId))
     .where(sql`lower(${profiles.email}) = ${wanted.email.toLowerCase()}`)
     .for("update", { of: profiles });
   if (existing) {
-    const { card, owner } = existing;
+    const { card, owner, ownerRole } = existing;
     if (card.userId && owner?.toLowerCase() !== wanted.email.toLowerCase()) {
       throw new ScimError(409, "The card with this e-mail address belongs to another account.", "uniqueness");
+    }
+    // An administrator's card is theirs to manage: a provider switching it off would lock them out.
+    if (ownerRole === "admin") {
+      throw new ScimError(
+        409,
+        "The card with this e-mail address is an administrator's, managed in Namecard only.",
+        "uniqueness",
+      );
     }
     const [taken] = await cards.tx
       .select({ id: scimUsers.id })
@@ -200,14 +228,6 @@ async function cardFor(cards: CardWriter, scimUserId: string, attributes: ScimAt
 }
 
 /** Runs `work` as the connection, answering 409 for a name or address another person holds. */
-async function asConnection<T>(context: ScimContext, work: (cards: CardWriter) => Promise<T>): Promise<T> {
-  try {
-    return await writeCards({ kind: "scim", connection: context.connection }, work);
-  } catch (error) {
-    if (!isUniqueViolation(error)) throw error;
-    throw new ScimError(409, "A user with this userName or e-mail address exists already.", "uniqueness");
-  }
-}
 
 function requiredUserName(attributes: ScimAttributes): string {
   const userName = valueAt(attributes, "userName")?.trim();
@@ -243,7 +263,8 @@ export async function createUser(context: ScimContext, body: Record<string, unkn
       const manager = await managerNames(cards.tx, null, managerId);
       await cards.update({ id: card.id, label: cardLabel(card) }, { managerId }, { changes: { manager } });
     }
-    await cards.setActive({ ...card, label: cardLabel(card) }, active);
+    // A new person who is not active gets a switched-off card; a card an administrator switched off stays off.
+    if (!active) await cards.setActive({ ...card, label: cardLabel(card) }, false);
     const [linked] = await cards.tx
       .update(scimUsers)
       .set({ profileId: card.id })
@@ -270,6 +291,7 @@ async function changeUser(context: ScimContext, id: string, next: (current: Scim
     if (card) {
       const values = changedCardValues(current.attributes, attributes);
       if (values.email && values.email.toLowerCase() !== card.email.toLowerCase()) {
+        await assertAddressAllowed(cards.tx, values.email);
         const [other] = await cards.tx
           .select({ id: profiles.id })
           .from(profiles)
@@ -289,7 +311,8 @@ async function changeUser(context: ScimContext, id: string, next: (current: Scim
       // The card was deleted by an administrator: the person gets one again.
       target = await cardFor(cards, current.id, attributes);
     }
-    await cards.setActive({ ...target, label: cardLabel(target) }, active);
+    // Only a change of `active` switches the card: an administrator's own deactivation survives a provider's edit.
+    if (active !== current.active) await cards.setActive({ ...target, label: cardLabel(target) }, active);
     const [row] = await cards.tx
       .update(scimUsers)
       .set({

@@ -1,4 +1,4 @@
-import { KeyRound, ShieldCheck, TriangleAlert } from "lucide-react";
+import { KeyRound, PlugZap, ShieldCheck, TriangleAlert } from "lucide-react";
 import { Tabs } from "radix-ui";
 import { useEffect, useState } from "react";
 import { Form, Link, useNavigation, useSearchParams, useSubmit } from "react-router";
@@ -447,6 +447,18 @@ export default function Settings({ loaderData, actionData }: Route.ComponentProp
               <ButtonLink to="/admin/settings/single-sign-on" variant="secondary" className="shrink-0">
                 <KeyRound aria-hidden className="size-4" />
                 {ssoProviders.length === 0 ? "Set up single sign-on" : "Manage single sign-on"}
+              </ButtonLink>
+            </div>
+            <div className="flex flex-col gap-4 border-t border-slate-200 pt-5 sm:flex-row sm:items-center sm:justify-between dark:border-slate-800">
+              <div className="space-y-1">
+                <h2 className="text-base font-semibold">Provisioning</h2>
+                <p className="text-sm text-slate-600 dark:text-slate-400">
+                  Let your identity provider create, update and switch off cards by itself (SCIM 2.0).
+                </p>
+              </div>
+              <ButtonLink to="/admin/settings/provisioning" variant="secondary" className="shrink-0">
+                <PlugZap aria-hidden className="size-4" />
+                Provisioning
               </ButtonLink>
             </div>
           </Tabs.Content>

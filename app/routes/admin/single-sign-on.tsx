@@ -11,6 +11,7 @@ import { samlAcsUrl, samlEntityId } from "~/.server/sso/saml";
 import { ProviderFormSchema, ProviderIdSchema } from "~/.server/sso/schemas";
 import { redirectWithToast } from "~/.server/toast";
 import { parseForm } from "~/.server/validation";
+import { CopyField } from "~/components/copy-field";
 import { EmptyState } from "~/components/empty-state";
 import { FormAlert } from "~/components/form-alert";
 import { ErrorList, Field, fieldId, TextareaField } from "~/components/forms";
@@ -427,23 +428,6 @@ function SamlFields({
         placeholder={editing ? "Set · leave empty to keep it" : "-----BEGIN CERTIFICATE-----"}
         hint="Stored encrypted, and never shown again: only its fingerprint. Responses must be signed with SHA-256 or stronger."
         errors={errors?.certificate}
-      />
-    </div>
-  );
-}
-
-function CopyField({ id, label, value }: { id: string; label: string; value: string }) {
-  return (
-    <div>
-      <label htmlFor={id} className="mb-1.5 block text-sm font-medium">
-        {label}
-      </label>
-      <input
-        id={id}
-        readOnly
-        value={value}
-        onFocus={(event) => event.currentTarget.select()}
-        className="w-full rounded-lg border border-slate-300 bg-slate-50 px-3 py-2 font-mono text-sm text-slate-800 dark:border-slate-700 dark:bg-slate-950 dark:text-slate-200"
       />
     </div>
   );
