@@ -16,6 +16,7 @@ const PAGES = [
   "/admin/analytics",
   "/admin/settings",
   "/admin/settings/single-sign-on",
+  "/admin/settings/provisioning",
   "/admin/export/dashboard.csv",
   "/admin/export/analytics.csv",
   "/admin/audit",
@@ -139,6 +140,10 @@ test("visitors and members can neither see nor change anything an administrator 
       },
     ],
     ["/admin/settings/single-sign-on", { intent: "delete", id: "00000000-0000-4000-8000-000000000000" }],
+    // A provisioning token of their own would let them make and switch off cards.
+    ["/admin/settings/provisioning", { intent: "create", name: "Hacked SCIM" }],
+    ["/admin/settings/provisioning", { intent: "revoke", id: "00000000-0000-4000-8000-000000000000" }],
+    ["/admin/settings/provisioning", { intent: "map", groupId: "00000000-0000-4000-8000-000000000000", brandId: "" }],
   ];
   for (const [path, fields] of attempts) {
     for (const [who, api] of [
@@ -153,6 +158,7 @@ test("visitors and members can neither see nor change anything an administrator 
   // Nothing changed.
   expect(await (await admin.get("/admin/brands")).text()).not.toContain("Hacked Brand");
   expect(await (await admin.get("/admin/settings/single-sign-on")).text()).not.toContain("Hacked IdP");
+  expect(await (await admin.get("/admin/settings/provisioning")).text()).not.toContain("Hacked SCIM");
   const card = await admin.get(`/profile/${CARD.username}`);
   expect(card.status()).toBe(200);
   expect(await card.text()).not.toContain("Hacked");

@@ -161,6 +161,8 @@ export type Row = {
 const NUL = "\u0000";
 const LONG = "x".repeat(20_000);
 const HUGE_ID = "99999999999999999999";
+/** A well-formed id of nothing. */
+const ZERO_UUID = "00000000-0000-4000-8000-000000000000";
 const CONTROL = "line\r\nbreak";
 const BIDI = "\u202eevil";
 const NAMES = [NUL, LONG, CONTROL, BIDI, "\ufffd"];
@@ -544,6 +546,7 @@ export const HOSTILE_INPUT: Row[] = [
       ["admin/brands", "admin"],
       ["admin/settings", "admin"],
       ["admin/settings/single-sign-on", "admin"],
+      ["admin/settings/provisioning", "admin"],
       ["admin/import", "admin"],
     ] as const
   ).flatMap(([route, who]) =>
@@ -714,6 +717,41 @@ export const HOSTILE_INPUT: Row[] = [
       url: "/admin/settings/single-sign-on",
       form,
       status: form.id === "00000000-0000-4000-8000-000000000000" ? 404 : 400,
+    }),
+  ),
+  {
+    route: "admin/settings/provisioning",
+    who: "admin",
+    method: "GET",
+    url: "/admin/settings/provisioning?x=%00",
+    status: 200,
+    why: "the provisioning screen takes no query",
+  },
+  // A connection's name, a revocation and a group's brand: each mistake said, nothing made or changed.
+  ...(<Record<string, string>[]>[
+    { intent: "create", name: NUL },
+    { intent: "create", name: LONG },
+    { intent: "create", name: CONTROL },
+    { intent: "create", name: "" },
+    { intent: "create" },
+    { intent: "revoke", id: NUL },
+    { intent: "revoke", id: HUGE_ID },
+    { intent: "revoke", id: "-1" },
+    { intent: "revoke", id: "00000000-0000-4000-8000-000000000000" },
+    { intent: "map", groupId: NUL, brandId: "" },
+    { intent: "map", groupId: "00000000-0000-4000-8000-000000000000", brandId: "abc" },
+    { intent: "map", groupId: "00000000-0000-4000-8000-000000000000", brandId: HUGE_ID },
+    { intent: "map", groupId: "00000000-0000-4000-8000-000000000000", brandId: "" },
+    { intent: "nope" },
+  ]).map(
+    (form): Row => ({
+      route: "admin/settings/provisioning",
+      who: "admin",
+      method: "POST",
+      url: "/admin/settings/provisioning",
+      form,
+      // A well-formed id of nothing is not found; anything else is refused.
+      status: [form.id, form.groupId].includes(ZERO_UUID) && (form.intent !== "map" || form.brandId === "") ? 404 : 400,
     }),
   ),
   // SAML providers, connected by metadata or by hand: each mistake said on the form.
