@@ -196,6 +196,32 @@ describe("SCIM provisioning, as Microsoft Entra ID sends it", () => {
   });
 });
 
+describe("SCIM discovery", () => {
+  it("describes itself: the service provider's configuration, its resource types and the schemas of what it keeps", async () => {
+    const config = await scim.request("GET", "/ServiceProviderConfig");
+    expect(config.status).toBe(200);
+    expect(config.body).toMatchObject({
+      patch: { supported: true },
+      bulk: { supported: false },
+      filter: { supported: true, maxResults: 200 },
+      authenticationSchemes: [{ type: "oauthbearertoken" }],
+    });
+    const types = await scim.request("GET", "/ResourceTypes");
+    expect(types.body).toMatchObject({ totalResults: 2, Resources: [{ id: "User" }, { id: "Group" }] });
+    expect((await scim.request("GET", "/ResourceTypes/User")).body).toMatchObject({
+      schemaExtensions: [{ schema: "urn:ietf:params:scim:schemas:extension:enterprise:2.0:User" }],
+    });
+    const schemas = await scim.replay(scimFixture("entra-get-schemas"));
+    expect(schemas.status).toBe(200);
+    expect(schemas.body).toMatchObject({ totalResults: 3 });
+    expect((await scim.request("GET", "/Schemas/urn:nothing")).status).toBe(404);
+    expect((await scim.request("GET", "/Elsewhere")).status).toBe(404);
+    const wrongMethod = await scim.request("POST", "/ServiceProviderConfig", {});
+    expect(wrongMethod.status).toBe(405);
+    expect(wrongMethod.body).toMatchObject({ status: "405" });
+  });
+});
+
 describe("SCIM provisioning, as Okta sends it", () => {
   it("creates, finds by userName in any case, pages one at a time, replaces and deactivates without a path", async () => {
     const { id } = await create("okta-create-user");

@@ -1,4 +1,4 @@
-import { ArrowLeft, CircleAlert, History, PlugZap, Users } from "lucide-react";
+import { CircleAlert, History, PlugZap, Users } from "lucide-react";
 import { useState } from "react";
 import { Form, Link, useNavigation } from "react-router";
 import { z } from "zod";
@@ -11,6 +11,7 @@ import { createConnection, listConnections, revokeConnection } from "~/.server/s
 import { mapGroupToBrand } from "~/.server/scim/groups";
 import { redirectWithToast } from "~/.server/toast";
 import { parseForm } from "~/.server/validation";
+import { BackLink } from "~/components/back-link";
 import { CopyField } from "~/components/copy-field";
 import { EmptyState } from "~/components/empty-state";
 import { FormAlert } from "~/components/form-alert";
@@ -113,13 +114,7 @@ export default function Provisioning({ loaderData, actionData }: Route.Component
 
   return (
     <div className="max-w-4xl">
-      <Link
-        to="/admin/settings?tab=security"
-        className="mb-4 inline-flex items-center gap-1.5 text-sm font-medium text-slate-600 hover:text-slate-900 dark:text-slate-400 dark:hover:text-white"
-      >
-        <ArrowLeft aria-hidden className="size-4" />
-        Settings
-      </Link>
+      <BackLink to="/admin/settings?tab=security">Settings</BackLink>
       <PageHeader
         title="Provisioning"
         description="Let your identity provider, such as Microsoft Entra ID or Okta, create, update and switch off cards by itself through SCIM 2.0: people who join get a card, people who leave are switched off the hour they leave."

@@ -1,4 +1,4 @@
-import { ArrowLeft, KeyRound, Pencil, ShieldCheck, Trash2, TriangleAlert } from "lucide-react";
+import { KeyRound, Pencil, ShieldCheck, Trash2, TriangleAlert } from "lucide-react";
 import { useState } from "react";
 import { Form, Link, useNavigation } from "react-router";
 import { z } from "zod";
@@ -11,6 +11,7 @@ import { samlAcsUrl, samlEntityId } from "~/.server/sso/saml";
 import { ProviderFormSchema, ProviderIdSchema } from "~/.server/sso/schemas";
 import { redirectWithToast } from "~/.server/toast";
 import { parseForm } from "~/.server/validation";
+import { BackLink } from "~/components/back-link";
 import { CopyField } from "~/components/copy-field";
 import { EmptyState } from "~/components/empty-state";
 import { FormAlert } from "~/components/form-alert";
@@ -87,13 +88,7 @@ export default function SingleSignOn({ loaderData, actionData }: Route.Component
 
   return (
     <div className="max-w-4xl">
-      <Link
-        to="/admin/settings?tab=security"
-        className="mb-4 inline-flex items-center gap-1.5 text-sm font-medium text-slate-600 hover:text-slate-900 dark:text-slate-400 dark:hover:text-white"
-      >
-        <ArrowLeft aria-hidden className="size-4" />
-        Settings
-      </Link>
+      <BackLink to="/admin/settings?tab=security">Settings</BackLink>
       <PageHeader
         title="Single sign-on"
         description="Let people sign in with your company's identity provider, such as Okta, Microsoft Entra ID or Google Workspace, through OpenID Connect or SAML 2.0."
