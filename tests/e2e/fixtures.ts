@@ -5,6 +5,7 @@ import {
   type BrowserContextOptions,
   test as base,
   expect,
+  type Locator,
   type Page,
   request as playwrightRequest,
 } from "@playwright/test";
@@ -271,4 +272,10 @@ const KEEP_SCREENS = !["1", "true"].includes((process.env.CI ?? "").toLowerCase(
 export async function screenshot(page: Page, name: string) {
   if (!KEEP_SCREENS) return;
   await page.screenshot({ path: `tests/.tmp/screens/${name}.png`, fullPage: true });
+}
+
+/** Runs one of a card's actions in Manage Profiles: its row's "Actions" menu, then the named item. */
+export async function chooseAction(row: Locator, person: string, action: string | RegExp) {
+  await row.getByRole("button", { name: `Actions for ${person}` }).click();
+  await row.page().getByRole("menuitem", { name: action }).click();
 }

@@ -171,20 +171,47 @@ function shortDate(iso: string) {
 }
 
 /** "Not invited", "Invited on 3 Nov 2026", "Reminded 2 times", "Asked for no more invitations", or "Claimed". */
-function invitationText(row: Pick<ManagedProfile, "claimed" | "invitedAt" | "remindersSent" | "invitationsStopped">) {
-  if (row.claimed) return "Claimed";
-  if (row.invitationsStopped) return "Asked for no more invitations";
-  if (!row.invitedAt) return "Not invited";
-  const invited = `Invited on ${shortDate(row.invitedAt)}`;
-  if (row.remindersSent === 0) return invited;
-  return `${invited}, reminded ${row.remindersSent === 1 ? "once" : `${row.remindersSent} times`}`;
+type StatusRow = Pick<ManagedProfile, "claimed" | "deactivated" | "invitedAt" | "remindersSent" | "invitationsStopped">;
+
+/** A card's one status, as the table shows it: where it is on its way from prepared to claimed, or switched off. */
+function statusOf(row: StatusRow): { text: string; tone: "done" | "waiting" | "new" | "off"; detail: string | null } {
+  if (row.deactivated) return { text: "Deactivated", tone: "off", detail: null };
+  if (row.claimed) return { text: "Claimed", tone: "done", detail: null };
+  if (row.invitationsStopped) return { text: "Asked for no more invitations", tone: "off", detail: null };
+  if (!row.invitedAt) return { text: "Not invited", tone: "new", detail: null };
+  const reminded =
+    row.remindersSent === 0 ? null : `Reminded ${row.remindersSent === 1 ? "once" : `${row.remindersSent} times`}`;
+  return { text: `Invited on ${shortDate(row.invitedAt)}`, tone: "waiting", detail: reminded };
 }
 
-export function InvitationState({ row }: { row: ManagedProfile }) {
+const STATUS_TONES = {
+  done: "bg-emerald-50 text-emerald-800 dark:bg-emerald-950 dark:text-emerald-200",
+  waiting: "bg-sky-50 text-sky-800 dark:bg-sky-950 dark:text-sky-200",
+  new: "bg-orange-50 text-orange-800 dark:bg-orange-950 dark:text-orange-200",
+  off: "bg-slate-200 text-slate-800 dark:bg-slate-700 dark:text-slate-100",
+} as const;
+
+const STATUS_DOTS = {
+  done: "bg-emerald-500",
+  waiting: "bg-sky-500",
+  new: "bg-orange-500",
+  off: "bg-slate-500",
+} as const;
+
+/** One status per card: Not invited → Invited on … → Claimed, or Deactivated. */
+export function CardStatus({ row }: { row: StatusRow }) {
+  const status = statusOf(row);
   return (
-    <p className="text-xs text-slate-500 dark:text-slate-400" data-testid="invitation-state">
-      {invitationText(row)}
-    </p>
+    <div className="flex flex-col items-start gap-0.5">
+      <span
+        className={`inline-flex items-center gap-1.5 rounded-full px-2.5 py-0.5 text-xs font-semibold ${STATUS_TONES[status.tone]}`}
+        data-testid="invitation-state"
+      >
+        <span aria-hidden className={`size-1.5 shrink-0 rounded-full ${STATUS_DOTS[status.tone]}`} />
+        {status.text}
+      </span>
+      {status.detail ? <span className="text-xs text-slate-500 dark:text-slate-400">{status.detail}</span> : null}
+    </div>
   );
 }
 

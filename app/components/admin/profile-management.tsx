@@ -1,22 +1,25 @@
 import {
+  Ellipsis,
   Eye,
   FileUp,
   Pencil,
   Plus,
   Power,
   PowerOff,
+  Send,
   ShieldCheck,
   ShieldMinus,
   ShieldPlus,
   Trash2,
   Users,
 } from "lucide-react";
+import { DropdownMenu, Tooltip } from "radix-ui";
 import { useState } from "react";
-import { Form, Link, useLocation, useNavigation } from "react-router";
+import { Form, Link, useLocation, useNavigation, useSubmit } from "react-router";
 import {
+  CardStatus,
   FailedMails,
   INVITATION_OPTIONS,
-  InvitationState,
   InvitationToolbar,
   InviteButton,
   SelectBox,
@@ -34,6 +37,7 @@ import { Button, buttonClasses } from "~/components/ui/button";
 import { Confirm, DIALOG_FORM_ACTIONS, Modal } from "~/components/ui/dialog";
 import { useDialogFetcher } from "~/components/use-dialog-fetcher";
 import type { ActionFailure } from "~/lib/action-result";
+import { cn } from "~/lib/cn";
 import type { DashboardData, ManagedProfile, ProfileManagementData } from "~/lib/dashboard";
 import { fullName } from "~/lib/names";
 
@@ -73,266 +77,262 @@ export function ProfileManagement({
   const actions = { onEdit: setEditing, onDelete: setDeleting, onDeactivate: setDeactivating, returnTo: here };
 
   return (
-    <section aria-labelledby="management-title">
-      <div className="mb-4 flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
-        <h2 id="management-title" className="text-lg font-semibold">
-          Profile Management ({shown.toLocaleString("en")} of {total.toLocaleString("en")})
-        </h2>
-        <div className="flex flex-wrap gap-2">
-          <Link to="/admin/import" className={buttonClasses("secondary")}>
-            <FileUp aria-hidden className="size-4" />
-            Import CSV
-          </Link>
-          <Link to="/admin/profiles/create" className={buttonClasses("primary")}>
-            <Plus aria-hidden className="size-4" />
-            Add Profile
-          </Link>
-        </div>
-      </div>
-
-      <InvitationToolbar summary={management.invitations} returnTo={here} />
-      <FailedMails summary={management.invitations} returnTo={here} />
-
-      <Form
-        method="get"
-        action="/admin/profiles"
-        role="search"
-        aria-label="Search profiles"
-        className="mb-4 grid gap-3 sm:grid-cols-2 min-[90rem]:grid-cols-[minmax(12rem,1fr)_auto_auto_auto_auto_auto]"
-        ref={search.ref}
-        onChange={search.onChange}
-        onSubmit={search.onSubmit}
-      >
-        <SearchBox
-          id="admin-q"
-          label="Search profiles"
-          placeholder="Search by name, email or username..."
-          defaultValue={query.q}
-        />
-        <FilterSelect
-          id="admin-brand"
-          label="Brand"
-          name="brand"
-          defaultValue={query.brand ? String(query.brand) : ""}
-          options={BRAND_OPTIONS(brands)}
-        />
-        <FilterSelect
-          id="admin-status"
-          label="Status"
-          name="status"
-          defaultValue={query.status}
-          options={STATUS_OPTIONS}
-        />
-        <FilterSelect
-          id="admin-invitation"
-          label="Invitation"
-          name="invitation"
-          defaultValue={query.invitation}
-          options={INVITATION_OPTIONS}
-        />
-        <FilterSelect
-          id="admin-state"
-          label="Card"
-          name="state"
-          defaultValue={query.state}
-          options={CARD_STATE_OPTIONS}
-        />
-        <Button type="submit" variant="secondary">
-          Search
-        </Button>
-      </Form>
-
-      {rows.length === 0 ? (
-        <EmptyState
-          Icon={Users}
-          title="No profiles found"
-          text={
-            filtered ? "Try adjusting your search or filter criteria." : "Get started by creating your first profile."
-          }
-        />
-      ) : (
-        <>
-          {/* Phones get one card per profile; wider screens the table. */}
-          <ul className="space-y-3 md:hidden">
-            {rows.map((row) => (
-              <li
-                key={row.id}
-                className="rounded-2xl border border-slate-200 bg-white p-4 shadow-sm dark:border-slate-800 dark:bg-slate-900"
-              >
-                <div className="flex items-center gap-3">
-                  <SelectBox key={`${row.id} ${row.invitedAt}`} row={row} />
-                  <Avatar person={row} photoUrl={row.photoUrl} size="sm" />
-                  <div className="min-w-0 flex-1">
-                    <p className="font-medium wrap-anywhere">{fullName(row)}</p>
-                    <p className="text-sm text-slate-500 wrap-anywhere dark:text-slate-400">{row.email}</p>
-                    <InvitationState row={row} />
-                  </div>
-                  <div className="flex shrink-0 flex-col items-end gap-1">
-                    <StatusBadge claimed={row.claimed} />
-                    <CardStateBadge deactivated={row.deactivated} />
-                    {row.admin ? <AdminBadge /> : null}
-                  </div>
-                </div>
-                <div className="mt-3 flex items-center justify-between gap-2 text-sm">
-                  {row.brandName ? (
-                    <BrandBadge brand={{ name: row.brandName, primaryColor: row.brandColor ?? "" }} />
-                  ) : (
-                    <span className="text-slate-500 dark:text-slate-400">No brand</span>
-                  )}
-                  <span className="text-slate-500 tabular-nums dark:text-slate-400">
-                    {row.viewCount.toLocaleString("en")} {row.viewCount === 1 ? "view" : "views"}
-                  </span>
-                </div>
-                <RowActions row={row} {...actions} />
-              </li>
-            ))}
-          </ul>
-          <div className="hidden overflow-x-auto rounded-2xl border border-slate-200 bg-white shadow-sm md:block dark:border-slate-800 dark:bg-slate-900">
-            <table className="w-full min-w-[760px] text-left text-sm">
-              <thead className="border-b border-slate-200 bg-slate-50 text-xs tracking-wide text-slate-500 uppercase dark:border-slate-800 dark:bg-slate-950/40 dark:text-slate-400">
-                <tr>
-                  <th scope="col" className="w-10 py-3 pl-4">
-                    <span className="sr-only">Select to invite</span>
-                  </th>
-                  {["Profile", "Contact", "Brand", "Status", "Views", "Actions"].map((heading) => (
-                    <th
-                      key={heading}
-                      scope="col"
-                      className={heading === "Actions" || heading === "Views" ? "px-4 py-3 text-right" : "px-4 py-3"}
-                    >
-                      {heading}
-                    </th>
-                  ))}
-                </tr>
-              </thead>
-              <tbody className="divide-y divide-slate-100 dark:divide-slate-800">
-                {rows.map((row) => (
-                  <tr key={row.id} className={row.deactivated ? "bg-slate-50/70 dark:bg-slate-950/40" : undefined}>
-                    <td className="py-3 pl-4">
-                      <SelectBox key={`${row.id} ${row.invitedAt}`} row={row} />
-                    </td>
-                    <td className="px-4 py-3">
-                      <div className="flex items-center gap-3">
-                        <Avatar person={row} photoUrl={row.photoUrl} size="sm" />
-                        <div className="min-w-0">
-                          <p className="font-medium wrap-anywhere">{fullName(row)}</p>
-                          <p className="text-slate-500 wrap-anywhere dark:text-slate-400">@{row.username}</p>
-                        </div>
-                      </div>
-                    </td>
-                    <td className="px-4 py-3">
-                      <p className="wrap-anywhere" data-testid="profile-email">
-                        {row.email}
-                      </p>
-                      {row.phone ? <p className="text-slate-500 dark:text-slate-400">{row.phone}</p> : null}
-                    </td>
-                    <td className="px-4 py-3">
-                      {row.brandName ? (
-                        <BrandBadge brand={{ name: row.brandName, primaryColor: row.brandColor ?? "" }} />
-                      ) : (
-                        <span className="text-slate-500 dark:text-slate-400">No brand</span>
-                      )}
-                    </td>
-                    <td className="px-4 py-3">
-                      <div className="flex flex-col items-start gap-1">
-                        <StatusBadge claimed={row.claimed} />
-                        <CardStateBadge deactivated={row.deactivated} />
-                        {row.admin ? <AdminBadge /> : null}
-                        <InvitationState row={row} />
-                      </div>
-                    </td>
-                    <td className="px-4 py-3 text-right tabular-nums">{row.viewCount.toLocaleString("en")}</td>
-                    <td className="px-4 py-3">
-                      <RowActions row={row} {...actions} />
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+    <Tooltip.Provider>
+      <section aria-labelledby="management-title">
+        <div className="mb-4 flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
+          <h2 id="management-title" className="text-lg font-semibold">
+            Profile Management ({shown.toLocaleString("en")} of {total.toLocaleString("en")})
+          </h2>
+          <div className="flex flex-wrap gap-2">
+            <Link to="/admin/import" className={buttonClasses("secondary")}>
+              <FileUp aria-hidden className="size-4" />
+              Import CSV
+            </Link>
+            <Link to="/admin/profiles/create" className={buttonClasses("primary")}>
+              <Plus aria-hidden className="size-4" />
+              Add Profile
+            </Link>
           </div>
-        </>
-      )}
+        </div>
 
-      <Pagination page={page} pageCount={pageCount} path="/admin/profiles" className="mt-4" />
+        <InvitationToolbar summary={management.invitations} returnTo={here} />
+        <FailedMails summary={management.invitations} returnTo={here} />
 
-      {editing ? (
-        <EditProfileDialog
-          key={editing.id}
-          row={editing}
-          brands={brands}
-          returnTo={here}
-          onClose={() => setEditing(null)}
-        />
-      ) : null}
+        <Form
+          method="get"
+          action="/admin/profiles"
+          role="search"
+          aria-label="Search profiles"
+          className="mb-4 grid gap-3 sm:grid-cols-2 min-[90rem]:grid-cols-[minmax(12rem,1fr)_auto_auto_auto_auto_auto]"
+          ref={search.ref}
+          onChange={search.onChange}
+          onSubmit={search.onSubmit}
+        >
+          <SearchBox
+            id="admin-q"
+            label="Search profiles"
+            placeholder="Search by name, email or username..."
+            defaultValue={query.q}
+          />
+          <FilterSelect
+            id="admin-brand"
+            label="Brand"
+            name="brand"
+            defaultValue={query.brand ? String(query.brand) : ""}
+            options={BRAND_OPTIONS(brands)}
+          />
+          <FilterSelect
+            id="admin-status"
+            label="Status"
+            name="status"
+            defaultValue={query.status}
+            options={STATUS_OPTIONS}
+          />
+          <FilterSelect
+            id="admin-invitation"
+            label="Invitation"
+            name="invitation"
+            defaultValue={query.invitation}
+            options={INVITATION_OPTIONS}
+          />
+          <FilterSelect
+            id="admin-state"
+            label="Card"
+            name="state"
+            defaultValue={query.state}
+            options={CARD_STATE_OPTIONS}
+          />
+          <Button type="submit" variant="secondary">
+            Search
+          </Button>
+        </Form>
 
-      <Confirm
-        open={deleting !== null}
-        onOpenChange={(open) => {
-          if (open) return;
-          setDeleting(null);
-          deleter.fetcher.reset();
-        }}
-        title="Delete profile"
-        confirmLabel={deleter.busy ? "Deleting..." : "Delete Profile"}
-        busy={deleter.busy}
-        onConfirm={() => {
-          if (!deleting) return;
-          void deleter.submit(
-            { intent: "delete", id: deleting.id, redirectTo: here },
-            { method: "post", action: "/admin/profiles" },
-          );
-        }}
-      >
-        <ConfirmFailure failure={deleter.failure} />
-        {deleting ? (
+        {rows.length === 0 ? (
+          <EmptyState
+            Icon={Users}
+            title="No profiles found"
+            text={
+              filtered ? "Try adjusting your search or filter criteria." : "Get started by creating your first profile."
+            }
+          />
+        ) : (
           <>
-            <p className="font-medium text-slate-900 dark:text-white">
-              Are you sure you want to delete {fullName(deleting)}'s profile?
-            </p>
-            <p>
-              This will permanently remove all profile information, the photo, and the view count and statistics. This
-              action cannot be undone.
-            </p>
-            {deleting.claimed ? (
-              <p>
-                {deleting.firstName}'s account goes with it: they are signed out everywhere and cannot sign in again. To
-                let someone go but keep their card's history, deactivate it instead.
+            {/* Phones get one card per profile; wider screens the table. */}
+            <ul className="space-y-3 md:hidden">
+              {rows.map((row) => (
+                <li
+                  key={row.id}
+                  className="rounded-2xl border border-slate-200 bg-white p-4 shadow-sm dark:border-slate-800 dark:bg-slate-900"
+                >
+                  <div className="flex items-center gap-3">
+                    <SelectBox key={`${row.id} ${row.invitedAt}`} row={row} />
+                    <Avatar person={row} photoUrl={row.photoUrl} size="sm" />
+                    <div className="min-w-0 flex-1 space-y-1">
+                      <p className="flex flex-wrap items-center gap-1.5 font-medium">
+                        <span className="wrap-anywhere">{fullName(row)}</span>
+                        {row.admin ? <AdminBadge /> : null}
+                      </p>
+                      <Truncated text={row.email} className="text-sm text-slate-500 dark:text-slate-400" />
+                      <CardStatus row={row} />
+                    </div>
+                  </div>
+                  <div className="mt-3 flex items-center justify-between gap-2 text-sm">
+                    {row.brandName ? (
+                      <BrandBadge brand={{ name: row.brandName, primaryColor: row.brandColor ?? "" }} />
+                    ) : (
+                      <span className="text-slate-500 dark:text-slate-400">No brand</span>
+                    )}
+                    <span className="text-slate-500 tabular-nums dark:text-slate-400">
+                      {row.viewCount.toLocaleString("en")} {row.viewCount === 1 ? "view" : "views"}
+                    </span>
+                  </div>
+                  <RowActions row={row} {...actions} />
+                </li>
+              ))}
+            </ul>
+            <div className="hidden overflow-x-auto rounded-2xl border border-slate-200 bg-white shadow-sm md:block dark:border-slate-800 dark:bg-slate-900">
+              <table className="w-full min-w-[760px] text-left text-sm">
+                <thead className="border-b border-slate-200 bg-slate-50 text-xs tracking-wide text-slate-500 uppercase dark:border-slate-800 dark:bg-slate-950/40 dark:text-slate-400">
+                  <tr>
+                    <th scope="col" className="w-10 py-3 pl-4">
+                      <span className="sr-only">Select to invite</span>
+                    </th>
+                    {["Profile", "Contact", "Brand", "Status", "Views", "Actions"].map((heading) => (
+                      <th
+                        key={heading}
+                        scope="col"
+                        className={heading === "Actions" || heading === "Views" ? "px-4 py-3 text-right" : "px-4 py-3"}
+                      >
+                        {heading}
+                      </th>
+                    ))}
+                  </tr>
+                </thead>
+                <tbody className="divide-y divide-slate-100 dark:divide-slate-800">
+                  {rows.map((row) => (
+                    <tr key={row.id} className={row.deactivated ? "bg-slate-50/70 dark:bg-slate-950/40" : undefined}>
+                      <td className="py-3 pl-4">
+                        <SelectBox key={`${row.id} ${row.invitedAt}`} row={row} />
+                      </td>
+                      <td className="px-4 py-3">
+                        <div className="flex items-center gap-3">
+                          <Avatar person={row} photoUrl={row.photoUrl} size="sm" />
+                          <div className="min-w-0 max-w-56">
+                            <p className="flex flex-wrap items-center gap-1.5 font-medium">
+                              <span className="wrap-anywhere">{fullName(row)}</span>
+                              {row.admin ? <AdminBadge /> : null}
+                            </p>
+                            <Truncated text={`@${row.username}`} className="text-slate-500 dark:text-slate-400" />
+                          </div>
+                        </div>
+                      </td>
+                      <td className="max-w-64 px-4 py-3">
+                        <Truncated text={row.email} testId="profile-email" />
+                        {row.phone ? <p className="text-slate-500 dark:text-slate-400">{row.phone}</p> : null}
+                      </td>
+                      <td className="px-4 py-3">
+                        {row.brandName ? (
+                          <BrandBadge brand={{ name: row.brandName, primaryColor: row.brandColor ?? "" }} />
+                        ) : (
+                          <span className="text-slate-500 dark:text-slate-400">No brand</span>
+                        )}
+                      </td>
+                      <td className="px-4 py-3">
+                        <CardStatus row={row} />
+                      </td>
+                      <td className="px-4 py-3 text-right tabular-nums">{row.viewCount.toLocaleString("en")}</td>
+                      <td className="px-4 py-3">
+                        <RowActions row={row} {...actions} />
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          </>
+        )}
+
+        <Pagination page={page} pageCount={pageCount} path="/admin/profiles" className="mt-4" />
+
+        {editing ? (
+          <EditProfileDialog
+            key={editing.id}
+            row={editing}
+            brands={brands}
+            returnTo={here}
+            onClose={() => setEditing(null)}
+          />
+        ) : null}
+
+        <Confirm
+          open={deleting !== null}
+          onOpenChange={(open) => {
+            if (open) return;
+            setDeleting(null);
+            deleter.fetcher.reset();
+          }}
+          title="Delete profile"
+          confirmLabel={deleter.busy ? "Deleting..." : "Delete Profile"}
+          busy={deleter.busy}
+          onConfirm={() => {
+            if (!deleting) return;
+            void deleter.submit(
+              { intent: "delete", id: deleting.id, redirectTo: here },
+              { method: "post", action: "/admin/profiles" },
+            );
+          }}
+        >
+          <ConfirmFailure failure={deleter.failure} />
+          {deleting ? (
+            <>
+              <p className="font-medium text-slate-900 dark:text-white">
+                Are you sure you want to delete {fullName(deleting)}'s profile?
               </p>
-            ) : null}
-          </>
-        ) : null}
-      </Confirm>
-      <Confirm
-        open={deactivating !== null}
-        onOpenChange={(open) => {
-          if (open) return;
-          setDeactivating(null);
-          deactivator.fetcher.reset();
-        }}
-        title="Deactivate card"
-        confirmLabel={deactivator.busy ? "Deactivating..." : "Deactivate Card"}
-        busy={deactivator.busy}
-        onConfirm={() => {
-          if (!deactivating) return;
-          void deactivator.submit(
-            { intent: "deactivate", id: deactivating.id, redirectTo: here },
-            { method: "post", action: "/admin/profiles" },
-          );
-        }}
-      >
-        <ConfirmFailure failure={deactivator.failure} />
-        {deactivating ? (
-          <>
-            <p className="font-medium text-slate-900 dark:text-white">Deactivate {fullName(deactivating)}'s card?</p>
-            <p>
-              They are signed out everywhere at once and cannot sign in. Their card leaves the directory, and its
-              address, QR code and contact file stop working. Views and history are kept: reactivating restores
-              everything.
-            </p>
-          </>
-        ) : null}
-      </Confirm>
-    </section>
+              <p>
+                This will permanently remove all profile information, the photo, and the view count and statistics. This
+                action cannot be undone.
+              </p>
+              {deleting.claimed ? (
+                <p>
+                  {deleting.firstName}'s account goes with it: they are signed out everywhere and cannot sign in again.
+                  To let someone go but keep their card's history, deactivate it instead.
+                </p>
+              ) : null}
+            </>
+          ) : null}
+        </Confirm>
+        <Confirm
+          open={deactivating !== null}
+          onOpenChange={(open) => {
+            if (open) return;
+            setDeactivating(null);
+            deactivator.fetcher.reset();
+          }}
+          title="Deactivate card"
+          confirmLabel={deactivator.busy ? "Deactivating..." : "Deactivate Card"}
+          busy={deactivator.busy}
+          onConfirm={() => {
+            if (!deactivating) return;
+            void deactivator.submit(
+              { intent: "deactivate", id: deactivating.id, redirectTo: here },
+              { method: "post", action: "/admin/profiles" },
+            );
+          }}
+        >
+          <ConfirmFailure failure={deactivator.failure} />
+          {deactivating ? (
+            <>
+              <p className="font-medium text-slate-900 dark:text-white">Deactivate {fullName(deactivating)}'s card?</p>
+              <p>
+                They are signed out everywhere at once and cannot sign in. Their card leaves the directory, and its
+                address, QR code and contact file stop working. Views and history are kept: reactivating restores
+                everything.
+              </p>
+            </>
+          ) : null}
+        </Confirm>
+      </section>
+    </Tooltip.Provider>
   );
 }
 
@@ -341,21 +341,6 @@ const CARD_STATE_OPTIONS = [
   { value: "active", label: "Active" },
   { value: "deactivated", label: "Deactivated" },
 ];
-
-function CardStateBadge({ deactivated }: { deactivated: boolean }) {
-  return (
-    <span
-      className={
-        deactivated
-          ? "inline-flex shrink-0 items-center gap-1.5 rounded-full bg-slate-200 px-2.5 py-0.5 text-xs font-semibold text-slate-800 dark:bg-slate-700 dark:text-slate-100"
-          : "inline-flex shrink-0 items-center gap-1.5 rounded-full px-2.5 py-0.5 text-xs font-medium text-slate-600 ring-1 ring-slate-200 ring-inset dark:text-slate-300 dark:ring-slate-700"
-      }
-    >
-      {deactivated ? <PowerOff aria-hidden className="size-3" /> : <Power aria-hidden className="size-3" />}
-      {deactivated ? "Deactivated" : "Active"}
-    </span>
-  );
-}
 
 function AdminBadge() {
   return (
@@ -366,74 +351,142 @@ function AdminBadge() {
   );
 }
 
-/**
- * Gives or takes the administrator role of a card's owner: a plain form, so
- * it works without JavaScript. Shown for claimed, active cards, and not to
- * take the role from an address in ADMIN_EMAILS.
- */
-function RoleButton({ row, returnTo }: { row: Row; returnTo: string }) {
-  if (!row.claimed || row.deactivated || row.adminByConfiguration) return null;
-  const label = row.admin ? "Remove administrator" : "Make administrator";
+/** A value kept to one line: the whole of it on hover and on focus (a tooltip), and to screen readers. */
+function Truncated({ text, className, testId }: { text: string; className?: string; testId?: string }) {
   return (
-    <Form method="post" action="/admin/profiles" className="contents">
-      <input type="hidden" name="intent" value={row.admin ? "remove-admin" : "make-admin"} />
-      <input type="hidden" name="id" value={row.id} />
-      <input type="hidden" name="redirectTo" value={returnTo} />
-      <Button type="submit" variant="ghost" size="sm" aria-label={`${label}: ${fullName(row)}`}>
-        {row.admin ? <ShieldMinus aria-hidden className="size-4" /> : <ShieldPlus aria-hidden className="size-4" />}
-        <span className="md:hidden 2xl:inline">{row.admin ? "Remove admin" : "Make admin"}</span>
-      </Button>
-    </Form>
+    <Tooltip.Root delayDuration={300}>
+      <Tooltip.Trigger asChild>
+        {/* Focusable so that keyboard users can read the whole value too. */}
+        {/* biome-ignore lint/a11y/noNoninteractiveTabindex: the tooltip with the whole value opens on focus */}
+        <p tabIndex={0} className={cn("truncate rounded-sm outline-offset-2", className)} data-testid={testId}>
+          {text}
+        </p>
+      </Tooltip.Trigger>
+      <Tooltip.Portal>
+        <Tooltip.Content
+          side="top"
+          className="z-50 max-w-sm rounded-md bg-slate-900 px-2.5 py-1.5 text-xs break-all text-white shadow-lg dark:bg-slate-100 dark:text-slate-900"
+        >
+          {text}
+        </Tooltip.Content>
+      </Tooltip.Portal>
+    </Tooltip.Root>
   );
 }
 
-function StatusBadge({ claimed }: { claimed: boolean }) {
-  return (
-    <span
-      className={
-        claimed
-          ? "inline-flex shrink-0 items-center gap-1.5 rounded-full bg-emerald-50 px-2.5 py-0.5 text-xs font-semibold text-emerald-800 dark:bg-emerald-950 dark:text-emerald-200"
-          : "inline-flex shrink-0 items-center gap-1.5 rounded-full bg-orange-50 px-2.5 py-0.5 text-xs font-semibold text-orange-800 dark:bg-orange-950 dark:text-orange-200"
-      }
-    >
-      <span aria-hidden className={`size-1.5 rounded-full ${claimed ? "bg-emerald-500" : "bg-orange-500"}`} />
-      {claimed ? "Claimed" : "Unclaimed"}
-    </span>
-  );
-}
+const MENU_ITEM =
+  "flex cursor-pointer items-center gap-2 rounded-md px-2 py-1.5 text-slate-700 outline-none data-[highlighted]:bg-slate-100 dark:text-slate-200 dark:data-[highlighted]:bg-slate-800";
 
-function RowActions({
-  row,
-  onEdit,
-  onDelete,
-  onDeactivate,
-  returnTo,
-}: {
+type RowActionProps = {
   row: Row;
   onEdit: (row: Row) => void;
   onDelete: (row: Row) => void;
   onDeactivate: (row: Row) => void;
   returnTo: string;
-}) {
+};
+
+/**
+ * A card's actions, each named: Edit, and the rest in a menu. Without
+ * JavaScript (no menu, no dialogs) the actions that are plain forms are
+ * buttons in the row instead: invite, switch off and on, and the card's page.
+ */
+function RowActions(props: RowActionProps) {
   return (
     <div className="mt-3 flex flex-wrap justify-end gap-1 md:mt-0 md:flex-nowrap">
+      <PlainActions {...props} />
+      <Button
+        variant="secondary"
+        size="sm"
+        onClick={() => props.onEdit(props.row)}
+        aria-label={`Edit ${fullName(props.row)}`}
+        className="no-js:hidden"
+      >
+        <Pencil aria-hidden className="size-4" />
+        Edit
+      </Button>
+      <ActionsMenu {...props} />
+    </div>
+  );
+}
+
+function ActionsMenu({ row, onDelete, onDeactivate, returnTo }: RowActionProps) {
+  const submit = useSubmit();
+  const send = (fields: Record<string, string>) =>
+    submit({ ...fields, id: row.id, redirectTo: returnTo }, { method: "post", action: "/admin/profiles" });
+  const name = fullName(row);
+  const invitable = !row.claimed && !row.invitationsStopped && !row.deactivated;
+  const roleChangeable = row.claimed && !row.deactivated && !row.adminByConfiguration;
+  return (
+    <DropdownMenu.Root modal={false}>
+      <DropdownMenu.Trigger className={buttonClasses("ghost", "sm", "no-js:hidden")} aria-label={`Actions for ${name}`}>
+        <Ellipsis aria-hidden className="size-4" />
+        <span>Actions</span>
+      </DropdownMenu.Trigger>
+      <DropdownMenu.Portal>
+        <DropdownMenu.Content
+          align="end"
+          sideOffset={4}
+          className="z-40 min-w-52 rounded-lg border border-slate-200 bg-white p-1 text-sm shadow-lg dark:border-slate-700 dark:bg-slate-900"
+        >
+          {row.deactivated ? null : (
+            <DropdownMenu.Item asChild className={MENU_ITEM}>
+              <Link to={`/profile/${encodeURIComponent(row.username)}`}>
+                <Eye aria-hidden className="size-4" />
+                View card
+              </Link>
+            </DropdownMenu.Item>
+          )}
+          {invitable ? (
+            <DropdownMenu.Item className={MENU_ITEM} onSelect={() => send({ intent: "invite" })}>
+              <Send aria-hidden className="size-4" />
+              {row.invitedAt ? "Remind" : "Invite"}
+            </DropdownMenu.Item>
+          ) : null}
+          {roleChangeable ? (
+            <DropdownMenu.Item
+              className={MENU_ITEM}
+              onSelect={() => send({ intent: row.admin ? "remove-admin" : "make-admin" })}
+            >
+              {row.admin ? (
+                <ShieldMinus aria-hidden className="size-4" />
+              ) : (
+                <ShieldPlus aria-hidden className="size-4" />
+              )}
+              {row.admin ? "Remove administrator" : "Make administrator"}
+            </DropdownMenu.Item>
+          ) : null}
+          <DropdownMenu.Item
+            className={MENU_ITEM}
+            onSelect={() =>
+              row.deactivated ? send({ intent: "reactivate", version: row.version }) : onDeactivate(row)
+            }
+          >
+            {row.deactivated ? <Power aria-hidden className="size-4" /> : <PowerOff aria-hidden className="size-4" />}
+            {row.deactivated ? "Reactivate card" : "Deactivate card…"}
+          </DropdownMenu.Item>
+          <DropdownMenu.Separator className="my-1 h-px bg-slate-200 dark:bg-slate-700" />
+          <DropdownMenu.Item className={cn(MENU_ITEM, "text-red-700 dark:text-red-400")} onSelect={() => onDelete(row)}>
+            <Trash2 aria-hidden className="size-4" />
+            Delete…
+          </DropdownMenu.Item>
+        </DropdownMenu.Content>
+      </DropdownMenu.Portal>
+    </DropdownMenu.Root>
+  );
+}
+
+/** The row's plain forms, shown only without JavaScript. */
+function PlainActions({ row, returnTo }: RowActionProps) {
+  const name = fullName(row);
+  return (
+    <div className="hidden gap-1 no-js:flex">
       {row.deactivated ? null : <InviteButton row={row} returnTo={returnTo} />}
       {row.deactivated ? null : (
-        <Link
-          to={`/profile/${encodeURIComponent(row.username)}`}
-          className={buttonClasses("ghost", "sm")}
-          aria-label={`View ${fullName(row)}`}
-        >
+        <Link to={`/profile/${encodeURIComponent(row.username)}`} className={buttonClasses("ghost", "sm")}>
           <Eye aria-hidden className="size-4" />
-          <span className="md:hidden 2xl:inline">View</span>
+          View<span className="sr-only"> {name}</span>
         </Link>
       )}
-      <Button variant="ghost" size="sm" onClick={() => onEdit(row)} aria-label={`Edit ${fullName(row)}`}>
-        <Pencil aria-hidden className="size-4" />
-        <span className="md:hidden 2xl:inline">Edit</span>
-      </Button>
-      <RoleButton row={row} returnTo={returnTo} />
-      {/* A plain form: without JavaScript it switches the card at once; with it, deactivating asks first. */}
       <Form method="post" action="/admin/profiles" className="contents">
         <input type="hidden" name="intent" value={row.deactivated ? "reactivate" : "deactivate"} />
         <input type="hidden" name="id" value={row.id} />
@@ -443,29 +496,12 @@ function RowActions({
           type="submit"
           variant="ghost"
           size="sm"
-          aria-label={`${row.deactivated ? "Reactivate" : "Deactivate"} ${fullName(row)}`}
-          onClick={
-            row.deactivated
-              ? undefined
-              : (event) => {
-                  event.preventDefault();
-                  onDeactivate(row);
-                }
-          }
+          aria-label={`${row.deactivated ? "Reactivate" : "Deactivate"} ${name}`}
         >
           {row.deactivated ? <Power aria-hidden className="size-4" /> : <PowerOff aria-hidden className="size-4" />}
-          <span className="md:hidden 2xl:inline">{row.deactivated ? "Reactivate" : "Deactivate"}</span>
+          {row.deactivated ? "Reactivate" : "Deactivate"}
         </Button>
       </Form>
-      <Button
-        variant="destructive-ghost"
-        size="sm"
-        onClick={() => onDelete(row)}
-        aria-label={`Delete ${fullName(row)}`}
-      >
-        <Trash2 aria-hidden className="size-4" />
-        <span className="md:hidden 2xl:inline">Delete</span>
-      </Button>
     </div>
   );
 }

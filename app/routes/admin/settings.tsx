@@ -49,7 +49,7 @@ import { viewerContext } from "~/middleware/viewer.server";
 import type { Route } from "./+types/settings";
 
 const TAB =
-  "rounded-md px-4 py-2 text-sm font-medium text-slate-600 data-[state=active]:bg-white data-[state=active]:text-slate-900 data-[state=active]:shadow-sm dark:text-slate-400 dark:data-[state=active]:bg-slate-800 dark:data-[state=active]:text-white";
+  "rounded-md px-2 py-2 text-sm font-medium sm:px-4 text-slate-600 data-[state=active]:bg-white data-[state=active]:text-slate-900 data-[state=active]:shadow-sm dark:text-slate-400 dark:data-[state=active]:bg-slate-800 dark:data-[state=active]:text-white";
 const PANEL =
   "space-y-5 rounded-2xl border border-slate-200 bg-white p-6 shadow-sm data-[state=inactive]:hidden sm:p-8 dark:border-slate-800 dark:bg-slate-900";
 
@@ -84,14 +84,13 @@ const TABS = [
       "secondaryColor",
       "accentColor",
       "fontFamily",
-      "showStatsToVisitors",
       "primaryLogo",
       "darkModeLogo",
       "favicon",
       "footerLogo",
     ],
   },
-  { value: "legal", label: "Legal", fields: ["termsOfService", "privacyPolicy"] },
+  { value: "legal", label: "Privacy", fields: ["showStatsToVisitors", "termsOfService", "privacyPolicy"] },
   { value: "invitations", label: "Invitations", fields: ["autoReminders", "reminderAfterDays", "reminderMaxCount"] },
   { value: "joining", label: "Who can join", fields: ["joinRule", "joinDomains"] },
   { value: "fields", label: "Card fields", fields: [] },
@@ -267,11 +266,6 @@ export default function Settings({ loaderData, actionData }: Route.ComponentProp
         <PageHeader
           title="System Settings"
           description="Company details, branding and legal texts for the whole site."
-          actions={
-            <Button type="submit" disabled={saving}>
-              {saving ? "Saving..." : "Save Settings"}
-            </Button>
-          }
         />
         <div className="mb-6 empty:hidden">
           <FormAlert
@@ -284,9 +278,10 @@ export default function Settings({ loaderData, actionData }: Route.ComponentProp
           />
         </div>
         <Tabs.Root value={tab} onValueChange={setTab}>
+          {/* Three to a row on a phone, one row where they fit: every tab is seen without scrolling sideways. */}
           <Tabs.List
             aria-label="Settings"
-            className="mb-6 inline-flex flex-wrap rounded-lg bg-slate-100 p-1 dark:bg-slate-900"
+            className="mb-6 grid grid-cols-3 gap-1 rounded-lg bg-slate-100 p-1 sm:inline-flex sm:flex-wrap sm:gap-0 dark:bg-slate-900"
           >
             {TABS.map(({ value, label }) => (
               <Tabs.Trigger key={value} value={value} className={TAB}>
@@ -376,10 +371,10 @@ export default function Settings({ loaderData, actionData }: Route.ComponentProp
                 ))}
               </div>
             </fieldset>
-            <VisitorStatsField defaultValue={values.showStatsToVisitors} errors={errors?.showStatsToVisitors} />
           </Tabs.Content>
 
           <Tabs.Content value="legal" forceMount className={PANEL}>
+            <VisitorStatsField defaultValue={values.showStatsToVisitors} errors={errors?.showStatsToVisitors} />
             <TextareaField
               label="Terms of service"
               name="termsOfService"
@@ -463,6 +458,13 @@ export default function Settings({ loaderData, actionData }: Route.ComponentProp
             </div>
           </Tabs.Content>
         </Tabs.Root>
+        {/* Where the form ends, on a phone too: the one Save sends every tab. */}
+        <div className="mt-6 flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-end">
+          <p className="text-sm text-slate-500 sm:mr-auto dark:text-slate-400">Saves every tab at once.</p>
+          <Button type="submit" disabled={saving}>
+            {saving ? "Saving..." : "Save Settings"}
+          </Button>
+        </div>
       </Form>
       <OutsideAccountsForm ids={outside.ids} />
     </>
