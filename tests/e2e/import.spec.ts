@@ -90,6 +90,14 @@ test("the administrator imports a Google Sheets file: columns recognised, a prev
   await page.emulateMedia({ colorScheme: "light" });
   await page.setViewportSize({ width: 1280, height: 720 });
 
+  // The new people are offered their invitations, confirmed with how many and whom.
+  await page.getByRole("button", { name: "Invite the 3 new people" }).click();
+  const confirm = page.getByRole("alertdialog", { name: "Invite 3 people?" });
+  await expect(confirm).toContainText("Łukasz");
+  await confirm.getByRole("button", { name: "Send 3 invitations" }).click();
+  await expect(page.getByText("Invitations on their way to 3 people.")).toBeVisible();
+  await expect(page.getByRole("button", { name: "Invite the 3 new people" })).toHaveCount(0);
+
   // The new cards are in the directory at once.
   await page.goto(`/directory?q=${encodeURIComponent(`lukasz.s${RUN}`)}`);
   await expect(page.getByText("Łukasz Wiśniewski").first()).toBeVisible();

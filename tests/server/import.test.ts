@@ -5,7 +5,7 @@ import { eq, sql } from "drizzle-orm";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { db, getDatabaseHandle, rowsOf } from "~/.server/db/client";
-import { auditLog, brands, importRows, imports, profiles } from "~/.server/db/schema";
+import { auditLog, brands, importRows, imports, invitations, profiles } from "~/.server/db/schema";
 import { claimNextImport, runImport, runPendingImports } from "~/.server/imports/run";
 import { MANAGER_MESSAGES } from "~/.server/profiles/managers";
 import { type RealtimeEvent, startRealtime, subscribe } from "~/.server/realtime";
@@ -197,6 +197,34 @@ describe("bulk import of cards from a CSV file", () => {
       department: "Product",
       phone: "+351 912 345 678",
     });
+  });
+
+  it("offers to invite the new people once the import is done, confirms with their count and names, and invites each once", async () => {
+    const who = await admin();
+    const already = await insertCard({ email: "kept@example.org", firstName: "Kept", lastName: "Card" });
+    const id = await importFile(
+      who,
+      [
+        "First name,Last name,Email",
+        "Ada,Lovelace,ada@example.org",
+        "Grace,Hopper,grace@example.org",
+        `Kept,Card,${already.email}`,
+      ].join("\n"),
+    );
+    const offered = (await preview(who, id)) as Preview & { newPeople: { count: number; firstNames: string[] } };
+    expect(offered.newPeople).toMatchObject({ count: 2, firstNames: ["Ada", "Grace"] });
+
+    const request = formRequest(`/admin/import/${id}`, { intent: "invite-new" });
+    const sent = await run(detailAction, request, { id }, who.viewer);
+    expect(sent.status).toBe(302);
+    const invited = await db.select({ id: invitations.profileId }).from(invitations);
+    expect(invited).toHaveLength(2);
+    expect(invited.map((row) => row.id)).not.toContain(already.id);
+    // Asked again, nobody is invited twice: the offer is gone.
+    const after = (await preview(who, id)) as Preview & { newPeople: { count: number } };
+    expect(after.newPeople.count).toBe(0);
+    await run(detailAction, formRequest(`/admin/import/${id}`, { intent: "invite-new" }), { id }, who.viewer);
+    expect(await db.select().from(invitations)).toHaveLength(2);
   });
 
   it("remembers the mapping an administrator chose for the next file with the same header row", async () => {

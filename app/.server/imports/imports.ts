@@ -9,9 +9,10 @@ import {
 import { can } from "~/lib/permissions";
 import type { Actor } from "../actor";
 import { recordAdminAction } from "../audit/record";
-import { db, type Queryable } from "../db/client";
-import { importRows, imports } from "../db/schema";
+import { db, type Queryable, rowsOf } from "../db/client";
+import { importRows, imports, invitations, profiles } from "../db/schema";
 import { ForbiddenError, NotFoundError, ValidationError } from "../errors";
+import { issueInvitationMails } from "../invitations/invitations";
 import { readCsv } from "./csv-file";
 import { disabledColumnOf, guessMapping, isImportField } from "./mapping";
 import type { ImportSettings, SheetRow } from "./plan";
@@ -270,4 +271,47 @@ export function isStale(record: Pick<ImportRecord, "status" | "heartbeatAt">, no
     record.status === "running" &&
     (record.heartbeatAt === null || now.getTime() - record.heartbeatAt.getTime() > STALE_AFTER_SECONDS * 1000)
   );
+}
+
+/** Most new people one import offers to invite at once: one statement per batch of the queue. */
+const INVITE_BATCH = 1_000;
+
+/**
+ * The cards an import made that wait for their first invitation: unclaimed,
+ * active, never invited, found by the address of each row it created. With
+ * how many there are and the first names, for the confirmation.
+ */
+export async function newPeopleOfImport(
+  actor: Actor,
+  id: string,
+): Promise<{ ids: string[]; count: number; firstNames: string[] }> {
+  const record = await getImport(actor, id);
+  const emailIndex = settingsOf(record).mapping.indexOf("email");
+  if (record.status !== "done" || emailIndex < 0) return { ids: [], count: 0, firstNames: [] };
+  const rows = rowsOf(
+    await db.execute(sql`
+      select p.id, p.first_name as "firstName" from ${importRows} r
+      join ${profiles} p on lower(p.email) = lower(trim(r.cells->>${emailIndex}::int))
+      where r.import_id = ${record.id} and r.outcome = 'created'
+        and p.user_id is null and p.deactivated_at is null
+        and not exists (select 1 from ${invitations} i where i.profile_id = p.id)
+      order by r.row_number`),
+  ) as { id: string; firstName: string }[];
+  return {
+    ids: rows.map((row) => row.id),
+    count: rows.length,
+    firstNames: rows.slice(0, 3).map((row) => row.firstName),
+  };
+}
+
+/** Invites the new people of a finished import, in batches; returns how many were queued. */
+export async function inviteNewPeopleOfImport(actor: Actor, id: string): Promise<number> {
+  if (!can(actor.role, "invite:profile:any")) throw new ForbiddenError();
+  const { ids } = await newPeopleOfImport(actor, id);
+  let queued = 0;
+  for (let start = 0; start < ids.length; start += INVITE_BATCH) {
+    const batch = ids.slice(start, start + INVITE_BATCH);
+    queued += (await issueInvitationMails({ kind: "invitation", scope: { ids: batch }, actor })).queued;
+  }
+  return queued;
 }

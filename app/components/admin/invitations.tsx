@@ -58,49 +58,80 @@ export function RemindWaitingButton({
   );
 }
 
-/** The buttons above the list: invite everyone not yet invited, remind everyone waiting, invite the chosen ones. */
-export function InvitationToolbar({ summary, returnTo }: { summary: InvitationSummary; returnTo: string }) {
-  const inviting = useBusy("invite-all");
+/**
+ * A button that sends invitations to many people at once. With scripts, the
+ * press asks first, saying how many and whom; without, the press sends.
+ */
+export function ConfirmedSend({
+  action,
+  fields,
+  label,
+  busy,
+  recipients: people,
+  variant = "secondary",
+}: {
+  action?: string;
+  fields: Record<string, string>;
+  label: string;
+  busy: boolean;
+  recipients: { count: number; firstNames: string[] };
+  variant?: "primary" | "secondary";
+}) {
   const [confirming, setConfirming] = useState(false);
-  const inviteAllForm = useRef<HTMLFormElement>(null);
-  const selecting = useBusy("invite-selected");
+  const form = useRef<HTMLFormElement>(null);
+  const people_ = people.count === 1 ? "1 person" : `${count(people.count)} people`;
   return (
-    <div className="mb-4 flex flex-col gap-2 sm:flex-row sm:flex-wrap sm:items-center">
-      <Form method="post" action="/admin/profiles" ref={inviteAllForm}>
-        <input type="hidden" name="intent" value="invite-all" />
-        <input type="hidden" name="redirectTo" value={returnTo} />
+    <>
+      <Form method="post" action={action} ref={form}>
+        {Object.entries(fields).map(([name, value]) => (
+          <input key={name} type="hidden" name={name} value={value} />
+        ))}
         <Button
           type="submit"
-          variant="secondary"
+          variant={variant}
           className="w-full sm:w-auto"
-          disabled={inviting || summary.notInvited === 0}
+          disabled={busy || people.count === 0}
           onClick={(event) => {
-            // With scripts, a mail to everyone is confirmed first, with whom it reaches; without, the press sends.
             event.preventDefault();
             setConfirming(true);
           }}
         >
           <Send aria-hidden className="size-4" />
-          {inviting ? "Inviting..." : `Invite all not yet invited (${count(summary.notInvited)})`}
+          {busy ? "Inviting..." : label}
         </Button>
       </Form>
       <Confirm
         open={confirming}
         onOpenChange={setConfirming}
-        title={`Invite ${summary.notInvited === 1 ? "1 person" : `${count(summary.notInvited)} people`}?`}
-        confirmLabel={`Send ${summary.notInvited === 1 ? "1 invitation" : `${count(summary.notInvited)} invitations`}`}
+        title={`Invite ${people_}?`}
+        confirmLabel={`Send ${people.count === 1 ? "1 invitation" : `${count(people.count)} invitations`}`}
         tone="primary"
-        busy={inviting}
+        busy={busy}
         onConfirm={() => {
           setConfirming(false);
-          inviteAllForm.current?.requestSubmit();
+          form.current?.requestSubmit();
         }}
       >
-        <p>
-          Each gets a mail with a link to claim their card: {recipients(summary.firstNotInvited, summary.notInvited)}.
-        </p>
+        <p>Each gets a mail with a link to claim their card: {recipients(people.firstNames, people.count)}.</p>
         <p>Nobody who asked for no more invitations is sent one.</p>
       </Confirm>
+    </>
+  );
+}
+
+/** The buttons above the list: invite everyone not yet invited, remind everyone waiting, invite the chosen ones. */
+export function InvitationToolbar({ summary, returnTo }: { summary: InvitationSummary; returnTo: string }) {
+  const inviting = useBusy("invite-all");
+  const selecting = useBusy("invite-selected");
+  return (
+    <div className="mb-4 flex flex-col gap-2 sm:flex-row sm:flex-wrap sm:items-center">
+      <ConfirmedSend
+        action="/admin/profiles"
+        fields={{ intent: "invite-all", redirectTo: returnTo }}
+        label={`Invite all not yet invited (${count(summary.notInvited)})`}
+        busy={inviting}
+        recipients={{ count: summary.notInvited, firstNames: summary.firstNotInvited }}
+      />
       <RemindWaitingButton
         waiting={summary.invitedUnclaimed}
         returnTo={returnTo}

@@ -9,7 +9,9 @@ import {
   discardImport,
   getImport,
   type ImportChoices,
+  inviteNewPeopleOfImport,
   isStale,
+  newPeopleOfImport,
   queueImport,
   rowOutcomes,
   saveImportSettings,
@@ -21,6 +23,7 @@ import { PREVIEW_PAGE_ROWS, previewImport } from "~/.server/imports/preview";
 import { wakeImportWorker } from "~/.server/imports/run";
 import { failure, failureFrom, notFound } from "~/.server/responses";
 import { redirectWithToast } from "~/.server/toast";
+import { ConfirmedSend } from "~/components/admin/invitations";
 import { RouteErrorBoundary } from "~/components/error-boundary";
 import { FormAlert } from "~/components/form-alert";
 import { ErrorList } from "~/components/forms";
@@ -83,6 +86,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
       settings: settingsOf(record),
       preview: await previewImport(viewer, record.id, { page, errorsOnly }),
       outcomes: null,
+      newPeople: null,
     };
   }
   const settings = settingsOf(record);
@@ -97,6 +101,8 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     format: null,
     examples: [],
     settings,
+    // Offered once the import is done: the cards it made that wait for their first invitation.
+    newPeople: record.status === "done" ? await newPeopleOfImport(viewer, record.id) : null,
     preview: null,
     outcomes: {
       page,
@@ -142,6 +148,15 @@ export async function action({ request, params, context }: Route.ActionArgs) {
         await queueImport(viewer, record.id);
         wakeImportWorker();
         return redirect(`${here}?started`);
+      case "invite-new": {
+        const queued = await inviteNewPeopleOfImport(viewer, record.id);
+        return redirectWithToast(here, {
+          text:
+            queued === 0
+              ? "Everyone this import made was invited already."
+              : `Invitations on their way to ${queued === 1 ? "1 person" : `${queued.toLocaleString("en-US")} people`}.`,
+        });
+      }
       case "discard":
         await discardImport(viewer, record.id);
         return redirectWithToast("/admin/import", { text: `"${record.fileName}" was removed.` });
@@ -376,6 +391,8 @@ function DraftView({ data, failure }: { data: DraftData; failure: Route.Componen
 }
 
 function ProgressView({ data, failure }: { data: Data; failure: Route.ComponentProps["actionData"] }) {
+  const navigation = useNavigation();
+  const inviting = navigation.state !== "idle" && navigation.formData?.get("intent") === "invite-new";
   const percent = data.totalRows ? Math.round((data.processedRows / data.totalRows) * 100) : 100;
   const interrupted = data.status === "interrupted" || data.stale;
   const heading =
@@ -441,6 +458,27 @@ function ProgressView({ data, failure }: { data: Data; failure: Route.ComponentP
           <p className="text-sm text-slate-600 dark:text-slate-400">
             Every card made or changed is in the directory now. Importing the same file again changes nothing.
           </p>
+        ) : null}
+        {data.newPeople && data.newPeople.count > 0 ? (
+          <div className="flex flex-col gap-3 border-t border-slate-200 pt-4 sm:flex-row sm:items-center sm:justify-between dark:border-slate-800">
+            <p className="text-sm text-slate-700 dark:text-slate-300">
+              {data.newPeople.count === 1
+                ? "1 new person has not been invited yet."
+                : `${data.newPeople.count.toLocaleString("en-US")} new people have not been invited yet.`}{" "}
+              An invitation lets them claim their card.
+            </p>
+            <ConfirmedSend
+              fields={{ intent: "invite-new" }}
+              label={
+                data.newPeople.count === 1
+                  ? "Invite the new person"
+                  : `Invite the ${data.newPeople.count.toLocaleString("en-US")} new people`
+              }
+              busy={inviting}
+              recipients={data.newPeople}
+              variant="primary"
+            />
+          </div>
         ) : null}
       </section>
       {data.outcomes && data.processedRows > 0 ? (
