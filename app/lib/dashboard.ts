@@ -98,6 +98,10 @@ export type InvitationSummary = {
   firstNotInvited: string[];
   failed: FailedMail[];
   failedCount: number;
+  /** Invitation mails waiting in the queue, not sent yet: a bulk send can still be cancelled. */
+  queued: number;
+  /** The invitation as it will arrive, for the confirmation. */
+  preview: { subject: string; text: string };
 };
 
 export type ProfileManagementData = {

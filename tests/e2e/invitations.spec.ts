@@ -67,6 +67,9 @@ test.describe("on a desktop", () => {
     const confirm = page.getByRole("alertdialog", { name: /^Invite \d+ (person|people)\?$/ });
     await expect(confirm).toContainText("Each gets a mail with a link to claim their card:");
     await expect(confirm.getByRole("button", { name: /^Send \d+ invitations?$/ })).toBeVisible();
+    // The mail as it will arrive.
+    await confirm.getByText("The mail they receive").click();
+    await expect(confirm).toContainText("has prepared a business card for you");
     await expectAccessible(page);
     await screenshot(page, "invite-all-confirm-desktop-light");
     await confirm.getByRole("button", { name: "Cancel" }).click();

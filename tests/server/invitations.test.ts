@@ -92,6 +92,37 @@ async function claimWith(link: string, password: string | null) {
 }
 
 describe("invitations", () => {
+  it("shows the invitation as it will arrive, sends a test only to the administrator, and cancels a bulk send still queued", async () => {
+    await db.insert(siteSettings).values({ id: 1, companyName: "Acme Group" });
+    const admin = await createMember({ email: "admin@example.com" });
+    const cards = [await insertCard({ email: "a1@example.org" }), await insertCard({ email: "a2@example.org" })];
+    const list = await run(profilesLoader, getRequest("/admin/profiles"), {}, admin.viewer);
+    const summary = (list.data as { management: { invitations: { preview: { subject: string; text: string } } } })
+      .management.invitations;
+    expect(summary.preview.subject).toBe("Acme Group has prepared a business card for you");
+    expect(summary.preview.text).toContain("Claim my card: (each person's own link)");
+
+    const test = await adminPost({ intent: "test-invitation", redirectTo: "/admin/profiles" }, admin);
+    expect(test.toast).toBe("A test invitation is on its way to admin@example.com.");
+    const mail = present(latestMail("admin@example.com"), "the test invitation");
+    expect(mail.subject).toBe("[Test] Acme Group has prepared a business card for you");
+    // Its link claims nothing, and nobody was invited.
+    expect((await openInvitation(present(mail.link, "the link"))).data).toMatchObject({ view: { state: "invalid" } });
+    expect(await db.select().from(invitations)).toEqual([]);
+
+    expect((await adminPost({ intent: "invite-all", redirectTo: "/admin/profiles" }, admin)).toast).toBe(
+      "Invitation on its way to 2 people.",
+    );
+    const cancelled = await adminPost({ intent: "cancel-queued", redirectTo: "/admin/profiles" }, admin);
+    expect(cancelled.toast).toBe("2 invitation mails will not be sent.");
+    expect(await processDueJobs({ send })).toMatchObject({ sent: 0 });
+    // Both are "Not invited" again, and the cancellation is on the record.
+    expect(await db.select().from(invitations)).toEqual([]);
+    const [entry] = await db.select().from(auditLog).where(eq(auditLog.action, "discard"));
+    expect(entry?.targetLabel).toBe("2 queued invitation mails");
+    expect(cards).toHaveLength(2);
+  });
+
   it("sends the brand's mail whose link sets the password and signs the person in on their claimed card", async () => {
     await db.insert(siteSettings).values({ id: 1, companyName: "Acme Group" });
     const [brand] = await db

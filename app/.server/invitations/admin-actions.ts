@@ -2,7 +2,7 @@ import { z } from "zod";
 import { can } from "~/lib/permissions";
 import type { Actor } from "../actor";
 import { ForbiddenError } from "../errors";
-import { type IssueResult, issueInvitationMails } from "./invitations";
+import { cancelQueuedInvitations, type IssueResult, issueInvitationMails, sendTestInvitation } from "./invitations";
 import { retryFailedJobs } from "./mail-queue";
 
 /**
@@ -46,4 +46,16 @@ export async function remindEveryoneInvited(options: { actor: Actor }): Promise<
 export async function retryFailedMails(options: { actor: Actor }): Promise<{ retried: number }> {
   assertMayInvite(options.actor);
   return { retried: await retryFailedJobs(options.actor) };
+}
+
+/** Sends the invitation to the administrator, as a test. */
+export async function sendInvitationTest(options: { actor: Actor }) {
+  assertMayInvite(options.actor);
+  return sendTestInvitation(options.actor);
+}
+
+/** Cancels the invitation mails still waiting in the queue. */
+export async function cancelQueuedMails(options: { actor: Actor }): Promise<number> {
+  assertMayInvite(options.actor);
+  return cancelQueuedInvitations(options.actor);
 }

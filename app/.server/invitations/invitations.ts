@@ -3,13 +3,14 @@ import { mediaUrl } from "~/lib/media";
 import { fullName } from "~/lib/names";
 import { DEFAULT_SETTINGS } from "~/lib/settings";
 import { findLink } from "../accounts/email-links";
+import { takeMailQuota } from "../accounts/throttle";
 import { randomToken, tokenHash } from "../accounts/tokens";
 import type { Actor } from "../actor";
 import { recordAdminAction } from "../audit/record";
 import { db, type Queryable } from "../db/client";
 import { brands, emailLinks, invitations, type MailJob, mailJobs, profiles, siteSettings } from "../db/schema";
 import { env } from "../env";
-import type { MailMessage } from "../mail";
+import { type MailMessage, sendMail } from "../mail";
 import { getSiteSettings, storedImageKey } from "../settings/settings";
 import { registerMailJob, wakeMailQueue } from "./mail-queue";
 import { stopInvitationsUrl } from "./stop";
@@ -331,3 +332,90 @@ async function renderInvitationJob(job: MailJob, now: Date): Promise<MailMessage
 
 registerMailJob("invitation", renderInvitationJob);
 registerMailJob("reminder", renderInvitationJob);
+
+/** Where each person's own link stands in the preview: every mail carries a link of its own. */
+const PREVIEW_LINK = "(each person's own link)";
+
+/** The invitation as it will arrive, in the company's name: its subject and text, for the confirmation. */
+export async function invitationPreview(): Promise<{ subject: string; text: string }> {
+  const mail = await invitationMail({
+    kind: "invitation",
+    profileId: "preview",
+    to: "",
+    brandId: null,
+    link: PREVIEW_LINK,
+  });
+  return { subject: mail.subject, text: mail.text.replace(/^(Not for you.*: ).*$/m, "$1(a link of its own)") };
+}
+
+/**
+ * Sends the invitation to the administrator who asks, marked as a test, with
+ * a link that claims nothing: how it looks in their own mail program before
+ * everyone gets it. At most a few an hour.
+ */
+export async function sendTestInvitation(actor: Actor): Promise<"sent" | "too-many"> {
+  if (!(await takeMailQuota("test-invitation", actor.user.email))) return "too-many";
+  const mail = await invitationMail({
+    kind: "invitation",
+    profileId: "test",
+    to: actor.user.email,
+    brandId: null,
+    link: `${env.PUBLIC_URL}/auth/invitation?token=test`,
+  });
+  await sendMail({ ...mail, subject: `[Test] ${mail.subject}` });
+  return "sent";
+}
+
+/**
+ * Cancels the invitations and reminders still waiting in the queue: nothing of
+ * them is sent. A card whose first invitation is cancelled is "Not invited"
+ * again; a cancelled reminder is not counted. Mail already on its way goes.
+ */
+export async function cancelQueuedInvitations(actor: Actor): Promise<number> {
+  return await db.transaction(async (tx) => {
+    const cancelled = await tx
+      .delete(mailJobs)
+      .where(and(eq(mailJobs.status, "pending"), inArray(mailJobs.kind, ["invitation", "reminder"])))
+      .returning({ profileId: mailJobs.profileId, kind: mailJobs.kind });
+    const firsts = cancelled
+      .filter((job) => job.kind === "invitation" && job.profileId)
+      .map((job) => job.profileId as string);
+    const reminders = cancelled
+      .filter((job) => job.kind === "reminder" && job.profileId)
+      .map((job) => job.profileId as string);
+    if (firsts.length) {
+      // Only where no invitation mail to the card went out before.
+      await tx
+        .delete(invitations)
+        .where(
+          and(
+            inArray(invitations.profileId, firsts),
+            sql`not exists (select 1 from ${mailJobs} j where j.profile_id = ${invitations.profileId} and j.status <> 'pending')`,
+          ),
+        );
+    }
+    if (reminders.length) {
+      await tx
+        .update(invitations)
+        .set({ remindersSent: sql`greatest(${invitations.remindersSent} - 1, 0)` })
+        .where(inArray(invitations.profileId, reminders));
+    }
+    if (cancelled.length) {
+      await recordAdminAction(tx, {
+        actor,
+        action: "discard",
+        target: { kind: "mail", id: null, label: `${cancelled.length} queued invitation mails` },
+      });
+    }
+    return cancelled.length;
+  });
+}
+
+/** How many invitation mails wait in the queue, not yet sent. */
+export async function queuedInvitationCount(): Promise<number> {
+  const [row] = await db
+    .select({ count: sql<number>`count(*)::int` })
+    .from(mailJobs)
+    .where(and(eq(mailJobs.status, "pending"), inArray(mailJobs.kind, ["invitation", "reminder"])));
+  return row?.count ?? 0;
+}

@@ -3,6 +3,7 @@ import type { InvitationSummary } from "~/lib/dashboard";
 import { fullName } from "~/lib/names";
 import { db } from "../db/client";
 import { invitations, profiles } from "../db/schema";
+import { invitationPreview, queuedInvitationCount } from "./invitations";
 import { failedJobs } from "./mail-queue";
 
 /** How many of the people an invitation to all would reach are named before it is sent. */
@@ -10,7 +11,7 @@ const FIRST_NAMED = 3;
 
 /** What profile management shows about invitations: who is left to invite or remind, and mail that failed. */
 export async function invitationSummary(): Promise<InvitationSummary> {
-  const [[counts], failed, firstNotInvited] = await Promise.all([
+  const [[counts], failed, firstNotInvited, queued, preview] = await Promise.all([
     db
       .select({
         notInvited: sql<number>`count(*) filter (where ${invitations.profileId} is null)::int`,
@@ -28,6 +29,8 @@ export async function invitationSummary(): Promise<InvitationSummary> {
       .where(and(isNull(profiles.userId), isNull(profiles.deactivatedAt), isNull(invitations.profileId)))
       .orderBy(profiles.createdAt, profiles.id)
       .limit(FIRST_NAMED),
+    queuedInvitationCount(),
+    invitationPreview(),
   ]);
   return {
     notInvited: counts?.notInvited ?? 0,
@@ -35,6 +38,8 @@ export async function invitationSummary(): Promise<InvitationSummary> {
     firstNotInvited: firstNotInvited.map(fullName),
     failed: failed.rows.map(({ runAt: _runAt, ...row }) => row),
     failedCount: failed.count,
+    queued,
+    preview,
   };
 }
 

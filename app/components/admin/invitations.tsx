@@ -68,6 +68,8 @@ export function ConfirmedSend({
   label,
   busy,
   recipients: people,
+  preview,
+  returnTo,
   variant = "secondary",
 }: {
   action?: string;
@@ -75,6 +77,9 @@ export function ConfirmedSend({
   label: string;
   busy: boolean;
   recipients: { count: number; firstNames: string[] };
+  /** The mail as it will arrive, shown in the confirmation with a way to send it to oneself first. */
+  preview?: { subject: string; text: string };
+  returnTo: string;
   variant?: "primary" | "secondary";
 }) {
   const [confirming, setConfirming] = useState(false);
@@ -114,6 +119,23 @@ export function ConfirmedSend({
       >
         <p>Each gets a mail with a link to claim their card: {recipients(people.firstNames, people.count)}.</p>
         <p>Nobody who asked for no more invitations is sent one.</p>
+        {preview ? (
+          <details className="rounded-lg border border-slate-200 p-3 dark:border-slate-700">
+            <summary className="cursor-pointer font-medium text-slate-800 dark:text-slate-200">
+              The mail they receive
+            </summary>
+            <p className="mt-2 font-medium text-slate-800 dark:text-slate-200">{preview.subject}</p>
+            <p className="mt-1 max-h-48 overflow-y-auto text-xs whitespace-pre-wrap">{preview.text}</p>
+            <Form method="post" action="/admin/profiles" className="mt-3">
+              <input type="hidden" name="intent" value="test-invitation" />
+              <input type="hidden" name="redirectTo" value={returnTo} />
+              <Button type="submit" variant="secondary" size="sm">
+                <Mail aria-hidden className="size-4" />
+                Send a test to me
+              </Button>
+            </Form>
+          </details>
+        ) : null}
       </Confirm>
     </>
   );
@@ -131,6 +153,8 @@ export function InvitationToolbar({ summary, returnTo }: { summary: InvitationSu
         label={`Invite all not yet invited (${count(summary.notInvited)})`}
         busy={inviting}
         recipients={{ count: summary.notInvited, firstNames: summary.firstNotInvited }}
+        preview={summary.preview}
+        returnTo={returnTo}
       />
       <RemindWaitingButton
         waiting={summary.invitedUnclaimed}
@@ -146,6 +170,30 @@ export function InvitationToolbar({ summary, returnTo }: { summary: InvitationSu
         </Button>
       </Form>
     </div>
+  );
+}
+
+/** Invitation mails waiting in the queue, with a way to stop them before they go. */
+export function QueuedMails({ summary, returnTo }: { summary: InvitationSummary; returnTo: string }) {
+  const cancelling = useBusy("cancel-queued");
+  if (summary.queued === 0) return null;
+  return (
+    <Form
+      method="post"
+      action="/admin/profiles"
+      className="mb-4 flex flex-col gap-2 rounded-lg border border-sky-200 bg-sky-50 p-3 text-sm sm:flex-row sm:items-center sm:justify-between dark:border-sky-900 dark:bg-sky-950/40"
+    >
+      <input type="hidden" name="intent" value="cancel-queued" />
+      <input type="hidden" name="redirectTo" value={returnTo} />
+      <p className="text-sky-900 dark:text-sky-100" aria-live="polite">
+        {summary.queued === 1
+          ? "1 invitation mail is waiting to be sent."
+          : `${count(summary.queued)} invitation mails are waiting to be sent.`}
+      </p>
+      <Button type="submit" variant="secondary" size="sm" disabled={cancelling}>
+        {cancelling ? "Cancelling..." : "Cancel the waiting mails"}
+      </Button>
+    </Form>
   );
 }
 

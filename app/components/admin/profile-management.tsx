@@ -22,6 +22,7 @@ import {
   INVITATION_OPTIONS,
   InvitationToolbar,
   InviteButton,
+  QueuedMails,
   SelectBox,
 } from "~/components/admin/invitations";
 import { Avatar } from "~/components/avatar";
@@ -96,6 +97,7 @@ export function ProfileManagement({
         </div>
 
         <InvitationToolbar summary={management.invitations} returnTo={here} />
+        <QueuedMails summary={management.invitations} returnTo={here} />
         <FailedMails summary={management.invitations} returnTo={here} />
 
         <Form

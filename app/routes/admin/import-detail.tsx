@@ -21,6 +21,7 @@ import { formatOf } from "~/.server/imports/mapping";
 import { rowValues, shownFields } from "~/.server/imports/plan";
 import { PREVIEW_PAGE_ROWS, previewImport } from "~/.server/imports/preview";
 import { wakeImportWorker } from "~/.server/imports/run";
+import { invitationPreview } from "~/.server/invitations/invitations";
 import { failure, failureFrom, notFound } from "~/.server/responses";
 import { redirectWithToast } from "~/.server/toast";
 import { ConfirmedSend } from "~/components/admin/invitations";
@@ -102,7 +103,10 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     examples: [],
     settings,
     // Offered once the import is done: the cards it made that wait for their first invitation.
-    newPeople: record.status === "done" ? await newPeopleOfImport(viewer, record.id) : null,
+    newPeople:
+      record.status === "done"
+        ? { ...(await newPeopleOfImport(viewer, record.id)), preview: await invitationPreview() }
+        : null,
     preview: null,
     outcomes: {
       page,
@@ -476,6 +480,8 @@ function ProgressView({ data, failure }: { data: Data; failure: Route.ComponentP
               }
               busy={inviting}
               recipients={data.newPeople}
+              preview={data.newPeople.preview}
+              returnTo={`/admin/import/${data.id}`}
               variant="primary"
             />
           </div>

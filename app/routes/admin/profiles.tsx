@@ -6,10 +6,12 @@ import { ValidationError } from "~/.server/errors";
 import { type BodyHandle, formText, imageChange, readUploadForm } from "~/.server/form-data";
 import {
   ChosenProfileIdsSchema,
+  cancelQueuedMails,
   inviteChosenProfiles,
   inviteEveryoneNotInvited,
   remindEveryoneInvited,
   retryFailedMails,
+  sendInvitationTest,
 } from "~/.server/invitations/admin-actions";
 import { wasInvited } from "~/.server/invitations/summary";
 import { setCardState } from "~/.server/profiles/deactivation";
@@ -151,7 +153,15 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 /** The profile-management buttons about invitations. */
-const INVITATION_INTENTS = new Set(["invite", "invite-selected", "invite-all", "remind-all", "retry-mail"]);
+const INVITATION_INTENTS = new Set([
+  "invite",
+  "invite-selected",
+  "invite-all",
+  "remind-all",
+  "retry-mail",
+  "test-invitation",
+  "cancel-queued",
+]);
 
 function people(count: number) {
   return count === 1 ? "1 person" : `${count.toLocaleString("en")} people`;
@@ -202,6 +212,24 @@ async function invitationAction({
         text: queued
           ? `Reminder on its way to ${people(queued)}.`
           : "Nobody is waiting for a reminder (each person gets one an hour at most).",
+      });
+    }
+    case "test-invitation": {
+      const sent = await sendInvitationTest({ actor });
+      return redirectWithToast(back, {
+        text:
+          sent === "sent"
+            ? `A test invitation is on its way to ${actor.user.email}.`
+            : "Several test invitations went out this hour: try again later.",
+        tone: sent === "sent" ? "success" : "error",
+      });
+    }
+    case "cancel-queued": {
+      const cancelled = await cancelQueuedMails({ actor });
+      return redirectWithToast(back, {
+        text: cancelled
+          ? `${cancelled === 1 ? "1 invitation mail" : `${cancelled.toLocaleString("en")} invitation mails`} will not be sent.`
+          : "No invitation mail was waiting: they have all gone out.",
       });
     }
     default: {
