@@ -53,7 +53,7 @@ function navigationFor(isAdmin: boolean): { sidebar: NavItem[]; bottom: NavItem[
   }
   const directory = { to: "/directory", label: "Directory", Icon: Users };
   return {
-    sidebar: [directory, { to: "/profile/edit", label: "My Profile", Icon: UserRound }, HELP],
+    sidebar: [directory, { to: "/profile/edit", label: "Edit Profile", Icon: UserRound }, HELP],
     bottom: [directory, { to: "/profile/edit", label: "Profile", Icon: UserRound }],
   };
 }

@@ -40,8 +40,8 @@ test("a newcomer signs up, confirms through the emailed link and lands on their 
   await page.goto(await mailLink(email));
   await expect(page).toHaveURL(/\/$/);
   await expect(page.getByRole("heading", { name: "Welcome, Grace!" })).toBeVisible();
-  for (const card of ["Edit My Profile", "View My Card", "Browse Directory"]) {
-    await expect(page.getByRole("link", { name: new RegExp(card) })).toBeVisible();
+  for (const card of ["Edit Profile", "View My Card", "Browse Directory"]) {
+    await expect(page.getByRole("main").getByRole("link", { name: new RegExp(card) })).toBeVisible();
   }
   await expect(page.getByRole("link", { name: /View My Card/ })).toHaveAttribute("href", "/profile/grace.hopper");
   // No views yet: neither views nor rank are shown on the home page.

@@ -125,7 +125,7 @@ export function ConfirmedSend({
               The mail they receive
             </summary>
             <p className="mt-2 font-medium text-slate-800 dark:text-slate-200">{preview.subject}</p>
-            <p className="mt-1 max-h-48 overflow-y-auto text-xs whitespace-pre-wrap">{preview.text}</p>
+            <p className="mt-1 text-xs whitespace-pre-wrap">{preview.text}</p>
             <Form method="post" action="/admin/profiles" className="mt-3">
               <input type="hidden" name="intent" value="test-invitation" />
               <input type="hidden" name="redirectTo" value={returnTo} />

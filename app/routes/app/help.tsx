@@ -14,7 +14,7 @@ const TOPICS = [
     body: (
       <>
         <p>
-          Open <Link to="/profile/edit">My Profile</Link> to change your name, job title, email, phone, bio, LinkedIn
+          Open <Link to="/profile/edit">Edit Profile</Link> to change your name, job title, email, phone, bio, LinkedIn
           address and brand. Add a photo by dragging it onto the picture area or by clicking it: JPG, PNG or WebP up to
           5MB, and square images work best.
         </p>

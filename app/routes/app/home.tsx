@@ -49,7 +49,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
   const cards = [
     {
       to: "/profile/edit",
-      title: "Edit My Profile",
+      title: "Edit Profile",
       text: "Keep your details, photo and brand up to date.",
       Icon: PencilLine,
     },
