@@ -170,3 +170,22 @@ test.describe("on a phone", () => {
     await expect(page.getByRole("checkbox", { name: `Select ${first.name}` })).toHaveCount(0);
   });
 });
+
+test("without JavaScript, inviting everyone asks first on the page, with the mail they receive, and Cancel sends nothing", async ({
+  newContext,
+  sessions,
+}) => {
+  const page = await (await newContext({ javaScriptEnabled: false, storageState: await sessions("admin") })).newPage();
+  await page.goto("/admin/profiles");
+  const inviteAll = page.getByRole("link", { name: /^Invite all not yet invited \(\d+\)$/ });
+  const waiting = await inviteAll.textContent();
+  await inviteAll.click();
+  const question = page.getByRole("region", { name: /^Invite \d+ (person|people)\?$/ });
+  await expect(question).toContainText("Each gets a mail with a link to claim their card:");
+  await expect(question.getByRole("button", { name: /^Send \d+ invitations?$/ })).toBeVisible();
+  await question.getByText("The mail they receive").click();
+  await expect(question).toContainText("has prepared a business card for you");
+  await question.getByRole("link", { name: "Cancel" }).click();
+  await expect(question).toHaveCount(0);
+  await expect(page.getByRole("link", { name: /^Invite all not yet invited/ })).toHaveText(waiting ?? "");
+});

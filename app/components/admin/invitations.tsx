@@ -1,7 +1,7 @@
 import { BellRing, Mail, MailWarning, RotateCw, Send } from "lucide-react";
 import { useRef, useState } from "react";
-import { Form, useNavigation } from "react-router";
-import { Button } from "~/components/ui/button";
+import { Form, Link, useNavigation, useSearchParams } from "react-router";
+import { Button, buttonClasses } from "~/components/ui/button";
 import { Confirm } from "~/components/ui/dialog";
 import type { InvitationSummary, ManagedProfile } from "~/lib/dashboard";
 import { fullName } from "~/lib/names";
@@ -84,13 +84,23 @@ export function ConfirmedSend({
 }) {
   const [confirming, setConfirming] = useState(false);
   const form = useRef<HTMLFormElement>(null);
+  const [search] = useSearchParams();
   const people_ = people.count === 1 ? "1 person" : `${count(people.count)} people`;
+  const sendLabel = `Send ${people.count === 1 ? "1 invitation" : `${count(people.count)} invitations`}`;
+  const hidden = Object.entries(fields).map(([name, value]) => (
+    <input key={name} type="hidden" name={name} value={value} />
+  ));
+  const explanation = (
+    <>
+      <p>Each gets a mail with a link to claim their card: {recipients(people.firstNames, people.count)}.</p>
+      <p>Nobody who asked for no more invitations is sent one.</p>
+      {preview ? <MailPreview preview={preview} returnTo={returnTo} /> : null}
+    </>
+  );
   return (
     <>
-      <Form method="post" action={action} ref={form}>
-        {Object.entries(fields).map(([name, value]) => (
-          <input key={name} type="hidden" name={name} value={value} />
-        ))}
+      <Form method="post" action={action} ref={form} className="no-js:hidden">
+        {hidden}
         <Button
           type="submit"
           variant={variant}
@@ -105,11 +115,38 @@ export function ConfirmedSend({
           {busy ? "Inviting..." : label}
         </Button>
       </Form>
+      {/* Without scripts, the press opens the same question on the page, and its own form sends. */}
+      {people.count > 0 ? (
+        <Link
+          to={`?confirm=${fields.intent}`}
+          preventScrollReset
+          className={buttonClasses(variant, "md", "hidden w-full no-js:inline-flex sm:w-auto")}
+        >
+          <Send aria-hidden className="size-4" />
+          {label}
+        </Link>
+      ) : null}
+      {search.get("confirm") === fields.intent && people.count > 0 ? (
+        <section
+          aria-label={`Invite ${people_}?`}
+          className="hidden w-full space-y-2 rounded-lg border border-slate-300 bg-white p-4 text-sm text-slate-600 no-js:block dark:border-slate-700 dark:bg-slate-900 dark:text-slate-400"
+        >
+          <h2 className="text-base font-semibold text-slate-900 dark:text-white">Invite {people_}?</h2>
+          {explanation}
+          <Form method="post" action={action} className="flex flex-wrap gap-2 pt-2">
+            {hidden}
+            <Button type="submit">{sendLabel}</Button>
+            <Link to="?" className={buttonClasses("secondary")}>
+              Cancel
+            </Link>
+          </Form>
+        </section>
+      ) : null}
       <Confirm
         open={confirming}
         onOpenChange={setConfirming}
         title={`Invite ${people_}?`}
-        confirmLabel={`Send ${people.count === 1 ? "1 invitation" : `${count(people.count)} invitations`}`}
+        confirmLabel={sendLabel}
         tone="primary"
         busy={busy}
         onConfirm={() => {
@@ -117,27 +154,28 @@ export function ConfirmedSend({
           form.current?.requestSubmit();
         }}
       >
-        <p>Each gets a mail with a link to claim their card: {recipients(people.firstNames, people.count)}.</p>
-        <p>Nobody who asked for no more invitations is sent one.</p>
-        {preview ? (
-          <details className="rounded-lg border border-slate-200 p-3 dark:border-slate-700">
-            <summary className="cursor-pointer font-medium text-slate-800 dark:text-slate-200">
-              The mail they receive
-            </summary>
-            <p className="mt-2 font-medium text-slate-800 dark:text-slate-200">{preview.subject}</p>
-            <p className="mt-1 text-xs whitespace-pre-wrap">{preview.text}</p>
-            <Form method="post" action="/admin/profiles" className="mt-3">
-              <input type="hidden" name="intent" value="test-invitation" />
-              <input type="hidden" name="redirectTo" value={returnTo} />
-              <Button type="submit" variant="secondary" size="sm">
-                <Mail aria-hidden className="size-4" />
-                Send a test to me
-              </Button>
-            </Form>
-          </details>
-        ) : null}
+        {explanation}
       </Confirm>
     </>
+  );
+}
+
+/** The invitation as it will arrive, and a way to send it to oneself first. */
+function MailPreview({ preview, returnTo }: { preview: { subject: string; text: string }; returnTo: string }) {
+  return (
+    <details className="rounded-lg border border-slate-200 p-3 dark:border-slate-700">
+      <summary className="cursor-pointer font-medium text-slate-800 dark:text-slate-200">The mail they receive</summary>
+      <p className="mt-2 font-medium text-slate-800 dark:text-slate-200">{preview.subject}</p>
+      <p className="mt-1 text-xs whitespace-pre-wrap">{preview.text}</p>
+      <Form method="post" action="/admin/profiles" className="mt-3">
+        <input type="hidden" name="intent" value="test-invitation" />
+        <input type="hidden" name="redirectTo" value={returnTo} />
+        <Button type="submit" variant="secondary" size="sm">
+          <Mail aria-hidden className="size-4" />
+          Send a test to me
+        </Button>
+      </Form>
+    </details>
   );
 }
 
