@@ -21,6 +21,8 @@ export default [
   route("profile/:username/qr.png", "routes/profile/qr.png.ts"),
   route("profile/:username/og.png", "routes/profile/og.png.ts"),
   route("uploads/*", "routes/uploads.$.ts"),
+  // A brand's logo as PNG, for e-mail signatures.
+  route("brands/:id/logo.png", "routes/brands/logo.png.ts"),
   route("favicon.ico", "routes/favicon.ico.ts"),
   route("events", "routes/events.ts"),
   route("terms", "routes/legal/document.tsx", { id: "terms" }),
@@ -35,6 +37,11 @@ export default [
     route("profile/edit", "routes/app/profile-edit.tsx"),
     route("help", "routes/app/help.tsx"),
     route("account/card-email", "routes/app/card-email.tsx"),
+    // Every way to hand out one's card.
+    route("share", "routes/app/share.tsx"),
+    route("share/signature.html", "routes/app/share-signature.ts"),
+    route("share/background-1920.png", "routes/app/share-background.ts", { id: "share-background-1920" }),
+    route("share/background-1280.png", "routes/app/share-background.ts", { id: "share-background-1280" }),
     layout("routes/admin/layout.tsx", [
       route("admin/dashboard", "routes/admin/dashboard.tsx"),
       route("admin/profiles", "routes/admin/profiles.tsx"),

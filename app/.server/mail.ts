@@ -109,7 +109,7 @@ export async function mailSettled(): Promise<void> {
   while (pending.size) await Promise.all([...pending]);
 }
 
-function escapeHtml(value: string): string {
+export function escapeHtml(value: string): string {
   return value.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
 }
 

@@ -512,6 +512,33 @@ export const HOSTILE_INPUT: Row[] = [
     why: "the icon takes no input",
   },
   { route: "events", who: "visitor", method: "GET", url: "/events?x=%00", status: 401 },
+  // A brand's logo for e-mail signatures: anything but a brand's number with a logo is not found.
+  ...["%00", "-1", HUGE_ID, "1e3", "abc", "0"].map(
+    (id): Row => ({
+      route: "brands/:id/logo.png",
+      who: "visitor",
+      method: "GET",
+      url: `/brands/${id}/logo.png`,
+      status: 404,
+    }),
+  ),
+  // Share my card and its files: the member's own card only, whatever the query says.
+  ...(<[string, string][]>[
+    ["share", "/share?x=%00&username=someone-else"],
+    ["share/signature.html", `/share/signature.html?download=%00&username=${LONG.slice(0, 200)}`],
+    ["share/background-1920.png", "/share/background-1920.png?x=%00"],
+    ["share/background-1280.png", "/share/background-1280.png?download=%00"],
+  ]).map(
+    ([route, url]): Row => ({
+      route,
+      who: "member",
+      method: "GET",
+      url,
+      status: 200,
+      why: "the member's own card is shared; the query names nothing",
+    }),
+  ),
+
   {
     route: "terms",
     who: "visitor",

@@ -10,7 +10,7 @@ import { recordAdminAction } from "../audit/record";
 import { db, type Queryable } from "../db/client";
 import { brands, emailLinks, invitations, type MailJob, mailJobs, profiles, siteSettings } from "../db/schema";
 import { env } from "../env";
-import { type MailMessage, sendMail } from "../mail";
+import { escapeHtml, type MailMessage, sendMail } from "../mail";
 import { getSiteSettings, storedImageKey } from "../settings/settings";
 import { registerMailJob, wakeMailQueue } from "./mail-queue";
 import { stopInvitationsUrl } from "./stop";
@@ -230,10 +230,6 @@ export async function findInvitation(token: string, tx: Queryable = db, now = ne
 }
 
 // ── The mail ─────────────────────────────────────────────────────────────────
-
-function escapeHtml(value: string): string {
-  return value.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
-}
 
 const HEX = /^#[0-9a-fA-F]{6}$/;
 

@@ -42,7 +42,7 @@ const DESIGN_REVISION = 3;
  * Escapes text for the SVG; characters XML cannot hold (control characters, lone
  * surrogates) are dropped, so no stored value can stop the image from rendering.
  */
-function xml(value: string) {
+export function xml(value: string) {
   return value
     .replace(
       // biome-ignore lint/suspicious/noControlCharactersInRegex: removing what XML cannot hold is what this is for
@@ -56,14 +56,17 @@ function xml(value: string) {
 }
 
 /** The family the settings chose, or the default one. */
-function familyOf(site: OgSite): FontFamily {
+export function familyOf(site: OgSite): FontFamily {
   return (FONT_FAMILIES as readonly string[]).includes(site.fontFamily) ? (site.fontFamily as FontFamily) : "Inter";
 }
 
 /** The logo the image shows: the brand's, or the site's own upload for a card without a brand. */
 function logoKeyOf(card: OgCard, site: OgSite): string | null {
-  const key = card.brand ? card.brand.logo : site.primaryLogo;
-  // A logo given as an address elsewhere is never fetched: only uploads are drawn.
+  return uploadedKey(card.brand ? card.brand.logo : site.primaryLogo);
+}
+
+/** The stored key of an uploaded image; null for none, or for an address elsewhere, which is never fetched. */
+export function uploadedKey(key: string | null | undefined): string | null {
   if (!key || /^[a-z]+:/i.test(key) || key.startsWith("//")) return null;
   return key.replace(/^\/uploads\//, "");
 }
@@ -90,7 +93,7 @@ export function ogVersion(card: OgCard, site: OgSite): string {
 }
 
 /** The logo as a PNG fitted into the logo box, or null when there is none or it cannot be read. */
-async function readLogo(key: string | null): Promise<{ png: Buffer; width: number; height: number } | null> {
+export async function readLogo(key: string | null): Promise<{ png: Buffer; width: number; height: number } | null> {
   if (!key) return null;
   try {
     const stored = await getStorage().get(key);

@@ -1,4 +1,4 @@
-import { ArrowRight, Circle, CircleCheck, Contact, Eye, PencilLine, Trophy, Users } from "lucide-react";
+import { ArrowRight, Circle, CircleCheck, Contact, Eye, PencilLine, Send, Trophy, Users } from "lucide-react";
 import { Link } from "react-router";
 import { loadDashboard } from "~/.server/analytics/dashboard";
 import { getProfileRank } from "~/.server/analytics/stats";
@@ -58,6 +58,12 @@ export default function Home({ loaderData }: Route.ComponentProps) {
       title: "View My Card",
       text: "See your card as others see it, share it or show its QR code.",
       Icon: Contact,
+    },
+    {
+      to: "/share",
+      title: "Share My Card",
+      text: "Your link and QR code, an e-mail signature and a video-call background.",
+      Icon: Send,
     },
     {
       to: "/directory",
@@ -151,7 +157,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
           </div>
         </section>
       ) : null}
-      <ul className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
+      <ul className="grid gap-4 sm:grid-cols-2 xl:grid-cols-4">
         {cards.map(({ to, title, text, Icon }) => (
           <li key={title}>
             <Link

@@ -11,6 +11,7 @@ import {
   Pencil,
   Phone,
   QrCode,
+  Send,
   ShieldCheck,
   Users,
 } from "lucide-react";
@@ -184,6 +185,17 @@ export default function PublicCard({ loaderData }: Route.ComponentProps) {
             <Link to="/profile/edit" className={buttonClasses("ghost", "sm", "whitespace-nowrap")}>
               <Pencil aria-hidden className="size-4" />
               Edit Profile
+            </Link>
+          ) : null}
+          {viewer?.isOwner ? (
+            <Link
+              to="/share"
+              className={buttonClasses("ghost", "sm", "whitespace-nowrap")}
+              aria-label="Share my card: every way to hand it out"
+              title="Share my card"
+            >
+              <Send aria-hidden className="size-4" />
+              <span className="hidden sm:inline">Share my card</span>
             </Link>
           ) : null}
           <ThemeSwitch />
