@@ -97,7 +97,10 @@ for (const width of [390, 1440]) {
       });
     });
 
-    test("analytics and profile management fit the screen, with whole emails", async ({ page, login }) => {
+    test("analytics and profile management fit the screen, long emails kept to one line and shown whole on focus", async ({
+      page,
+      login,
+    }) => {
       await login("admin");
       await page.goto("/admin/analytics");
       await expect(page.getByRole("heading", { name: "Analytics" })).toBeVisible();
@@ -110,7 +113,14 @@ for (const width of [390, 1440]) {
       const email = page.locator(width === 390 ? "li" : "td").getByText(person.email, { exact: true });
       await inEachScheme(page, async (scheme) => {
         await expect(email).toBeVisible();
-        await expectWhole(email);
+        // A long address is kept to one line within its column; the whole of it shows on focus (and hover).
+        // Focused again until the page's script is running: focus before hydration opens nothing.
+        await expect(async () => {
+          await email.blur();
+          await email.focus();
+          await expect(page.getByRole("tooltip")).toHaveText(person.email, { timeout: 1_000 });
+        }).toPass();
+        await page.keyboard.press("Escape");
         await expectNoSidewaysScroll(page);
         if (scheme === "dark") await expectAccessible(page);
         await screenshot(page, `admin-profiles-${device}-${scheme}`);

@@ -38,6 +38,14 @@ test("a member finds every way to hand out their card on one page, and copies th
   await screenshot(page, "share-desktop-light");
   await page.emulateMedia({ colorScheme: "dark" });
   await page.setViewportSize({ width: 390, height: 844 });
+  // As a phone opens it.
+  await page.reload();
+  await expect(page.getByRole("heading", { name: "Share my card", level: 1 })).toBeVisible();
+  const { scrollWidth, innerWidth } = await page.evaluate(() => ({
+    scrollWidth: document.documentElement.scrollWidth,
+    innerWidth: window.innerWidth,
+  }));
+  expect(scrollWidth, "the page's width on a phone").toBeLessThanOrEqual(innerWidth);
   await screenshot(page, "share-phone-dark");
   await page.setViewportSize({ width: 1280, height: 720 });
   await page.emulateMedia({ colorScheme: "light" });

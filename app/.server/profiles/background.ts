@@ -15,7 +15,7 @@ import { qrPng, qrTargetUrl } from "./qr";
  * the right way round: the call shows it unmirrored to everyone else.
  */
 
-export const BACKGROUND_SIZES = { 1920: [1920, 1080], 1280: [1280, 720] } as const;
+const BACKGROUND_SIZES = { 1920: [1920, 1080], 1280: [1280, 720] } as const;
 export type BackgroundSize = keyof typeof BACKGROUND_SIZES;
 
 const W = 1920;

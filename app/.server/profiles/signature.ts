@@ -18,7 +18,7 @@ import { cardUrl } from "./qr";
  * its size and a text alternative. Only what the card shows to anyone is in it.
  */
 
-export type SignatureCard = {
+type SignatureCard = {
   firstName: string;
   lastName: string;
   username: string;
@@ -32,7 +32,7 @@ export type SignatureCard = {
   brand: { id: number; name: string; primaryColor: string; secondaryColor: string; logo: string | null } | null;
 };
 
-export type SignatureSite = { companyName: string; primaryColor: string; secondaryColor: string };
+type SignatureSite = { companyName: string; primaryColor: string; secondaryColor: string };
 
 /** Mail programs cut long signatures (Gmail at 10,000 characters): far less is needed. */
 export const MAX_SIGNATURE_LENGTH = 10_000;
@@ -60,7 +60,7 @@ function link(href: string, text: string, color: string) {
 }
 
 /** The signature as HTML and as plain text. `logo` is the brand logo's PNG size when it has one. */
-export function emailSignature(
+function emailSignature(
   card: SignatureCard,
   site: SignatureSite,
   logo: { width: number; height: number } | null,
