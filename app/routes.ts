@@ -42,6 +42,7 @@ export default [
     route("share/signature.html", "routes/app/share-signature.ts"),
     route("share/background-1920.png", "routes/app/share-background.ts", { id: "share-background-1920" }),
     route("share/background-1280.png", "routes/app/share-background.ts", { id: "share-background-1280" }),
+    route("share/google-wallet", "routes/app/share-google-wallet.ts"),
     layout("routes/admin/layout.tsx", [
       route("admin/dashboard", "routes/admin/dashboard.tsx"),
       route("admin/profiles", "routes/admin/profiles.tsx"),
@@ -51,6 +52,7 @@ export default [
       route("admin/settings", "routes/admin/settings.tsx"),
       route("admin/settings/single-sign-on", "routes/admin/single-sign-on.tsx"),
       route("admin/settings/provisioning", "routes/admin/provisioning.tsx"),
+      route("admin/settings/wallet", "routes/admin/wallet.tsx"),
       route("admin/export/dashboard.csv", "routes/admin/export/dashboard.csv.ts"),
       route("admin/export/analytics.csv", "routes/admin/export/analytics.csv.ts"),
       // Audit log

@@ -17,6 +17,7 @@ const PAGES = [
   "/admin/settings",
   "/admin/settings/single-sign-on",
   "/admin/settings/provisioning",
+  "/admin/settings/wallet",
   "/admin/export/dashboard.csv",
   "/admin/export/analytics.csv",
   "/admin/audit",
@@ -144,6 +145,9 @@ test("visitors and members can neither see nor change anything an administrator 
     ["/admin/settings/provisioning", { intent: "create", name: "Hacked SCIM" }],
     ["/admin/settings/provisioning", { intent: "revoke", id: "00000000-0000-4000-8000-000000000000" }],
     ["/admin/settings/provisioning", { intent: "map", groupId: "00000000-0000-4000-8000-000000000000", brandId: "" }],
+    // A wallet issuer of their own would sign passes in the company's name.
+    ["/admin/settings/wallet", { intent: "save-google", issuerId: "123456789", serviceAccount: "{}" }],
+    ["/admin/settings/wallet", { intent: "remove-google" }],
   ];
   for (const [path, fields] of attempts) {
     for (const [who, api] of [

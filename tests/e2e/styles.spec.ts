@@ -26,10 +26,13 @@ test("delete buttons are red, in the brand cards, the profile table and the conf
   expect(isRed(await rgbOf(deleteBrand, "color"))).toBe(true);
 
   await page.goto("/admin/profiles");
-  const deleteProfile = page
+  // In a card's Actions menu, the last item.
+  await page
     .getByRole("row")
-    .getByRole("button", { name: /^Delete / })
-    .first();
+    .getByRole("button", { name: /^Actions for / })
+    .first()
+    .click();
+  const deleteProfile = page.getByRole("menuitem", { name: "Delete…" });
   await expect(deleteProfile).toBeVisible();
   expect(isRed(await rgbOf(deleteProfile, "color"))).toBe(true);
 

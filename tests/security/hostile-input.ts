@@ -522,6 +522,44 @@ export const HOSTILE_INPUT: Row[] = [
       status: 404,
     }),
   ),
+  // The wallet link: not set up in these runs, so not found whatever the query says.
+  { route: "share/google-wallet", who: "member", method: "GET", url: "/share/google-wallet?x=%00", status: 404 },
+  {
+    route: "admin/settings/wallet",
+    who: "admin",
+    method: "GET",
+    url: "/admin/settings/wallet?x=%00",
+    status: 200,
+    why: "the wallet screen takes no query",
+  },
+  // The issuer and the service account's key: each mistake said on the form, nothing stored.
+  ...(<Record<string, string>[]>[
+    { intent: "save-google", issuerId: NUL, serviceAccount: "" },
+    { intent: "save-google", issuerId: LONG, serviceAccount: LONG },
+    { intent: "save-google", issuerId: "123456789", serviceAccount: NUL },
+    { intent: "save-google", issuerId: "123456789", serviceAccount: '{"type":"service_account"}' },
+    {
+      intent: "save-google",
+      issuerId: "123456789",
+      serviceAccount: JSON.stringify({
+        type: "service_account",
+        client_email: "a@b.example",
+        private_key_id: "k",
+        private_key: `-----BEGIN PRIVATE KEY-----\n${"A".repeat(200)}\n-----END PRIVATE KEY-----`,
+      }),
+    },
+    { intent: "save-google" },
+    { intent: "nope" },
+  ]).map(
+    (form): Row => ({
+      route: "admin/settings/wallet",
+      who: "admin",
+      method: "POST",
+      url: "/admin/settings/wallet",
+      form,
+      status: 400,
+    }),
+  ),
   // Share my card and its files: the member's own card only, whatever the query says.
   ...(<[string, string][]>[
     ["share", "/share?x=%00&username=someone-else"],
@@ -574,6 +612,7 @@ export const HOSTILE_INPUT: Row[] = [
       ["admin/settings", "admin"],
       ["admin/settings/single-sign-on", "admin"],
       ["admin/settings/provisioning", "admin"],
+      ["admin/settings/wallet", "admin"],
       ["admin/import", "admin"],
     ] as const
   ).flatMap(([route, who]) =>

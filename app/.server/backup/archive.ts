@@ -34,6 +34,7 @@ import {
   usernameRedirects,
   users,
   verifications,
+  walletSettings,
 } from "../db/schema";
 import { jpegKeyOf } from "../images";
 import type { Storage } from "../storage";
@@ -76,6 +77,8 @@ export const BACKUP_TABLES: PgTable[] = [
   scimUsers,
   scimGroups,
   scimGroupMembers,
+  // The Google Wallet service account is in the archive as stored: sealed with the server's secret.
+  walletSettings,
 ];
 
 /**

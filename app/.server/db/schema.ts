@@ -734,3 +734,19 @@ export const scimErrors = pgTable(
   },
   (table) => [index("scim_errors_connection_idx").on(table.connectionId, table.createdAt)],
 );
+
+// ── Wallet passes (docs/decisions/033-card-everywhere.md) ───────────────────
+
+/** The company's wallet credentials: one row. The service account's key is sealed (sso/secrets.ts). */
+export const walletSettings = pgTable(
+  "wallet_settings",
+  {
+    id: integer("id").primaryKey().default(1),
+    googleIssuerId: text("google_issuer_id"),
+    /** The service account's address, shown on the settings screen; its key never is. */
+    googleClientEmail: text("google_client_email"),
+    googleServiceAccount: text("google_service_account"),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [check("wallet_settings_single_row", sql`${table.id} = 1`)],
+);

@@ -1,4 +1,4 @@
-import { KeyRound, PlugZap, ShieldCheck, TriangleAlert } from "lucide-react";
+import { KeyRound, PlugZap, ShieldCheck, TriangleAlert, Wallet } from "lucide-react";
 import { Tabs } from "radix-ui";
 import { useEffect, useState } from "react";
 import { Form, Link, useNavigation, useSearchParams, useSubmit } from "react-router";
@@ -454,6 +454,18 @@ export default function Settings({ loaderData, actionData }: Route.ComponentProp
               <ButtonLink to="/admin/settings/provisioning" variant="secondary" className="shrink-0">
                 <PlugZap aria-hidden className="size-4" />
                 Provisioning
+              </ButtonLink>
+            </div>
+            <div className="flex flex-col gap-4 border-t border-slate-200 pt-5 sm:flex-row sm:items-center sm:justify-between dark:border-slate-800">
+              <div className="space-y-1">
+                <h2 className="text-base font-semibold">Wallet passes</h2>
+                <p className="text-sm text-slate-600 dark:text-slate-400">
+                  Let members keep their card in Google Wallet, with its QR code.
+                </p>
+              </div>
+              <ButtonLink to="/admin/settings/wallet" variant="secondary" className="shrink-0">
+                <Wallet aria-hidden className="size-4" />
+                Wallet passes
               </ButtonLink>
             </div>
           </Tabs.Content>

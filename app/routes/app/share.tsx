@@ -1,9 +1,10 @@
-import { Check, Copy, Download, Mail, QrCode, Video } from "lucide-react";
+import { Check, Copy, Download, Mail, QrCode, Video, Wallet } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
 import { Link } from "react-router";
 import { cardUrl } from "~/.server/profiles/qr";
 import { signatureOfCard } from "~/.server/profiles/signature";
 import { notFound } from "~/.server/responses";
+import { googleWalletReady } from "~/.server/wallet/google";
 import { CopyField } from "~/components/copy-field";
 import { PageHeader } from "~/components/page-header";
 import { Button, buttonClasses } from "~/components/ui/button";
@@ -20,6 +21,7 @@ export async function loader({ context }: Route.LoaderArgs) {
   return {
     username,
     address: cardUrl(username),
+    googleWallet: await googleWalletReady(),
     signature,
     secure: cardUrl(username).startsWith("https://"),
   };
@@ -30,7 +32,7 @@ const SECTION =
 
 /** "Share my card": every way to hand out the card, each with what it is for. */
 export default function Share({ loaderData }: Route.ComponentProps) {
-  const { username, address, signature, secure } = loaderData;
+  const { username, address, signature, secure, googleWallet } = loaderData;
   return (
     <div className="max-w-4xl space-y-6">
       <PageHeader
@@ -72,6 +74,27 @@ export default function Share({ loaderData }: Route.ComponentProps) {
           </div>
         </div>
       </section>
+
+      {googleWallet ? (
+        <section aria-labelledby="wallet-title" className={SECTION}>
+          <div className="flex items-start gap-3">
+            <Wallet aria-hidden className="mt-0.5 size-5 shrink-0 text-brand-ink" />
+            <div className="space-y-1">
+              <h2 id="wallet-title" className="text-lg font-semibold">
+                Phone wallet
+              </h2>
+              <p className="text-sm text-slate-600 dark:text-slate-400">
+                Keep your card in your phone's wallet, with its QR code: it opens without a network, at a fair or on a
+                train.
+              </p>
+            </div>
+          </div>
+          <a href="/share/google-wallet" className={buttonClasses("primary")}>
+            <Wallet aria-hidden className="size-4" />
+            Save to Google Wallet
+          </a>
+        </section>
+      ) : null}
 
       <section aria-labelledby="signature-title" className={SECTION}>
         <div className="flex items-start gap-3">
