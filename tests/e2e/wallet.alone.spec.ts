@@ -35,6 +35,11 @@ test("an administrator sets up Google Wallet, and a member's Share page offers t
   expect(await page.content()).not.toContain("PRIVATE KEY");
   await expectAccessible(page);
   await screenshot(page, "wallet-settings-desktop-light");
+  await page.emulateMedia({ colorScheme: "dark" });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await screenshot(page, "wallet-settings-phone-dark");
+  await page.setViewportSize({ width: 1280, height: 720 });
+  await page.emulateMedia({ colorScheme: "light" });
 
   const member = await (await newContext({ storageState: await sessions("member") })).newPage();
   await member.goto("/share");

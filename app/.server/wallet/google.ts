@@ -73,6 +73,8 @@ export type GoogleWalletStatus = {
   clientEmail: string | null;
   /** The sealed key no longer opens (another server's secret): it must be pasted again. */
   unreadable: boolean;
+  /** When it was last saved: the form starts empty again after each save. */
+  savedAt: string | null;
 };
 
 export async function googleWalletStatus(): Promise<GoogleWalletStatus> {
@@ -81,6 +83,7 @@ export async function googleWalletStatus(): Promise<GoogleWalletStatus> {
     issuerId: row?.googleIssuerId ?? null,
     clientEmail: row?.googleServiceAccount ? row.googleClientEmail : null,
     unreadable: !!row?.googleServiceAccount && openSecret(row.googleServiceAccount, SEALED_AS) === null,
+    savedAt: row?.updatedAt.toISOString() ?? null,
   };
 }
 

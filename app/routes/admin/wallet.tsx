@@ -95,7 +95,8 @@ export default function WalletSettings({ loaderData, actionData }: Route.Compone
             again.
           </p>
         ) : null}
-        <Form method="post" noValidate className="space-y-5">
+        {/* A new key after each save: the form starts empty again, its key field too. */}
+        <Form key={google.savedAt ?? "new"} method="post" noValidate className="space-y-5">
           <input type="hidden" name="intent" value="save-google" />
           <FormAlert failure={actionData} nothingDone="Nothing was saved." />
           <Field
