@@ -24,6 +24,8 @@ export default [
   // A brand's logo as PNG, for e-mail signatures.
   route("brands/:id/logo.png", "routes/brands/logo.png.ts"),
   route("favicon.ico", "routes/favicon.ico.ts"),
+  // The service worker that keeps a member's own card for use without a network.
+  route("sw.js", "routes/sw.js.ts"),
   route("events", "routes/events.ts"),
   route("terms", "routes/legal/document.tsx", { id: "terms" }),
   route("privacy", "routes/legal/document.tsx", { id: "privacy" }),

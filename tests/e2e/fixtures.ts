@@ -68,11 +68,12 @@ async function signInThroughApi(person: Person, ip: string, url: string): Promis
  * expected error that never came fails it too.
  */
 class ConsoleWatch {
-  private expected: { pattern: RegExp; seen: boolean }[] = [];
+  private expected: { pattern: RegExp; seen: boolean; optional: boolean }[] = [];
   private unexpected: string[] = [];
 
-  expect(pattern: RegExp) {
-    this.expected.push({ pattern, seen: false });
+  /** `optional`: the browser may or may not report it (a stream cut by going offline), and either is fine. */
+  expect(pattern: RegExp, optional = false) {
+    this.expected.push({ pattern, seen: false, optional });
   }
 
   watch(context: BrowserContext) {
@@ -94,7 +95,9 @@ class ConsoleWatch {
   problems() {
     return [
       ...this.unexpected,
-      ...this.expected.filter(({ seen }) => !seen).map(({ pattern }) => `expected a browser error matching ${pattern}`),
+      ...this.expected
+        .filter(({ seen, optional }) => !seen && !optional)
+        .map(({ pattern }) => `expected a browser error matching ${pattern}`),
     ];
   }
 }
@@ -118,7 +121,7 @@ type TestFixtures = {
   /** A second browser (another person, elsewhere), watched like the first and closed after the test. */
   newContext: (options?: BrowserContextOptions) => Promise<BrowserContext>;
   /** This test provokes a browser error matching `pattern` on purpose. */
-  expectConsoleError: (pattern: RegExp) => void;
+  expectConsoleError: (pattern: RegExp, optional?: boolean) => void;
   consoleWatch: ConsoleWatch;
 };
 
@@ -172,7 +175,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
   },
 
   expectConsoleError: async ({ consoleWatch }, use) => {
-    await use((pattern) => consoleWatch.expect(pattern));
+    await use((pattern, optional) => consoleWatch.expect(pattern, optional));
   },
 
   login: async ({ context, sessions }, use, testInfo) => {

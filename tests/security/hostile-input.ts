@@ -512,6 +512,14 @@ export const HOSTILE_INPUT: Row[] = [
     why: "the icon takes no input",
   },
   { route: "events", who: "visitor", method: "GET", url: "/events?x=%00", status: 401 },
+  {
+    route: "sw.js",
+    who: "visitor",
+    method: "GET",
+    url: "/sw.js?card=%00&x=%00",
+    status: 200,
+    why: "the worker script is the same for everyone; the card it keeps is read in the browser",
+  },
   // A brand's logo for e-mail signatures: anything but a brand's number with a logo is not found.
   ...["%00", "-1", HUGE_ID, "1e3", "abc", "0"].map(
     (id): Row => ({

@@ -20,5 +20,7 @@ export async function action({ request }: Route.ActionArgs) {
       headers.append("set-cookie", `${name}=; Path=/; Max-Age=0; HttpOnly; SameSite=Lax`);
     }
   }
+  // What this browser kept of the member's own card for use without a network goes too.
+  headers.set("Clear-Site-Data", '"cache", "storage"');
   throw redirect("/auth", { headers });
 }

@@ -15,7 +15,7 @@ import {
   ShieldCheck,
   Users,
 } from "lucide-react";
-import { Fragment, type ReactNode } from "react";
+import { Fragment, type ReactNode, useEffect } from "react";
 import { Link } from "react-router";
 import { countView, uncommittedViews, viewSourceOf } from "~/.server/analytics/views";
 import { getOptionalViewer } from "~/.server/authz";
@@ -172,6 +172,13 @@ export default function PublicCard({ loaderData }: Route.ComponentProps) {
   useLiveData((event) => (event.kind === "view" || event.kind === "profile") && event.id === card.id, viewer !== null);
   const name = fullName(card);
   const scope = brandScope(card.brand);
+  const owner = viewer?.isOwner === true;
+  // The owner's card and QR page open without a network once seen (routes/sw.js.ts); nobody else's are kept.
+  useEffect(() => {
+    if (owner && "serviceWorker" in navigator) {
+      navigator.serviceWorker.register(`/sw.js?card=${encodeURIComponent(card.username)}`).catch(() => {});
+    }
+  }, [owner, card.username]);
   return (
     <div className={`min-h-dvh pb-16 ${scope.className ?? ""}`} style={scope.style} data-testid="card-page">
       <header className="mx-auto flex max-w-5xl items-center justify-between gap-2 px-4 py-3 sm:px-6">
