@@ -3,6 +3,11 @@ import { type CardWriter, writeCards } from "../profiles/card-writer";
 import type { Connection } from "./connections";
 import { ScimError } from "./errors";
 
+/** A resource id as this server makes them: anything else names no resource, without a query. */
+export const RESOURCE_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export const LIST_SCHEMA = "urn:ietf:params:scim:api:messages:2.0:ListResponse";
+
 /** What every SCIM operation runs as: the connection, and the base of the addresses it answers with. */
 export type ScimContext = { connection: Connection; baseUrl: string };
 

@@ -1,8 +1,8 @@
 import { ENTERPRISE_SCHEMA, USER_SCHEMA } from "./attributes";
+import { LIST_SCHEMA } from "./context";
 import { notFound } from "./errors";
 import { MAX_PAGE_SIZE } from "./filter";
 import { GROUP_SCHEMA } from "./groups";
-import { LIST_SCHEMA } from "./users";
 
 /**
  * What a provider reads to learn what this server does (RFC 7644 §4): the

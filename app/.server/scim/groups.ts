@@ -8,7 +8,7 @@ import { ForbiddenError, NotFoundError } from "../errors";
 import { type CardWriter, cardLabel, writeCards } from "../profiles/card-writer";
 import { operationsOf } from "./attributes";
 import type { Connection } from "./connections";
-import { asConnection, type ScimContext } from "./context";
+import { asConnection, LIST_SCHEMA, RESOURCE_ID, type ScimContext } from "./context";
 import { notFound, ScimError } from "./errors";
 import { type Condition, pagingOf, parseFilter } from "./filter";
 
@@ -21,8 +21,6 @@ import { type Condition, pagingOf, parseFilter } from "./filter";
  */
 
 export const GROUP_SCHEMA = "urn:ietf:params:scim:schemas:core:2.0:Group";
-const LIST_SCHEMA = "urn:ietf:params:scim:api:messages:2.0:ListResponse";
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const MAX_MEMBERS_PER_REQUEST = 10_000;
 
 type ScimGroup = typeof scimGroups.$inferSelect;
@@ -122,7 +120,7 @@ async function memberIds(tx: Queryable, connection: Connection, value: unknown):
   }
   const ids = items
     .map((item) => (item && typeof item === "object" ? (item as { value?: unknown }).value : item))
-    .filter((id): id is string => typeof id === "string" && UUID.test(id));
+    .filter((id): id is string => typeof id === "string" && RESOURCE_ID.test(id));
   if (ids.length === 0) return [];
   const known = await tx
     .select({ id: scimUsers.id })
@@ -134,7 +132,7 @@ async function memberIds(tx: Queryable, connection: Connection, value: unknown):
 }
 
 async function lockedGroup(tx: Queryable, context: ScimContext, id: string): Promise<ScimGroup> {
-  if (!UUID.test(id)) throw notFound("Group", id);
+  if (!RESOURCE_ID.test(id)) throw notFound("Group", id);
   const [group] = await tx
     .select()
     .from(scimGroups)
@@ -185,7 +183,7 @@ export async function createGroup(context: ScimContext, body: Record<string, unk
 }
 
 export async function getGroup(context: ScimContext, id: string, query: URLSearchParams) {
-  if (!UUID.test(id)) throw notFound("Group", id);
+  if (!RESOURCE_ID.test(id)) throw notFound("Group", id);
   const [group] = await db
     .select()
     .from(scimGroups)
@@ -203,9 +201,9 @@ function conditionSql(condition: Condition): SQL {
     case "externalId":
       return text === null ? sql`${scimGroups.externalId} is null` : eq(scimGroups.externalId, text);
     case "id":
-      return text !== null && UUID.test(text) ? eq(scimGroups.id, text) : sql`false`;
+      return text !== null && RESOURCE_ID.test(text) ? eq(scimGroups.id, text) : sql`false`;
     case "members.value":
-      return text !== null && UUID.test(text)
+      return text !== null && RESOURCE_ID.test(text)
         ? sql`exists (select 1 from ${scimGroupMembers} m where m.group_id = ${scimGroups.id} and m.user_id = ${text})`
         : sql`false`;
     default:
@@ -284,7 +282,7 @@ export async function patchGroup(context: ScimContext, id: string, body: Record<
       if (single) {
         if (op !== "remove") throw new ScimError(400, "Members are added with the path members.", "invalidPath");
         const memberId = single[1] as string;
-        if (UUID.test(memberId))
+        if (RESOURCE_ID.test(memberId))
           for (const userId of await removeMembers(cards.tx, group.id, [memberId])) touched.add(userId);
       } else if (name === "members") {
         if (op === "replace") for (const userId of await removeMembers(cards.tx, group.id, "all")) touched.add(userId);
@@ -335,7 +333,7 @@ export async function deleteGroup(context: ScimContext, id: string) {
 export async function mapGroupToBrand(actor: Actor, groupId: string, brandId: number | null) {
   if (!can(actor.role, "update:settings:any")) throw new ForbiddenError();
   await writeCards({ kind: "administrator", actor }, async (cards) => {
-    const [group] = UUID.test(groupId)
+    const [group] = RESOURCE_ID.test(groupId)
       ? await cards.tx.select().from(scimGroups).where(eq(scimGroups.id, groupId)).for("update")
       : [];
     if (!group) throw new NotFoundError("group");

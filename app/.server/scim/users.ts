@@ -23,7 +23,7 @@ import {
   userResource,
   valueAt,
 } from "./attributes";
-import { asConnection, type ScimContext } from "./context";
+import { asConnection, LIST_SCHEMA, RESOURCE_ID, type ScimContext } from "./context";
 import { notFound, ScimError } from "./errors";
 import { type Condition, pagingOf, parseFilter } from "./filter";
 import { syncBrands } from "./groups";
@@ -40,17 +40,13 @@ import { syncBrands } from "./groups";
 
 type ScimUser = typeof scimUsers.$inferSelect;
 
-const LIST_SCHEMA = "urn:ietf:params:scim:api:messages:2.0:ListResponse";
-
 function resourceOf(user: ScimUser, baseUrl: string) {
   return userResource(user, user.attributes, baseUrl);
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /** A person of the connection, locked for the rest of the transaction; 404 when it is no person of this connection. */
 async function lockedUser(tx: Queryable, context: ScimContext, id: string): Promise<ScimUser> {
-  if (!UUID.test(id)) throw notFound("User", id);
+  if (!RESOURCE_ID.test(id)) throw notFound("User", id);
   const [user] = await tx
     .select()
     .from(scimUsers)
@@ -135,7 +131,7 @@ async function managerChange(
   const wanted = valueAt(after, key);
   if (before && valueAt(before, key) === wanted) return undefined;
   if (!wanted) return before ? null : undefined;
-  if (!UUID.test(wanted)) return undefined;
+  if (!RESOURCE_ID.test(wanted)) return undefined;
   const [manager] = await cards.tx
     .select({ email: profiles.email })
     .from(scimUsers)
@@ -356,7 +352,7 @@ export async function deleteUser(context: ScimContext, id: string) {
 }
 
 export async function getUser(context: ScimContext, id: string) {
-  if (!UUID.test(id)) throw notFound("User", id);
+  if (!RESOURCE_ID.test(id)) throw notFound("User", id);
   const [user] = await db
     .select()
     .from(scimUsers)
@@ -374,7 +370,7 @@ function conditionSql(condition: Condition): SQL {
     case "externalId":
       return text === null ? sql`${scimUsers.externalId} is null` : eq(scimUsers.externalId, text);
     case "id":
-      return text !== null && UUID.test(text) ? eq(scimUsers.id, text) : sql`false`;
+      return text !== null && RESOURCE_ID.test(text) ? eq(scimUsers.id, text) : sql`false`;
     case "active":
       return typeof value === "boolean" ? eq(scimUsers.active, value) : sql`false`;
     case "displayName":
@@ -414,5 +410,3 @@ export async function listUsers(context: ScimContext, query: URLSearchParams) {
     Resources: rows.map((row) => resourceOf(row, context.baseUrl)),
   };
 }
-
-export { LIST_SCHEMA };
