@@ -20,6 +20,8 @@ export default [
   route("profile/:username/contact.vcf", "routes/profile/contact.vcf.ts"),
   route("profile/:username/qr.png", "routes/profile/qr.png.ts"),
   route("profile/:username/og.png", "routes/profile/og.png.ts"),
+  // A visitor shares their details with the card's owner (docs/decisions/034-leads.md).
+  route("profile/:username/share-back", "routes/profile/share-back.tsx"),
   route("uploads/*", "routes/uploads.$.ts"),
   // A brand's logo as PNG, for e-mail signatures.
   route("brands/:id/logo.png", "routes/brands/logo.png.ts"),
@@ -45,6 +47,10 @@ export default [
     route("share/background-1920.png", "routes/app/share-background.ts", { id: "share-background-1920" }),
     route("share/background-1280.png", "routes/app/share-background.ts", { id: "share-background-1280" }),
     route("share/google-wallet", "routes/app/share-google-wallet.ts"),
+    // What visitors shared back from the member's card.
+    route("leads", "routes/app/leads.tsx"),
+    route("leads/export.csv", "routes/app/leads-export.ts", { id: "leads-export-csv" }),
+    route("leads/export.vcf", "routes/app/leads-export.ts", { id: "leads-export-vcf" }),
     layout("routes/admin/layout.tsx", [
       route("admin/dashboard", "routes/admin/dashboard.tsx"),
       route("admin/profiles", "routes/admin/profiles.tsx"),

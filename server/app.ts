@@ -1,6 +1,7 @@
 import path from "node:path";
 import type { Express, NextFunction, Request, Response } from "express";
 import { RouterContextProvider, type ServerBuild } from "react-router";
+import { flushSaves } from "~/.server/analytics/card-saves";
 import { startCountingViews, stopCountingViews } from "~/.server/analytics/views";
 import { CLIENT_IP_HEADER } from "~/.server/auth";
 import { BACKUP_PATH, publishControl } from "~/.server/backup/control";
@@ -10,6 +11,9 @@ import { checkHealth } from "~/.server/health";
 import { startImportWorker, stopImportWorker } from "~/.server/imports/run";
 import { sendDueReminders } from "~/.server/invitations/invitations";
 import { startMailQueue } from "~/.server/invitations/mail-queue";
+// A lead's mails are sent through the queue: their renderers register on import.
+import "~/.server/leads/mails";
+import { deleteExpiredLeads } from "~/.server/leads/retention";
 import { failedForOutage, RETRY_AFTER_SECONDS } from "~/.server/outage";
 import { endStreams as endEventStreams, startRealtime } from "~/.server/realtime";
 import { StartupError } from "~/.server/startup-error";
@@ -51,8 +55,11 @@ const stopRealtime = await startRealtime(database);
 const stopPageCache = startPageCache();
 // Counted views wait on disk for their batch, so a crash or a stop while the database is slow loses none.
 await startCountingViews({ journalDir: dataDirectoryInUse(env) ? path.join(env.DATA_DIR, "views") : undefined });
-// Invitations and reminders leave through the mail queue kept in the database.
-const stopMailQueue = startMailQueue({ beforeEach: sendDueReminders });
+// Invitations, reminders and leads leave through the mail queue kept in the database; each of
+// its rounds first queues the reminders due and deletes the leads past the retention period.
+const stopMailQueue = startMailQueue({
+  beforeEach: (now) => Promise.all([sendDueReminders(now), deleteExpiredLeads(now)]),
+});
 // Bulk imports run here, off the request path (docs/decisions/020-bulk-import.md).
 await startImportWorker({ soleInstance: database.kind === "pglite" });
 console.info(
@@ -190,6 +197,9 @@ export async function shutdown() {
   withdrawControl();
   // Every counted view is written before the database closes.
   await stopCountingViews();
+  await flushSaves().catch((error: unknown) =>
+    console.error(`[saves] the last saves of cards could not be written: ${(error as Error).message}`),
+  );
   // A mail being sent is finished; the rest waits in the database for the next start.
   await stopMailQueue();
   // The batch in progress commits; the import goes on at the next start.

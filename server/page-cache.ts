@@ -3,6 +3,7 @@ import { gzipSync } from "node:zlib";
 import { eq } from "drizzle-orm";
 import type { NextFunction, Request, Response } from "express";
 import type { RouterContextProvider } from "react-router";
+import { countSave } from "~/.server/analytics/card-saves";
 import { countView, onViewsWritten, uncommittedViews, viewSourceOf } from "~/.server/analytics/views";
 import { CLIENT_IP_HEADER } from "~/.server/auth";
 import { type CachedRender, cachedRenderContext, newPlaceholder } from "~/.server/cached-render";
@@ -298,22 +299,19 @@ function countOf(entry: Entry): Promise<number> {
   return entry.kind === "vcard" || entry.kind === "image" ? Promise.resolve(0) : viewCount(entry.profileId);
 }
 
-/** A kept page's answer: the visit is counted (on the card) and shown. */
+/** A kept page's answer: the visit is counted (on the card, and a saved contact file) and shown. */
 function answerKept(entry: Entry, stored: number, req: Request, res: Response) {
-  if (entry.kind === "card") {
+  if (entry.kind === "card" || entry.kind === "vcard") {
     const purpose = String(req.headers["sec-purpose"] ?? req.headers.purpose ?? "");
     const ip = req.headers[CLIENT_IP_HEADER];
-    countView({
-      visit: {
-        ip: typeof ip === "string" ? ip : null,
-        userAgent: req.headers["user-agent"] ?? "",
-        prefetch: purpose.includes("prefetch"),
-      },
-      profileId: entry.profileId,
-      ownerUserId: null,
-      viewerUserId: null,
-      source: viewSourceOf(new URL(req.originalUrl, "http://localhost")),
-    });
+    const visit = {
+      ip: typeof ip === "string" ? ip : null,
+      userAgent: req.headers["user-agent"] ?? "",
+      prefetch: purpose.includes("prefetch"),
+    };
+    const visitor = { profileId: entry.profileId, ownerUserId: null, viewerUserId: null };
+    if (entry.kind === "vcard") countSave({ kind: "contact", visit, ...visitor });
+    else countView({ visit, ...visitor, source: viewSourceOf(new URL(req.originalUrl, "http://localhost")) });
   }
   send(entry, shownCount(entry, stored), req, res);
 }

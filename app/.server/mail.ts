@@ -13,6 +13,10 @@ export type MailMessage = {
   link?: string;
   /** Headers of the message's own (an unsubscribe link), never anything a visitor typed. */
   headers?: Record<string, string>;
+  /** Where a reply goes: an address the schema checked, which the mailer encodes. */
+  replyTo?: string;
+  /** Files sent with it (a contact card). */
+  attachments?: { filename: string; content: string; contentType: string }[];
 };
 
 export const OUTBOX_DIR = path.join(env.DATA_DIR, "mail");
@@ -37,6 +41,8 @@ export async function sendMail(message: MailMessage, smtpUrl = env.SMTP_URL): Pr
     text: message.text,
     html: message.html,
     headers: message.headers,
+    replyTo: message.replyTo,
+    attachments: message.attachments,
   };
   if (smtpUrl) {
     let transport = smtp.get(smtpUrl);

@@ -3,6 +3,7 @@ import {
   CircleHelp,
   Contact,
   FileUp,
+  Inbox,
   LayoutDashboard,
   LogOut,
   Palette,
@@ -35,9 +36,12 @@ export type ShellViewer = {
 type NavItem = { to: string; label: string; Icon: typeof Users; end?: boolean };
 
 const HELP: NavItem = { to: "/help", label: "Help", Icon: CircleHelp };
+/** What visitors shared back from one's card: for everyone who has a card. */
+const LEADS: NavItem = { to: "/leads", label: "Leads", Icon: Inbox };
 
 /** The navigation items each role sees. */
-function navigationFor(isAdmin: boolean): { sidebar: NavItem[]; bottom: NavItem[] } {
+function navigationFor(isAdmin: boolean, hasCard: boolean): { sidebar: NavItem[]; bottom: NavItem[] } {
+  const leads = hasCard ? [LEADS] : [];
   if (isAdmin) {
     const dashboard = { to: "/", label: "Dashboard", Icon: LayoutDashboard, end: true };
     const directory = { to: "/directory", label: "Directory", Icon: Users };
@@ -47,13 +51,13 @@ function navigationFor(isAdmin: boolean): { sidebar: NavItem[]; bottom: NavItem[
     const audit = { to: "/admin/audit", label: "Audit Log", Icon: ScrollText };
     const importCsv = { to: "/admin/import", label: "Import", Icon: FileUp };
     return {
-      sidebar: [dashboard, directory, brands, analytics, importCsv, settings, audit, HELP],
+      sidebar: [dashboard, directory, brands, analytics, importCsv, settings, audit, ...leads, HELP],
       bottom: [dashboard, directory, brands, analytics],
     };
   }
   const directory = { to: "/directory", label: "Directory", Icon: Users };
   return {
-    sidebar: [directory, { to: "/profile/edit", label: "Edit Profile", Icon: UserRound }, HELP],
+    sidebar: [directory, { to: "/profile/edit", label: "Edit Profile", Icon: UserRound }, ...leads, HELP],
     bottom: [directory, { to: "/profile/edit", label: "Profile", Icon: UserRound }],
   };
 }
@@ -98,7 +102,7 @@ function Identity({ viewer }: { viewer: ShellViewer }) {
 
 export function AppShell({ viewer, children }: { viewer: ShellViewer; children: ReactNode }) {
   const site = useSite();
-  const nav = navigationFor(viewer.isAdmin);
+  const nav = navigationFor(viewer.isAdmin, viewer.profile !== null);
   return (
     <div className="min-h-dvh lg:pl-64">
       <a

@@ -19,6 +19,7 @@ export const AUDIT_ACTIONS = [
   "role",
   "revoke",
   "map",
+  "erase",
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
@@ -37,6 +38,7 @@ export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
   role: "Changed role",
   revoke: "Revoked",
   map: "Mapped",
+  erase: "Erased",
 };
 
 const AUDIT_TARGET_KINDS = [
@@ -48,6 +50,7 @@ const AUDIT_TARGET_KINDS = [
   "provider",
   "provisioning",
   "group",
+  "leads",
 ] as const;
 export type AuditTargetKind = (typeof AUDIT_TARGET_KINDS)[number];
 
@@ -60,6 +63,7 @@ export const AUDIT_TARGET_LABELS: Record<AuditTargetKind, string> = {
   provider: "Single sign-on",
   provisioning: "Provisioning",
   group: "Group",
+  leads: "Leads",
 };
 
 /** What an entry records of a changed image: that it changed, never the file. */
@@ -96,6 +100,8 @@ const FIELD_LABELS: Record<string, string> = {
   clientId: "client ID",
   requireSso: "single sign-on required",
   refreshCard: "cards refreshed at sign-in",
+  leadRetentionMonths: "leads kept (months)",
+  adminsSeeLeads: "administrators read leads",
 };
 
 /** A field's name as people say it: "firstName" is "first name". */

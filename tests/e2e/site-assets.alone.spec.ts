@@ -51,7 +51,7 @@ test("the company's logos and favicon are uploaded in Settings and show in the a
 }) => {
   expectConsoleError(failedLoad(400, "/admin/settings.data"));
   expectConsoleError(failedLoad(404, "/no-such-page"));
-  expectConsoleError(failedLoad(404, "/privacy"));
+  expectConsoleError(failedLoad(404, "/terms"));
   expectConsoleError(failedLoad(404, "/profile/nobody.here"));
   await login("admin");
   await page.setViewportSize(DESKTOP);
@@ -138,7 +138,7 @@ test("the company's logos and favicon are uploaded in Settings and show in the a
 
   const pages = [
     { path: "/no-such-page", heading: "Page not found", name: "404" },
-    { path: "/privacy", heading: "Not published", name: "not-published" },
+    { path: "/terms", heading: "Not published", name: "not-published" },
     { path: "/profile/nobody.here", heading: "Profile not found", name: "profile-not-found" },
   ];
   for (const { path, heading, name } of pages) {

@@ -598,9 +598,87 @@ export const HOSTILE_INPUT: Row[] = [
     who: "visitor",
     method: "GET",
     url: "/privacy?x=%00",
-    status: 404,
-    why: "no policy is published in a fresh install",
+    status: 200,
+    why: "the page always says what becomes of details shared from a card; it takes no query",
   },
+
+  // Sharing back from a card: a visitor's every mistake is said on the form, and nothing is stored or sent.
+  {
+    route: "profile/:username/share-back",
+    who: "visitor",
+    method: "GET",
+    url: "/profile/{card}/share-back?src=%00",
+    status: 200,
+    why: "an unknown source is the card's page",
+  },
+  ...["%00", LONG.slice(0, 300), "..%2Fadmin", "nobody.here"].map(
+    (username): Row => ({
+      route: "profile/:username/share-back",
+      who: "visitor",
+      method: "GET",
+      url: `/profile/${username}/share-back`,
+      status: 404,
+    }),
+  ),
+  ...(<Record<string, string>[]>[
+    ...NAMES.map((name) => ({ name, email: "visitor@example.org", consent: "yes" })),
+    { name: "Vis Itor", email: "a@example.org\r\nBcc: all@example.org", consent: "yes" },
+    { name: "Vis Itor", email: "a@example.org\nSubject: hi", consent: "yes" },
+    { name: "Vis Itor", email: "", phone: "", consent: "yes" },
+    { name: "Vis Itor", phone: "call me maybe <script>", consent: "yes" },
+    { name: "Vis Itor", email: "visitor@example.org" },
+    { name: "Vis Itor", email: "visitor@example.org", consent: "on" },
+    { name: "Vis Itor", email: "visitor@example.org", consent: "yes", company: LONG },
+    { name: "Vis Itor", email: "visitor@example.org", consent: "yes", title: CONTROL },
+    { name: "Vis Itor", email: "visitor@example.org", consent: "yes", message: LONG },
+    { name: "Vis Itor", email: "visitor@example.org", consent: "yes", message: NUL },
+    { name: "Vis Itor", phone: "+1 555 0100", consent: "yes", wantsCard: "yes" },
+    { name: "Vis Itor", email: "visitor@example.org", consent: "yes", wantsCard: NUL },
+  ]).map(
+    (form): Row => ({
+      route: "profile/:username/share-back",
+      who: "visitor",
+      method: "POST",
+      url: "/profile/{card}/share-back",
+      form,
+      status: 400,
+    }),
+  ),
+  ...HOSTILE_BODIES.filter((body) => Buffer.byteLength(body.text) <= MAX_FORM_BYTES).map(
+    (body): Row => ({
+      route: "profile/:username/share-back",
+      who: "visitor",
+      method: "POST",
+      url: "/profile/{card}/share-back",
+      body,
+      status: expectedStatus(body, { limit: MAX_FORM_BYTES, types: FORM_TYPES }),
+    }),
+  ),
+
+  // The member's leads: their own card's only; another card's are not found, whatever the query names.
+  ...["?q=%00", "?q=a%0Ab", "?q=%1B"].flatMap((query) =>
+    ["leads", "leads/export.csv", "leads/export.vcf"].map(
+      (route): Row => ({ route, who: "member", method: "GET", url: `/${route}${query}`, status: 400 }),
+    ),
+  ),
+  ...["?page=-1", "?page=%00", "?page=1e3"].map(
+    (query): Row => ({ route: "leads", who: "member", method: "GET", url: `/leads${query}`, status: 400 }),
+  ),
+  ...["?card=%00", "?card=admin.person", `?card=${LONG.slice(0, 300)}`].flatMap((query) =>
+    ["leads", "leads/export.csv", "leads/export.vcf"].map(
+      (route): Row => ({ route, who: "member", method: "GET", url: `/${route}${query}`, status: 404 }),
+    ),
+  ),
+  ...(<[Record<string, string>, number][]>[
+    [{ intent: "note", leadId: NUL, note: "x" }, 400],
+    [{ intent: "note", leadId: "not-a-uuid", note: "x" }, 400],
+    [{ intent: "note", leadId: ZERO_UUID, note: LONG }, 400],
+    [{ intent: "note", leadId: ZERO_UUID, note: NUL }, 400],
+    [{ intent: "note", leadId: ZERO_UUID, note: "x" }, 404],
+    [{ intent: "delete", leadId: ZERO_UUID }, 404],
+    [{ intent: NUL, leadId: ZERO_UUID }, 400],
+    [{}, 400],
+  ]).map(([form, status]): Row => ({ route: "leads", who: "member", method: "POST", url: "/leads", form, status })),
 
   // Bodies no form sends, to every action that reads a form (import/:id is covered over HTTP, hostile-bodies.test.ts).
   ...(
@@ -622,6 +700,7 @@ export const HOSTILE_INPUT: Row[] = [
       ["admin/settings/provisioning", "admin"],
       ["admin/settings/wallet", "admin"],
       ["admin/import", "admin"],
+      ["leads", "member"],
     ] as const
   ).flatMap(([route, who]) =>
     HOSTILE_BODIES.filter((body) => Buffer.byteLength(body.text) <= MAX_FORM_BYTES).map(
@@ -916,6 +995,15 @@ export const HOSTILE_INPUT: Row[] = [
     { reminderMaxCount: "2.5" },
     { deactivatedCards: "somewhere-else" },
     { deactivatedCards: NUL },
+    { leadRetentionMonths: "0" },
+    { leadRetentionMonths: "121" },
+    { leadRetentionMonths: NUL },
+    { adminsSeeLeads: "yes" },
+    // Erasing one visitor's details: an address or nothing.
+    { intent: "erase-leads", eraseEmail: NUL },
+    { intent: "erase-leads", eraseEmail: "a@example.org\r\nBcc: all@example.org" },
+    { intent: "erase-leads", eraseEmail: LONG },
+    { intent: "erase-leads" },
   ]).map(
     (form): Row => ({
       route: "admin/settings",

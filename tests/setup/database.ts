@@ -46,6 +46,6 @@ beforeAll(async () => {
 
 beforeEach(async () => {
   await handle.db.execute(
-    sql`truncate users, sessions, accounts, verifications, rate_limits, throttle_events, email_links, profiles, profile_views, brands, site_settings, audit_log, identity_providers, sso_logins, saml_assertions, scim_connections, wallet_settings restart identity cascade`,
+    sql`truncate users, sessions, accounts, verifications, rate_limits, throttle_events, email_links, profiles, profile_views, brands, site_settings, audit_log, identity_providers, sso_logins, saml_assertions, scim_connections, wallet_settings, leads, card_saves restart identity cascade`,
   );
 });

@@ -9,7 +9,7 @@ const ONE_DAY_MS = 24 * ONE_HOUR_MS;
 /** How many account mails of one kind an address receives in an hour, whoever asks. */
 export const MAILS_PER_ADDRESS_PER_HOUR = 3;
 
-export type MailKind = "sign-up" | "reset" | "card-email" | "test-invitation";
+export type MailKind = "sign-up" | "reset" | "card-email" | "test-invitation" | "lead-card";
 
 async function countSince(key: string, since: Date) {
   const [row] = await db

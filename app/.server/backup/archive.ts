@@ -9,6 +9,7 @@ import {
   accounts,
   auditLog,
   brands,
+  cardSaves,
   emailLinks,
   healthChecks,
   identityProviderDomains,
@@ -16,6 +17,7 @@ import {
   importRows,
   imports,
   invitations,
+  leads,
   mailJobs,
   profiles,
   profileViews,
@@ -79,6 +81,9 @@ export const BACKUP_TABLES: PgTable[] = [
   scimGroupMembers,
   // The Google Wallet service account is in the archive as stored: sealed with the server's secret.
   walletSettings,
+  // What visitors shared back from cards, with the consent they gave; deleted after the retention period.
+  leads,
+  cardSaves,
 ];
 
 /**

@@ -5,6 +5,7 @@ import {
   bigserial,
   boolean,
   check,
+  date,
   index,
   integer,
   jsonb,
@@ -344,6 +345,10 @@ export const siteSettings = pgTable(
     joinDomains: text("join_domains"),
     /** Per card field, the visibility new cards start with and whether members may change it; null means the defaults. */
     fieldPolicies: jsonb("field_policies").$type<Partial<FieldPolicies>>(),
+    /** How long leads are kept, in months; null means the default (lib/leads.ts). */
+    leadRetentionMonths: integer("lead_retention_months"),
+    /** Whether administrators may read the leads of every card (they always see the counts); null means no. */
+    adminsSeeLeads: boolean("admins_see_leads"),
     termsOfService: text("terms_of_service"),
     privacyPolicy: text("privacy_policy"),
     updatedAt: timestamp("updated_at", { withTimezone: true })
@@ -497,8 +502,10 @@ export const mailJobs = pgTable(
   "mail_jobs",
   {
     id: bigserial("id", { mode: "number" }).primaryKey(),
-    kind: text("kind", { enum: ["invitation", "reminder"] }).notNull(),
+    kind: text("kind", { enum: ["invitation", "reminder", "lead", "lead-card"] }).notNull(),
     profileId: uuid("profile_id").references(() => profiles.id, { onDelete: "cascade" }),
+    /** A lead's mail (to the card's owner, or the card to the visitor): it goes when the lead is deleted. */
+    leadId: uuid("lead_id").references((): AnyPgColumn => leads.id, { onDelete: "cascade" }),
     /** The address, for the administrator's list of failures. */
     email: text("email").notNull(),
     status: text("status", { enum: ["pending", "sending", "sent", "failed"] })
@@ -516,6 +523,7 @@ export const mailJobs = pgTable(
   (table) => [
     index("mail_jobs_due_idx").on(table.status, table.runAt),
     index("mail_jobs_profile_idx").on(table.profileId),
+    index("mail_jobs_lead_idx").on(table.leadId),
     check("mail_jobs_status", sql`${table.status} in ('pending', 'sending', 'sent', 'failed')`),
   ],
 );
@@ -749,4 +757,60 @@ export const walletSettings = pgTable(
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [check("wallet_settings_single_row", sql`${table.id} = 1`)],
+);
+
+// ── Leads (docs/decisions/034-leads.md) ─────────────────────────────────────
+
+/** Details a visitor shared back from a card, with the consent they gave. */
+export const leads = pgTable(
+  "leads",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    profileId: uuid("profile_id")
+      .notNull()
+      .references(() => profiles.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    email: text("email"),
+    phone: text("phone"),
+    company: text("company"),
+    title: text("title"),
+    /** The visitor's own note. */
+    message: text("message"),
+    /** The card owner's note about the lead, never shown to the visitor. */
+    ownerNote: text("owner_note"),
+    /** Where the visitor came from: the card's page, or its QR code. */
+    source: text("source", { enum: ["card", "qr"] }).notNull(),
+    consentVersion: integer("consent_version").notNull(),
+    /** The consent exactly as the visitor read it. */
+    consentText: text("consent_text").notNull(),
+    /** The visitor asked for the owner's contact file by e-mail. */
+    wantsCard: boolean("wants_card").notNull().default(false),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    index("leads_profile_created_idx").on(table.profileId, table.createdAt),
+    index("leads_created_idx").on(table.createdAt),
+    index("leads_email_idx").on(sql`lower(${table.email})`),
+    check("leads_source", sql`${table.source} IN ('card', 'qr')`),
+    check("leads_reachable", sql`${table.email} IS NOT NULL OR ${table.phone} IS NOT NULL`),
+  ],
+);
+
+export type Lead = typeof leads.$inferSelect;
+
+/** Contact files saved and wallet passes added, per card and day. */
+export const cardSaves = pgTable(
+  "card_saves",
+  {
+    profileId: uuid("profile_id")
+      .notNull()
+      .references(() => profiles.id, { onDelete: "cascade" }),
+    day: date("day", { mode: "string" }).notNull(),
+    kind: text("kind", { enum: ["contact", "wallet"] }).notNull(),
+    count: integer("count").notNull().default(0),
+  },
+  (table) => [
+    primaryKey({ name: "card_saves_pk", columns: [table.profileId, table.day, table.kind] }),
+    check("card_saves_kind", sql`${table.kind} IN ('contact', 'wallet')`),
+  ],
 );

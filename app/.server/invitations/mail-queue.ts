@@ -206,6 +206,15 @@ export async function processDueJobs(
   return run;
 }
 
+/**
+ * The mails the administrator sees and retries: invitations and reminders. A
+ * lead's mails are between a visitor and a card's owner (their addresses are
+ * not the administrators' to read), and a failed one stays failed: the lead
+ * itself is on its owner's Leads page.
+ */
+const ADMINISTERED_KINDS: MailJob["kind"][] = ["invitation", "reminder"];
+const failedAdministered = and(eq(mailJobs.status, "failed"), inArray(mailJobs.kind, ADMINISTERED_KINDS));
+
 /** The mails that could not be sent after every try, newest first. */
 export async function failedJobs(limit = 50) {
   const rows = await db
@@ -218,13 +227,10 @@ export async function failedJobs(limit = 50) {
       runAt: mailJobs.runAt,
     })
     .from(mailJobs)
-    .where(eq(mailJobs.status, "failed"))
+    .where(failedAdministered)
     .orderBy(desc(mailJobs.runAt), desc(mailJobs.id))
     .limit(limit);
-  const [count] = await db
-    .select({ count: sql<number>`count(*)::int` })
-    .from(mailJobs)
-    .where(eq(mailJobs.status, "failed"));
+  const [count] = await db.select({ count: sql<number>`count(*)::int` }).from(mailJobs).where(failedAdministered);
   return { rows, count: count?.count ?? 0 };
 }
 
@@ -234,7 +240,7 @@ export async function retryFailedJobs(actor: Actor, now = new Date()): Promise<n
     const rows = await tx
       .update(mailJobs)
       .set({ status: "pending", attempts: 0, runAt: now, lockedUntil: null })
-      .where(eq(mailJobs.status, "failed"))
+      .where(failedAdministered)
       .returning({ id: mailJobs.id, email: mailJobs.email });
     if (rows.length) {
       await recordAdminAction(tx, {

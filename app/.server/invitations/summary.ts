@@ -36,7 +36,10 @@ export async function invitationSummary(): Promise<InvitationSummary> {
     notInvited: counts?.notInvited ?? 0,
     invitedUnclaimed: counts?.invitedUnclaimed ?? 0,
     firstNotInvited: firstNotInvited.map(fullName),
-    failed: failed.rows.map(({ runAt: _runAt, ...row }) => row),
+    failed: failed.rows.map(({ runAt: _runAt, kind, ...row }) => ({
+      ...row,
+      kind: kind === "reminder" ? ("reminder" as const) : ("invitation" as const),
+    })),
     failedCount: failed.count,
     queued,
     preview,

@@ -18,7 +18,8 @@ export type VCardInput = {
   linkedinUrl: string | null;
   links?: { url: string }[];
   bio: string | null;
-  cardUrl: string;
+  /** The card's own address; none for a contact that has no card. */
+  cardUrl: string | null;
   /** Base64 of a JPEG, without line breaks. */
   photoJpegBase64?: string | null;
 };

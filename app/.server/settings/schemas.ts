@@ -1,6 +1,7 @@
 import { domainToASCII } from "node:url";
 import { z } from "zod";
 import { HEX_COLOR } from "~/lib/color";
+import { LEAD_RETENTION_MAX_MONTHS } from "~/lib/leads";
 import { FONT_FAMILIES, JOIN_RULES } from "~/lib/settings";
 import { splitDomains } from "../accounts/join-rule";
 import { EmailSchema, OptionalTextSchema, OptionalUrlSchema, PhoneSchema, TextSchema } from "../validation";
@@ -35,6 +36,20 @@ const ReminderFields = {
     .transform((value) => value === "on"),
   reminderAfterDays: WholeNumber(1, 365, "Enter a whole number of days from 1 to 365"),
   reminderMaxCount: WholeNumber(1, 10, "Enter a whole number of reminders from 1 to 10"),
+};
+
+// ── Leads (docs/decisions/034-leads.md) ───────────────────────────────────────
+
+const LeadFields = {
+  leadRetentionMonths: WholeNumber(
+    1,
+    LEAD_RETENTION_MAX_MONTHS,
+    `Enter a whole number of months from 1 to ${LEAD_RETENTION_MAX_MONTHS}`,
+  ),
+  adminsSeeLeads: z
+    .enum(["", "on"], { message: "Tick the box to let administrators read leads" })
+    .optional()
+    .transform((value) => value === "on"),
 };
 
 // ── Who can join (docs/decisions/024-who-can-join.md) ─────────────────────────
@@ -121,6 +136,7 @@ export const SettingsSchema = z
     termsOfService: optional(100_000, "Terms of service", { multiline: true }),
     privacyPolicy: optional(100_000, "Privacy policy", { multiline: true }),
     ...ReminderFields,
+    ...LeadFields,
     ...JoinFields,
   })
   .superRefine((values, context) => {

@@ -1,5 +1,5 @@
 import { BarChart3, Eye, TrendingUp, Users } from "lucide-react";
-import { isRouteErrorResponse, useRevalidator } from "react-router";
+import { isRouteErrorResponse, Link, useRevalidator } from "react-router";
 import {
   getOverviewStats,
   getProfilesByBrand,
@@ -8,6 +8,8 @@ import {
   getViewsByDay,
   getViewsBySource,
 } from "~/.server/analytics/stats";
+import { leadsByCard } from "~/.server/leads/owner";
+import { adminsSeeLeads } from "~/.server/leads/retention";
 import { DownloadButton } from "~/components/download-button";
 import { PageHeader } from "~/components/page-header";
 import { RefreshButton } from "~/components/refresh-button";
@@ -23,22 +25,24 @@ export const handle: LiveHandle = { live: () => true };
 export const meta: Route.MetaFunction = () => [{ title: "Analytics" }];
 
 export async function loader() {
-  const [stats, byBrand, top, registrations, viewsByDay, sources] = await Promise.all([
+  const [stats, byBrand, top, registrations, viewsByDay, sources, leads, readLeads] = await Promise.all([
     getOverviewStats(),
     getProfilesByBrand(),
     getTopProfiles(8),
     getRegistrationsByWeek(),
     getViewsByDay(),
     getViewsBySource(),
+    leadsByCard(8),
+    adminsSeeLeads(),
   ]);
-  return { stats, byBrand, top, registrations, viewsByDay, sources };
+  return { stats, byBrand, top, registrations, viewsByDay, sources, leads, readLeads };
 }
 
 const SHORT_DATE = new Intl.DateTimeFormat("en-US", { month: "short", day: "numeric", timeZone: "UTC" });
 const day = (iso: string) => SHORT_DATE.format(new Date(`${iso}T00:00:00Z`));
 
 export default function Analytics({ loaderData }: Route.ComponentProps) {
-  const { stats, byBrand, top, registrations, viewsByDay, sources } = loaderData;
+  const { stats, byBrand, top, registrations, viewsByDay, sources, leads, readLeads } = loaderData;
   const totalRegistrations = registrations.reduce((sum, week) => sum + week.count, 0);
   const totalSourceViews = sources.qr + sources.link + sources.directory;
   const tiles = [
@@ -142,6 +146,42 @@ export default function Analytics({ loaderData }: Route.ComponentProps) {
           )}
         </Panel>
       </div>
+
+      <Panel title="Leads by Card">
+        {leads.total === 0 ? (
+          <Empty text="No visitor has shared their details from a card yet." />
+        ) : (
+          <>
+            <p className="mb-3 text-sm text-slate-500 dark:text-slate-400">
+              {leads.total.toLocaleString("en")} {leads.total === 1 ? "lead" : "leads"} in all.{" "}
+              {readLeads
+                ? "The settings let administrators read them."
+                : "Only each card's owner reads their leads (Settings → Privacy)."}
+            </p>
+            <ol className="divide-y divide-slate-100 dark:divide-slate-800">
+              {leads.top.map((card) => (
+                <li key={card.username} className="flex items-center gap-3 py-2.5 text-sm">
+                  <span className="min-w-0 flex-1 font-medium wrap-anywhere">
+                    {readLeads ? (
+                      <Link
+                        to={`/leads?card=${encodeURIComponent(card.username)}`}
+                        className="text-brand-ink hover:underline"
+                      >
+                        {card.firstName} {card.lastName}
+                      </Link>
+                    ) : (
+                      `${card.firstName} ${card.lastName}`
+                    )}
+                  </span>
+                  <span className="tabular-nums">
+                    {card.leads.toLocaleString("en")} {card.leads === 1 ? "lead" : "leads"}
+                  </span>
+                </li>
+              ))}
+            </ol>
+          </>
+        )}
+      </Panel>
 
       {totalRegistrations > 0 ? (
         <Panel title="New User Registrations (Last 30 Days)">

@@ -14,6 +14,7 @@ import { env } from "~/.server/env";
 import { ValidationError } from "~/.server/errors";
 import { type BodyHandle, formText, imageChange, MAX_SETTINGS_FORM_BYTES, readUploadForm } from "~/.server/form-data";
 import { REMINDER_DEFAULTS } from "~/.server/invitations/invitations";
+import { eraseLeadsOf } from "~/.server/leads/retention";
 import { fieldPoliciesFromForm, policiesFrom } from "~/.server/profiles/visibility";
 import { failure, failureFrom } from "~/.server/responses";
 import {
@@ -26,7 +27,7 @@ import { SettingsSchema } from "~/.server/settings/schemas";
 import { getStoredSettings, storedImageKey } from "~/.server/settings/settings";
 import { signInProviders } from "~/.server/sso/providers";
 import { redirectWithToast } from "~/.server/toast";
-import { fieldErrors } from "~/.server/validation";
+import { EmailSchema, fieldErrors } from "~/.server/validation";
 import { FormAlert } from "~/components/form-alert";
 import { ErrorList, Field, fieldId, SelectField, TextareaField } from "~/components/forms";
 import { ImagePicker } from "~/components/image-picker";
@@ -42,6 +43,7 @@ import {
   VISIBILITY_HINTS,
   VISIBILITY_LABELS,
 } from "~/lib/card-fields";
+import { LEAD_RETENTION_DEFAULT_MONTHS, LEAD_RETENTION_MAX_MONTHS } from "~/lib/leads";
 import { MAX_SITE_IMAGE_BYTES, SITE_IMAGE_TOO_LARGE } from "~/lib/limits";
 import { mediaUrl } from "~/lib/media";
 import { DEFAULT_SETTINGS, FONT_FAMILIES } from "~/lib/settings";
@@ -90,7 +92,18 @@ const TABS = [
       "footerLogo",
     ],
   },
-  { value: "legal", label: "Privacy", fields: ["showStatsToVisitors", "termsOfService", "privacyPolicy"] },
+  {
+    value: "legal",
+    label: "Privacy",
+    fields: [
+      "showStatsToVisitors",
+      "termsOfService",
+      "privacyPolicy",
+      "leadRetentionMonths",
+      "adminsSeeLeads",
+      "eraseEmail",
+    ],
+  },
   { value: "invitations", label: "Invitations", fields: ["autoReminders", "reminderAfterDays", "reminderMaxCount"] },
   { value: "joining", label: "Who can join", fields: ["joinRule", "joinDomains"] },
   { value: "fields", label: "Card fields", fields: [] },
@@ -150,6 +163,8 @@ export async function loader({ context }: Route.LoaderArgs) {
       showStatsToVisitors: showStats ? "shown" : "hidden",
       deactivatedCards: stored?.deactivatedCards ?? "gone",
       ...reminderValues(stored),
+      leadRetentionMonths: String(stored?.leadRetentionMonths ?? LEAD_RETENTION_DEFAULT_MONTHS),
+      adminsSeeLeads: stored?.adminsSeeLeads ? "on" : "",
       joinRule: stored?.joinRule ?? "domains",
       // A new installation starts with the administrators' domains.
       joinDomains: stored?.joinDomains ?? defaultJoinDomains().join("\n"),
@@ -176,6 +191,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const { form } = await readUploadForm(request, MAX_SETTINGS_FORM_BYTES);
   if (!form) return failure(413, { formError: "Each image can be up to 2MB. Choose smaller files." });
   if (form.get("intent") === "deactivate-outside") return deactivateOutside(viewer, form);
+  if (form.get("intent") === "erase-leads") return eraseLeads(viewer, form);
   const values = formText(form);
   try {
     const images = Object.fromEntries(
@@ -204,6 +220,25 @@ export async function action({ request, context }: Route.ActionArgs) {
   } catch (error) {
     return failureFrom(error, { values, unexpected: "Failed to save settings. Please try again." });
   }
+}
+
+/** Erases what visitors with one address shared, from every card (the right to be forgotten). */
+async function eraseLeads(viewer: Viewer, form: FormData) {
+  const typed = String(form.get("eraseEmail") ?? "");
+  const parsed = EmailSchema.safeParse(typed);
+  if (!parsed.success) {
+    return failure(400, {
+      fieldErrors: { eraseEmail: [parsed.error.issues[0]?.message ?? "Enter an email address"] },
+      values: { eraseEmail: typed },
+    });
+  }
+  const erased = await eraseLeadsOf(viewer, parsed.data);
+  return redirectWithToast("/admin/settings?tab=legal", {
+    text:
+      erased === 0
+        ? "No card held details with that address. The erasure is on the record."
+        : `${erased === 1 ? "1 lead" : `${erased} leads`} with that address ${erased === 1 ? "was" : "were"} erased from every card.`,
+  });
 }
 
 /** Deactivates the people the saved rule leaves outside, as listed on the page. */
@@ -375,6 +410,7 @@ export default function Settings({ loaderData, actionData }: Route.ComponentProp
 
           <Tabs.Content value="legal" forceMount className={PANEL}>
             <VisitorStatsField defaultValue={values.showStatsToVisitors} errors={errors?.showStatsToVisitors} />
+            <LeadsFieldset values={values} errors={errors} />
             <TextareaField
               label="Terms of service"
               name="termsOfService"
@@ -479,6 +515,9 @@ export default function Settings({ loaderData, actionData }: Route.ComponentProp
         </div>
       </Form>
       <OutsideAccountsForm ids={outside.ids} />
+      <Form id={ERASE_FORM} method="post" encType="multipart/form-data" hidden>
+        <input type="hidden" name="intent" value="erase-leads" />
+      </Form>
     </>
   );
 }
@@ -653,6 +692,73 @@ function OutsideAccountsForm({ ids }: { ids: string[] }) {
       <input type="hidden" name="intent" value="deactivate-outside" />
       <input type="hidden" name="profileIds" value={ids.join(",")} />
     </Form>
+  );
+}
+
+const ERASE_FORM = "erase-leads";
+
+/** How long leads are kept, whether administrators read them, and erasing one visitor's details. */
+function LeadsFieldset({
+  values,
+  errors,
+}: {
+  values: { leadRetentionMonths?: string; adminsSeeLeads?: string; eraseEmail?: string };
+  errors?: Record<string, string[] | undefined>;
+}) {
+  return (
+    <fieldset className="space-y-5" aria-describedby="leads-hint">
+      <legend className="mb-1 text-base font-semibold">Leads</legend>
+      <p id="leads-hint" className="text-sm text-slate-500 dark:text-slate-400">
+        Visitors may share their details from a card with its owner. The privacy page tells them how long they are kept.
+      </p>
+      <Field
+        label="Keep leads for (months)"
+        name="leadRetentionMonths"
+        inputMode="numeric"
+        className="max-w-xs"
+        defaultValue={values.leadRetentionMonths}
+        hint={`Older leads are deleted automatically. 1 to ${LEAD_RETENTION_MAX_MONTHS}.`}
+        errors={errors?.leadRetentionMonths}
+      />
+      <div id={fieldId("adminsSeeLeads")} tabIndex={-1} className="outline-none">
+        <label className="flex items-start gap-2 text-sm font-medium">
+          <input
+            type="checkbox"
+            name="adminsSeeLeads"
+            value="on"
+            defaultChecked={values.adminsSeeLeads === "on"}
+            className="mt-0.5 size-4 accent-[var(--color-brand-solid)]"
+          />
+          Administrators may read every card's leads
+        </label>
+        <p className="mt-1 ml-6 text-xs text-slate-500 dark:text-slate-400">
+          Off: administrators see only how many leads each card has.
+        </p>
+        <ErrorList errors={errors?.adminsSeeLeads} />
+      </div>
+      <div className="space-y-2 rounded-xl border border-slate-200 p-4 dark:border-slate-800">
+        <p className="text-sm font-medium">Erase a visitor's details</p>
+        <p className="text-xs text-slate-500 dark:text-slate-400">
+          Deletes every lead with this email address, on every card. The audit log records that an erasure was done,
+          never the address.
+        </p>
+        <div className="flex flex-col gap-2 sm:flex-row sm:items-start">
+          <Field
+            label="Visitor's email"
+            name="eraseEmail"
+            type="email"
+            form={ERASE_FORM}
+            autoComplete="off"
+            className="flex-1"
+            defaultValue={values.eraseEmail}
+            errors={errors?.eraseEmail}
+          />
+          <Button type="submit" form={ERASE_FORM} variant="destructive-outline" className="sm:mt-7.5">
+            Erase
+          </Button>
+        </div>
+      </div>
+    </fieldset>
   );
 }
 

@@ -1,10 +1,13 @@
 import { ArrowRight, Circle, CircleCheck, Contact, Eye, PencilLine, Send, Trophy, Users } from "lucide-react";
 import { Link } from "react-router";
+import { cardActivity } from "~/.server/analytics/card-activity";
 import { loadDashboard } from "~/.server/analytics/dashboard";
 import { getProfileRank } from "~/.server/analytics/stats";
 import { claimedPreparedCardRecently, isFirstSignIn, setupSteps } from "~/.server/profiles/welcome";
 import { parseQuery } from "~/.server/responses";
+import { googleWalletReady } from "~/.server/wallet/google";
 import { AdminDashboard } from "~/components/admin/dashboard";
+import { CardActivity } from "~/components/card-activity";
 import type { LiveHandle } from "~/lib/realtime";
 import { viewerContext } from "~/middleware/viewer.server";
 import type { Route } from "./+types/home";
@@ -39,12 +42,13 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     prepared: await claimedPreparedCardRecently(viewer.user.id),
     firstSignIn: await isFirstSignIn(viewer.user.id),
     steps: profile ? await setupSteps(profile.id) : [],
+    activity: profile ? { ...(await cardActivity(profile.id)), wallet: await googleWalletReady() } : null,
   };
 }
 
 export default function Home({ loaderData }: Route.ComponentProps) {
   if (loaderData.kind === "admin") return <AdminDashboard data={loaderData.dashboard} />;
-  const { firstName, username, views, rank, prepared, firstSignIn, steps } = loaderData;
+  const { firstName, username, views, rank, prepared, firstSignIn, steps, activity } = loaderData;
   const todo = steps.filter((step) => !step.done);
   const cards = [
     {
@@ -157,6 +161,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
           </div>
         </section>
       ) : null}
+      {activity ? <CardActivity data={activity} /> : null}
       <ul className="grid gap-4 sm:grid-cols-2 xl:grid-cols-4">
         {cards.map(({ to, title, text, Icon }) => (
           <li key={title}>

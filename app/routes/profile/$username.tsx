@@ -4,6 +4,7 @@ import {
   CalendarDays,
   Eye,
   Globe,
+  Handshake,
   Languages,
   Mail,
   MapPin,
@@ -89,13 +90,14 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
 
   // Only a page load counts as a visit (a HEAD request does not). The view is
   // written with the next batch; the page already shows it.
+  const source = viewSourceOf(new URL(request.url));
   if (request.method === "GET") {
     countView({
       visit: visitOf(request),
       profileId: card.id,
       ownerUserId: card.userId,
       viewerUserId: viewer?.user.id ?? null,
-      source: viewSourceOf(new URL(request.url)),
+      source,
     });
   }
   // The company decides whether visitors see the numbers; whoever is signed in does.
@@ -147,6 +149,8 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
       qrPng: `${base}/qr.png`,
       qrPngName: cardFileName(card, "_QR.png"),
       mobileQr: `/qr/${encodeURIComponent(card.username)}`,
+      // A visitor who came by the QR code shares back from it: their lead says so.
+      shareBack: `${base}/share-back${source === "qr" ? "?src=qr" : ""}`,
       // The preview image shows what anyone may see, whoever opened the page.
       ogImage: `${absolute}/og.png?v=${ogVersion(await cardForViewer(stored, null, policies), site)}`,
     },
@@ -288,6 +292,15 @@ export default function PublicCard({ loaderData }: Route.ComponentProps) {
               <SaveContactButton href={links.vcard} fileName={links.vcardName} firstName={card.firstName} />
               <ShareButton url={links.card} title={name} />
             </div>
+            {owner ? null : (
+              <Link
+                to={links.shareBack}
+                className={buttonClasses("ghost", "md", "mt-3 w-full justify-center text-brand-ink sm:w-auto")}
+              >
+                <Handshake aria-hidden className="size-5" />
+                Share your details with {card.firstName}
+              </Link>
+            )}
 
             <section aria-labelledby="contact-title" className="mt-8">
               <h2

@@ -1,7 +1,8 @@
+import { countSave } from "~/.server/analytics/card-saves";
 import { getOptionalViewer } from "~/.server/authz";
 import { noteReusedCard } from "~/.server/cached-render";
 import { cardMissing } from "~/.server/card-gone";
-import { attachment } from "~/.server/http";
+import { attachment, visitOf } from "~/.server/http";
 import { readPhotoJpeg } from "~/.server/images";
 import { cardForViewer, getCardByUsername } from "~/.server/profiles/get-card";
 import { cardUrl } from "~/.server/profiles/qr";
@@ -18,6 +19,16 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
   // The file holds what this viewer may see of the card, as its page does.
   const card = await cardForViewer(stored, viewer);
   noteReusedCard(context, card.id);
+  // A saved contact file is one of the owner's figures; the kept file counts its own answers (server/page-cache.ts).
+  if (request.method === "GET") {
+    countSave({
+      kind: "contact",
+      visit: visitOf(request),
+      profileId: card.id,
+      ownerUserId: card.userId,
+      viewerUserId: viewer?.user.id ?? null,
+    });
+  }
   const photo = await readPhotoJpeg(card.profilePhoto);
   const body = buildVCard({
     firstName: card.firstName,

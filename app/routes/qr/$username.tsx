@@ -1,4 +1,4 @@
-import { ArrowUpRight, Eye } from "lucide-react";
+import { ArrowUpRight, Eye, Handshake } from "lucide-react";
 import { Link } from "react-router";
 import { uncommittedViews } from "~/.server/analytics/views";
 import { getOptionalViewer } from "~/.server/authz";
@@ -131,6 +131,13 @@ export default function MobileQr({ loaderData }: Route.ComponentProps) {
         <p>Powered by {site.companyName}</p>
         <Link to={profileHref} className={buttonClasses("primary", "md")}>
           View Full Profile
+        </Link>
+        <Link
+          to={`${profileHref}/share-back?src=qr`}
+          className="inline-flex items-center gap-1.5 font-medium text-brand-ink hover:underline"
+        >
+          <Handshake aria-hidden className="size-4" />
+          Share your details with {card.firstName}
         </Link>
       </footer>
     </div>

@@ -1,0 +1,28 @@
+import { fullName } from "~/lib/names";
+import { getCardByUsername } from "../profiles/get-card";
+import { adminsSeeLeads } from "./retention";
+
+export type LeadsOf = { profileId: string; name: string; username: string; own: boolean };
+
+type Reader = {
+  isAdmin: boolean;
+  profile: { id: string; username: string; firstName: string; lastName: string } | null;
+};
+
+/**
+ * Whose leads a reader reads (docs/decisions/034-leads.md): their own card's,
+ * or, for an administrator when the company's settings allow it, the card
+ * `asked` for (to read only). "hidden" for anyone else, the same whether or
+ * not the card exists; null when the reader has no card of their own.
+ */
+export async function leadsOf(reader: Reader, asked: string | null): Promise<LeadsOf | "hidden" | null> {
+  const own = reader.profile;
+  if (asked && !(own && asked.toLowerCase() === own.username.toLowerCase())) {
+    if (!reader.isAdmin || !(await adminsSeeLeads())) return "hidden";
+    const card = await getCardByUsername(asked);
+    if (!card) return "hidden";
+    return { profileId: card.id, name: fullName(card), username: card.username, own: false };
+  }
+  if (!own) return null;
+  return { profileId: own.id, name: fullName(own), username: own.username, own: true };
+}

@@ -1,0 +1,136 @@
+import { and, eq, isNull } from "drizzle-orm";
+import { fullName } from "~/lib/names";
+import { db } from "../db/client";
+import { leads, type MailJob, profiles } from "../db/schema";
+import { env } from "../env";
+import { readPhotoJpeg } from "../images";
+import { registerMailJob } from "../invitations/mail-queue";
+import { escapeHtml, type MailMessage } from "../mail";
+import { cardForViewer, getCardByUsername } from "../profiles/get-card";
+import { cardUrl } from "../profiles/qr";
+import { buildVCard, cardFileName } from "../profiles/vcard";
+
+/**
+ * A lead's two mails, made when the queue sends them: the lead to the card's
+ * owner, and the owner's contact card to a visitor who asked for it. A lead
+ * deleted meanwhile takes its mails with it; a deactivated card sends nothing.
+ * What a visitor typed goes into the owner's mail escaped, and into no header
+ * but the reply address (which the form's schema checked); the visitor's own
+ * mail holds nothing they typed, so the form cannot send anyone a message.
+ */
+
+/** One line of a header: what a visitor typed, with anything that could end a line taken out. */
+function oneLine(value: string, max = 80): string {
+  const line = value.replace(/[\p{Cc}\p{Zl}\p{Zp}]+/gu, " ").trim();
+  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
+}
+
+async function leadOf(job: MailJob) {
+  if (!job.leadId) return null;
+  const [row] = await db
+    .select({
+      lead: leads,
+      owner: { firstName: profiles.firstName, email: profiles.email, username: profiles.username },
+    })
+    .from(leads)
+    .innerJoin(profiles, eq(profiles.id, leads.profileId))
+    .where(and(eq(leads.id, job.leadId), isNull(profiles.deactivatedAt)))
+    .limit(1);
+  return row ?? null;
+}
+
+async function renderLeadForOwner(job: MailJob): Promise<MailMessage | null> {
+  const found = await leadOf(job);
+  if (!found) return null;
+  const { lead, owner } = found;
+  const link = `${env.PUBLIC_URL}/leads`;
+  const source = lead.source === "qr" ? "your QR code" : "your card";
+  const rows: [string, string | null][] = [
+    ["Name", lead.name],
+    ["Email", lead.email],
+    ["Phone", lead.phone],
+    ["Company", lead.company],
+    ["Job title", lead.title],
+    ["Note", lead.message],
+  ];
+  const shown = rows.filter((row): row is [string, string] => Boolean(row[1]));
+  const text = [
+    `Hello ${owner.firstName},`,
+    "",
+    `${lead.name} shared their details with you from ${source}:`,
+    "",
+    ...shown.map(([label, value]) => `${label}: ${value}`),
+    "",
+    `All your leads: ${link}`,
+  ].join("\n");
+  const table = shown
+    .map(
+      ([label, value]) =>
+        `<tr><td style="padding:4px 16px 4px 0;color:#6b7280;vertical-align:top">${label}</td><td style="padding:4px 0;white-space:pre-line">${escapeHtml(value)}</td></tr>`,
+    )
+    .join("");
+  const html = `<!doctype html><html><body style="font-family:system-ui,sans-serif;color:#111827;line-height:1.5">
+<p>Hello ${escapeHtml(owner.firstName)},</p>
+<p>${escapeHtml(lead.name)} shared their details with you from ${source}:</p>
+<table role="presentation" style="border-collapse:collapse">${table}</table>
+<p><a href="${escapeHtml(link)}" style="display:inline-block;padding:10px 16px;border-radius:8px;background:#2563eb;color:#fff;text-decoration:none">See all your leads</a></p>
+</body></html>`;
+  return {
+    to: owner.email,
+    subject: `New contact from your card: ${oneLine(lead.name)}`,
+    text,
+    html,
+    link,
+    replyTo: lead.email ?? undefined,
+  };
+}
+
+async function renderCardForVisitor(job: MailJob): Promise<MailMessage | null> {
+  const found = await leadOf(job);
+  if (!found?.lead.email) return null;
+  const stored = await getCardByUsername(found.owner.username);
+  if (!stored) return null;
+  // What anyone may see of the card, as its public contact file holds.
+  const card = await cardForViewer(stored, null);
+  const photo = await readPhotoJpeg(card.profilePhoto);
+  const name = fullName(card);
+  const address = cardUrl(card.username);
+  const vcard = buildVCard({
+    firstName: card.firstName,
+    lastName: card.lastName,
+    email: card.email,
+    phone: card.phone,
+    title: card.title,
+    organization: card.brand?.name ?? null,
+    department: card.department,
+    office: card.office,
+    linkedinUrl: card.linkedinUrl,
+    links: card.links,
+    bio: card.bio,
+    cardUrl: address,
+    photoJpegBase64: photo ? Buffer.from(photo).toString("base64") : null,
+  });
+  const text = [
+    "Hello,",
+    "",
+    `Here is ${name}'s contact card, as you asked when you shared your details. Open the attached file to save it to your contacts.`,
+    "",
+    `${name}'s card: ${address}`,
+  ].join("\n");
+  const html = `<!doctype html><html><body style="font-family:system-ui,sans-serif;color:#111827;line-height:1.5">
+<p>Hello,</p>
+<p>Here is ${escapeHtml(name)}'s contact card, as you asked when you shared your details. Open the attached file to save it to your contacts.</p>
+<p><a href="${escapeHtml(address)}">${escapeHtml(name)}'s card</a></p>
+</body></html>`;
+  return {
+    to: found.lead.email,
+    subject: `${oneLine(name)}'s contact card`,
+    text,
+    html,
+    link: address,
+    attachments: [{ filename: cardFileName(card, ".vcf"), content: vcard, contentType: "text/vcard; charset=utf-8" }],
+  };
+}
+
+registerMailJob("lead", renderLeadForOwner);
+registerMailJob("lead-card", renderCardForVisitor);
