@@ -8,13 +8,16 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "~/.server/db/client";
 import { mailJobs, profiles } from "~/.server/db/schema";
 import { issueInvitationMails } from "~/.server/invitations/invitations";
+import { formStamp, LeadSchema, MIN_FILL_MS, submitLead } from "~/.server/leads/submit";
 import { IN_CI } from "../support/checkers";
+import { present } from "../support/present";
 import { freePort } from "../support/server-process";
 
 /**
  * Real server processes sharing one PostgreSQL (this file runs on PostgreSQL
  * only) work one mail queue: every invitation reaches its person exactly once,
- * and mail queued while the servers were down leaves once one starts again.
+ * and mail queued while the servers were down leaves once one starts again:
+ * a lead's two mails (to the card's owner, and the card to the visitor) too.
  */
 const SERVER_START_TIMEOUT_MS = 45_000;
 
@@ -129,12 +132,29 @@ describe.skipIf(!BUILT)("the mail queue shared by two server processes on one Po
     expect(await stopServer(a)).toBe(0);
     expect(await stopServer(b)).toBe(0);
     await queueInvitations("second", 5);
+    const [inserted] = await db
+      .insert(profiles)
+      .values({ email: "lead.owner@example.org", firstName: "Lena", lastName: "Owner", username: "lena.owner" })
+      .returning();
+    const owner = present(inserted, "the lead's card");
+    const lead = await submitLead({
+      card: { id: owner.id, firstName: "Lena", lastName: "Owner", email: owner.email, company: "Namecard" },
+      input: LeadSchema.parse({ name: "Vic Visitor", email: "vic@visitor.example", consent: "yes", wantsCard: "yes" }),
+      stamp: formStamp(owner.id, Date.now() - MIN_FILL_MS - 1_000),
+      honeypot: "",
+      source: "qr",
+      ip: "10.77.0.1",
+    });
+    expect(lead.kind).toBe("stored");
     expect(received).toHaveLength(40);
 
     await startServer();
     await expect.poll(allSent, { timeout: 60_000, interval: 250 }).toBe(true);
-    expect(received).toHaveLength(45);
-    expect(new Set(received).size).toBe(45);
+    expect(received).toHaveLength(47);
+    expect(new Set(received).size).toBe(47);
     expect(received.filter((address) => address.startsWith("second"))).toHaveLength(5);
+    // One mail per lead, and the card to the visitor who asked for it: once each.
+    expect(received.filter((address) => address === "lead.owner@example.org")).toHaveLength(1);
+    expect(received.filter((address) => address === "vic@visitor.example")).toHaveLength(1);
   });
 });
