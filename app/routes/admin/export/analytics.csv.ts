@@ -1,12 +1,21 @@
 import { getOverviewStats, getTopProfiles, getViewsBySource } from "~/.server/analytics/stats";
 import { requireAdmin, requirePermission } from "~/.server/authz";
 import { csvResponse, isoDay, toCsv } from "~/.server/csv";
+import { leadsByCard } from "~/.server/leads/owner";
 import type { Route } from "./+types/analytics.csv";
 
-/** The analytics CSV: the metrics and the ten most viewed profiles. */
+/** Cards listed with their lead counts in the file, at most. */
+const LEAD_CARDS = 10_000;
+
+/** The analytics CSV: the metrics, the ten most viewed profiles, and every card's number of leads. */
 export async function loader({ request }: Route.LoaderArgs) {
   requirePermission(await requireAdmin(request), "read:analytics:any");
-  const [stats, top, sources] = await Promise.all([getOverviewStats(), getTopProfiles(10), getViewsBySource()]);
+  const [stats, top, sources, leads] = await Promise.all([
+    getOverviewStats(),
+    getTopProfiles(10),
+    getViewsBySource(),
+    leadsByCard(LEAD_CARDS),
+  ]);
   const body = toCsv([
     ["Metric", "Value"],
     ["Total Profiles", stats.totalProfiles],
@@ -20,6 +29,10 @@ export async function loader({ request }: Route.LoaderArgs) {
     ["Top Profiles"],
     ["Name", "Username", "Views", "Brand"],
     ...top.map((row) => [`${row.firstName} ${row.lastName}`, row.username, row.views, row.brandName ?? "No brand"]),
+    [],
+    ["Leads by Card"],
+    ["Name", "Username", "Leads"],
+    ...leads.top.map((row) => [`${row.firstName} ${row.lastName}`, row.username, row.leads]),
   ]);
   return csvResponse(body, `${isoDay()}-namecard-analytics.csv`);
 }
