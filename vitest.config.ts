@@ -40,6 +40,7 @@ const engineNeutralTests = [
   // What a card's signature, background and wallet pass hold: drawn and signed the same on either engine.
   "tests/server/share.test.ts",
   "tests/server/wallet.test.ts",
+  "tests/server/apple-wallet.test.ts",
 ];
 
 if (!process.env.TEST_DATABASE_URL) {

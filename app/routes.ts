@@ -47,6 +47,7 @@ export default [
     route("share/background-1920.png", "routes/app/share-background.ts", { id: "share-background-1920" }),
     route("share/background-1280.png", "routes/app/share-background.ts", { id: "share-background-1280" }),
     route("share/google-wallet", "routes/app/share-google-wallet.ts"),
+    route("share/apple-wallet.pkpass", "routes/app/share-apple-wallet.ts"),
     // What visitors shared back from the member's card.
     route("leads", "routes/app/leads.tsx"),
     route("leads/export.csv", "routes/app/leads-export.ts", { id: "leads-export-csv" }),

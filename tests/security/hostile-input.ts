@@ -533,6 +533,13 @@ export const HOSTILE_INPUT: Row[] = [
   // The wallet link: not set up in these runs, so not found whatever the query says.
   { route: "share/google-wallet", who: "member", method: "GET", url: "/share/google-wallet?x=%00", status: 404 },
   {
+    route: "share/apple-wallet.pkpass",
+    who: "member",
+    method: "GET",
+    url: "/share/apple-wallet.pkpass?x=%00",
+    status: 404,
+  },
+  {
     route: "admin/settings/wallet",
     who: "admin",
     method: "GET",
@@ -558,6 +565,11 @@ export const HOSTILE_INPUT: Row[] = [
     },
     { intent: "save-google" },
     { intent: "nope" },
+    // Apple's pass type and team: each mistake said, nothing stored (the certificates are files, tested apart).
+    { intent: "save-apple", passTypeId: NUL, teamId: NUL },
+    { intent: "save-apple", passTypeId: LONG, teamId: LONG, password: LONG },
+    { intent: "save-apple", passTypeId: "pass.com.example.card", teamId: "ABCDE12345", p12: "not a file" },
+    { intent: "save-apple" },
   ]).map(
     (form): Row => ({
       route: "admin/settings/wallet",

@@ -754,6 +754,15 @@ export const walletSettings = pgTable(
     /** The service account's address, shown on the settings screen; its key never is. */
     googleClientEmail: text("google_client_email"),
     googleServiceAccount: text("google_service_account"),
+    applePassTypeId: text("apple_pass_type_id"),
+    appleTeamId: text("apple_team_id"),
+    /** The pass-signing certificate and its key, sealed together (sso/secrets.ts). */
+    appleSigner: text("apple_signer"),
+    /** The signing certificate's name and expiry, shown on the settings screen; its key never is. */
+    appleSignerName: text("apple_signer_name"),
+    appleSignerExpiresAt: timestamp("apple_signer_expires_at", { withTimezone: true }),
+    /** Apple's WWDR intermediate certificate (PEM): public, not a secret. */
+    appleWwdr: text("apple_wwdr"),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [check("wallet_settings_single_row", sql`${table.id} = 1`)],

@@ -5,6 +5,7 @@ import { loadDashboard } from "~/.server/analytics/dashboard";
 import { getProfileRank } from "~/.server/analytics/stats";
 import { claimedPreparedCardRecently, isFirstSignIn, setupSteps } from "~/.server/profiles/welcome";
 import { parseQuery } from "~/.server/responses";
+import { appleWalletReady } from "~/.server/wallet/apple";
 import { googleWalletReady } from "~/.server/wallet/google";
 import { AdminDashboard } from "~/components/admin/dashboard";
 import { CardActivity } from "~/components/card-activity";
@@ -42,7 +43,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     prepared: await claimedPreparedCardRecently(viewer.user.id),
     firstSignIn: await isFirstSignIn(viewer.user.id),
     steps: profile ? await setupSteps(profile.id) : [],
-    activity: profile ? { ...(await cardActivity(profile.id)), wallet: await googleWalletReady() } : null,
+    activity: profile
+      ? { ...(await cardActivity(profile.id)), wallet: (await googleWalletReady()) || (await appleWalletReady()) }
+      : null,
   };
 }
 

@@ -4,6 +4,7 @@ import { Link } from "react-router";
 import { cardUrl } from "~/.server/profiles/qr";
 import { signatureOfCard } from "~/.server/profiles/signature";
 import { notFound } from "~/.server/responses";
+import { appleWalletReady } from "~/.server/wallet/apple";
 import { googleWalletReady } from "~/.server/wallet/google";
 import { CopyField } from "~/components/copy-field";
 import { PageHeader } from "~/components/page-header";
@@ -22,6 +23,7 @@ export async function loader({ context }: Route.LoaderArgs) {
     username,
     address: cardUrl(username),
     googleWallet: await googleWalletReady(),
+    appleWallet: await appleWalletReady(),
     signature,
     secure: cardUrl(username).startsWith("https://"),
   };
@@ -32,7 +34,7 @@ const SECTION =
 
 /** "Share my card": every way to hand out the card, each with what it is for. */
 export default function Share({ loaderData }: Route.ComponentProps) {
-  const { username, address, signature, secure, googleWallet } = loaderData;
+  const { username, address, signature, secure, googleWallet, appleWallet } = loaderData;
   return (
     <div className="max-w-4xl space-y-6">
       <PageHeader
@@ -75,7 +77,7 @@ export default function Share({ loaderData }: Route.ComponentProps) {
         </div>
       </section>
 
-      {googleWallet ? (
+      {googleWallet || appleWallet ? (
         <section aria-labelledby="wallet-title" className={SECTION}>
           <div className="flex items-start gap-3">
             <Wallet aria-hidden className="mt-0.5 size-5 shrink-0 text-brand-ink" />
@@ -89,10 +91,20 @@ export default function Share({ loaderData }: Route.ComponentProps) {
               </p>
             </div>
           </div>
-          <a href="/share/google-wallet" className={buttonClasses("primary")}>
-            <Wallet aria-hidden className="size-4" />
-            Save to Google Wallet
-          </a>
+          <div className="flex flex-col gap-3 sm:flex-row">
+            {appleWallet ? (
+              <a href="/share/apple-wallet.pkpass" className={buttonClasses("primary")}>
+                <Wallet aria-hidden className="size-4" />
+                Add to Apple Wallet
+              </a>
+            ) : null}
+            {googleWallet ? (
+              <a href="/share/google-wallet" className={buttonClasses(appleWallet ? "secondary" : "primary")}>
+                <Wallet aria-hidden className="size-4" />
+                Save to Google Wallet
+              </a>
+            ) : null}
+          </div>
         </section>
       ) : null}
 
