@@ -20,6 +20,11 @@ export default [
   route("profile/:username/contact.vcf", "routes/profile/contact.vcf.ts"),
   route("profile/:username/qr.png", "routes/profile/qr.png.ts"),
   route("profile/:username/og.png", "routes/profile/og.png.ts"),
+  // The owner's card on their phone's home screen: its manifest and icons.
+  route("profile/:username/manifest.webmanifest", "routes/profile/manifest.webmanifest.ts"),
+  route("profile/:username/icon-180.png", "routes/profile/icon.png.ts", { id: "card-icon-180" }),
+  route("profile/:username/icon-192.png", "routes/profile/icon.png.ts", { id: "card-icon-192" }),
+  route("profile/:username/icon-512.png", "routes/profile/icon.png.ts", { id: "card-icon-512" }),
   // A visitor shares their details with the card's owner (docs/decisions/034-leads.md).
   route("profile/:username/share-back", "routes/profile/share-back.tsx"),
   route("uploads/*", "routes/uploads.$.ts"),

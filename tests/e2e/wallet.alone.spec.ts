@@ -24,7 +24,10 @@ test("an administrator sets up Google Wallet, and a member's Share page offers t
   await page.goto("/admin/settings?tab=security");
   await page.getByRole("link", { name: "Wallet passes" }).click();
   await expect(page.getByRole("heading", { name: "Wallet passes", level: 1 })).toBeVisible();
-  await expect(page.getByText("Not set up")).toBeVisible();
+  await expect(page.getByRole("region", { name: "Google Wallet" }).getByText("Not set up")).toBeVisible();
+  await expect(page.getByRole("region", { name: "Apple Wallet" }).getByText("Not set up")).toBeVisible();
+  await expectAccessible(page);
+  await screenshot(page, "wallet-settings-desktop-light");
   await page.getByLabel("Issuer ID").fill("3388000000022334455");
   await page.getByLabel("Service account's JSON key").fill(keyFile);
   await page.getByRole("button", { name: "Save Google Wallet" }).click();

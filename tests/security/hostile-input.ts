@@ -614,6 +614,32 @@ export const HOSTILE_INPUT: Row[] = [
     why: "the page always says what becomes of details shared from a card; it takes no query",
   },
 
+  // The card on a phone's home screen: its manifest and icons, for an active card only.
+  ...[
+    "profile/:username/manifest.webmanifest",
+    "profile/:username/icon-180.png",
+    "profile/:username/icon-192.png",
+    "profile/:username/icon-512.png",
+  ].flatMap((route): Row[] => [
+    ...["%00", LONG.slice(0, 300), "nobody.here"].map(
+      (username): Row => ({
+        route,
+        who: "visitor",
+        method: "GET",
+        url: `/${route.replace(":username", username)}`,
+        status: 404,
+      }),
+    ),
+    {
+      route,
+      who: "visitor",
+      method: "GET",
+      url: `/${route.replace(":username", "{card}")}?x=%00`,
+      status: 200,
+      why: "the card's manifest and icons take no query",
+    },
+  ]),
+
   // Sharing back from a card: a visitor's every mistake is said on the form, and nothing is stored or sent.
   {
     route: "profile/:username/share-back",

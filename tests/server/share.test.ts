@@ -14,6 +14,9 @@ import { loader as shareLoader } from "~/routes/app/share";
 import { loader as backgroundLoader } from "~/routes/app/share-background";
 import { loader as signatureLoader } from "~/routes/app/share-signature";
 import { loader as logoLoader } from "~/routes/brands/logo.png";
+import { loader as cardLoader } from "~/routes/profile/$username";
+import { loader as iconLoader } from "~/routes/profile/icon.png";
+import { loader as manifestLoader } from "~/routes/profile/manifest.webmanifest";
 import { hasZbar } from "../support/checkers";
 import { createMember, getRequest, present, run } from "./helpers";
 
@@ -172,6 +175,48 @@ describe("the video-call background", () => {
     ] as const) {
       const answer = await responseOf(loader, url, member.viewer);
       expect(answer.status, url).toBe(410);
+    }
+  });
+});
+
+describe("the card on a phone's home screen", () => {
+  it("has a manifest that opens the card full screen, with its brand's icon at the sizes phones ask for", async () => {
+    const brand = await brandWithLogo();
+    const member = await memberWithCard({ firstName: "Hana", lastName: "Home", companyBrandId: brand.id });
+    const base = `/profile/${member.profile.username}`;
+    const answer = (await manifestLoader({ params: { username: member.profile.username } } as never)) as Response;
+    expect(answer.headers.get("content-type")).toBe("application/manifest+json; charset=utf-8");
+    const manifest = await answer.json();
+    expect(manifest).toMatchObject({
+      name: "Hana Home",
+      short_name: "Hana",
+      start_url: base,
+      display: "standalone",
+      theme_color: expect.stringMatching(/^#[0-9a-f]{6}$/i),
+    });
+    for (const icon of manifest.icons as { src: string; sizes: string }[]) {
+      const size = Number(icon.sizes.split("x")[0]);
+      const png = (await iconLoader({
+        params: { username: member.profile.username },
+        request: getRequest(icon.src),
+      } as never)) as Response;
+      expect(png.headers.get("content-type")).toBe("image/png");
+      const meta = await sharp(Buffer.from(await png.arrayBuffer())).metadata();
+      expect([meta.width, meta.height], icon.src).toEqual([size, size]);
+    }
+    // Only the owner's own card page links to it: a visitor's page is the same for everyone.
+    const own = await run(cardLoader, getRequest(base, member.cookie), { username: member.profile.username });
+    expect((own.data as { viewer: { isOwner: boolean } }).viewer.isOwner).toBe(true);
+  });
+
+  it("answers 410 for a card an administrator switched off", async () => {
+    const member = await memberWithCard({});
+    await db.update(profiles).set({ deactivatedAt: new Date() }).where(eq(profiles.id, member.profile.id));
+    for (const loader of [manifestLoader, iconLoader]) {
+      const answer = await run(loader, getRequest(`/profile/${member.profile.username}/icon-192.png`), {
+        username: member.profile.username,
+      });
+      expect(answer.status).toBe(410);
     }
   });
 });

@@ -6,6 +6,7 @@ import { brandPalette } from "~/lib/color";
 import { can } from "~/lib/permissions";
 import type { Actor } from "../actor";
 import { recordAdminAction } from "../audit/record";
+import { drawnIcon, squarePng } from "../brands/icons";
 import { brandLogoPng } from "../brands/logo-png";
 import { db } from "../db/client";
 import { walletSettings } from "../db/schema";
@@ -260,22 +261,6 @@ export async function appleWalletReady(): Promise<boolean> {
 function rgb(hex: string): string {
   const value = Number.parseInt(hex.replace("#", "").slice(0, 6), 16);
   return `rgb(${(value >> 16) & 255}, ${(value >> 8) & 255}, ${value & 255})`;
-}
-
-/** A square of the brand's colour with a card on it: the pass's icon when its brand has no logo. */
-function drawnIcon(size: number, color: string): Promise<Buffer> {
-  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${size}" height="${size}" viewBox="0 0 58 58"><rect width="58" height="58" rx="12" fill="${color}"/><rect x="11" y="17" width="36" height="24" rx="4" fill="#ffffff"/><circle cx="21" cy="29" r="5" fill="${color}"/><rect x="30" y="25" width="12" height="3" rx="1.5" fill="${color}"/><rect x="30" y="31" width="9" height="3" rx="1.5" fill="${color}"/></svg>`;
-  return imageWork(() => sharp(Buffer.from(svg)).png().toBuffer());
-}
-
-async function squarePng(source: Buffer | Uint8Array, size: number, background: string): Promise<Buffer> {
-  return imageWork(() =>
-    sharp(source, { limitInputPixels: 40_000_000 })
-      .resize(size, size, { fit: "contain", background })
-      .flatten({ background })
-      .png()
-      .toBuffer(),
-  );
 }
 
 /**

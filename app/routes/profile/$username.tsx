@@ -73,6 +73,13 @@ export function meta({ data: loaderData, error }: Route.MetaArgs) {
     { name: "twitter:description", content: description },
     { name: "twitter:image", content: loaderData.links.ogImage },
     { tagName: "link", rel: "canonical", href: loaderData.links.card },
+    // The owner may put their card on their phone's home screen.
+    ...(loaderData.viewer?.isOwner
+      ? [
+          { tagName: "link", rel: "manifest", href: `${loaderData.links.base}/manifest.webmanifest` },
+          { tagName: "link", rel: "apple-touch-icon", href: `${loaderData.links.base}/icon-180.png` },
+        ]
+      : []),
   ];
 }
 
@@ -143,6 +150,7 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
     admin: viewer?.isAdmin ? { claimed: card.userId !== null } : null,
     qr: await qrSvg(qrTargetUrl(card.username), CARD_QR),
     links: {
+      base,
       card: absolute,
       vcard: `${base}/contact.vcf`,
       vcardName: cardFileName(card, ".vcf"),
