@@ -20,7 +20,7 @@ import {
  * imported once — no half batch, no card twice, no import stuck "running".
  * Once on the engine of the run.
  */
-const ROWS = 5_000;
+const ROWS = 2_000;
 
 const started = startedProcesses("the import restart tests");
 const cleanups: (() => Promise<void>)[] = [];
