@@ -280,8 +280,10 @@ describe("Apple Wallet", () => {
     );
     expect(signers).toBeDefined();
     expect(openssl("x509", "-in", "signer-out.pem", "-noout", "-subject").toString()).toContain(PASS_TYPE);
-    // A changed manifest no longer verifies.
-    fs.writeFileSync(file("manifest.json"), "{}");
+    // One changed byte of the manifest, and the signature no longer verifies.
+    const changed = Buffer.from(present(files["manifest.json"], "the manifest"));
+    changed[changed.length - 3] = (changed[changed.length - 3] ?? 0) ^ 0x01;
+    fs.writeFileSync(file("manifest.json"), changed);
     expect(() =>
       openssl(
         "cms",

@@ -2,7 +2,7 @@ import { Trash2, TriangleAlert, Wallet } from "lucide-react";
 import { useState } from "react";
 import { Form, useNavigation } from "react-router";
 import { requirePermission } from "~/.server/authz";
-import { formText, readForm } from "~/.server/form-data";
+import { type BodyHandle, formText, readUploadForm } from "~/.server/form-data";
 import { failure, failureFrom } from "~/.server/responses";
 import { redirectWithToast } from "~/.server/toast";
 import { appleWalletStatus, removeAppleWallet, saveAppleWallet } from "~/.server/wallet/apple";
@@ -21,6 +21,9 @@ export const meta: Route.MetaFunction = () => [{ title: "Wallet passes" }];
 
 const PAGE = "/admin/settings/wallet";
 
+/** Apple's form carries two certificate files: the server allows a body with files (server/routes.ts). */
+export const handle: BodyHandle = { bodyLimit: "upload" };
+
 export async function loader({ context }: Route.LoaderArgs) {
   requirePermission(context.get(viewerContext), "update:settings:any");
   const [google, apple] = await Promise.all([googleWalletStatus(), appleWalletStatus()]);
@@ -35,7 +38,10 @@ async function fileOf(form: FormData, name: string): Promise<Uint8Array | null> 
 
 export async function action({ request, context }: Route.ActionArgs) {
   const viewer = requirePermission(context.get(viewerContext), "update:settings:any");
-  const form = await readForm(request);
+  const { form } = await readUploadForm(request);
+  if (!form) {
+    return failure(413, { formError: "Choose the certificate files themselves: each is only a few kilobytes." });
+  }
   const values = formText(form);
   if (values.intent === "save-apple") {
     try {
