@@ -15,6 +15,7 @@ CREATE TABLE "leads" (
 	"consent_text" text NOT NULL,
 	"wants_card" boolean DEFAULT false NOT NULL,
 	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
+	"expires_at" timestamp with time zone NOT NULL,
 	CONSTRAINT "leads_source" CHECK ("source" IN ('card', 'qr')),
 	CONSTRAINT "leads_reachable" CHECK ("email" IS NOT NULL OR "phone" IS NOT NULL)
 );
@@ -24,6 +25,8 @@ ALTER TABLE "leads" ADD CONSTRAINT "leads_profile_id_profiles_id_fk" FOREIGN KEY
 CREATE INDEX "leads_profile_created_idx" ON "leads" USING btree ("profile_id", "created_at");
 --> statement-breakpoint
 CREATE INDEX "leads_created_idx" ON "leads" USING btree ("created_at");
+--> statement-breakpoint
+CREATE INDEX "leads_expires_idx" ON "leads" USING btree ("expires_at");
 --> statement-breakpoint
 CREATE INDEX "leads_email_idx" ON "leads" USING btree (lower("email"));
 --> statement-breakpoint

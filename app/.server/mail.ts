@@ -15,6 +15,8 @@ export type MailMessage = {
   headers?: Record<string, string>;
   /** Where a reply goes: an address the schema checked, which the mailer encodes. */
   replyTo?: string;
+  /** The log names neither its recipient nor its subject (a lead's, which hold what a visitor typed). */
+  private?: boolean;
   /** Files sent with it (a contact card). */
   attachments?: { filename: string; content: string; contentType: string }[];
 };
@@ -51,7 +53,7 @@ export async function sendMail(message: MailMessage, smtpUrl = env.SMTP_URL): Pr
       smtp.set(smtpUrl, transport);
     }
     await transport.sendMail(envelope);
-    console.info(`[mail] sent "${message.subject}" to ${message.to}`);
+    console.info(message.private ? "[mail] sent a lead's mail" : `[mail] sent "${message.subject}" to ${message.to}`);
     return;
   }
   const rendered = await renderer.sendMail(envelope);
@@ -70,7 +72,9 @@ export async function sendMail(message: MailMessage, smtpUrl = env.SMTP_URL): Pr
   const relative = path.relative(process.cwd(), file);
   const shown = relative.startsWith("..") ? file : relative;
   console.info(
-    `[mail] "${message.subject}" to ${message.to} written to ${shown}${message.link ? ` — link: ${message.link}` : ""}`,
+    message.private
+      ? `[mail] a lead's mail written to ${shown}`
+      : `[mail] "${message.subject}" to ${message.to} written to ${shown}${message.link ? ` — link: ${message.link}` : ""}`,
   );
 }
 

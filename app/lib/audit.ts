@@ -20,6 +20,7 @@ export const AUDIT_ACTIONS = [
   "revoke",
   "map",
   "erase",
+  "read",
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
@@ -39,6 +40,7 @@ export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
   revoke: "Revoked",
   map: "Mapped",
   erase: "Erased",
+  read: "Read",
 };
 
 const AUDIT_TARGET_KINDS = [

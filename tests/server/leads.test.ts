@@ -6,6 +6,7 @@ import { cardActivity } from "~/.server/analytics/card-activity";
 import { countSave, flushSaves } from "~/.server/analytics/card-saves";
 import { db } from "~/.server/db/client";
 import { auditLog, leads, mailJobs, profiles, profileViews, siteSettings } from "~/.server/db/schema";
+import { issueInvitationMails } from "~/.server/invitations/invitations";
 import { processDueJobs } from "~/.server/invitations/mail-queue";
 import { deleteExpiredLeads, eraseLeadsOf } from "~/.server/leads/retention";
 import { formStamp, LEADS_PER_NETWORK, MIN_FILL_MS } from "~/.server/leads/submit";
@@ -170,6 +171,40 @@ describe("sharing back from a card", () => {
     expect(await leadsOfCard(card.id)).toHaveLength(LEADS_PER_NETWORK + 1);
   });
 
+  it("holds its limits when many forms arrive at once, and keeps a form sent twice once", async () => {
+    const owner = await createMember();
+    const card = owner.profile;
+    const ip = nextIp();
+    // Twelve forms, each shown at its own moment.
+    const shownAt = Date.now() - MIN_FILL_MS - 2_000;
+    const answers = await Promise.all(
+      Array.from({ length: 12 }, (_, index) =>
+        share(card, { ...VISITOR, name: `Racer ${index}`, stamp: formStamp(card.id, shownAt - index) }, ip),
+      ),
+    );
+    expect(answers.filter((answer) => answer.status === 200)).toHaveLength(LEADS_PER_NETWORK);
+    expect(answers.filter((answer) => answer.status === 429)).toHaveLength(12 - LEADS_PER_NETWORK);
+    expect(await leadsOfCard(card.id)).toHaveLength(LEADS_PER_NETWORK);
+
+    // A double press (or a replay) of one form: answered as sent, kept once, mailed once.
+    const other = await createMember();
+    const stamp = shownAgo(other.profile.id);
+    const twice = await Promise.all([0, 1].map(() => share(other.profile, { ...VISITOR, stamp })));
+    expect(twice.map((answer) => answer.status)).toEqual([200, 200]);
+    expect(await leadsOfCard(other.profile.id)).toHaveLength(1);
+  });
+
+  it("reaches the owner of a card not yet claimed even when an invitation or reminder is queued for it", async () => {
+    const card = await insertCard({ email: "prepared@example.org", firstName: "Pre", lastName: "Pared" });
+    expect((await share(card, VISITOR)).status).toBe(200);
+    await issueInvitationMails({ kind: "invitation", scope: { ids: [card.id] } });
+    const sent = await sendQueued();
+    const subjects = sent.map((message) => message.subject);
+    expect(subjects, subjects.join(" | ")).toHaveLength(2);
+    expect(subjects.filter((subject) => subject.startsWith("New contact from your card"))).toHaveLength(1);
+    expect(sent.every((message) => message.to === "prepared@example.org")).toBe(true);
+  });
+
   it("a deactivated card takes no leads (410), and the leads it had are kept", async () => {
     const owner = await createMember();
     const card = owner.profile;
@@ -275,6 +310,9 @@ describe("the owner's leads", () => {
       "Vera Visitor",
     ]);
     expect((read.data as { card: { own: boolean } }).card.own).toBe(false);
+    // Each reading is on the record, under the administrator.
+    const [reading] = await db.select().from(auditLog).where(eq(auditLog.action, "read"));
+    expect(reading).toMatchObject({ actorEmail: "admin@example.com", targetKind: "leads", targetId: owner.profile.id });
     expect((await run(leadsLoader, getRequest(`/leads?card=${owner.profile.username}`), {}, other.viewer)).status).toBe(
       404,
     );
@@ -337,7 +375,7 @@ describe("the owner's leads", () => {
 });
 
 describe("privacy", () => {
-  it("deletes leads past the retention period, with their waiting mails, and keeps the rest", async () => {
+  it("deletes leads when the period their visitor agreed to ends (or sooner, never later, if the setting changes), with their waiting mails", async () => {
     const owner = await createMember();
     const now = new Date("2027-06-15T12:00:00Z");
     const at = (months: number) => {
@@ -353,6 +391,8 @@ describe("privacy", () => {
       consentVersion: 1,
       consentText: "…",
       createdAt,
+      // Shared under the default: kept for 12 months at most.
+      expiresAt: new Date(createdAt.getTime() + (now.getTime() - at(12).getTime())),
     });
     const [old] = await db
       .insert(leads)
@@ -362,18 +402,19 @@ describe("privacy", () => {
       .insert(mailJobs)
       .values({ kind: "lead", profileId: owner.profile.id, leadId: present(old, "old").id, email: "x@example.org" });
 
+    const keepFor = async (months: number) =>
+      db
+        .insert(siteSettings)
+        .values({ id: 1, leadRetentionMonths: months })
+        .onConflictDoUpdate({ target: siteSettings.id, set: { leadRetentionMonths: months } });
+    // The company now keeps leads for ten years: a lead whose visitor agreed to 12 months still goes at 12.
+    await keepFor(120);
     expect(await deleteExpiredLeads(now)).toBe(1);
     expect((await leadsOfCard(owner.profile.id)).map((lead) => lead.name)).toEqual(["Recent"]);
     expect(await db.select().from(mailJobs).where(eq(mailJobs.profileId, owner.profile.id))).toEqual([]);
 
-    // A company that keeps them for 6 months.
-    await db
-      .insert(siteSettings)
-      .values({ id: 1, leadRetentionMonths: 6 })
-      .onConflictDoUpdate({
-        target: siteSettings.id,
-        set: { leadRetentionMonths: 6 },
-      });
+    // A company that now keeps them for 6 months: sooner is always allowed.
+    await keepFor(6);
     expect(await deleteExpiredLeads(now)).toBe(1);
     expect(await leadsOfCard(owner.profile.id)).toEqual([]);
   });

@@ -1,5 +1,5 @@
 import { and, eq, gt, lt, notLike, or, sql } from "drizzle-orm";
-import { db } from "../db/client";
+import { db, type Queryable } from "../db/client";
 import { throttleEvents } from "../db/schema";
 import { keyedHash } from "./tokens";
 
@@ -11,20 +11,20 @@ export const MAILS_PER_ADDRESS_PER_HOUR = 3;
 
 export type MailKind = "sign-up" | "reset" | "card-email" | "test-invitation" | "lead-card";
 
-async function countSince(key: string, since: Date) {
-  const [row] = await db
+async function countSince(key: string, since: Date, q: Queryable = db) {
+  const [row] = await q
     .select({ n: sql<number>`count(*)::int`, last: sql<Date | null>`max(${throttleEvents.createdAt})` })
     .from(throttleEvents)
     .where(and(eq(throttleEvents.key, key), gt(throttleEvents.createdAt, since)));
   return { count: row?.n ?? 0, last: row?.last ? new Date(row.last) : null };
 }
 
-async function record(key: string) {
-  await db.insert(throttleEvents).values({ key });
+async function record(key: string, q: Queryable = db) {
+  await q.insert(throttleEvents).values({ key });
   // Old events of every key go now and then, so the table stays small.
   if (Math.random() < 0.02) {
     // Renames are counted over a month (profiles/previous-usernames.ts); everything else over a day at most.
-    await db
+    await q
       .delete(throttleEvents)
       .where(
         or(
@@ -40,12 +40,17 @@ async function record(key: string) {
  * counts, whether or not an account exists, so the answer says nothing about
  * accounts. False when the address has had its share this hour.
  */
-export async function takeMailQuota(kind: MailKind, address: string): Promise<boolean> {
+export async function takeMailQuota(kind: MailKind, address: string, within?: Queryable): Promise<boolean> {
   const key = keyedHash(`mail-${kind}`, address);
-  const { count } = await countSince(key, new Date(Date.now() - ONE_HOUR_MS));
-  if (count >= MAILS_PER_ADDRESS_PER_HOUR) return false;
-  await record(key);
-  return true;
+  // The count and the mail it allows are one step: requests sent side by side cannot all pass.
+  const take = async (q: Queryable) => {
+    await q.execute(sql`select pg_advisory_xact_lock(hashtext(${key}))`);
+    const { count } = await countSince(key, new Date(Date.now() - ONE_HOUR_MS), q);
+    if (count >= MAILS_PER_ADDRESS_PER_HOUR) return false;
+    await record(key, q);
+    return true;
+  };
+  return within ? take(within) : db.transaction(take);
 }
 
 /** Failed sign-ins an account may have before each next attempt waits. */

@@ -28,11 +28,34 @@ export function squarePng(source: Buffer | Uint8Array, size: number, background:
   );
 }
 
+/**
+ * Icons drawn, by what they show (a logo's stored key, or a colour) and size:
+ * the address is public, so a flood of requests reads the card and no more.
+ */
+const drawn = new Map<string, Promise<Buffer>>();
+const MAX_DRAWN = 300;
+
 /** The home-screen icon of the active card with this username, `size` pixels square; null when there is none. */
 export async function cardIcon(username: string, size: number): Promise<Buffer | null> {
   const card = await getCardByUsername(username);
   if (!card) return null;
-  const logo = card.brand ? await brandLogoPng(card.brand.id, Math.round(size / 3), size) : null;
+  const site = card.brand ? null : await getSiteSettings();
+  const palette = card.brand
+    ? brandPalette(card.brand.primaryColor, card.brand.secondaryColor)
+    : brandPalette(site?.primaryColor ?? "#3b82f6", site?.secondaryColor ?? "#8b5cf6");
+  const key = `${card.brand?.logo ? `${card.brand.id} ${card.brand.logo}` : palette.light.solid} ${size}`;
+  let icon = drawn.get(key);
+  if (!icon) {
+    if (drawn.size >= MAX_DRAWN) drawn.delete(drawn.keys().next().value as string);
+    icon = drawIcon(card.brand?.logo ? card.brand.id : null, palette.light.solid, size);
+    icon.catch(() => drawn.delete(key));
+    drawn.set(key, icon);
+  }
+  return icon;
+}
+
+async function drawIcon(brandId: number | null, color: string, size: number): Promise<Buffer> {
+  const logo = brandId ? await brandLogoPng(brandId, Math.round(size / 3), size) : null;
   if (logo) {
     // The logo with a margin, as home screens crop icons to their own shape.
     const inner = await squarePng(logo.png, Math.round(size * 0.7), "#ffffff");
@@ -43,9 +66,5 @@ export async function cardIcon(username: string, size: number): Promise<Buffer |
         .toBuffer(),
     );
   }
-  const site = card.brand ? null : await getSiteSettings();
-  const palette = card.brand
-    ? brandPalette(card.brand.primaryColor, card.brand.secondaryColor)
-    : brandPalette(site?.primaryColor ?? "#3b82f6", site?.secondaryColor ?? "#8b5cf6");
-  return drawnIcon(size, palette.light.solid);
+  return drawnIcon(size, color);
 }

@@ -795,10 +795,13 @@ export const leads = pgTable(
     /** The visitor asked for the owner's contact file by e-mail. */
     wantsCard: boolean("wants_card").notNull().default(false),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    /** When the retention period the visitor agreed to ends: it is deleted then, or sooner if the company shortens it. */
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
   },
   (table) => [
     index("leads_profile_created_idx").on(table.profileId, table.createdAt),
     index("leads_created_idx").on(table.createdAt),
+    index("leads_expires_idx").on(table.expiresAt),
     index("leads_email_idx").on(sql`lower(${table.email})`),
     check("leads_source", sql`${table.source} IN ('card', 'qr')`),
     check("leads_reachable", sql`${table.email} IS NOT NULL OR ${table.phone} IS NOT NULL`),

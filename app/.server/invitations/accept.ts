@@ -6,6 +6,7 @@ import { db, type Queryable } from "../db/client";
 import { accounts, emailLinks, mailJobs, type Profile, profiles, users } from "../db/schema";
 import { type CardWriter, writeCards } from "../profiles/card-writer";
 import { findInvitation } from "./invitations";
+import { INVITATION_KINDS } from "./mail-queue";
 
 type InvitedUser = typeof users.$inferSelect;
 
@@ -72,7 +73,13 @@ export async function acceptInvitation(options: {
     if (!(await consumeLink(tx, link))) return { outcome: "invalid" };
     await tx
       .delete(mailJobs)
-      .where(and(eq(mailJobs.profileId, card.id), inArray(mailJobs.status, ["pending", "failed"])));
+      .where(
+        and(
+          eq(mailJobs.profileId, card.id),
+          inArray(mailJobs.status, ["pending", "failed"]),
+          inArray(mailJobs.kind, INVITATION_KINDS),
+        ),
+      );
 
     if (existing?.emailVerified) {
       const [owned] = await tx.select({ id: profiles.id }).from(profiles).where(eq(profiles.userId, existing.id));

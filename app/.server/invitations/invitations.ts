@@ -12,7 +12,7 @@ import { brands, emailLinks, invitations, type MailJob, mailJobs, profiles, site
 import { env } from "../env";
 import { escapeHtml, type MailMessage, sendMail } from "../mail";
 import { getSiteSettings, storedImageKey } from "../settings/settings";
-import { registerMailJob, wakeMailQueue } from "./mail-queue";
+import { INVITATION_KINDS, registerMailJob, wakeMailQueue } from "./mail-queue";
 import { stopInvitationsUrl } from "./stop";
 
 const ONE_DAY_MS = 24 * 60 * 60 * 1000;
@@ -125,12 +125,18 @@ async function selectTargets(tx: Queryable, scope: InvitationScope, now: Date) {
     .for("update");
 }
 
-/** A new job replaces any of the card's jobs that have not started sending. */
+/** A new job replaces any of the card's invitation mails that have not started sending (never a lead's). */
 async function queueJobs(tx: Queryable, kind: MailJob["kind"], targets: { id: string; email: string }[], now: Date) {
   const ids = targets.map((target) => target.id);
   await tx
     .delete(mailJobs)
-    .where(and(inArray(mailJobs.profileId, ids), inArray(mailJobs.status, ["pending", "failed"])));
+    .where(
+      and(
+        inArray(mailJobs.profileId, ids),
+        inArray(mailJobs.status, ["pending", "failed"]),
+        inArray(mailJobs.kind, INVITATION_KINDS),
+      ),
+    );
   await tx
     .insert(mailJobs)
     .values(targets.map((target) => ({ kind, profileId: target.id, email: target.email, runAt: now, createdAt: now })));
@@ -386,7 +392,7 @@ export async function cancelQueuedInvitations(actor: Actor): Promise<number> {
         .where(
           and(
             inArray(invitations.profileId, firsts),
-            sql`not exists (select 1 from ${mailJobs} j where j.profile_id = ${invitations.profileId} and j.status <> 'pending')`,
+            sql`not exists (select 1 from ${mailJobs} j where j.profile_id = ${invitations.profileId} and j.status <> 'pending' and j.kind in ('invitation', 'reminder'))`,
           ),
         );
     }

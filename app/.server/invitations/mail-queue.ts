@@ -156,7 +156,7 @@ async function runJob(job: MailJob, now: Date | undefined, send: Send, leaseMs: 
       })
       .where(held(job));
     console.error(
-      `[mail-queue] ${job.kind} to ${job.email} failed (try ${job.attempts} of ${MAX_ATTEMPTS}${failed ? ", giving up" : ""}): ${reason}`,
+      `[mail-queue] ${job.kind} ${job.leadId ? "mail" : `to ${job.email}`} failed (try ${job.attempts} of ${MAX_ATTEMPTS}${failed ? ", giving up" : ""}): ${reason}`,
     );
     if (failed) return "failed";
     return failure === "outage" ? "outage" : "retry";
@@ -212,7 +212,8 @@ export async function processDueJobs(
  * not the administrators' to read), and a failed one stays failed: the lead
  * itself is on its owner's Leads page.
  */
-const ADMINISTERED_KINDS: MailJob["kind"][] = ["invitation", "reminder"];
+export const INVITATION_KINDS: MailJob["kind"][] = ["invitation", "reminder"];
+const ADMINISTERED_KINDS = INVITATION_KINDS;
 const failedAdministered = and(eq(mailJobs.status, "failed"), inArray(mailJobs.kind, ADMINISTERED_KINDS));
 
 /** The mails that could not be sent after every try, newest first. */

@@ -4,6 +4,7 @@ import { keyedHash } from "../accounts/tokens";
 import { db } from "../db/client";
 import { invitations, mailJobs } from "../db/schema";
 import { env } from "../env";
+import { INVITATION_KINDS } from "./mail-queue";
 
 /**
  * Every invitation and reminder carries a link that stops them for good
@@ -53,7 +54,13 @@ export async function stopInvitations(profileId: string, key: string, now = new 
       .where(and(eq(invitations.profileId, profileId), isNull(invitations.stoppedAt)));
     await tx
       .delete(mailJobs)
-      .where(and(eq(mailJobs.profileId, profileId), inArray(mailJobs.status, ["pending", "failed"])));
+      .where(
+        and(
+          eq(mailJobs.profileId, profileId),
+          inArray(mailJobs.status, ["pending", "failed"]),
+          inArray(mailJobs.kind, INVITATION_KINDS),
+        ),
+      );
   });
   return "stopped";
 }

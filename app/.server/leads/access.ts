@@ -1,10 +1,13 @@
 import { fullName } from "~/lib/names";
+import type { Actor } from "../actor";
+import { recordAdminAction } from "../audit/record";
+import { db } from "../db/client";
 import { getCardByUsername } from "../profiles/get-card";
 import { adminsSeeLeads } from "./retention";
 
 export type LeadsOf = { profileId: string; name: string; username: string; own: boolean };
 
-type Reader = {
+type Reader = Actor & {
   isAdmin: boolean;
   profile: { id: string; username: string; firstName: string; lastName: string } | null;
 };
@@ -12,8 +15,9 @@ type Reader = {
 /**
  * Whose leads a reader reads (docs/decisions/034-leads.md): their own card's,
  * or, for an administrator when the company's settings allow it, the card
- * `asked` for (to read only). "hidden" for anyone else, the same whether or
- * not the card exists; null when the reader has no card of their own.
+ * `asked` for (to read only), which the audit log records each time.
+ * "hidden" for anyone else, the same whether or not the card exists; null
+ * when the reader has no card of their own.
  */
 export async function leadsOf(reader: Reader, asked: string | null): Promise<LeadsOf | "hidden" | null> {
   const own = reader.profile;
@@ -21,6 +25,11 @@ export async function leadsOf(reader: Reader, asked: string | null): Promise<Lea
     if (!reader.isAdmin || !(await adminsSeeLeads())) return "hidden";
     const card = await getCardByUsername(asked);
     if (!card) return "hidden";
+    await recordAdminAction(db, {
+      actor: reader,
+      action: "read",
+      target: { kind: "leads", id: card.id, label: `${fullName(card)}'s leads` },
+    });
     return { profileId: card.id, name: fullName(card), username: card.username, own: false };
   }
   if (!own) return null;

@@ -1,7 +1,7 @@
-import { and, eq, isNull } from "drizzle-orm";
+import { and, eq, isNull, sql } from "drizzle-orm";
 import { fullName } from "~/lib/names";
 import { db } from "../db/client";
-import { leads, type MailJob, profiles } from "../db/schema";
+import { leads, type MailJob, profiles, users } from "../db/schema";
 import { env } from "../env";
 import { readPhotoJpeg } from "../images";
 import { registerMailJob } from "../invitations/mail-queue";
@@ -30,10 +30,17 @@ async function leadOf(job: MailJob) {
   const [row] = await db
     .select({
       lead: leads,
-      owner: { firstName: profiles.firstName, email: profiles.email, username: profiles.username },
+      // A claimed card's lead goes to its owner's own account address, which only they change;
+      // a card not yet claimed, to the address it was prepared for.
+      owner: {
+        firstName: profiles.firstName,
+        email: sql<string>`coalesce(${users.email}, ${profiles.email})`,
+        username: profiles.username,
+      },
     })
     .from(leads)
     .innerJoin(profiles, eq(profiles.id, leads.profileId))
+    .leftJoin(users, eq(users.id, profiles.userId))
     .where(and(eq(leads.id, job.leadId), isNull(profiles.deactivatedAt)))
     .limit(1);
   return row ?? null;
@@ -82,6 +89,8 @@ async function renderLeadForOwner(job: MailJob): Promise<MailMessage | null> {
     html,
     link,
     replyTo: lead.email ?? undefined,
+    // A visitor's name and address stay out of the server's log: erasing them must leave nothing behind.
+    private: true,
   };
 }
 
@@ -128,6 +137,7 @@ async function renderCardForVisitor(job: MailJob): Promise<MailMessage | null> {
     text,
     html,
     link: address,
+    private: true,
     attachments: [{ filename: cardFileName(card, ".vcf"), content: vcard, contentType: "text/vcard; charset=utf-8" }],
   };
 }

@@ -1,4 +1,4 @@
-import { eq, lt, sql } from "drizzle-orm";
+import { eq, lt, lte, or, sql } from "drizzle-orm";
 import { LEAD_RETENTION_DEFAULT_MONTHS } from "~/lib/leads";
 import type { Actor } from "../actor";
 import { recordAdminAction } from "../audit/record";
@@ -25,22 +25,23 @@ export async function adminsSeeLeads(): Promise<boolean> {
   return row?.allowed === true;
 }
 
-/** The moment before which leads are past the retention period. */
-function cutOff(now: Date, months: number): Date {
-  const cut = new Date(now);
-  cut.setUTCMonth(cut.getUTCMonth() - months);
-  return cut;
+/** `months` calendar months after (or, negative, before) `date`. */
+export function monthsAfter(date: Date, months: number): Date {
+  const moved = new Date(date);
+  moved.setUTCMonth(moved.getUTCMonth() + months);
+  return moved;
 }
 
 /**
- * Deletes leads older than the retention period, with their mails still
- * queued; run by the mail worker's rounds. A deactivated card's leads are kept
- * as long as any others, and go the same way.
+ * Deletes leads whose time is up, with their mails still queued; run by the
+ * mail worker's rounds. A lead goes when the period its visitor agreed to
+ * ends, or sooner when the company has since shortened the period; never
+ * later, whatever the setting becomes. A deactivated card's leads go the same way.
  */
 export async function deleteExpiredLeads(now = new Date()): Promise<number> {
   const deleted = await db
     .delete(leads)
-    .where(lt(leads.createdAt, cutOff(now, await leadRetentionMonths())))
+    .where(or(lte(leads.expiresAt, now), lt(leads.createdAt, monthsAfter(now, -(await leadRetentionMonths())))))
     .returning({ id: leads.id });
   return deleted.length;
 }

@@ -12,7 +12,7 @@ import { wakeMailQueue } from "../invitations/mail-queue";
 import { EmailSchema, OptionalTextSchema, PhoneSchema, TextSchema, tooLongMessage } from "../validation";
 // The renderers of the mails a lead queues, registered with the queue wherever leads are taken.
 import "./mails";
-import { leadRetentionMonths } from "./retention";
+import { leadRetentionMonths, monthsAfter } from "./retention";
 
 /**
  * A visitor shares their details back from a card (docs/decisions/034-leads.md).
@@ -31,6 +31,8 @@ export const LEADS_PER_NETWORK = 5;
 const NETWORK_WINDOW_MS = 10 * 60_000;
 /** Leads one card takes in an hour at most, from everyone: its owner's mailbox is not a target. */
 const LEADS_PER_CARD_PER_HOUR = 60;
+/** Leads one network sends in an hour at most, to every card together: no one floods the whole company. */
+const LEADS_PER_NETWORK_PER_HOUR = 20;
 
 /** The hidden field a person never fills (components/forms.tsx `Honeypot`). */
 export const HONEYPOT_FIELD = "website_url";
@@ -105,7 +107,8 @@ export type LeadCard = {
 };
 
 export type SubmitOutcome =
-  | { kind: "stored"; id: string }
+  /** `cardSent`: the contact card the visitor asked for is on its way (not when their address had its share). */
+  | { kind: "stored"; id: string; cardSent: boolean }
   /** A bot: answered as a person is, with nothing stored or sent. */
   | { kind: "dropped" }
   /** The form is too old to trust its timing: shown again, filled in, to be sent anew. */
@@ -117,12 +120,40 @@ export async function consentFor(card: LeadCard) {
   return leadConsentText(fullName(card), card.company, await leadRetentionMonths());
 }
 
-async function countSince(key: string, since: Date) {
-  const [row] = await db
+type Tx = Parameters<Parameters<typeof db.transaction>[0]>[0];
+
+async function countSince(tx: Tx, key: string, since: Date) {
+  const [row] = await tx
     .select({ n: sql<number>`count(*)::int` })
     .from(throttleEvents)
     .where(and(eq(throttleEvents.key, key), gt(throttleEvents.createdAt, since)));
   return row?.n ?? 0;
+}
+
+/**
+ * Holds the keys for the rest of the transaction: a count and the event that
+ * follows it are one step, so requests sent side by side cannot all pass a
+ * limit that each of them alone would meet. Taken in one order, so two
+ * requests never wait on each other's.
+ */
+async function holdKeys(tx: Tx, keys: string[]) {
+  for (const key of [...keys].sort()) await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${key}))`);
+}
+
+/** The network a request came from: an IPv4 address, or an IPv6 /64 (what one subscriber is given). */
+function networkOf(ip: string | null): string {
+  if (!ip) return "unknown";
+  if (!ip.includes(":") || /^::ffff:\d+\.\d+\.\d+\.\d+$/i.test(ip)) return ip.replace(/^::ffff:/i, "");
+  const [head = "", tail = ""] = ip.toLowerCase().split("::");
+  const left = head ? head.split(":") : [];
+  const right = tail ? tail.split(":") : [];
+  const groups = ip.includes("::")
+    ? [...left, ...Array(Math.max(0, 8 - left.length - right.length)).fill("0"), ...right]
+    : left;
+  return `${groups
+    .slice(0, 4)
+    .map((group) => group.replace(/^0+(?=.)/, ""))
+    .join(":")}::/64`;
 }
 
 /**
@@ -145,23 +176,46 @@ export async function submitLead(options: {
   const age = formAge(options.stamp, card.id, now.getTime());
   const looksLikeBot = options.honeypot.trim() !== "" || age === null || age < MIN_FILL_MS;
 
-  const networkKey = keyedHash("lead-network", `${options.ip ?? "unknown"}\n${card.id}`);
+  const network = networkOf(options.ip);
+  const networkKey = keyedHash("lead-network", `${network}\n${card.id}`);
+  const everywhereKey = keyedHash("lead-network-all", network);
   const cardKey = keyedHash("lead-card", card.id);
-  const [fromNetwork, forCard] = await Promise.all([
-    countSince(networkKey, new Date(now.getTime() - NETWORK_WINDOW_MS)),
-    countSince(cardKey, new Date(now.getTime() - 60 * 60_000)),
-  ]);
-  if (fromNetwork >= LEADS_PER_NETWORK || forCard >= LEADS_PER_CARD_PER_HOUR) return { kind: "too-many" };
-  // A bot counts against its network too, so a flood of them meets the limit.
-  await db.insert(throttleEvents).values({ key: networkKey, createdAt: now });
-  if (looksLikeBot) return { kind: "dropped" };
-  if (age > MAX_FORM_AGE_MS) return { kind: "expired" };
-  await db.insert(throttleEvents).values({ key: cardKey, createdAt: now });
-
+  // A form is sent once: the same stamp again (a double press, a replay) is answered as sent, and nothing more is kept.
+  const stampKey = keyedHash("lead-stamp", options.stamp);
+  // Read before the transaction: on the embedded database nothing outside it runs until it ends.
   const consentText = await consentFor(card);
-  // The contact card goes to an address a few times an hour at most, whoever asks for it.
-  const sendCard = input.wantsCard && input.email !== null && (await takeMailQuota("lead-card", input.email));
-  const id = await db.transaction(async (tx) => {
+  const months = await leadRetentionMonths();
+
+  const outcome = await db.transaction(async (tx): Promise<SubmitOutcome> => {
+    await holdKeys(tx, [networkKey, everywhereKey, cardKey, stampKey]);
+    const [fromNetwork, fromNetworkEverywhere, forCard] = await Promise.all([
+      countSince(tx, networkKey, new Date(now.getTime() - NETWORK_WINDOW_MS)),
+      countSince(tx, everywhereKey, new Date(now.getTime() - 60 * 60_000)),
+      countSince(tx, cardKey, new Date(now.getTime() - 60 * 60_000)),
+    ]);
+    if (
+      fromNetwork >= LEADS_PER_NETWORK ||
+      fromNetworkEverywhere >= LEADS_PER_NETWORK_PER_HOUR ||
+      forCard >= LEADS_PER_CARD_PER_HOUR
+    ) {
+      return { kind: "too-many" };
+    }
+    // A bot counts against its network too, so a flood of them meets the limit; never against the card's.
+    await tx.insert(throttleEvents).values([
+      { key: networkKey, createdAt: now },
+      { key: everywhereKey, createdAt: now },
+    ]);
+    if (looksLikeBot) return { kind: "dropped" };
+    if (age > MAX_FORM_AGE_MS) return { kind: "expired" };
+    if ((await countSince(tx, stampKey, new Date(now.getTime() - MAX_FORM_AGE_MS - 60_000))) > 0) {
+      return { kind: "dropped" };
+    }
+    await tx.insert(throttleEvents).values([
+      { key: cardKey, createdAt: now },
+      { key: stampKey, createdAt: now },
+    ]);
+    // The contact card goes to an address a few times an hour at most, whoever asks for it.
+    const sendCard = input.wantsCard && input.email !== null && (await takeMailQuota("lead-card", input.email, tx));
     const [lead] = await tx
       .insert(leads)
       .values({
@@ -177,6 +231,8 @@ export async function submitLead(options: {
         consentText,
         wantsCard: input.wantsCard,
         createdAt: now,
+        // Kept no longer than the consent said, whatever the setting becomes.
+        expiresAt: monthsAfter(now, months),
       })
       .returning({ id: leads.id });
     const leadId = (lead as { id: string }).id;
@@ -184,8 +240,9 @@ export async function submitLead(options: {
     const jobs: (typeof mailJobs.$inferInsert)[] = [{ kind: "lead", profileId: card.id, leadId, email: card.email }];
     if (sendCard && input.email) jobs.push({ kind: "lead-card", profileId: card.id, leadId, email: input.email });
     await tx.insert(mailJobs).values(jobs);
-    return leadId;
+    return { kind: "stored", id: leadId, cardSent: sendCard };
   });
+  if (outcome.kind !== "stored") return outcome;
   wakeMailQueue();
-  return { kind: "stored", id };
+  return outcome;
 }

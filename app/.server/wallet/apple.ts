@@ -60,11 +60,22 @@ function openP12(bytes: Uint8Array, password: string): { signer: Signer; certifi
       ],
     });
   }
-  const certificate = p12.getBags({ bagType: forge.pki.oids.certBag })[forge.pki.oids.certBag ?? ""]?.[0]?.cert;
-  const key =
-    p12.getBags({ bagType: forge.pki.oids.pkcs8ShroudedKeyBag })[forge.pki.oids.pkcs8ShroudedKeyBag ?? ""]?.[0]?.key ??
-    p12.getBags({ bagType: forge.pki.oids.keyBag })[forge.pki.oids.keyBag ?? ""]?.[0]?.key;
-  if (!certificate || !key) throw new ValidationError({ p12: [P12_MESSAGE] });
+  const key = (p12.getBags({ bagType: forge.pki.oids.pkcs8ShroudedKeyBag })[
+    forge.pki.oids.pkcs8ShroudedKeyBag ?? ""
+  ]?.[0]?.key ?? p12.getBags({ bagType: forge.pki.oids.keyBag })[forge.pki.oids.keyBag ?? ""]?.[0]?.key) as
+    | forge.pki.rsa.PrivateKey
+    | undefined;
+  const certificates = (p12.getBags({ bagType: forge.pki.oids.certBag })[forge.pki.oids.certBag ?? ""] ?? [])
+    .map((bag) => bag.cert)
+    .filter((cert): cert is forge.pki.Certificate => cert !== undefined);
+  if (!key || certificates.length === 0) throw new ValidationError({ p12: [P12_MESSAGE] });
+  // The certificate of this key, whatever others (a chain) the file holds.
+  const certificate = certificates.find((cert) => (cert.publicKey as forge.pki.rsa.PublicKey).n?.equals(key.n));
+  if (!certificate) {
+    throw new ValidationError({
+      p12: ["The certificate and the private key in this .p12 file do not belong together"],
+    });
+  }
   return {
     certificate,
     signer: { cert: forge.pki.certificateToPem(certificate), key: forge.pki.privateKeyToPem(key) },
@@ -153,17 +164,21 @@ export async function saveAppleWallet(actor: Actor, form: AppleWalletForm) {
   if (!form.p12 && !row?.appleSigner) errors.p12 ??= [P12_MESSAGE];
   if (!wwdr && !errors.wwdr) errors.wwdr = [WWDR_MESSAGE];
 
-  if (opened) {
-    const subject = opened.certificate.subject;
+  // A new pass type or team with the stored certificate is checked against that certificate.
+  const stored = row?.appleSigner ? openSecret(row.appleSigner, SEALED_AS) : null;
+  const checked =
+    opened?.certificate ?? (stored ? forge.pki.certificateFromPem((JSON.parse(stored) as Signer).cert) : null);
+  if (checked && !errors.p12) {
+    const subject = checked.subject;
     const uid = subject.getField({ type: UID })?.value as string | undefined;
     const ou = subject.getField("OU")?.value as string | undefined;
     if (uid && !errors.passTypeId && uid !== passTypeId) {
       errors.p12 = [`This certificate is for ${uid}, not ${passTypeId}`];
     } else if (ou && !errors.teamId && ou !== teamId) {
       errors.p12 = [`This certificate belongs to team ${ou}, not ${teamId}`];
-    } else if (opened.certificate.validity.notAfter.getTime() < Date.now()) {
+    } else if (checked.validity.notAfter.getTime() < Date.now()) {
       errors.p12 = ["This certificate has expired: make a new one in your Apple Developer account"];
-    } else if (wwdr && !issuedBy(wwdr, opened.certificate)) {
+    } else if (wwdr && !issuedBy(wwdr, checked)) {
       errors.p12 = [
         "This certificate was not issued by the WWDR certificate: choose the WWDR certificate that signed it",
       ];

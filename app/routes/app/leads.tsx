@@ -1,5 +1,6 @@
 import { Building2, Download, Inbox, Mail, Phone, QrCode, Search, Trash2 } from "lucide-react";
 import { data, Form, useNavigation } from "react-router";
+import { z } from "zod";
 import { NotFoundError, ValidationError } from "~/.server/errors";
 import { readForm } from "~/.server/form-data";
 import { leadsOf } from "~/.server/leads/access";
@@ -64,7 +65,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const form = await readForm(request);
   const intent = form.get("intent");
   const leadId = String(form.get("leadId") ?? "");
-  if (!/^[0-9a-f-]{36}$/.test(leadId)) return data<NoteFailure>({ formError: "Choose a lead from the list." }, 400);
+  if (!z.uuid().safeParse(leadId).success) return data<NoteFailure>({ formError: "Choose a lead from the list." }, 400);
   const here = new URL(request.url);
   const back = `/leads${here.search}`;
   try {

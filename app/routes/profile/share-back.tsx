@@ -151,7 +151,10 @@ export async function action({ params, request }: Route.ActionArgs) {
     );
   }
   // A bot is answered as a person is: it learns nothing from the answer.
-  return data<SentResult>({ sent: true, wantsCard: parsed.data.wantsCard });
+  return data<SentResult>({
+    sent: true,
+    wantsCard: outcome.kind === "stored" ? outcome.cardSent : parsed.data.wantsCard,
+  });
 }
 
 export default function ShareBack({ loaderData, actionData }: Route.ComponentProps) {
