@@ -28,6 +28,24 @@ const PASSWORD = "p12 password";
 let dir = "";
 const file = (name: string) => path.join(dir, name);
 const openssl = (...args: string[]) => execFileSync("openssl", args, { cwd: dir, stdio: ["ignore", "pipe", "pipe"] });
+/** What Wallet checks: the detached signature of manifest.json, by a certificate WWDR issued. */
+const verifyManifest = (...args: string[]) =>
+  openssl(
+    "cms",
+    "-verify",
+    "-binary",
+    "-inform",
+    "DER",
+    "-in",
+    "signature",
+    "-content",
+    "manifest.json",
+    "-CAfile",
+    "wwdr.pem",
+    "-purpose",
+    "any",
+    ...args,
+  );
 
 beforeAll(() => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), "namecard-pkpass-"));
@@ -241,68 +259,16 @@ describe("Apple Wallet", () => {
     // The signature is a detached PKCS#7 of the manifest, by the pass certificate, chained to WWDR.
     fs.writeFileSync(file("manifest.json"), present(files["manifest.json"], "the manifest"));
     fs.writeFileSync(file("signature"), present(files.signature, "the signature"));
-    openssl(
-      "cms",
-      "-verify",
-      "-binary",
-      "-inform",
-      "DER",
-      "-in",
-      "signature",
-      "-content",
-      "manifest.json",
-      "-CAfile",
-      "wwdr.pem",
-      "-purpose",
-      "any",
-      "-out",
-      "verified.json",
-    );
+    verifyManifest("-out", "verified.json");
     expect(fs.readFileSync(file("verified.json")).equals(present(files["manifest.json"], "the manifest"))).toBe(true);
-    const signers = openssl(
-      "cms",
-      "-verify",
-      "-binary",
-      "-inform",
-      "DER",
-      "-in",
-      "signature",
-      "-content",
-      "manifest.json",
-      "-CAfile",
-      "wwdr.pem",
-      "-purpose",
-      "any",
-      "-out",
-      "/dev/null",
-      "-signer",
-      "signer-out.pem",
-    );
+    const signers = verifyManifest("-out", "/dev/null", "-signer", "signer-out.pem");
     expect(signers).toBeDefined();
     expect(openssl("x509", "-in", "signer-out.pem", "-noout", "-subject").toString()).toContain(PASS_TYPE);
     // One changed byte of the manifest, and the signature no longer verifies.
     const changed = Buffer.from(present(files["manifest.json"], "the manifest"));
     changed[changed.length - 3] = (changed[changed.length - 3] ?? 0) ^ 0x01;
     fs.writeFileSync(file("manifest.json"), changed);
-    expect(() =>
-      openssl(
-        "cms",
-        "-verify",
-        "-binary",
-        "-inform",
-        "DER",
-        "-in",
-        "signature",
-        "-content",
-        "manifest.json",
-        "-CAfile",
-        "wwdr.pem",
-        "-purpose",
-        "any",
-        "-out",
-        "/dev/null",
-      ),
-    ).toThrow();
+    expect(() => verifyManifest("-out", "/dev/null")).toThrow();
 
     const pass = JSON.parse(present(files["pass.json"], "pass.json").toString());
     expect(pass).toMatchObject({

@@ -3,12 +3,12 @@ import { fullName } from "~/lib/names";
 import { db } from "../db/client";
 import { leads, type MailJob, profiles, users } from "../db/schema";
 import { env } from "../env";
-import { readPhotoJpeg } from "../images";
 import { registerMailJob } from "../invitations/mail-queue";
 import { escapeHtml, type MailMessage } from "../mail";
+import { contactFileOf } from "../profiles/contact-file";
 import { cardForViewer, getCardByUsername } from "../profiles/get-card";
 import { cardUrl } from "../profiles/qr";
-import { buildVCard, cardFileName } from "../profiles/vcard";
+import { cardFileName } from "../profiles/vcard";
 
 /**
  * A lead's two mails, made when the queue sends them: the lead to the card's
@@ -101,24 +101,9 @@ async function renderCardForVisitor(job: MailJob): Promise<MailMessage | null> {
   if (!stored) return null;
   // What anyone may see of the card, as its public contact file holds.
   const card = await cardForViewer(stored, null);
-  const photo = await readPhotoJpeg(card.profilePhoto);
+  const vcard = await contactFileOf(card);
   const name = fullName(card);
   const address = cardUrl(card.username);
-  const vcard = buildVCard({
-    firstName: card.firstName,
-    lastName: card.lastName,
-    email: card.email,
-    phone: card.phone,
-    title: card.title,
-    organization: card.brand?.name ?? null,
-    department: card.department,
-    office: card.office,
-    linkedinUrl: card.linkedinUrl,
-    links: card.links,
-    bio: card.bio,
-    cardUrl: address,
-    photoJpegBase64: photo ? Buffer.from(photo).toString("base64") : null,
-  });
   const text = [
     "Hello,",
     "",

@@ -3,10 +3,9 @@ import { getOptionalViewer } from "~/.server/authz";
 import { noteReusedCard } from "~/.server/cached-render";
 import { cardMissing } from "~/.server/card-gone";
 import { attachment, visitOf } from "~/.server/http";
-import { readPhotoJpeg } from "~/.server/images";
+import { contactFileOf } from "~/.server/profiles/contact-file";
 import { cardForViewer, getCardByUsername } from "~/.server/profiles/get-card";
-import { cardUrl } from "~/.server/profiles/qr";
-import { buildVCard, cardFileName } from "~/.server/profiles/vcard";
+import { cardFileName } from "~/.server/profiles/vcard";
 import type { Route } from "./+types/contact.vcf";
 
 /** The anonymous contact file is kept by the server for the next visitor (server/page-cache.ts). */
@@ -29,22 +28,7 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
       viewerUserId: viewer?.user.id ?? null,
     });
   }
-  const photo = await readPhotoJpeg(card.profilePhoto);
-  const body = buildVCard({
-    firstName: card.firstName,
-    lastName: card.lastName,
-    email: card.email,
-    phone: card.phone,
-    title: card.title,
-    organization: card.brand?.name ?? null,
-    department: card.department,
-    office: card.office,
-    linkedinUrl: card.linkedinUrl,
-    links: card.links,
-    bio: card.bio,
-    cardUrl: cardUrl(card.username),
-    photoJpegBase64: photo ? Buffer.from(photo).toString("base64") : null,
-  });
+  const body = await contactFileOf(card);
   return new Response(body, {
     headers: {
       "Content-Type": "text/vcard; charset=utf-8",
