@@ -183,8 +183,8 @@ export async function submitLead(options: {
   // A form is sent once: the same stamp again (a double press, a replay) is answered as sent, and nothing more is kept.
   const stampKey = keyedHash("lead-stamp", options.stamp);
   // Read before the transaction: on the embedded database nothing outside it runs until it ends.
-  const consentText = await consentFor(card);
   const months = await leadRetentionMonths();
+  const consentText = leadConsentText(fullName(card), card.company, months);
 
   const outcome = await db.transaction(async (tx): Promise<SubmitOutcome> => {
     await holdKeys(tx, [networkKey, everywhereKey, cardKey, stampKey]);
