@@ -26,10 +26,10 @@ async function preview(username: string) {
   const request = new Request(`${BASE}/profile/${username}/og.png`);
   const response = (await ogPngLoader({ params: { username }, request } as never)) as Response;
   expect(response.status).toBe(200);
-  const { data, info } = await sharp(Buffer.from(await response.arrayBuffer()))
-    .removeAlpha()
-    .raw()
-    .toBuffer({ resolveWithObject: true });
+  const png = Buffer.from(await response.arrayBuffer());
+  if (process.env.NAMECARD_KEEP_PREVIEWS)
+    await sharp(png).toFile(`${process.env.NAMECARD_KEEP_PREVIEWS}/${username}.png`);
+  const { data, info } = await sharp(png).removeAlpha().raw().toBuffer({ resolveWithObject: true });
   expect([info.width, info.height]).toEqual([WIDTH, HEIGHT]);
   const at = (x: number, y: number): Rgb => {
     const i = (y * WIDTH + x) * 3;
@@ -124,5 +124,39 @@ describe("the link-preview image", () => {
       }
     }
     expect(differing).toBeGreaterThan(500);
+  });
+
+  it("draws Chinese, Japanese, Korean, Arabic and Hebrew in a Latin-only font, broken into lines that stay inside its margins", async () => {
+    await db
+      .insert(siteSettings)
+      .values({ id: 1, primaryColor: "#1d4ed8", secondaryColor: "#0f172a", fontFamily: "Lato" });
+    const cards = [
+      {
+        firstName: "王",
+        lastName: "小明",
+        title: "高级产品经理兼亚太区国际战略合作伙伴关系与企业客户成功及运营卓越总监",
+      },
+      { firstName: "山田", lastName: "太郎", title: "シニアプロダクトマネージャー（東京本社）" },
+      { firstName: "김", lastName: "민준", title: "수석 소프트웨어 엔지니어, 클라우드 플랫폼 팀" },
+      {
+        firstName: "محمد",
+        lastName: "العلي",
+        title: "مدير المبيعات الإقليمي لمنطقة الشرق الأوسط وشمال أفريقيا (MENA)",
+      },
+      { firstName: "דוד", lastName: "כהן", title: "מנהל מוצר ראשי" },
+    ];
+    for (const values of cards) {
+      const card = await insertCard(values);
+      const image = await preview(card.username);
+      expect(drawnInMargins(image, hex("#1d4ed8"), hex("#0f172a")).slice(0, 10)).toEqual([]);
+      let textPixels = 0;
+      for (let y = OG_MARGIN; y < HEIGHT - OG_MARGIN; y += 2) {
+        for (let x = 440; x < WIDTH - OG_MARGIN; x += 2) {
+          const [r, g, b] = image.at(x, y);
+          if (r > 200 && g > 200 && b > 200) textPixels++;
+        }
+      }
+      expect(textPixels, `${values.firstName} ${values.lastName}'s name and title are drawn`).toBeGreaterThan(800);
+    }
   });
 });

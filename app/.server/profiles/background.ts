@@ -36,20 +36,20 @@ export async function cardBackground(username: string, size: BackgroundSize): Pr
     ? brandPalette(card.brand.primaryColor, card.brand.secondaryColor)
     : brandPalette(site.primaryColor, site.secondaryColor);
   const family = familyOf(site);
+  const name = `${card.firstName} ${card.lastName}`.trim();
+  const company = card.brand?.name ?? site.companyName;
   const [bold, regular, logo, qr] = await Promise.all([
-    face(family, 700),
-    face(family, 400),
+    face(family, 700, name, company),
+    face(family, 400, shown.title),
     readLogo(uploadedKey(card.brand ? card.brand.logo : site.primaryLogo)),
     qrPng(qrTargetUrl(card.username), { errorCorrectionLevel: "M", width: QR_SIDE, margin: 0 }),
   ]);
   const ink = palette.onBanner;
-  const name = `${card.firstName} ${card.lastName}`.trim();
   const nameStyle = { face: bold, size: 64 };
   const roleStyle = { face: regular, size: 36 };
   const companyStyle = { face: bold, size: 32 };
   const nameLines = wrap(name, nameStyle, TEXT_WIDTH, 2);
   const roleLines = shown.title ? wrap(shown.title, roleStyle, TEXT_WIDTH, 2) : [];
-  const company = card.brand?.name ?? site.companyName;
   const lines: { text: string; style: typeof nameStyle; height: number }[] = [
     ...nameLines.map((text) => ({ text, style: nameStyle, height: 76 })),
     ...roleLines.map((text) => ({ text, style: roleStyle, height: 48 })),

@@ -36,7 +36,7 @@ const LOGO_HEIGHT = 72;
 const LOGO_PADDING = 12;
 const CACHE_DIR = path.join(env.DATA_DIR, "cache", "og");
 /** Bumped whenever the drawing changes, so cached images are made again. */
-const DESIGN_REVISION = 3;
+const DESIGN_REVISION = 4;
 
 /**
  * Escapes text for the SVG; characters XML cannot hold (control characters, lone
@@ -120,14 +120,14 @@ async function render(card: OgCard, site: OgSite): Promise<Buffer> {
     : brandPalette(site.primaryColor, site.secondaryColor);
   const ink = palette.onBanner;
   const family = familyOf(site);
+  const name = `${card.firstName} ${card.lastName}`.trim();
   const [bold, regular, photo, logo] = await Promise.all([
-    face(family, 700),
-    face(family, 400),
+    face(family, 700, name),
+    face(family, 400, card.title, card.brand?.name),
     readPhotoJpeg(card.profilePhoto),
     readLogo(logoKeyOf(card, site)),
   ]);
 
-  const name = `${card.firstName} ${card.lastName}`.trim();
   const blocks: Block[] = [];
   const block = (text: string | null | undefined, style: TextStyle, opacity: number) => {
     if (text?.trim())
@@ -161,7 +161,9 @@ async function render(card: OgCard, site: OgSite): Promise<Buffer> {
     y += GAP;
   }
 
-  const initials = `${Array.from(card.firstName)[0] ?? ""}${Array.from(card.lastName)[0] ?? ""}`.toUpperCase();
+  const [first = "", last = ""] = [Array.from(card.firstName)[0], Array.from(card.lastName)[0]];
+  // Arabic letters side by side would join into a word; a zero-width non-joiner keeps the two initials apart.
+  const initials = `${first}${/\p{sc=Arabic}/u.test(first + last) ? "\u200c" : ""}${last}`.toUpperCase();
   const cy = HEIGHT / 2;
   const portrait = photo
     ? `<clipPath id="c"><circle cx="${PORTRAIT_X}" cy="${cy}" r="${PORTRAIT_RADIUS}"/></clipPath>

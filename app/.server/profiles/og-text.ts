@@ -1,6 +1,7 @@
 import fs from "node:fs/promises";
 import { createRequire } from "node:module";
 import path from "node:path";
+import bidiFactory from "bidi-js";
 import type * as fontkit from "fontkit";
 import type { FontFamily } from "~/lib/settings";
 
@@ -34,9 +35,15 @@ const faces = new Map<string, Promise<Face>>();
 /** The font libraries, loaded with the first image that needs them rather than at every start. */
 let fontLibraries: Promise<[typeof import("fontkit"), typeof import("wawoff2")]> | undefined;
 
-async function loadFace(family: FontFamily, weight: Weight): Promise<Face> {
+/** One font file, decompressed and at the weight asked for (a variable file is set to it). */
+async function readFont(file: string, weight: Weight, variable: boolean): Promise<fontkit.Font> {
   fontLibraries ??= Promise.all([import("fontkit"), import("wawoff2").then((module) => module.default)]);
   const [fontkitLibrary, wawoff2] = await fontLibraries;
+  const font = fontkitLibrary.create(Buffer.from(await wawoff2.decompress(await fs.readFile(file)))) as fontkit.Font;
+  return variable ? font.getVariation({ wght: weight }) : font;
+}
+
+async function loadFace(family: FontFamily, weight: Weight): Promise<Face> {
   const source = SOURCES[family] ?? SOURCES.Inter;
   const dir = path.dirname(
     require.resolve(`${source.pkg}/files/${source.prefix}-latin-${source.variable ? "wght" : weight}-normal.woff2`),
@@ -48,11 +55,9 @@ async function loadFace(family: FontFamily, weight: Weight): Promise<Face> {
     .filter((subset): subset is string => subset !== undefined)
     .sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
   return Promise.all(
-    subsets.map(async (subset) => {
-      const woff2 = await fs.readFile(path.join(dir, `${source.prefix}-${subset}-${style}-normal.woff2`));
-      const font = fontkitLibrary.create(Buffer.from(await wawoff2.decompress(woff2))) as fontkit.Font;
-      return source.variable ? font.getVariation({ wght: weight }) : font;
-    }),
+    subsets.map((subset) =>
+      readFont(path.join(dir, `${source.prefix}-${subset}-${style}-normal.woff2`), weight, source.variable),
+    ),
   );
 }
 
@@ -61,8 +66,8 @@ function rank(subset: string) {
   return index === -1 ? FIRST_SUBSETS.length : index;
 }
 
-/** The family at a weight, read once per process. */
-export function face(family: FontFamily, weight: Weight): Promise<Face> {
+/** The family's own files at a weight, read once per process. */
+function ownFace(family: FontFamily, weight: Weight): Promise<Face> {
   const key = `${family}:${weight}`;
   let loading = faces.get(key);
   if (!loading) {
@@ -74,8 +79,110 @@ export function face(family: FontFamily, weight: Weight): Promise<Face> {
 }
 
 /**
- * Characters none of the family's files hold (Chinese, Arabic, emoji…) are
- * left to the renderer's own fonts; they are counted this wide (in ems), more
+ * The family at a weight, able to draw every character of `texts`: a
+ * character the family's files lack is taken from a fallback family that has
+ * it (Inter for Cyrillic, Greek and Vietnamese; Noto Sans for Arabic, Hebrew,
+ * Chinese, Japanese and Korean). Only the fallback files these texts need are
+ * read: a CJK family comes in about a hundred small files.
+ */
+export async function face(family: FontFamily, weight: Weight, ...texts: (string | null | undefined)[]): Promise<Face> {
+  const own = await ownFace(family, weight);
+  const missing = new Set<number>();
+  const text = texts.filter(Boolean).join(" ");
+  for (const character of text) {
+    const codePoint = character.codePointAt(0) ?? 0;
+    if (!/\s/u.test(character) && !own.some((font) => font.hasGlyphForCodePoint(codePoint))) missing.add(codePoint);
+  }
+  if (missing.size === 0) return own;
+  const extra: fontkit.Font[] = [];
+  for (const codePoint of missing) {
+    if (extra.some((font) => font.hasGlyphForCodePoint(codePoint))) continue;
+    const font = await fallbackFont(codePoint, fallbackOrder(family, text), weight);
+    if (font && !extra.includes(font)) extra.push(font);
+  }
+  return [...own, ...extra];
+}
+
+/** A fallback family: its file prefix, its `unicode.json`, and the characters each of its files holds. */
+type Fallback = { prefix: string; unicodeJson: string; subsets?: { name: string; ranges: [number, number][] }[] };
+
+const fallback = (prefix: string, unicodeJson: string): Fallback => ({ prefix, unicodeJson });
+const INTER = fallback("inter", require.resolve("@fontsource-variable/inter/unicode.json"));
+const ARABIC = fallback("noto-sans-arabic", require.resolve("@fontsource-variable/noto-sans-arabic/unicode.json"));
+const HEBREW = fallback("noto-sans-hebrew", require.resolve("@fontsource-variable/noto-sans-hebrew/unicode.json"));
+const CJK = {
+  sc: fallback("noto-sans-sc", require.resolve("@fontsource-variable/noto-sans-sc/unicode.json")),
+  tc: fallback("noto-sans-tc", require.resolve("@fontsource-variable/noto-sans-tc/unicode.json")),
+  jp: fallback("noto-sans-jp", require.resolve("@fontsource-variable/noto-sans-jp/unicode.json")),
+  kr: fallback("noto-sans-kr", require.resolve("@fontsource-variable/noto-sans-kr/unicode.json")),
+};
+
+/**
+ * The fallbacks in the order they are tried. Chinese characters are shared by
+ * Chinese, Japanese and Korean but drawn a little differently in each: a text
+ * with kana takes them from the Japanese family, one with hangul from the
+ * Korean, any other from Simplified Chinese first.
+ */
+function fallbackOrder(family: FontFamily, text: string): Fallback[] {
+  const cjk = /[\p{sc=Hiragana}\p{sc=Katakana}]/u.test(text)
+    ? [CJK.jp, CJK.sc, CJK.tc, CJK.kr]
+    : /\p{sc=Hangul}/u.test(text)
+      ? [CJK.kr, CJK.sc, CJK.tc, CJK.jp]
+      : [CJK.sc, CJK.tc, CJK.jp, CJK.kr];
+  return [...(family === "Inter" ? [] : [INTER]), ARABIC, HEBREW, ...cjk];
+}
+
+/** Each file's characters, from the `unicode.json` the font package ships (its CSS `unicode-range`s). */
+async function subsetsOf(source: Fallback): Promise<NonNullable<Fallback["subsets"]>> {
+  if (source.subsets) return source.subsets;
+  const listed = JSON.parse(await fs.readFile(source.unicodeJson, "utf8")) as Record<string, string>;
+  source.subsets = Object.entries(listed).map(([key, ranges]) => ({
+    name: key.replace(/^\[|\]$/g, ""),
+    ranges: ranges.split(",").map((range): [number, number] => {
+      const [from, to] = range.trim().replace(/^U\+/i, "").split("-");
+      const start = Number.parseInt(from ?? "", 16);
+      return [start, to ? Number.parseInt(to, 16) : start];
+    }),
+  }));
+  return source.subsets;
+}
+
+/** Fallback files read so far, the most recently used last; a few dozen are kept. */
+const fallbackFiles = new Map<string, Promise<fontkit.Font | null>>();
+const FALLBACK_FILES_KEPT = 48;
+
+async function fallbackFont(codePoint: number, order: Fallback[], weight: Weight): Promise<fontkit.Font | null> {
+  for (const source of order) {
+    const subset = (await subsetsOf(source)).find((candidate) =>
+      candidate.ranges.some(([from, to]) => codePoint >= from && codePoint <= to),
+    );
+    if (!subset) continue;
+    const key = `${source.prefix}:${subset.name}:${weight}`;
+    let loading = fallbackFiles.get(key);
+    if (loading) fallbackFiles.delete(key);
+    else {
+      const file = path.join(
+        path.dirname(source.unicodeJson),
+        "files",
+        `${source.prefix}-${subset.name}-wght-normal.woff2`,
+      );
+      loading = readFont(file, weight, true).catch((error: Error) => {
+        console.warn(`[og] the font file ${key} could not be read:`, error.message);
+        fallbackFiles.delete(key);
+        return null;
+      });
+    }
+    fallbackFiles.set(key, loading);
+    if (fallbackFiles.size > FALLBACK_FILES_KEPT) fallbackFiles.delete(fallbackFiles.keys().next().value!);
+    const font = await loading;
+    if (font?.hasGlyphForCodePoint(codePoint)) return font;
+  }
+  return null;
+}
+
+/**
+ * Characters no file holds, its fallbacks' included (emoji, scripts none of
+ * them covers), are left to the renderer's own fonts; they are counted this wide (in ems), more
  * than such glyphs take, so a line holding them still fits.
  */
 const FOREIGN_EM = 1.25;
@@ -154,7 +261,9 @@ export function wrap(text: string, style: TextStyle, width: number, maxLines: nu
     }
     // One word wider than a line: break it where it stops fitting.
     const letters = graphemes(rest[0]!);
-    const fit = Math.max(1, longestFit(letters, "", width, style));
+    let fit = Math.max(1, longestFit(letters, "", width, style));
+    // A line never starts with closing punctuation (a bracket, a comma, a full stop): the letter before it goes down too.
+    while (fit > 1 && fit < letters.length && /^[\p{Pe}\p{Pf}\p{Po}]/u.test(letters[fit]!)) fit--;
     lines.push(letters.slice(0, fit).join(""));
     rest = [letters.slice(fit).join(""), ...rest.slice(1)].filter((word) => word !== "");
   }
@@ -164,6 +273,47 @@ export function wrap(text: string, style: TextStyle, width: number, maxLines: nu
     lines.push(`${letters.slice(0, fit).join("").trimEnd()}…`);
   }
   return lines.map((line) => line.trimEnd());
+}
+
+/** A run in the order it is seen, left to right, and whether it reads right to left. */
+type VisualRun = Run & { rtl: boolean };
+
+let bidiLibrary: ReturnType<typeof bidiFactory> | undefined;
+
+/**
+ * `text`'s runs in the order they are drawn: the Unicode bidirectional
+ * algorithm gives each character a level (odd reads right to left), runs of
+ * one font and level are cut, and the runs are reversed level by level (rule
+ * L2), so an Arabic or Hebrew name, or one inside a Latin title, reads the
+ * right way. Brackets in right-to-left runs are mirrored.
+ */
+export function visualRuns(text: string, faceFonts: Face): VisualRun[] {
+  bidiLibrary ??= bidiFactory();
+  const embedding = bidiLibrary.getEmbeddingLevels(text);
+  const mirrored = bidiLibrary.getMirroredCharactersMap(text, embedding.levels);
+  const runs: (VisualRun & { level: number })[] = [];
+  let index = 0;
+  for (const grapheme of graphemes(text)) {
+    const level = embedding.levels[index] ?? 0;
+    const shown = mirrored.get(index) ?? grapheme;
+    const last = runs.at(-1);
+    const font = /^\s+$/.test(grapheme) && last?.level === level ? last.font : fontFor(shown, faceFonts);
+    if (last && last.font === font && last.level === level) last.text += shown;
+    else runs.push({ text: shown, font, level, rtl: level % 2 === 1 });
+    index += grapheme.length;
+  }
+  const levels = runs.map((run) => run.level);
+  const lowestOdd = Math.min(...levels.map((level) => level | 1));
+  for (let level = Math.max(...levels); level >= lowestOdd; level--) {
+    for (let start = 0; start < runs.length; start++) {
+      if (runs[start]!.level < level) continue;
+      let end = start;
+      while (end + 1 < runs.length && runs[end + 1]!.level >= level) end++;
+      runs.splice(start, end - start + 1, ...runs.slice(start, end + 1).reverse());
+      start = end;
+    }
+  }
+  return runs.map(({ text: runText, font, rtl }) => ({ text: runText, font, rtl }));
 }
 
 /** SVG for one line whose baseline starts at (x, y), filled with `fill`. */
@@ -178,16 +328,17 @@ export function lineSvg(
   const outlines: string[] = [];
   const foreign: string[] = [];
   let pen = x;
-  for (const run of runsOf(text, style.face)) {
+  for (const run of visualRuns(text, style.face)) {
     if (!run.font) {
       foreign.push(
-        `<text x="${pen.toFixed(1)}" y="${y}" font-size="${style.size}" font-family="sans-serif">${toXml(run.text)}</text>`,
+        `<text x="${pen.toFixed(1)}" y="${y}" font-size="${style.size}" font-family="sans-serif"${run.rtl ? ' direction="rtl" unicode-bidi="bidi-override"' : ""}>${toXml(run.rtl ? graphemes(run.text).reverse().join("") : run.text)}</text>`,
       );
       pen += runWidth(run, style.size);
       continue;
     }
     const scale = style.size / run.font.unitsPerEm;
-    const laid = run.font.layout(run.text);
+    // The font shapes the run (Arabic letters join) and lays it out in the run's direction.
+    const laid = run.font.layout(run.text, [], undefined, undefined, run.rtl ? "rtl" : "ltr");
     laid.glyphs.forEach((glyph, i) => {
       const position = laid.positions[i]!;
       const gx = pen + position.xOffset * scale;
