@@ -46,7 +46,7 @@ const engineNeutralTests = [
 if (!process.env.TEST_DATABASE_URL) {
   console.warn(
     "\n[tests] TEST_DATABASE_URL is not set: the server tests run on PGlite only, and the PostgreSQL runs " +
-      "(including the two-instance realtime test) are SKIPPED. `bash .ci/run` sets it up.\n",
+      "(including the several-instance tests) are SKIPPED. `bash .ci/run` sets it up.\n",
   );
 }
 

@@ -16,7 +16,7 @@ import {
  * (server/page-cache.ts), with views written in batches: every distinct
  * visitor counted once, an edit shown on the next request, and a clean stop
  * writing every view it had counted. On the embedded database (the
- * two-instance file covers PostgreSQL).
+ * several-instance file covers PostgreSQL).
  */
 const EMBEDDED = process.env.NAMECARD_TEST_DB !== "postgres";
 const BROWSER = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Safari/537.36";
