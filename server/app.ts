@@ -54,7 +54,17 @@ const stopWatchdog = env.NODE_ENV === "development" ? () => {} : startWatchdog(e
 const stopRealtime = await startRealtime(database);
 const stopPageCache = startPageCache();
 // Counted views wait on disk for their batch, so a crash or a stop while the database is slow loses none.
-await startCountingViews({ journalDir: dataDirectoryInUse(env) ? path.join(env.DATA_DIR, "views") : undefined });
+// One of several processes on this port (server/processes.js) keeps a journal of its own,
+// which the process that replaces it in its slot takes over.
+await startCountingViews({
+  journalDir: dataDirectoryInUse(env)
+    ? path.join(
+        env.DATA_DIR,
+        "views",
+        ...(env.NAMECARD_PROCESS_SLOT > 1 ? [`process-${env.NAMECARD_PROCESS_SLOT}`] : []),
+      )
+    : undefined,
+});
 // Invitations, reminders and leads leave through the mail queue kept in the database; each of
 // its rounds first queues the reminders due and deletes the leads past the retention period.
 const stopMailQueue = startMailQueue({

@@ -133,6 +133,8 @@ const EnvSchema = z.object({
   S3_ACCESS_KEY_ID: optionalString,
   S3_SECRET_ACCESS_KEY: optionalString,
   TRUST_PROXY: TrustProxySchema,
+  // Set by server/processes.js for each of several processes on one port: the slot (1, 2…) this one fills.
+  NAMECARD_PROCESS_SLOT: optionalString.pipe(z.coerce.number<string | undefined>().int().min(1).default(1)),
   // Seconds the server may stop answering before it ends itself so its supervisor starts it again; 0 turns it off.
   WATCHDOG_SECONDS: optionalString.pipe(
     z.coerce
