@@ -1,4 +1,3 @@
-import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import { eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
@@ -16,13 +15,10 @@ import { freePort, launch, SERVER_BUILT, scratchDir, serverEnv, stop } from "../
 const BROWSER = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Safari/537.36";
 const started = startedProcesses("the several-process tests");
 
-/** The supervisor's worker processes, by PID. */
+/** The supervisor's worker processes, by PID (its children, as Linux lists them). */
 function workersOf(pid: number): number[] {
   try {
-    return execFileSync("pgrep", ["-P", String(pid)], { encoding: "utf8" })
-      .split("\n")
-      .filter(Boolean)
-      .map(Number);
+    return fs.readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").trim().split(/\s+/).filter(Boolean).map(Number);
   } catch {
     return [];
   }
