@@ -9,7 +9,7 @@ import { CLIENT_IP_HEADER } from "~/.server/auth";
 import { type CachedRender, cachedRenderContext, newPlaceholder } from "~/.server/cached-render";
 import { db } from "~/.server/db/client";
 import { profiles } from "~/.server/db/schema";
-import { forgetDirectoryTotals } from "~/.server/profiles/directory-totals";
+import { forgetAnswersShowing, forgetDirectoryTotals } from "~/.server/profiles/directory-totals";
 import { currentListeningPeriod, onPublished, type RealtimeEvent, subscribe } from "~/.server/realtime";
 import { THEME_COOKIE, themeFromCookie } from "~/lib/theme";
 import { viewsWord, viewsWordMarkup } from "~/lib/views";
@@ -103,6 +103,7 @@ function onEvent(event: RealtimeEvent) {
       break;
     case "view":
       forgetCount(event.id);
+      forgetAnswersShowing(event.id);
       break;
   }
 }

@@ -130,7 +130,21 @@ describe.skipIf(!SERVER_BUILT)("three app instances on one PostgreSQL behind one
       expect((await visit(instance.url, `/profile/${card.username}`, "10.20.0.1")).text).toContain("Kept Title");
     }
 
-    // ...but an edit saved through one instance shows on every one.
+    // So does a signed-in page of the directory that shows the card.
+    const tile = (page: { text: string }) => /(Kept|Quiet) Title|Edited On One Instance/.exec(page.text)?.[0];
+    await db.update(profiles).set({ title: "Kept Title" }).where(eq(profiles.id, card.id));
+    await publish({ kind: "profile", id: card.id });
+    for (const instance of instances) {
+      await expect
+        .poll(async () => tile(await visit(instance.url, "/directory?q=everywhere", "10.20.0.1", cookie)))
+        .toBe("Kept Title");
+    }
+    await db.update(profiles).set({ title: "Quiet Title" }).where(eq(profiles.id, card.id));
+    for (const instance of instances) {
+      expect(tile(await visit(instance.url, "/directory?q=everywhere", "10.20.0.1", cookie))).toBe("Kept Title");
+    }
+
+    // ...but an edit saved through one instance shows on every one, on the card and in the directory.
 
     let changedAt = await editCard(a, cookie, { ...fields, title: "Edited On One Instance" });
     await shownEverywhereWithin(
@@ -142,6 +156,12 @@ describe.skipIf(!SERVER_BUILT)("three app instances on one PostgreSQL behind one
       `/qr/${card.username}`,
       (page) => page.text.includes("Edited On One Instance"),
       changedAt,
+    );
+    await shownEverywhereWithin(
+      "/directory?q=everywhere",
+      (page) => tile(page) === "Edited On One Instance",
+      changedAt,
+      cookie,
     );
 
     // The directory's totals are kept too: a colleague who joins through one instance is counted on every one.

@@ -248,5 +248,18 @@ describe.skipIf(!EMBEDDED || !SERVER_BUILT)("the directory's count of people", (
       title: "Zyx Lead",
     });
     expect(await shownTotal(server, cookie, "?q=zy")).toBe(1);
+
+    // A page of people is kept between requests, and a visitor's view of a card it shows brings that card's count up once written.
+    const tile = async () => {
+      const html = (await (await fetch(`${server.url}/directory?q=zyx`, { headers: { cookie } })).text()).replaceAll(
+        "<!-- -->",
+        "",
+      );
+      return { title: /Zyx [A-Za-z]+/.exec(html)?.[0], views: /(\d+) views?</.exec(html)?.[1] };
+    };
+    expect(await tile()).toEqual({ title: "Zyx Lead", views: "0" });
+    expect(await tile()).toEqual({ title: "Zyx Lead", views: "0" });
+    await visit(server, `/profile/${await usernameOf(server, cookie)}`, "10.5.0.1");
+    await expect.poll(tile, { timeout: 10_000 }).toMatchObject({ views: "1" });
   }, 180_000);
 });

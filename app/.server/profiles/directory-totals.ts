@@ -1,27 +1,66 @@
 import { currentListeningPeriod } from "../realtime";
 
 /**
- * How many people match a directory search, kept between requests: counting
- * every match is the costly part of a page of a large directory (100,000
- * people take tens of milliseconds, on every request), while the answer
- * changes only when a card is created, edited, claimed or deleted.
+ * What the directory reads, kept between requests: counting every match is
+ * the costly part of a page of a large directory (100,000 people take tens of
+ * milliseconds, on every request), and a page of people, its facets and the
+ * field policies change only when a card, a brand or the settings do. On a
+ * Monday morning most people open the same first page; it is read once.
  *
- * The server drops every total on any event about a card or a brand
- * (`forgetDirectoryTotals`, called from server/page-cache.ts); a total is kept
- * only while this instance listens for those events without a gap, and for at
- * most TOTAL_TTL_MS, for changes made to the database by hand. A count that
- * overlapped a change is used once and not kept.
+ * The server drops everything kept on any event about a card, a brand or the
+ * settings (`forgetDirectoryTotals`, called from server/page-cache.ts), and a
+ * page that shows a card whose views changed (`forgetAnswersShowing`); a
+ * value is kept only while this instance listens for those events without a
+ * gap, and for at most TOTAL_TTL_MS, for changes made to the database by
+ * hand. A value read while something changed is used once and not kept.
+ * docs/decisions/035-both-cores-and-many-instances.md has the figures.
  */
 const TOTAL_TTL_MS = 60_000;
 const MAX_TOTALS = 2_000;
+/** Pages of people are larger than counts (about 20 KB each): fewer are kept, the least recently used going first. */
+const MAX_ANSWERS = 200;
 
 type Kept = { value: unknown; period: number; expires: number };
 const totals = new Map<string, Kept>();
+const answers = new Map<string, Kept & { shows: ReadonlySet<string> }>();
 let generation = 0;
 
 export function forgetDirectoryTotals() {
   generation++;
   totals.clear();
+  answers.clear();
+}
+
+/** Drops the kept pages that show this card (its view count changed). */
+export function forgetAnswersShowing(profileId: string) {
+  generation++;
+  for (const [key, answer] of answers) if (answer.shows.has(profileId)) answers.delete(key);
+}
+
+/**
+ * A page of the directory, kept as totals are: `key` names the question,
+ * `read` answers it, and `shown` says which cards the answer shows.
+ */
+export async function keptAnswer<Value>(
+  key: string,
+  shown: (value: Value) => string[],
+  read: () => Promise<Value>,
+): Promise<Value> {
+  const period = currentListeningPeriod();
+  const kept = answers.get(key);
+  if (kept && kept.period === period && kept.expires > Date.now()) {
+    answers.delete(key);
+    answers.set(key, kept);
+    return kept.value as Value;
+  }
+  const before = generation;
+  const value = await read();
+  if (period !== null && before === generation && currentListeningPeriod() === period) {
+    answers.delete(key);
+    if (answers.size >= MAX_ANSWERS) answers.delete(answers.keys().next().value!);
+    answers.set(key, { value, period, expires: Date.now() + TOTAL_TTL_MS, shows: new Set(shown(value)) });
+  }
+  return value;
 }
 
 /** The total for `key`, from memory while it is valid, else from `count`. */
@@ -30,8 +69,9 @@ export function directoryTotal(key: string, count: () => Promise<number>): Promi
 }
 
 /**
- * Any count over the directory (a total, the people per department), kept as
- * totals are: `key` names the question, `count` answers it.
+ * Anything small read for the directory (a total, the people per department,
+ * the field policies), kept as totals are: `key` names the question, `count`
+ * answers it.
  */
 export async function keptCount<Value>(key: string, count: () => Promise<Value>): Promise<Value> {
   const period = currentListeningPeriod();

@@ -1,9 +1,10 @@
 import { and, asc, eq, inArray, isNotNull, isNull, type SQL, sql } from "drizzle-orm";
 import type { ClaimFilter } from "~/lib/dashboard";
+import { activeBrandOptions } from "../brands/list-brands";
 import { db, rowsOf } from "../db/client";
 import { brands, profiles } from "../db/schema";
 import { parseListFilters, parseSearchText } from "../validation";
-import { directoryTotal, keptCount } from "./directory-totals";
+import { directoryTotal, keptAnswer, keptCount } from "./directory-totals";
 import { type CardViewer, completeVisibility, getFieldPolicies, shownDetails, viewerOfCard } from "./visibility";
 
 /** One page of the directory: four rows of the widest grid, six of the narrowest. */
@@ -80,6 +81,27 @@ export async function searchDirectory(
   query: DirectoryQuery,
   options: { includeClaimStatus: boolean; viewer: CardViewer },
 ) {
+  const [{ total, page, pageCount, rows }, policies] = await Promise.all([
+    keptAnswer(
+      `page ${JSON.stringify(query)}`,
+      (answer) => answer.rows.map((row) => row.id),
+      () => directoryPage(query),
+    ),
+    keptCount("field policies", getFieldPolicies),
+  ]);
+  // Each person's details as this viewer may see them: the page data never holds more.
+  const entries = rows.map(
+    ({ claimed, brandName, brandPrimary, brandSecondary, userId, fieldVisibility, ...entry }) => ({
+      ...shownDetails(entry, completeVisibility(fieldVisibility, policies), viewerOfCard(options.viewer, { userId })),
+      brand: brandName ? { name: brandName, primaryColor: brandPrimary!, secondaryColor: brandSecondary! } : null,
+      ...(options.includeClaimStatus ? { claimed } : {}),
+    }),
+  );
+  return { total, page, pageCount, entries };
+}
+
+/** One page of people as the database has them, in order, before any viewer's share is taken. */
+async function directoryPage(query: DirectoryQuery) {
   const where = directoryConditions(query);
   // Three characters or more make a trigram: the index finds few rows, and one
   // pass over them (materialized, so the planner cannot trade it for a walk of
@@ -158,16 +180,12 @@ export async function searchDirectory(
     : [];
   const position = new Map(found.ids.map((id, index) => [id, index]));
   rows.sort((a, b) => position.get(a.id)! - position.get(b.id)!);
-  const policies = await getFieldPolicies();
-  // Each person's details as this viewer may see them: the page data never holds more.
-  const entries = rows.map(
-    ({ claimed, brandName, brandPrimary, brandSecondary, userId, fieldVisibility, ...entry }) => ({
-      ...shownDetails(entry, completeVisibility(fieldVisibility, policies), viewerOfCard(options.viewer, { userId })),
-      brand: brandName ? { name: brandName, primaryColor: brandPrimary!, secondaryColor: brandSecondary! } : null,
-      ...(options.includeClaimStatus ? { claimed } : {}),
-    }),
-  );
-  return { total, page, pageCount, entries };
+  return { total, page, pageCount, rows };
+}
+
+/** The brands a search may narrow by, kept as the directory's other reads are. */
+export function directoryBrandOptions() {
+  return keptCount("brand options", () => activeBrandOptions());
 }
 
 export type Facet<Value> = { value: Value; label: string; count: number }[];

@@ -1,8 +1,12 @@
 import { LayoutGrid, List, SearchX } from "lucide-react";
 import { useState } from "react";
 import { Form, useNavigation } from "react-router";
-import { activeBrandOptions } from "~/.server/brands/list-brands";
-import { directoryFacets, parseDirectoryQuery, searchDirectory } from "~/.server/profiles/directory";
+import {
+  directoryBrandOptions,
+  directoryFacets,
+  parseDirectoryQuery,
+  searchDirectory,
+} from "~/.server/profiles/directory";
 import { parseQuery } from "~/.server/responses";
 import { EmptyState } from "~/components/empty-state";
 import { PageHeader } from "~/components/page-header";
@@ -39,7 +43,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const query = parseQuery(() => parseDirectoryQuery(new URL(request.url), { canFilterStatus: canSeeClaims }));
   const [result, brands, facets] = await Promise.all([
     searchDirectory(query, { includeClaimStatus: canSeeClaims, viewer }),
-    activeBrandOptions(),
+    directoryBrandOptions(),
     directoryFacets(query),
   ]);
   return { ...result, query, brands, facets, canSeeClaims, view: viewFrom(request) };
