@@ -1,5 +1,10 @@
 import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { eq, sql } from "drizzle-orm";
+// @ts-expect-error s3rver ships no type declarations
+import S3rver from "s3rver";
+import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { saveBrand } from "~/.server/brands/save-brand";
 import { db } from "~/.server/db/client";
@@ -36,16 +41,35 @@ const PROPAGATION_MS = 1_000;
 describe.skipIf(!SERVER_BUILT)("three app instances on one PostgreSQL behind one proxy", () => {
   const instances: ServerProcess[] = [];
   let proxy: RoundRobinProxy;
+  let s3: { close(): Promise<void> };
+  let s3Endpoint: string;
+  const s3Dir = fs.mkdtempSync(path.join(os.tmpdir(), "namecard-s3-"));
 
   const launch = async (dataDir = scratchDir("namecard-instance-"), port?: number) =>
     startServer({
       dataDir,
       port,
       databaseUrl: process.env.NAMECARD_FILE_DATABASE_URL,
-      env: { TRUST_PROXY: "loopback" },
+      // One bucket for every instance's uploads, as docs/scaling.md sets them up.
+      env: {
+        TRUST_PROXY: "loopback",
+        S3_ENDPOINT: s3Endpoint,
+        S3_BUCKET: "uploads",
+        S3_ACCESS_KEY_ID: "S3RVER",
+        S3_SECRET_ACCESS_KEY: "S3RVER",
+      },
     });
 
   beforeAll(async () => {
+    const server = new S3rver({
+      address: "127.0.0.1",
+      port: 0,
+      silent: true,
+      directory: s3Dir,
+      configureBuckets: [{ name: "uploads", configs: [] }],
+    });
+    s3Endpoint = `http://127.0.0.1:${((await server.run()) as { port: number }).port}`;
+    s3 = server;
     instances.push(...(await Promise.all([launch(), launch(), launch()])));
     proxy = await startRoundRobinProxy(instances.map((instance) => instance.port));
   }, 180_000);
@@ -53,7 +77,9 @@ describe.skipIf(!SERVER_BUILT)("three app instances on one PostgreSQL behind one
   afterAll(async () => {
     await proxy?.close();
     await Promise.all(instances.map((instance) => stop(instance)));
+    await s3?.close();
     for (const instance of instances) fs.rmSync(instance.dataDir, { recursive: true, force: true });
+    fs.rmSync(s3Dir, { recursive: true, force: true });
   });
 
   /** A visitor at `ip`: anonymous, or signed in with `cookie`. */
@@ -91,8 +117,9 @@ describe.skipIf(!SERVER_BUILT)("three app instances on one PostgreSQL behind one
     );
   }
 
-  async function editCard(instance: ServerProcess, cookie: string, fields: Record<string, string>) {
+  async function editCard(instance: ServerProcess, cookie: string, fields: Record<string, string>, photo?: Buffer) {
     const form = new FormData();
+    if (photo) form.set("photo", new File([new Uint8Array(photo)], "photo.png", { type: "image/png" }));
     for (const [name, value] of Object.entries({
       phone: "",
       bio: "",
@@ -227,6 +254,27 @@ describe.skipIf(!SERVER_BUILT)("three app instances on one PostgreSQL behind one
       expect(own.status, `signed out on ${instance.port}`).toBe(302);
     }
   }, 120_000);
+
+  it("shows a photo uploaded through one instance from every instance", async () => {
+    const [a] = instances as [ServerProcess];
+    const email = "pictured@example.com";
+    const cookie = await signedInMember(a, email, { first: "Pic", last: "Tured" });
+    const [row] = await db.select().from(profiles).where(eq(profiles.email, email));
+    const card = present(row, "the member's card");
+    const photo = await sharp({ create: { width: 400, height: 400, channels: 3, background: "#0b6e4f" } })
+      .png()
+      .toBuffer();
+    await editCard(a, cookie, { firstName: "Pic", lastName: "Tured", email, username: card.username }, photo);
+    for (const instance of instances) {
+      const page = (await visit(instance.url, `/profile/${card.username}`, "10.30.0.1")).text;
+      const source = present(/src="(\/uploads\/[^"]+)"/.exec(page)?.[1], `the photo on ${instance.port}`);
+      for (const other of instances) {
+        const image = await fetch(`${other.url}${source.replaceAll("&amp;", "&")}`);
+        expect(image.status, `${source} from ${other.port}`).toBe(200);
+        expect(image.headers.get("content-type")).toMatch(/^image\//);
+      }
+    }
+  }, 60_000);
 
   it("counts a visitor once whichever instances they reach, every other visitor once, and every instance shows the same total", async () => {
     const [inserted] = await db
