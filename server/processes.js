@@ -1,4 +1,4 @@
-// Several server processes on one port (docs/decisions/035-both-cores.md):
+// Several server processes on one port (docs/decisions/035-both-cores-and-many-instances.md):
 // with PROCESSES above 1, this process forks that many copies of the server,
 // which share the port through Node's cluster module, and only supervises
 // them. Each is a whole instance, as a second machine would be: it hears the

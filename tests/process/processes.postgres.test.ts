@@ -104,6 +104,18 @@ describe.skipIf(!SERVER_BUILT)("several server processes on one port", () => {
     }
     // Nothing was opened or written.
     expect(fs.readdirSync(dataDir)).toEqual([]);
+
+    // A fault every process meets at start stops them all, once, with its line: no process is started again and again.
+    const unsigned = launch(process.execPath, ["server.js"], {
+      ...serverEnv({ port, dataDir, databaseUrl: process.env.NAMECARD_FILE_DATABASE_URL }),
+      AUTH_SECRET: "",
+      PROCESSES: "2",
+    });
+    started.push(unsigned);
+    expect(await unsigned.exited).toEqual({ code: 1, signal: null });
+    expect(unsigned.output()).toContain("[config] AUTH_SECRET");
+    expect(unsigned.output()).toMatch(/process [12] could not start/);
+    expect(unsigned.output()).not.toContain("starting it again");
     fs.rmSync(dataDir, { recursive: true, force: true });
   });
 });
