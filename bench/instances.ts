@@ -17,9 +17,9 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
-import { generateRandomString, hashPassword } from "better-auth/crypto";
 import pg from "pg";
 import { benchServerEnv, freePort } from "./free-port";
+import { accountStatements, peopleSql } from "./people";
 
 const DATABASE_URL = process.env.DATABASE_URL;
 if (!DATABASE_URL) {
@@ -82,31 +82,11 @@ async function prepareData() {
   );
   const migrating = await startServer(1);
   await stopServer(migrating);
-  await client.query(`
-    insert into brands (name, primary_color, secondary_color)
-    select 'Brand ' || lpad(n::text, 2, '0'), '#2563eb', '#7c3aed' from generate_series(1, 20) as n;
-    insert into profiles (email, first_name, last_name, username, title, company_brand_id, view_count)
-    select 'person' || n || '@group' || (n % 7) || '.example',
-           (array['Maria','James','Sofia','Liam','Aisha','Noah','Chen','Olivia','Mateo','Lucas'])[1 + n % 10],
-           (array['Garcia','Smith','Rossi','Nguyen','Silva','Dubois','Haddad','Olsen','Brown','Tanaka'])[1 + (n / 10) % 10],
-           'person.' || n,
-           (array['Engineer','Designer','Analyst','Manager'])[1 + n % 4],
-           (select id from brands order by id limit 1 offset (n % 20)),
-           n % 50
-    from generate_series(1, ${PROFILES}) as n;`);
-  const id = generateRandomString(32);
-  await client.query(
-    `insert into users (id, name, email, email_verified, first_name, last_name) values ($1, 'Bench Instances', $2, true, 'Bench', 'Instances')`,
-    [id, BENCH_EMAIL],
-  );
-  await client.query(
-    `insert into accounts (id, account_id, provider_id, user_id, password) values ($1, $2, 'credential', $2, $3)`,
-    [generateRandomString(32), id, await hashPassword(BENCH_PASSWORD)],
-  );
-  await client.query(
-    `insert into profiles (email, first_name, last_name, username, user_id) values ($1, 'Bench', 'Instances', 'bench.instances', $2)`,
-    [BENCH_EMAIL, id],
-  );
+  await client.query(peopleSql(PROFILES));
+  const account = { email: BENCH_EMAIL, password: BENCH_PASSWORD, firstName: "Bench", lastName: "Instances" };
+  for (const [statement, values] of await accountStatements({ ...account, username: "bench.instances" })) {
+    await client.query(statement, values);
+  }
   await client.query("analyze");
   await client.end();
   console.info(

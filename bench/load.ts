@@ -32,6 +32,7 @@ import autocannon from "autocannon";
 import { measureCardWeight, printWeights, type Weight } from "./card-weight";
 import { freePort } from "./free-port";
 import { type Audit, audit, printAudits } from "./lighthouse";
+import { accountStatements, peopleSql } from "./people";
 
 const PROFILES = Number(process.env.BENCH_PROFILES ?? 10_000);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -65,39 +66,17 @@ async function prepareData() {
   process.env.DATA_DIR = DATA_DIR;
   process.env.DATABASE_URL = "";
   const { openPglite } = await import("../app/.server/db/client");
-  const { generateRandomString, hashPassword } = await import("better-auth/crypto");
   const handle = await openPglite({ dataDir: path.join(DATA_DIR, "db") });
   if (!("pglite" in handle.raw)) throw new Error("expected the embedded database");
   await handle.migrate();
   const pglite = handle.raw.pglite;
-  await pglite.exec(`
-    insert into brands (name, primary_color, secondary_color)
-    select 'Brand ' || lpad(n::text, 2, '0'), '#2563eb', '#7c3aed' from generate_series(1, 20) as n;
-    insert into profiles (email, first_name, last_name, username, title, company_brand_id, view_count)
-    select 'person' || n || '@group' || (n % 7) || '.example',
-           (array['Maria','James','Sofia','Liam','Aisha','Noah','Chen','Olivia','Mateo','Lucas'])[1 + n % 10],
-           (array['Garcia','Smith','Rossi','Nguyen','Silva','Dubois','Haddad','Olsen','Brown','Tanaka'])[1 + (n / 10) % 10],
-           'person.' || n,
-           (array['Engineer','Designer','Analyst','Manager'])[1 + n % 4],
-           (select id from brands order by id limit 1 offset (n % 20)),
-           n % 50
-    from generate_series(1, ${PROFILES}) as n;`);
+  await pglite.exec(peopleSql(PROFILES));
   // The account the signed-in routes use, with its card already made, so that
   // signing in adds nothing and the data stays valid for the next run.
-  const id = generateRandomString(32);
-  const password = await hashPassword(BENCH_PASSWORD);
-  await pglite.query(
-    `insert into users (id, name, email, email_verified, first_name, last_name) values ($1, 'Bench Load', $2, true, 'Bench', 'Load')`,
-    [id, BENCH_EMAIL],
-  );
-  await pglite.query(
-    `insert into accounts (id, account_id, provider_id, user_id, password) values ($1, $2, 'credential', $2, $3)`,
-    [generateRandomString(32), id, password],
-  );
-  await pglite.query(
-    `insert into profiles (email, first_name, last_name, username, user_id) values ($1, 'Bench', 'Load', $2, $3)`,
-    [BENCH_EMAIL, BENCH_USERNAME, id],
-  );
+  const account = { email: BENCH_EMAIL, password: BENCH_PASSWORD, firstName: "Bench", lastName: "Load" };
+  for (const [statement, values] of await accountStatements({ ...account, username: BENCH_USERNAME })) {
+    await pglite.query(statement, values);
+  }
   await pglite.exec("analyze");
   await handle.close();
   fs.writeFileSync(marker, fingerprint);

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { eq, sql } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 // @ts-expect-error s3rver ships no type declarations
 import S3rver from "s3rver";
 import sharp from "sharp";
@@ -21,6 +21,7 @@ import {
   startServer,
   stop,
 } from "../support/server-process";
+import { storedViews } from "../support/stored-views";
 
 /**
  * Three real server processes on one PostgreSQL (this file runs on PostgreSQL
@@ -289,16 +290,7 @@ describe.skipIf(!SERVER_BUILT)("three app instances on one PostgreSQL behind one
     await Promise.all(
       Array.from({ length: 12 }, (_, i) => visit(proxy.url, "/profile/counted.once?src=qr", `198.51.100.${20 + i}`)),
     );
-    const stored = async () => {
-      const [row] = await db
-        .select({
-          viewCount: profiles.viewCount,
-          views: sql<number>`(select count(*)::int from profile_views where profile_id = ${card.id})`,
-        })
-        .from(profiles)
-        .where(eq(profiles.id, card.id));
-      return row;
-    };
+    const stored = () => storedViews(card.id);
     await expect.poll(stored, { timeout: 15_000 }).toEqual({ viewCount: 13, views: 13 });
     for (const instance of instances) {
       await expect
@@ -338,21 +330,7 @@ describe.skipIf(!SERVER_BUILT)("three app instances on one PostgreSQL behind one
 
     // Started again on its data directory, it writes the views it had counted: 32 in all, none twice.
     instances[2] = await launch(victim.dataDir, victim.port);
-    await expect
-      .poll(
-        async () => {
-          const [row] = await db
-            .select({
-              viewCount: profiles.viewCount,
-              views: sql<number>`(select count(*)::int from profile_views where profile_id = ${card.id})`,
-            })
-            .from(profiles)
-            .where(eq(profiles.id, card.id));
-          return row;
-        },
-        { timeout: 15_000 },
-      )
-      .toEqual({ viewCount: 32, views: 32 });
+    await expect.poll(() => storedViews(card.id), { timeout: 15_000 }).toEqual({ viewCount: 32, views: 32 });
   }, 180_000);
 
   it("delivers each instance's events to browsers connected to the others", async () => {

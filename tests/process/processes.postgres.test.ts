@@ -1,11 +1,11 @@
 import fs from "node:fs";
-import { eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { db } from "~/.server/db/client";
 import { profiles } from "~/.server/db/schema";
 import { present } from "../support/present";
 import { startedProcesses } from "../support/process-suite";
 import { freePort, launch, SERVER_BUILT, scratchDir, serverEnv, stop } from "../support/server-process";
+import { storedViews } from "../support/stored-views";
 
 /**
  * PROCESSES: several server processes on one port under one supervising
@@ -61,21 +61,7 @@ describe.skipIf(!SERVER_BUILT)("several server processes on one port", () => {
     await server.waitForOutput(/process 2 ended \(SIGKILL\); starting it again/);
     await expect.poll(() => listeningLines(server.output()), { timeout: 90_000 }).toBe(4);
     expect((await visit("192.0.2.100")).status).toBe(200);
-    await expect
-      .poll(
-        async () => {
-          const [row] = await db
-            .select({
-              viewCount: profiles.viewCount,
-              views: sql<number>`(select count(*)::int from profile_views where profile_id = ${card.id})`,
-            })
-            .from(profiles)
-            .where(eq(profiles.id, card.id));
-          return row;
-        },
-        { timeout: 15_000 },
-      )
-      .toEqual({ viewCount: 21, views: 21 });
+    await expect.poll(() => storedViews(card.id), { timeout: 15_000 }).toEqual({ viewCount: 21, views: 21 });
 
     const workers = workersOf(pid);
     expect(workers).toHaveLength(2);
