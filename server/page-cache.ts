@@ -9,7 +9,6 @@ import { CLIENT_IP_HEADER } from "~/.server/auth";
 import { type CachedRender, cachedRenderContext, newPlaceholder } from "~/.server/cached-render";
 import { db } from "~/.server/db/client";
 import { profiles } from "~/.server/db/schema";
-import { forgetAnswersShowing, forgetDirectoryTotals } from "~/.server/profiles/directory-totals";
 import { currentListeningPeriod, onPublished, type RealtimeEvent, subscribe } from "~/.server/realtime";
 import { THEME_COOKIE, themeFromCookie } from "~/lib/theme";
 import { viewsWord, viewsWordMarkup } from "~/lib/views";
@@ -94,16 +93,13 @@ function onEvent(event: RealtimeEvent) {
     case "profile":
       forgetCount(event.id);
       dropWhere((entry) => entry.profileId === event.id);
-      forgetDirectoryTotals();
       break;
     case "brand":
     case "settings":
       dropWhere(() => true);
-      forgetDirectoryTotals();
       break;
     case "view":
       forgetCount(event.id);
-      forgetAnswersShowing(event.id);
       break;
   }
 }
@@ -120,7 +116,6 @@ export function startPageCache(): () => void {
   return () => {
     for (const stop of stops) stop();
     dropWhere(() => true);
-    forgetDirectoryTotals();
     counts.clear();
   };
 }

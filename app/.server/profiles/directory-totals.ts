@@ -1,4 +1,4 @@
-import { currentListeningPeriod } from "../realtime";
+import { currentListeningPeriod, onPublished, type RealtimeEvent, subscribe } from "../realtime";
 
 /**
  * What the directory reads, kept between requests: counting every match is
@@ -7,9 +7,10 @@ import { currentListeningPeriod } from "../realtime";
  * field policies change only when a card, a brand or the settings do. On a
  * Monday morning most people open the same first page; it is read once.
  *
- * The server drops everything kept on any event about a card, a brand or the
- * settings (`forgetDirectoryTotals`, called from server/page-cache.ts), and a
- * page that shows a card whose views changed (`forgetAnswersShowing`); a
+ * Everything kept is dropped on any event about a card, a brand or the
+ * settings, whichever instance sent it, and a page that shows a card whose
+ * views changed (this module listens itself, so whatever runs with realtime
+ * started, the server or a test, never reads a kept answer a change made stale); a
  * value is kept only while this instance listens for those events without a
  * gap, and for at most TOTAL_TTL_MS, for changes made to the database by
  * hand. A value read while something changed is used once and not kept.
@@ -25,17 +26,25 @@ const totals = new Map<string, Kept>();
 const answers = new Map<string, Kept & { shows: ReadonlySet<string> }>();
 let generation = 0;
 
-export function forgetDirectoryTotals() {
+function forgetDirectoryTotals() {
   generation++;
   totals.clear();
   answers.clear();
 }
 
 /** Drops the kept pages that show this card (its view count changed). */
-export function forgetAnswersShowing(profileId: string) {
+function forgetAnswersShowing(profileId: string) {
   generation++;
   for (const [key, answer] of answers) if (answer.shows.has(profileId)) answers.delete(key);
 }
+
+function onEvent(event: RealtimeEvent) {
+  if (event.kind === "profile" || event.kind === "brand" || event.kind === "settings") forgetDirectoryTotals();
+  else if (event.kind === "view") forgetAnswersShowing(event.id);
+}
+// Events from every instance, and this instance's own as soon as they are sent.
+subscribe(onEvent);
+onPublished(onEvent);
 
 /**
  * A page of the directory, kept as totals are: `key` names the question,
