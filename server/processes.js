@@ -27,9 +27,10 @@ const RESTART_MAX_DELAY_MS = 30_000;
 
 /**
  * Forks `count` server processes and keeps them running: one that crashes is
- * started again (after a growing pause if it keeps crashing); one that cannot
- * start at all (a configuration fault, which every copy would meet) stops the
- * others and ends this process with its code. SIGTERM or SIGINT stops them
+ * started again (after a growing pause if it keeps crashing, or if it cannot
+ * start); while none has started yet, one that cannot start (a configuration
+ * fault, which every copy would meet) stops the others and ends this process
+ * with its code. SIGTERM or SIGINT stops them
  * all gracefully; a second one stops them at once.
  */
 export function superviseProcesses(count) {
@@ -41,6 +42,8 @@ export function superviseProcesses(count) {
   }
   let stopping = false;
   let exitCode = 0;
+  /** Whether any process has listened yet: until one has, a process that cannot start means none can. */
+  let started = false;
   /** The slot (1…count) each live worker fills, so a replacement takes over its slot's files. */
   const slots = new Map();
   const delays = new Map();
@@ -53,6 +56,7 @@ export function superviseProcesses(count) {
   cluster.on("listening", (worker) => {
     const entry = slots.get(worker.id);
     if (entry) entry.listening = true;
+    started = true;
   });
 
   cluster.on("exit", (worker, code, signal) => {
@@ -67,13 +71,14 @@ export function superviseProcesses(count) {
       }
       return;
     }
-    if (!entry.listening) {
-      // It never started: the same fault would stop every copy, so stop them all and say so once.
+    if (!started) {
+      // None has ever started: the same fault (the configuration) would stop every copy, so stop them all and say so once.
       console.error(`[server] process ${entry.slot} could not start (exit code ${code ?? signal}); stopping`);
       stopAll("SIGTERM", code || 1);
       return;
     }
-    const quick = Date.now() - entry.startedAt < QUICK_EXIT_MS;
+    // One that ended early (or, replacing another, could not start: the database away for a moment) waits longer each time.
+    const quick = !entry.listening || Date.now() - entry.startedAt < QUICK_EXIT_MS;
     const delay = quick ? Math.min(RESTART_MAX_DELAY_MS, (delays.get(entry.slot) ?? 500) * 2) : 0;
     delays.set(entry.slot, quick ? delay : 500);
     console.error(
