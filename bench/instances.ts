@@ -3,7 +3,8 @@
 // same data and the same load: the signed-in directory, a common search word,
 // the profile edit page, the member's home and the anonymous card.
 //
-// 1. DATABASE_URL names a scratch database: it is emptied and filled with
+// 1. BENCH_DATABASE_URL names a scratch database (never DATABASE_URL, which may
+//    be the real one): it is emptied and filled with
 //    BENCH_PROFILES (100,000) people and one account to sign in with.
 // 2. For each count in BENCH_PROCESSES (1,2,3): the built server with
 //    PROCESSES set to it, signed in once, each route driven by autocannon with
@@ -11,7 +12,7 @@
 // 3. One table: requests per second, p50 and p99 per route and count, and the
 //    ratio to one process.
 //
-//   npm run build && DATABASE_URL=postgresql://user:pass@127.0.0.1/scratch npm run bench:instances
+//   npm run build && BENCH_DATABASE_URL=postgresql://user:pass@127.0.0.1/scratch npm run bench:instances
 import { type ChildProcess, spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
@@ -21,9 +22,9 @@ import pg from "pg";
 import { benchServerEnv, freePort } from "./free-port";
 import { accountStatements, peopleSql } from "./people";
 
-const DATABASE_URL = process.env.DATABASE_URL;
+const DATABASE_URL = process.env.BENCH_DATABASE_URL;
 if (!DATABASE_URL) {
-  console.error("bench:instances needs DATABASE_URL: a scratch PostgreSQL database (it is emptied)");
+  console.error("bench:instances needs BENCH_DATABASE_URL: a scratch PostgreSQL database (it is emptied)");
   process.exit(1);
 }
 const PROFILES = Number(process.env.BENCH_PROFILES ?? 100_000);

@@ -2,6 +2,7 @@ import path from "node:path";
 import type { Express, NextFunction, Request, Response } from "express";
 import { RouterContextProvider, type ServerBuild } from "react-router";
 import { flushSaves } from "~/.server/analytics/card-saves";
+import { adoptJournals } from "~/.server/analytics/view-journal";
 import { startCountingViews, stopCountingViews } from "~/.server/analytics/views";
 import { CLIENT_IP_HEADER } from "~/.server/auth";
 import { BACKUP_PATH, publishControl } from "~/.server/backup/control";
@@ -55,14 +56,13 @@ const stopRealtime = await startRealtime(database);
 const stopPageCache = startPageCache();
 // Counted views wait on disk for their batch, so a crash or a stop while the database is slow loses none.
 // One of several processes on this port (server/processes.js) keeps a journal of its own,
-// which the process that replaces it in its slot takes over.
+// which the process that replaces it in its slot takes over; the first also takes those of
+// slots that no longer run (fewer processes than before).
+const viewsDir = path.join(env.DATA_DIR, "views");
+if (dataDirectoryInUse(env) && env.NAMECARD_PROCESS_SLOT === 1) adoptJournals(viewsDir, env.NAMECARD_PROCESSES);
 await startCountingViews({
   journalDir: dataDirectoryInUse(env)
-    ? path.join(
-        env.DATA_DIR,
-        "views",
-        ...(env.NAMECARD_PROCESS_SLOT > 1 ? [`process-${env.NAMECARD_PROCESS_SLOT}`] : []),
-      )
+    ? path.join(viewsDir, ...(env.NAMECARD_PROCESS_SLOT > 1 ? [`process-${env.NAMECARD_PROCESS_SLOT}`] : []))
     : undefined,
 });
 // Invitations, reminders and leads leave through the mail queue kept in the database; each of

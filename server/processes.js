@@ -49,7 +49,7 @@ export function superviseProcesses(count) {
   const delays = new Map();
 
   const fork = (slot) => {
-    const worker = cluster.fork({ NAMECARD_PROCESS_SLOT: String(slot) });
+    const worker = cluster.fork({ NAMECARD_PROCESS_SLOT: String(slot), NAMECARD_PROCESSES: String(count) });
     slots.set(worker.id, { slot, startedAt: Date.now(), listening: false });
   };
 
@@ -64,7 +64,8 @@ export function superviseProcesses(count) {
     slots.delete(worker.id);
     if (!entry) return;
     if (stopping) {
-      if (code) exitCode = exitCode || code;
+      // A process that did not stop cleanly (an error, or cut off by a signal) makes the whole stop unclean.
+      if (code || signal) exitCode = exitCode || code || 1;
       if (slots.size === 0) {
         console.info("[server] every process has stopped");
         process.exit(exitCode);

@@ -127,14 +127,16 @@ async function stop(signal) {
   console.info("[server] stopped");
   process.exit(code);
 }
-process.on("SIGTERM", () => stop("SIGTERM"));
 if (cluster.isWorker) {
-  // One of several processes: the supervising process passes a stop on as SIGTERM. Ctrl-C in
-  // a terminal reaches every process at once, and is left to it, or it would count twice.
+  // One of several processes (server/processes.js). A stop reaches it twice: from the
+  // supervising process, which passes it on as SIGTERM, and from whoever signalled the whole
+  // group (a service manager's SIGTERM to every process, Ctrl-C's SIGINT in a terminal). The
+  // first starts a graceful stop; the rest are the same stop. To stop at once, the supervising
+  // process sends SIGKILL. (If the supervising process dies, Node's cluster module ends this one.)
+  process.on("SIGTERM", () => stopping || stop("SIGTERM"));
   process.on("SIGINT", () => {});
-  // The supervising process ended without passing anything on (it was killed): stop as on SIGTERM.
-  process.on("disconnect", () => stop("the supervising process ended"));
 } else {
+  process.on("SIGTERM", () => stop("SIGTERM"));
   process.on("SIGINT", () => stop("SIGINT"));
 }
 

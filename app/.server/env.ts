@@ -135,6 +135,8 @@ const EnvSchema = z.object({
   TRUST_PROXY: TrustProxySchema,
   // Set by server/processes.js for each of several processes on one port: the slot (1, 2…) this one fills.
   NAMECARD_PROCESS_SLOT: optionalString.pipe(z.coerce.number<string | undefined>().int().min(1).default(1)),
+  // …and how many there are.
+  NAMECARD_PROCESSES: optionalString.pipe(z.coerce.number<string | undefined>().int().min(1).default(1)),
   // Seconds the server may stop answering before it ends itself so its supervisor starts it again; 0 turns it off.
   WATCHDOG_SECONDS: optionalString.pipe(
     z.coerce

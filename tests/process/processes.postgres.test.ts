@@ -63,9 +63,13 @@ describe.skipIf(!SERVER_BUILT)("several server processes on one port", () => {
     expect((await visit("192.0.2.100")).status).toBe(200);
     await expect.poll(() => storedViews(card.id), { timeout: 15_000 }).toEqual({ viewCount: 21, views: 21 });
 
+    // A service manager stops the whole group: every process gets SIGTERM, and each also gets the
+    // supervisor's copy. Each stops once, gracefully.
     const workers = workersOf(pid);
     expect(workers).toHaveLength(2);
+    for (const worker of workers) process.kill(worker, "SIGTERM");
     expect(await stop(server, "SIGTERM")).toEqual({ code: 0, signal: null });
+    expect(server.output()).not.toContain("again: stopping now");
     expect(server.output().match(/\[server\] stopped/g)).toHaveLength(2);
     expect(server.output()).toContain("[server] every process has stopped");
     for (const worker of workers) expect(() => process.kill(worker, 0)).toThrow();

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { ViewJournal } from "./view-journal";
+import { adoptJournals, ViewJournal } from "./view-journal";
 
 const journalDir = () => path.join(fs.mkdtempSync(path.join(os.tmpdir(), "namecard-journal-")), "views");
 const bytesIn = (dir: string) =>
@@ -42,5 +42,21 @@ describe("the journal of counted views", () => {
     expect(bytesIn(dir)).toBe(0);
     journal.close();
     expect(ViewJournal.open(dir).left).toEqual([]);
+  });
+
+  it("gives the first process the views of a process that no longer runs when fewer run than before", () => {
+    const dir = journalDir();
+    for (const slot of [2, 3]) {
+      const { journal } = ViewJournal.open<{ slot: number }>(path.join(dir, `process-${slot}`));
+      journal.append({ slot });
+      journal.close();
+    }
+    // Two processes now: the second keeps its own journal, the third's comes to the first.
+    adoptJournals(dir, 2);
+    expect(ViewJournal.open<{ slot: number }>(dir).left.map((entry) => entry.view)).toEqual([{ slot: 3 }]);
+    expect(fs.readdirSync(dir).filter((name) => name.startsWith("process-"))).toEqual(["process-2"]);
+    expect(ViewJournal.open<{ slot: number }>(path.join(dir, "process-2")).left.map((entry) => entry.view)).toEqual([
+      { slot: 2 },
+    ]);
   });
 });

@@ -125,3 +125,21 @@ export class ViewJournal<T> {
     this.syncTimer.unref();
   }
 }
+
+/**
+ * Moves into `dir` the segments of journals no process keeps any more: those of
+ * the slots above `slots`, left when fewer processes run than before
+ * (server/processes.js). They are then read back with `dir`'s own.
+ */
+export function adoptJournals(dir: string, slots: number) {
+  if (!fs.existsSync(dir)) return;
+  for (const entry of fs.readdirSync(dir)) {
+    const slot = /^process-(\d+)$/.exec(entry)?.[1];
+    if (!slot || Number(slot) <= slots) continue;
+    const folder = path.join(dir, entry);
+    for (const file of fs.readdirSync(folder).filter((name) => name.endsWith(".ndjson"))) {
+      fs.renameSync(path.join(folder, file), path.join(dir, file));
+    }
+    fs.rmSync(folder, { recursive: true, force: true });
+  }
+}

@@ -5,7 +5,8 @@ import { currentListeningPeriod, onPublished, type RealtimeEvent, subscribe } fr
  * the costly part of a page of a large directory (100,000 people take tens of
  * milliseconds, on every request), and a page of people, its facets and the
  * field policies change only when a card, a brand or the settings do. On a
- * Monday morning most people open the same first page; it is read once.
+ * Monday morning most people open the same first page: each instance reads it
+ * from the database until it has it, then answers from memory until a change.
  *
  * Everything kept is dropped on any event about a card, a brand or the
  * settings, whichever instance sent it, and a page that shows a card whose
@@ -24,9 +25,11 @@ const MAX_ANSWERS = 200;
 type Kept = { value: unknown; period: number; expires: number };
 const totals = new Map<string, Kept>();
 const answers = new Map<string, Kept & { shows: ReadonlySet<string> }>();
+/** Counts the changes, so that a value read while one happened is not kept. Views change pages only. */
 let generation = 0;
+let viewGeneration = 0;
 
-function forgetDirectoryTotals() {
+function forgetKeptReads() {
   generation++;
   totals.clear();
   answers.clear();
@@ -34,12 +37,12 @@ function forgetDirectoryTotals() {
 
 /** Drops the kept pages that show this card (its view count changed). */
 function forgetAnswersShowing(profileId: string) {
-  generation++;
+  viewGeneration++;
   for (const [key, answer] of answers) if (answer.shows.has(profileId)) answers.delete(key);
 }
 
 function onEvent(event: RealtimeEvent) {
-  if (event.kind === "profile" || event.kind === "brand" || event.kind === "settings") forgetDirectoryTotals();
+  if (event.kind === "profile" || event.kind === "brand" || event.kind === "settings") forgetKeptReads();
   else if (event.kind === "view") forgetAnswersShowing(event.id);
 }
 // Events from every instance, and this instance's own as soon as they are sent.
@@ -62,9 +65,9 @@ export async function keptAnswer<Value>(
     answers.set(key, kept);
     return kept.value as Value;
   }
-  const before = generation;
+  const before = [generation, viewGeneration].join();
   const value = await read();
-  if (period !== null && before === generation && currentListeningPeriod() === period) {
+  if (period !== null && before === [generation, viewGeneration].join() && currentListeningPeriod() === period) {
     answers.delete(key);
     if (answers.size >= MAX_ANSWERS) answers.delete(answers.keys().next().value!);
     answers.set(key, { value, period, expires: Date.now() + TOTAL_TTL_MS, shows: new Set(shown(value)) });

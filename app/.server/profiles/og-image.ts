@@ -121,8 +121,11 @@ async function render(card: OgCard, site: OgSite): Promise<Buffer> {
   const ink = palette.onBanner;
   const family = familyOf(site);
   const name = `${card.firstName} ${card.lastName}`.trim();
+  const [first = "", last = ""] = [Array.from(card.firstName)[0], Array.from(card.lastName)[0]];
+  // Arabic letters side by side would join into a word; a zero-width non-joiner keeps the two initials apart.
+  const initials = `${first}${/\p{sc=Arabic}/u.test(first + last) ? "\u200c" : ""}${last}`.toUpperCase();
   const [bold, regular, photo, logo] = await Promise.all([
-    face(family, 700, name),
+    face(family, 700, name, initials),
     face(family, 400, card.title, card.brand?.name),
     readPhotoJpeg(card.profilePhoto),
     readLogo(logoKeyOf(card, site)),
@@ -161,9 +164,6 @@ async function render(card: OgCard, site: OgSite): Promise<Buffer> {
     y += GAP;
   }
 
-  const [first = "", last = ""] = [Array.from(card.firstName)[0], Array.from(card.lastName)[0]];
-  // Arabic letters side by side would join into a word; a zero-width non-joiner keeps the two initials apart.
-  const initials = `${first}${/\p{sc=Arabic}/u.test(first + last) ? "\u200c" : ""}${last}`.toUpperCase();
   const cy = HEIGHT / 2;
   const portrait = photo
     ? `<clipPath id="c"><circle cx="${PORTRAIT_X}" cy="${cy}" r="${PORTRAIT_RADIUS}"/></clipPath>

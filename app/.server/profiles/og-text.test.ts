@@ -1,3 +1,5 @@
+import fs from "node:fs";
+import { createRequire } from "node:module";
 import { describe, expect, it } from "vitest";
 import { face, lineSvg, measure, visualRuns, wrap } from "./og-text";
 
@@ -71,6 +73,19 @@ describe("every script a card may hold", () => {
       for (const line of lines) expect(measure(line, style)).toBeLessThanOrEqual(width);
       for (const line of lines.slice(1)) expect(line, `at ${width} px`).not.toMatch(/^[）。、」]/u);
     }
+  });
+
+  it("reads at most sixteen fallback files for one text, however many a text is made to need", async () => {
+    const listed = JSON.parse(
+      fs.readFileSync(createRequire(import.meta.url).resolve("@fontsource-variable/noto-sans-sc/unicode.json"), "utf8"),
+    ) as Record<string, string>;
+    // The first character of each of sixty files of the Chinese family.
+    const text = Object.values(listed)
+      .slice(0, 60)
+      .map((ranges) => String.fromCodePoint(Number.parseInt(/U\+([0-9a-f]+)/i.exec(ranges)![1]!, 16)))
+      .join("");
+    const own = (await face("Inter", 400)).length;
+    expect((await face("Inter", 400, text)).length - own).toBeLessThanOrEqual(16);
   });
 
   it("takes Chinese characters from the Japanese family when the text has kana, and from the Korean one when it has hangul", async () => {

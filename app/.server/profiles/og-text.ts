@@ -97,11 +97,17 @@ export async function face(family: FontFamily, weight: Weight, ...texts: (string
   const extra: fontkit.Font[] = [];
   for (const codePoint of missing) {
     if (extra.some((font) => font.hasGlyphForCodePoint(codePoint))) continue;
+    // Reading a file is a few tens of milliseconds of this thread: a text made to need many of
+    // them (rare characters chosen from every file) gets this many, the rest left to the renderer.
+    if (extra.length >= MAX_FALLBACK_FILES_PER_TEXT) break;
     const font = await fallbackFont(codePoint, fallbackOrder(family, text), weight);
     if (font && !extra.includes(font)) extra.push(font);
   }
   return [...own, ...extra];
 }
+
+/** The fallback files one text may need: a real Chinese title of twenty characters needs five to ten. */
+const MAX_FALLBACK_FILES_PER_TEXT = 16;
 
 /** A fallback family: its file prefix, its `unicode.json`, and the characters each of its files holds. */
 type Fallback = { prefix: string; unicodeJson: string; subsets?: { name: string; ranges: [number, number][] }[] };
@@ -330,8 +336,9 @@ export function lineSvg(
   let pen = x;
   for (const run of visualRuns(text, style.face)) {
     if (!run.font) {
+      // Given in reading order: the renderer orders a right-to-left script itself.
       foreign.push(
-        `<text x="${pen.toFixed(1)}" y="${y}" font-size="${style.size}" font-family="sans-serif"${run.rtl ? ' direction="rtl" unicode-bidi="bidi-override"' : ""}>${toXml(run.rtl ? graphemes(run.text).reverse().join("") : run.text)}</text>`,
+        `<text x="${pen.toFixed(1)}" y="${y}" font-size="${style.size}" font-family="sans-serif">${toXml(run.text)}</text>`,
       );
       pen += runWidth(run, style.size);
       continue;
