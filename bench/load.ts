@@ -17,8 +17,11 @@
 //    on a new, empty data directory.
 // 7. With BENCH_SOAK_MINUTES (0 by default), a backup made through the running server
 //    (`npm run backup`), then that many minutes of mixed load (every route above,
-//    25 connections), the server's memory read after the backup and each minute:
-//    it must level off, not climb.
+//    25 connections, spread over 2,000 cards, 200 directory pages and 300 search
+//    words), the server's memory read after the backup and each minute: it must
+//    level off, not climb. With BENCH_HEAP_SNAPSHOTS=1 the server also writes a
+//    heap snapshot after the backup, after the first minute and after the last,
+//    and the groups of objects that grew between the last two are printed.
 // 8. What Chromium transfers to show the anonymous card (bench/card-weight.ts),
 //    and Lighthouse's mobile scores for the card and its QR page (bench/lighthouse.ts).
 //
@@ -31,6 +34,7 @@ import path from "node:path";
 import autocannon from "autocannon";
 import { measureCardWeight, printWeights, type Weight } from "./card-weight";
 import { freePort } from "./free-port";
+import { printHeapGrowth, takeHeapSnapshot } from "./heap";
 import { type Audit, audit, printAudits } from "./lighthouse";
 import { accountStatements, peopleSql } from "./people";
 
@@ -40,6 +44,7 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const MODES = (process.env.BENCH_MODES ?? "production").split(",").filter(Boolean);
 const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 2));
 const SOAK_MINUTES = Number(process.env.BENCH_SOAK_MINUTES ?? 0);
+const HEAP_SNAPSHOTS = process.env.BENCH_HEAP_SNAPSHOTS === "1" && SOAK_MINUTES > 0;
 const DATA_DIR = path.resolve(`bench/.data/load-${PROFILES}`);
 const BENCH_EMAIL = "bench.load@example.com";
 const BENCH_PASSWORD = "bench password 123";
@@ -116,7 +121,7 @@ function stopChild(child: ChildProcess): Promise<void> {
   return exited;
 }
 
-async function startServer(mode: string, dataDir = DATA_DIR) {
+async function startServer(mode: string, dataDir = DATA_DIR, diagnostics?: string) {
   const port = await freePort();
   const env: NodeJS.ProcessEnv = {
     ...process.env,
@@ -128,7 +133,8 @@ async function startServer(mode: string, dataDir = DATA_DIR) {
     ADMIN_EMAILS: "",
     SMTP_URL: "",
   };
-  const child = spawn(process.execPath, ["server.js"], { env, stdio: ["ignore", "pipe", "pipe"] });
+  const flags = diagnostics ? ["--heapsnapshot-signal=SIGUSR2", `--diagnostic-dir=${diagnostics}`] : [];
+  const child = spawn(process.execPath, [...flags, "server.js"], { env, stdio: ["ignore", "pipe", "pipe"] });
   let output = "";
   child.stdout?.on("data", (chunk) => {
     output = (output + chunk).slice(-20_000);
@@ -279,15 +285,39 @@ async function backUp(port: number) {
   if (code !== 0) throw new Error(`the backup failed:\n${output}`);
 }
 
-/** `seconds` of every route at once, a share of the connections each. */
-async function soak(url: string, routes: [string, string, Record<string, string>?][], seconds: number) {
+/** Words of the generated people (bench/people.ts); the soak also searches their first three letters plus one. */
+const SOAK_WORDS = ["maria", "james", "chen", "rossi", "smith", "garcia", "tanaka", "analyst", "designer", "olsen"];
+
+/**
+ * `seconds` of every route at once, a share of the connections each, each
+ * route spread over many cards, pages and search words, as a company's day is:
+ * whatever the server keeps per card or per search is filled, not just hit.
+ */
+async function soak(url: string, cookie: string, seconds: number) {
+  const cards = Array.from({ length: 2_000 }, (_, index) => `/profile/person.${index * 37 + 1}`);
+  const words = Array.from({ length: 300 }, (_, index) => {
+    const word = SOAK_WORDS[index % SOAK_WORDS.length]!;
+    return index < SOAK_WORDS.length ? word : `${word.slice(0, 3)}${String.fromCharCode(97 + (index % 26))}`;
+  });
+  const signedIn = { cookie };
+  const groups: [string[], Record<string, string>?][] = [
+    [cards],
+    [cards.map((card) => card.replace("/profile/", "/qr/"))],
+    [cards.map((card) => `${card}/contact.vcf`)],
+    [cards.map((card) => `${card}/qr.png`)],
+    [cards.slice(0, 200).map((card) => `${card}/og.png`)],
+    [Array.from({ length: 200 }, (_, index) => `/directory?page=${index + 1}`), signedIn],
+    [words.map((word) => `/directory?q=${word}`), signedIn],
+    [["/profile/edit", "/"], signedIn],
+  ];
   await Promise.all(
-    routes.map(([, target, headers]) =>
+    groups.map(([paths, headers]) =>
       autocannon({
-        url: `${url}${target}`,
-        connections: Math.max(1, Math.round(25 / routes.length)),
+        url,
+        connections: Math.max(1, Math.round(25 / groups.length)),
         duration: seconds,
         headers: { "user-agent": BROWSER, "accept-encoding": "gzip", ...headers },
+        requests: paths.map((target) => ({ method: "GET" as const, path: target })),
       }),
     ),
   );
@@ -302,13 +332,19 @@ async function main() {
   const card = "/profile/person.1";
   const rows: (Result & { mode: string; ratio?: number })[] = [];
   const memory: { mode: string; moment: string; rss: number; peak: number }[] = [];
+  const diagnostics = HEAP_SNAPSHOTS ? fs.mkdtempSync(path.join(os.tmpdir(), "namecard-bench-heap-")) : undefined;
+  const snapshots: { moment: string; file: string }[] = [];
   let nginxResult: Result | undefined;
   let weights: Weight[] | undefined;
   let audits: Audit[] | undefined;
   for (const mode of MODES) {
     const first = await firstStart(mode);
     memory.push({ mode, moment: `first start on a new data directory (${first.seconds.toFixed(1)} s)`, ...first });
-    const server = await startServer(mode);
+    const server = await startServer(mode, DATA_DIR, diagnostics);
+    const snapshot = async (moment: string) => {
+      if (diagnostics)
+        snapshots.push({ moment, file: await takeHeapSnapshot(server.child, diagnostics, `${server.url}/healthz`) });
+    };
     try {
       await settle();
       memory.push({ mode, moment: "idle after start", ...memoryOf(server.child.pid) });
@@ -362,14 +398,13 @@ async function main() {
         await backUp(server.port);
         await settle();
         memory.push({ mode, moment: "after a backup", ...memoryOf(server.child.pid) });
+        await snapshot("after a backup");
         for (let minute = 1; minute <= SOAK_MINUTES; minute++) {
-          await soak(server.url, routes, 60);
+          await soak(server.url, cookie, 60);
           await settle();
-          memory.push({
-            mode,
-            moment: `mixed soak, minute ${minute} of ${SOAK_MINUTES}`,
-            ...memoryOf(server.child.pid),
-          });
+          const moment = `mixed soak, minute ${minute} of ${SOAK_MINUTES}`;
+          memory.push({ mode, moment, ...memoryOf(server.child.pid) });
+          if (minute === 1 || minute === SOAK_MINUTES) await snapshot(moment);
         }
       }
     } finally {
@@ -404,6 +439,8 @@ async function main() {
       `  ${mode.padEnd(12)} ${moment.padEnd(52)} ${rss.toFixed(0).padStart(5)} ${peak.toFixed(0).padStart(5)}`,
     );
   }
+  printHeapGrowth(snapshots.slice(1));
+  if (diagnostics) fs.rmSync(diagnostics, { recursive: true, force: true });
   if (weights) {
     console.info("\n  what Chromium transfers to show the anonymous card (compressed, with headers):");
     printWeights(weights);
