@@ -36,6 +36,7 @@ import { measureCardWeight, printWeights, type Weight } from "./card-weight";
 import { freePort } from "./free-port";
 import { printHeapGrowth, takeHeapSnapshot } from "./heap";
 import { type Audit, audit, printAudits } from "./lighthouse";
+import { memoryOf } from "./memory";
 import { accountStatements, peopleSql } from "./people";
 
 const PROFILES = Number(process.env.BENCH_PROFILES ?? 10_000);
@@ -88,14 +89,6 @@ async function prepareData() {
   console.info(
     `  filled ${PROFILES.toLocaleString("en")} profiles in ${((performance.now() - started) / 1000).toFixed(1)} s`,
   );
-}
-
-/** Resident memory now and at its peak so far, in MB. */
-function memoryOf(pid: number | undefined): { rss: number; peak: number } {
-  if (!pid) return { rss: 0, peak: 0 };
-  const status = fs.readFileSync(`/proc/${pid}/status`, "utf8");
-  const kb = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
-  return { rss: kb("VmRSS") / 1024, peak: kb("VmHWM") / 1024 };
 }
 
 /** Lets the server settle after start or load (timers, collection) before its memory is read. */
