@@ -40,9 +40,11 @@ export async function uniqueUsernames(
   if (bases.length === 0) return [];
   const wanted = JSON.stringify([...new Set(bases)]);
   // Only `base` and `base` followed by digits can collide, whatever else starts with `base`.
+  // Written as `= any(array(…))` so that both halves read an index (profiles_username_stem_idx for
+  // the second) rather than every card: an `in` over a subquery here is checked row by row.
   const matches = (column: SQL) =>
-    sql`(${column} in (select jsonb_array_elements_text(${wanted}::jsonb))
-      or regexp_replace(${column}, '[0-9]+$', '') in (select jsonb_array_elements_text(${wanted}::jsonb)))`;
+    sql`(${column} = any(array(select jsonb_array_elements_text(${wanted}::jsonb)))
+      or regexp_replace(${column}, '[0-9]+$', '') = any(array(select jsonb_array_elements_text(${wanted}::jsonb))))`;
   const taken = await tx
     .select({ username: sql<string>`lower(${profiles.username})` })
     .from(profiles)
