@@ -6,6 +6,7 @@ import { adoptJournals } from "~/.server/analytics/view-journal";
 import { startCountingViews, stopCountingViews } from "~/.server/analytics/views";
 import { CLIENT_IP_HEADER } from "~/.server/auth";
 import { BACKUP_PATH, publishControl } from "~/.server/backup/control";
+import { refreshPlannerStatistics } from "~/.server/db/client";
 import { connectDatabase } from "~/.server/db/connect";
 import { dataDirectoryInUse, env, forgedAddressWarning } from "~/.server/env";
 import { checkHealth } from "~/.server/health";
@@ -49,6 +50,8 @@ if (env.DATABASE_URL && env.AUTH_SECRET_GENERATED) {
 }
 
 const database = await connectDatabase();
+// The embedded database keeps no planner statistics by itself: read them afresh at each start.
+await refreshPlannerStatistics();
 // From here on a stuck thread is a fault (a slow start is the supervisor's to time).
 // A debugger's pause is not: development has no watchdog.
 const stopWatchdog = env.NODE_ENV === "development" ? () => {} : startWatchdog(env.WATCHDOG_SECONDS);

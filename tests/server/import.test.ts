@@ -467,6 +467,28 @@ describe("bulk import of cards from a CSV file", () => {
     expect((await db.select().from(profiles).where(sql`${profiles.email} like 'p%@example.org'`)).length).toBe(25);
   });
 
+  it.runIf(process.env.NAMECARD_TEST_DB !== "postgres")(
+    "on the embedded database, an import leaves the planner knowing how many cards and rows there are, and offers to invite all 400 new people",
+    async () => {
+      const who = await admin();
+      const rows = Array.from({ length: 400 }, (_, index) => `Person,Number${index},planned${index}@example.org`);
+      const id = await importFile(who, `First name,Last name,Email\n${rows.join("\n")}\n`);
+      // PGlite runs no autovacuum: before, both tables kept the planner's guess of an empty table
+      // (-1), and the offer below was planned as a loop over every pair of rows.
+      const known = rowsOf(
+        await db.execute(
+          sql`select relname, reltuples from pg_class where relname in ('profiles', 'import_rows') order by relname`,
+        ),
+      );
+      expect(known).toEqual([
+        { relname: "import_rows", reltuples: expect.toSatisfy((count: number) => count >= 400) },
+        { relname: "profiles", reltuples: expect.toSatisfy((count: number) => count >= 400) },
+      ]);
+      const offered = (await preview(who, id)) as Preview & { newPeople: { count: number } };
+      expect(offered.newPeople.count).toBe(400);
+    },
+  );
+
   it.runIf(process.env.NAMECARD_TEST_DB === "postgres")(
     "a batch that PostgreSQL ends to break a deadlock with another writer runs again, and the import finishes",
     async () => {

@@ -3,9 +3,10 @@ import v8 from "node:v8";
 import { PGlite } from "@electric-sql/pglite";
 import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import { unaccent } from "@electric-sql/pglite/contrib/unaccent";
+import { sql } from "drizzle-orm";
 import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
 import { migrate as migratePg } from "drizzle-orm/node-postgres/migrator";
-import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
+import type { PgDatabase, PgQueryResultHKT, PgTable } from "drizzle-orm/pg-core";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import pg from "pg";
@@ -182,4 +183,19 @@ export const db = new Proxy({} as Database, {
 export function rowsOf(result: unknown): unknown[] {
   if (Array.isArray(result)) return result;
   return (result as { rows?: unknown[] }).rows ?? [];
+}
+
+/**
+ * Brings the query planner's statistics of `tables` (of every table, when
+ * none is named) up to date on the embedded database. PostgreSQL servers do this by themselves (autovacuum);
+ * PGlite runs no background work, so a table filled in bulk kept the planner's
+ * guess of an empty one, and a join over an import's 50,000 rows was planned
+ * as a loop over every pair of rows, which held the server for minutes.
+ * `ANALYZE` reads a sample of each table: about a second for a whole database
+ * of 100,000 cards.
+ */
+export async function refreshPlannerStatistics(...tables: PgTable[]) {
+  const handle = getDatabaseHandle();
+  if (handle.kind !== "pglite") return;
+  await handle.db.execute(tables.length > 0 ? sql`analyze ${sql.join(tables, sql`, `)}` : sql`analyze`);
 }

@@ -288,10 +288,16 @@ export async function newPeopleOfImport(
   const record = await getImport(actor, id);
   const emailIndex = settingsOf(record).mapping.indexOf("email");
   if (record.status !== "done" || emailIndex < 0) return { ids: [], count: 0, firstNames: [] };
+  // Each created row finds its card through the index of addresses (a lateral join with a limit
+  // leaves the planner no other order), however stale its statistics of the two tables are.
   const rows = rowsOf(
     await db.execute(sql`
       select p.id, p.first_name as "firstName" from ${importRows} r
-      join ${profiles} p on lower(p.email) = lower(trim(r.cells->>${emailIndex}::int))
+      cross join lateral (
+        select id, first_name, user_id, deactivated_at from ${profiles}
+        where lower(email) = lower(trim(r.cells->>${emailIndex}::int))
+        limit 1
+      ) p
       where r.import_id = ${record.id} and r.outcome = 'created'
         and p.user_id is null and p.deactivated_at is null
         and not exists (select 1 from ${invitations} i where i.profile_id = p.id)

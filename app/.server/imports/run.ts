@@ -3,7 +3,7 @@ import { fullName } from "~/lib/names";
 import type { Actor } from "../actor";
 import { compareIds } from "../analytics/views";
 import { changedFields, recordAdminAction } from "../audit/record";
-import { db, getDatabaseHandle, type Queryable, rowsOf } from "../db/client";
+import { db, getDatabaseHandle, type Queryable, refreshPlannerStatistics, rowsOf } from "../db/client";
 import { databaseErrorLine, isRetryableConflict } from "../db/errors";
 import { brands, importRows, imports, profiles, users } from "../db/schema";
 import { ValidationError } from "../errors";
@@ -39,6 +39,8 @@ const FIRST_BATCH_ROWS = 50;
  * instead of waiting for the whole import.
  */
 const BATCH_PAUSE_MS = 50;
+/** The embedded database's planner hears how the cards have grown every this many batches, and at the end. */
+const STATISTICS_EVERY_BATCHES = 20;
 
 type RunOptions = {
   /** Rows per batch, fixed; unset sizes batches by time. */
@@ -353,6 +355,7 @@ export async function runImport(importId: string, options: RunOptions & { should
     // On PostgreSQL other requests have connections of their own: batches stay at their largest.
     const paced = options.batchRows === undefined && getDatabaseHandle().kind === "pglite";
     let rows = options.batchRows ?? (paced ? FIRST_BATCH_ROWS : BATCH_ROWS);
+    await refreshPlannerStatistics(importRows, profiles);
     for (let batch = 1; ; batch++) {
       if (options.shouldStop?.()) {
         // Stopped between batches: the next start takes it up at once.
@@ -364,7 +367,11 @@ export async function runImport(importId: string, options: RunOptions & { should
       }
       if (options.maxBatches !== undefined && batch > options.maxBatches) return;
       const began = performance.now();
-      if (!(await runBatchAgainOnConflict(() => runBatch(importId, allRows, options, batch, rows)))) return;
+      if (!(await runBatchAgainOnConflict(() => runBatch(importId, allRows, options, batch, rows)))) {
+        await refreshPlannerStatistics(importRows, profiles);
+        return;
+      }
+      if (batch % STATISTICS_EVERY_BATCHES === 0) await refreshPlannerStatistics(profiles);
       if (paced) rows = nextBatchRows(rows, performance.now() - began);
       await new Promise((resolve) => setTimeout(resolve, BATCH_PAUSE_MS));
     }
