@@ -11,7 +11,8 @@ const started = startedProcesses("the production-mode tests", { signal: "SIGTERM
 
 async function startWithout(nodeEnv: string | undefined) {
   const port = await freePort();
-  const env = serverEnv({ port, dataDir: await migratedDataDir() });
+  // The suite's build, as it is: other tests serve from it while this one runs.
+  const env: NodeJS.ProcessEnv = { ...serverEnv({ port, dataDir: await migratedDataDir() }), NAMECARD_SKIP_BUILD: "1" };
   if (nodeEnv === undefined) delete env.NODE_ENV;
   else env.NODE_ENV = nodeEnv;
   const running = launch(process.execPath, ["scripts/start.js"], env);
