@@ -10,11 +10,16 @@
 //
 // With NAMECARD_SECOND_NODE set to another Node binary (CI sets it to Node 24),
 // what depends on the Node version runs once more on it, in the same lane.
+//
+// `--quick` (`npm run test:quick`) is the loop while editing: the checks, the unit
+// tests and the server tests on the embedded database, with no build, no process,
+// PostgreSQL or browser tests (docs/decisions/036-the-whole-suite.md).
 import { spawn } from "node:child_process";
 import { performance } from "node:perf_hooks";
 
 const VITEST = "node_modules/vitest/vitest.mjs";
-const secondNode = process.env.NAMECARD_SECOND_NODE;
+const QUICK = process.argv.includes("--quick");
+const secondNode = QUICK ? undefined : process.env.NAMECARD_SECOND_NODE;
 
 /** Runs one step; its output goes straight through, or is held until it ends when it shares the screen. */
 function run({ name, command, args, env = {} }, { live }) {
@@ -75,7 +80,7 @@ const SECOND_NODE_RUNS = [
 const vitest = (name, node, args = []) => ({ name, command: node, args: [VITEST, "run", ...args] });
 
 /** Phases of lanes of steps; the last lane of a phase shows its output as it comes. */
-const phases = [
+const wholeSuite = [
   // Route types are generated, not committed: knip and tsc both need them.
   [[{ name: "route types", command: "npx", args: ["react-router", "typegen"] }]],
   [
@@ -107,6 +112,24 @@ const phases = [
   ],
 ];
 
+/** The checks, then the tests that need neither a build nor PostgreSQL. */
+const quickSuite = [
+  wholeSuite[0],
+  // Lint, unused code and the typecheck, without the build.
+  wholeSuite[1].slice(0, 2),
+  [
+    [
+      vitest("unit and server tests on the embedded database", process.execPath, [
+        "--project",
+        "unit",
+        "--project",
+        "server:pglite",
+      ]),
+    ],
+  ],
+];
+
+const phases = QUICK ? quickSuite : wholeSuite;
 const started = performance.now();
 const results = [];
 for (const lanes of phases) {
@@ -122,4 +145,4 @@ for (const lanes of phases) {
 console.info("\nTimes (the steps of one phase ran side by side):");
 for (const { name, seconds } of results) console.info(`  ${name.padEnd(48)} ${seconds.toFixed(1)} s`);
 console.info(`  ${"total".padEnd(48)} ${((performance.now() - started) / 1000).toFixed(1)} s`);
-console.info("\n✔ all tests passed");
+console.info(QUICK ? "\n✔ the quick checks passed; `npm test` runs the whole suite" : "\n✔ all tests passed");
