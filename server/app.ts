@@ -6,8 +6,8 @@ import { adoptJournals } from "~/.server/analytics/view-journal";
 import { startCountingViews, stopCountingViews } from "~/.server/analytics/views";
 import { CLIENT_IP_HEADER } from "~/.server/auth";
 import { BACKUP_PATH, publishControl } from "~/.server/backup/control";
-import { refreshPlannerStatistics } from "~/.server/db/client";
 import { connectDatabase } from "~/.server/db/connect";
+import { refreshPlannerStatistics, startEmbeddedUpkeep } from "~/.server/db/upkeep";
 import { dataDirectoryInUse, env, forgedAddressWarning } from "~/.server/env";
 import { checkHealth } from "~/.server/health";
 import { startImportWorker, stopImportWorker } from "~/.server/imports/run";
@@ -49,9 +49,18 @@ if (env.DATABASE_URL && env.AUTH_SECRET_GENERATED) {
   );
 }
 
+// The pages' module is loaded before the database opens, and what its routes declare (body limits,
+// kept pages) is checked: a mistake stops the start before anything is touched. Compiling it holds
+// this thread for most of a second, several on a busy machine, which the watchdog started below
+// would have taken for a stuck thread.
+const build = () => import("virtual:react-router/server-build") as Promise<ServerBuild>;
+routeTable(await build());
+
 const database = await connectDatabase();
-// The embedded database keeps no planner statistics by itself: read them afresh at each start.
+// The embedded database keeps no planner statistics by itself: read them afresh at each start,
+// then vacuum and read again what changes, as autovacuum would (app/.server/db/upkeep.ts).
 await refreshPlannerStatistics();
+const stopUpkeep = startEmbeddedUpkeep();
 // From here on a stuck thread is a fault (a slow start is the supervisor's to time).
 // A debugger's pause is not: development has no watchdog.
 const stopWatchdog = env.NODE_ENV === "development" ? () => {} : startWatchdog(env.WATCHDOG_SECONDS);
@@ -85,10 +94,6 @@ export { limitConnections } from "./connections";
 
 // `npm run backup` reaches a server on the embedded database through it (docs/decisions/012-backups.md).
 const withdrawControl = database.kind === "pglite" ? publishControl(env.PORT) : () => {};
-
-const build = () => import("virtual:react-router/server-build") as Promise<ServerBuild>;
-// What the routes declare (body limits, kept pages) is checked now: a mistake stops the start.
-routeTable(await build());
 
 /** Whether every percent-escape of the URL decodes to valid UTF-8 text without NUL. */
 function isWellFormedUrl(raw: string): boolean {
@@ -219,6 +224,7 @@ export async function shutdown() {
   await stopImportWorker();
   stopPageCache();
   await stopRealtime();
+  await stopUpkeep();
   await database.close();
   stopWatchdog();
 }

@@ -11,6 +11,7 @@ import { migratedDataDir, SERVER_BUILT, startServer, stop } from "../support/ser
 const started = startedProcesses("the stuck-server tests");
 
 const SPIN_ON_SIGNAL = path.resolve("tests/support/spin-on-signal.mjs");
+const SLOW_PAGES_MODULE = path.resolve("tests/support/slow-pages-module.mjs");
 
 describe.skipIf(ON_POSTGRES || !SERVER_BUILT)("a server whose main thread is stuck", () => {
   it("ends itself with one line after WATCHDOG_SECONDS, so that its supervisor can start it again", async () => {
@@ -38,6 +39,19 @@ describe.skipIf(ON_POSTGRES || !SERVER_BUILT)("a server whose main thread is stu
     expect(lines.at(-1)).toMatch(
       /^\[server\] stopped answering for \d+ s \(its main thread is stuck\): ending the process so that its supervisor starts it again$/,
     );
+  }, 120_000);
+
+  it("is not taken for stuck while it starts, however long loading the pages takes", async () => {
+    // Loading the pages' module holds the thread longer than the watchdog's limit, as on a busy machine.
+    const server = await startServer({
+      dataDir: await migratedDataDir(),
+      env: { WATCHDOG_SECONDS: "2" },
+      nodeArgs: ["--import", SLOW_PAGES_MODULE],
+    });
+    started.push(server);
+    expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
+    expect(server.output()).not.toContain("stopped answering");
+    expect(await stop(server)).toEqual({ code: 0, signal: null });
   }, 120_000);
 
   it("is left alone while it answers, however long it runs", async () => {
