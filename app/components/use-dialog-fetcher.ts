@@ -43,7 +43,7 @@ export function useDialogFetcher(onDone: () => void) {
     if (answers.get(key) !== before) return;
     fetcher.reset();
     latest.current.onDone();
-    // A page refresh already under way when the save started can make React Router drop the
+    // A load of the page that starts while the save is on its way makes React Router drop the
     // save's redirect, and with it the toast, which then waits unseen in its cookie: one more
     // load hands it over (a toast already shown is not shown again).
     void latest.current.revalidate().catch(() => {});

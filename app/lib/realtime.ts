@@ -211,8 +211,13 @@ export function useLiveData(concerns: (event: RealtimeEvent) => boolean, enabled
     return router.subscribe((state) => {
       if (!missed.current || isBusy(state) || document.visibilityState === "hidden") return;
       missed.current = false;
-      // After the router has finished telling everyone of this change.
-      setTimeout(() => void router.revalidate().catch(() => {}), 0);
+      // After the router has finished telling everyone of this change, and only if the page is
+      // still free then: a save sent meanwhile is on its way, and a load started before its answer
+      // would make React Router drop its redirect and the toast with it.
+      setTimeout(() => {
+        if (isBusy(router.state)) missed.current = true;
+        else void router.revalidate().catch(() => {});
+      }, 0);
     });
   }, [router]);
   const pending = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
