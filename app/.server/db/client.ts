@@ -3,10 +3,9 @@ import v8 from "node:v8";
 import { PGlite } from "@electric-sql/pglite";
 import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import { unaccent } from "@electric-sql/pglite/contrib/unaccent";
-import { sql } from "drizzle-orm";
 import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
 import { migrate as migratePg } from "drizzle-orm/node-postgres/migrator";
-import type { PgDatabase, PgQueryResultHKT, PgTable } from "drizzle-orm/pg-core";
+import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import pg from "pg";
@@ -183,27 +182,4 @@ export const db = new Proxy({} as Database, {
 export function rowsOf(result: unknown): unknown[] {
   if (Array.isArray(result)) return result;
   return (result as { rows?: unknown[] }).rows ?? [];
-}
-
-/**
- * Brings the query planner's statistics of `tables` (of all of Namecard's
- * tables, when none is named) up to date on the embedded database. PostgreSQL servers do this by themselves (autovacuum);
- * PGlite runs no background work, so a table filled in bulk kept the planner's
- * guess of an empty one, and a join over an import's 50,000 rows was planned
- * as a loop over every pair of rows, which held the server for minutes.
- * `ANALYZE` reads a sample of each table: about a second for a whole database
- * of 100,000 cards.
- */
-export async function refreshPlannerStatistics(...tables: PgTable[]) {
-  const handle = getDatabaseHandle();
-  if (handle.kind !== "pglite") return;
-  if (tables.length > 0) {
-    await handle.db.execute(sql`analyze ${sql.join(tables, sql`, `)}`);
-    return;
-  }
-  // Namecard's own tables: the system catalogs would add about 0.3 s to every start and change nothing.
-  const names = rowsOf(
-    await handle.db.execute(sql`select quote_ident(tablename) as name from pg_tables where schemaname = 'public'`),
-  ) as { name: string }[];
-  if (names.length > 0) await handle.db.execute(sql.raw(`analyze ${names.map(({ name }) => name).join(", ")}`));
 }

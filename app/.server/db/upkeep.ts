@@ -1,0 +1,99 @@
+import { sql } from "drizzle-orm";
+import type { PgTable } from "drizzle-orm/pg-core";
+import { getDatabaseHandle, rowsOf } from "./client";
+
+/**
+ * The embedded database's upkeep. A PostgreSQL server's autovacuum keeps the
+ * planner's statistics current and gives back the room of rows that updates
+ * and deletes left behind. PGlite runs no background work, so neither ever
+ * happened: a table filled in bulk kept the planner's guess of an empty one (a
+ * join over an import's 50,000 rows was planned as a loop over every pair of
+ * rows, which held the server for minutes), and every counted view, edit and
+ * expired session left a dead row that stayed in the table and its indexes for
+ * good. Here the server does what autovacuum would, with its thresholds.
+ *
+ * The counts of changed and dead rows live in the database's memory and start
+ * from none after a restart; the statistics read at each start estimate the
+ * dead rows again from their sample, so what a restart forgot is still done.
+ */
+
+/** How often the tables are looked at; a look that finds nothing to do costs a millisecond. */
+const UPKEEP_EVERY_MS = 10 * 60_000;
+/** autovacuum's defaults: a table is vacuumed past 50 dead rows plus a fifth of its rows... */
+const VACUUM_BASE = 50;
+const VACUUM_SHARE = 0.2;
+/** ...and its statistics read again past 50 changed rows plus a tenth. */
+const ANALYZE_BASE = 50;
+const ANALYZE_SHARE = 0.1;
+
+/**
+ * Brings the query planner's statistics of `tables` (of all of Namecard's
+ * tables, when none is named) up to date on the embedded database. `ANALYZE`
+ * reads a sample of each table: about a second for a whole database of 100,000
+ * cards.
+ */
+export async function refreshPlannerStatistics(...tables: PgTable[]) {
+  const handle = getDatabaseHandle();
+  if (handle.kind !== "pglite") return;
+  if (tables.length > 0) {
+    await handle.db.execute(sql`analyze ${sql.join(tables, sql`, `)}`);
+    return;
+  }
+  // Namecard's own tables: the system catalogs would add about 0.3 s to every start and change nothing.
+  const names = rowsOf(
+    await handle.db.execute(sql`select quote_ident(tablename) as name from pg_tables where schemaname = 'public'`),
+  ) as { name: string }[];
+  if (names.length > 0) await handle.db.execute(sql.raw(`analyze ${names.map(({ name }) => name).join(", ")}`));
+}
+
+export type Upkeep = { vacuumed: string[]; analyzed: string[] };
+
+/**
+ * Vacuums the tables with more dead rows than autovacuum would allow, and reads
+ * the statistics of those changed since they were last read, on the embedded
+ * database; on PostgreSQL, whose autovacuum does both, it does nothing. Each
+ * table is done on its own, so the requests waiting on the database's one
+ * thread wait for one table at a time.
+ */
+export async function upkeepEmbeddedDatabase(): Promise<Upkeep> {
+  const done: Upkeep = { vacuumed: [], analyzed: [] };
+  const handle = getDatabaseHandle();
+  if (handle.kind !== "pglite") return done;
+  const tables = rowsOf(
+    await handle.db.execute(sql`
+      select quote_ident(s.relname) as name, s.n_dead_tup::float8 as dead,
+        s.n_mod_since_analyze::float8 as changed, greatest(c.reltuples, 0)::float8 as rows
+      from pg_stat_user_tables s join pg_class c on c.oid = s.relid
+      where s.schemaname = 'public'`),
+  ) as { name: string; dead: number; changed: number; rows: number }[];
+  for (const table of tables) {
+    if (table.dead > VACUUM_BASE + VACUUM_SHARE * table.rows) {
+      await handle.db.execute(sql.raw(`vacuum (analyze) ${table.name}`));
+      done.vacuumed.push(table.name);
+    } else if (table.changed > ANALYZE_BASE + ANALYZE_SHARE * table.rows) {
+      await handle.db.execute(sql.raw(`analyze ${table.name}`));
+      done.analyzed.push(table.name);
+    }
+  }
+  return done;
+}
+
+/** Runs the upkeep every UPKEEP_EVERY_MS on the embedded database; the returned function stops it and waits for a round under way. */
+export function startEmbeddedUpkeep(): () => Promise<void> {
+  if (getDatabaseHandle().kind !== "pglite") return async () => {};
+  let running: Promise<unknown> | null = null;
+  const timer = setInterval(() => {
+    running ??= upkeepEmbeddedDatabase()
+      .catch((error: unknown) =>
+        console.warn(`[db] the embedded database's upkeep failed: ${(error as Error).message}`),
+      )
+      .finally(() => {
+        running = null;
+      });
+  }, UPKEEP_EVERY_MS);
+  timer.unref();
+  return async () => {
+    clearInterval(timer);
+    await running;
+  };
+}
