@@ -213,6 +213,8 @@ export function endStreams() {
 /** Closes the database; PGlite would otherwise keep the process alive. */
 export async function shutdown() {
   withdrawControl();
+  // The database's upkeep can wait for the next start: a round under way ends after its table.
+  await stopUpkeep();
   // Every counted view is written before the database closes.
   await stopCountingViews();
   await flushSaves().catch((error: unknown) =>
@@ -224,7 +226,6 @@ export async function shutdown() {
   await stopImportWorker();
   stopPageCache();
   await stopRealtime();
-  await stopUpkeep();
   await database.close();
   stopWatchdog();
 }

@@ -50,6 +50,8 @@ describe.skipIf(ON_POSTGRES || !SERVER_BUILT)("a server whose main thread is stu
     });
     started.push(server);
     expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
+    // The hold did happen, before the server listened.
+    expect(server.output()).toMatch(/loading the pages holds the thread for 3 s[\s\S]*Namecard is listening/);
     expect(server.output()).not.toContain("stopped answering");
     expect(await stop(server)).toEqual({ code: 0, signal: null });
   }, 120_000);

@@ -137,7 +137,7 @@ export async function startServer(
 ): Promise<ServerProcess> {
   const port = options.port ?? (await freePort());
   // Without a data directory of its own, a copy of one migrated already: the migrations of a
-  // new one cost about a second of each start (a new installation's start has tests of its own).
+  // new one cost about 0.8 s of each start (a new installation's start has tests of its own).
   const dataDir = options.dataDir ?? (options.databaseUrl ? scratchDir() : await migratedDataDir());
   const running = launch(
     process.execPath,
