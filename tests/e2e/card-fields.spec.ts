@@ -122,11 +122,19 @@ for (const [name, viewport] of [
     await expect(page).toHaveURL(/department=Engineering/);
     await office.selectOption("Lisbon");
     await expect(page).toHaveURL(/department=Engineering.*office=Lisbon|office=Lisbon.*department=Engineering/);
-    // The office's count is of the people in Engineering there: what the page lists.
-    await expect(office.locator("option:checked")).toHaveText(/^Lisbon \(\d+\)$/);
-    const count = Number(/\((\d+)\)/.exec((await office.locator("option:checked").textContent())!)?.[1]);
-    await expect(page.getByRole("heading", { name: `${count} ${count === 1 ? "Profile" : "Profiles"}` })).toBeVisible();
-    await expect(page.getByRole("link", { name: /^View Card of / })).toHaveCount(count);
+    // The office's count is of the people in Engineering there: what the page lists, once the
+    // search has come back (until then the choice shows the counts of the page before it).
+    await expect(async () => {
+      const chosen = (await office.locator("option:checked").textContent()) ?? "";
+      const count = Number(/^Lisbon \((\d+)\)$/.exec(chosen)?.[1]);
+      expect(count).toBeGreaterThan(0);
+      await expect(page.getByRole("heading", { name: `${count} ${count === 1 ? "Profile" : "Profiles"}` })).toBeVisible(
+        {
+          timeout: 1_000,
+        },
+      );
+      await expect(page.getByRole("link", { name: /^View Card of / })).toHaveCount(count, { timeout: 1_000 });
+    }).toPass({ timeout: 15_000 });
     await screenshot(page, `directory-facets-${viewport.width}`);
   });
 }
