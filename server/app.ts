@@ -54,7 +54,11 @@ if (env.DATABASE_URL && env.AUTH_SECRET_GENERATED) {
 // this thread for most of a second, several on a busy machine, which the watchdog started below
 // would have taken for a stuck thread.
 const build = () => import("virtual:react-router/server-build") as Promise<ServerBuild>;
-routeTable(await build());
+const serverBuild = await build();
+routeTable(serverBuild);
+// React Router derives its routes and handler from a build given as a function on every request
+// (a tenth of a signed-in page's time), and from a value once. Only development's build changes.
+const routerBuild = env.NODE_ENV === "development" ? build : serverBuild;
 
 const database = await connectDatabase();
 // The embedded database keeps no planner statistics by itself: read them afresh at each start,
@@ -174,7 +178,7 @@ export function handle(app: Express) {
   app.use(
     createRequestHandler({
       keepAnswer,
-      build,
+      build: routerBuild,
       mode: env.NODE_ENV,
       route: (_req, res) => routeOf(res),
       signedIn: (req) => /(?:^|;\s*)(?:__Secure-)?namecard\.session_token=/.test(req.headers.cookie ?? ""),

@@ -22,7 +22,8 @@ import type { ActionFacts, RouteFacts } from "./routes";
  *   carries).
  */
 export function createRequestHandler(options: {
-  build: () => Promise<ServerBuild>;
+  /** The build, or in development a function that loads it afresh (it changes as files are edited). */
+  build: ServerBuild | (() => Promise<ServerBuild>);
   mode: string;
   /** What the request's route declares (server/routes.ts). */
   route: (req: ExpressRequest, res: ExpressResponse) => RouteFacts;

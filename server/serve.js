@@ -3,6 +3,7 @@
 // docs/decisions/003-custom-server.md. Started by server.js, alone or as one
 // of several processes (server/processes.js).
 import cluster from "node:cluster";
+import fs from "node:fs";
 import http from "node:http";
 import v8 from "node:v8";
 import compression from "compression";
@@ -63,7 +64,15 @@ if (DEVELOPMENT) {
 } else {
   // Hashed build assets never change; other public files may.
   app.use("/assets", express.static("build/client/assets", { immutable: true, maxAge: "1y" }));
-  app.use(express.static("build/client", { maxAge: "1h" }));
+  // The other public files are looked for by name: a page, a card or an image never waits for a
+  // look at the disk (a file-system call on the thread pool, behind compression's work).
+  const publicNames = new Set(fs.readdirSync("build/client").filter((name) => name !== "assets"));
+  const publicFiles = express.static("build/client", { maxAge: "1h" });
+  app.use((req, res, next) => {
+    const [, first = ""] = req.path.split("/", 2);
+    if (publicNames.has(first)) publicFiles(req, res, next);
+    else next();
+  });
 }
 server.handle(app);
 

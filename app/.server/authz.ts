@@ -7,7 +7,7 @@ import { roleOf } from "./admins";
 import { getAuth } from "./auth";
 import { db } from "./db/client";
 import { brands, profiles } from "./db/schema";
-import { endSessionsOf, isDeactivatedAccount } from "./profiles/deactivation";
+import { cardsOfAccount, endSessionsOf } from "./profiles/deactivation";
 
 type ViewerProfile = {
   id: string;
@@ -36,8 +36,12 @@ export function sessionCookieUpdates(request: Request): string[] {
   return refreshedCookies.get(request) ?? [];
 }
 
-async function loadProfile(userId: string): Promise<ViewerProfile | null> {
-  const [row] = await db
+/**
+ * The account's card, and whether it may hold a session (isDeactivatedAccount's rule), in one
+ * read: every signed-in request asks both.
+ */
+async function loadProfile(user: { id: string; email: string }) {
+  const rows = await db
     .select({
       id: profiles.id,
       username: profiles.username,
@@ -48,12 +52,19 @@ async function loadProfile(userId: string): Promise<ViewerProfile | null> {
       viewCount: profiles.viewCount,
       brandName: brands.name,
       brandColor: brands.primaryColor,
+      userId: profiles.userId,
+      deactivatedAt: profiles.deactivatedAt,
     })
     .from(profiles)
     .leftJoin(brands, eq(brands.id, profiles.companyBrandId))
-    .where(eq(profiles.userId, userId))
-    .limit(1);
-  return row ?? null;
+    .where(cardsOfAccount(user));
+  const own = rows.find((row) => row.userId === user.id);
+  let profile: ViewerProfile | null = null;
+  if (own) {
+    const { userId: _userId, deactivatedAt: _deactivatedAt, ...shown } = own;
+    profile = shown;
+  }
+  return { deactivated: rows.some((row) => row.deactivatedAt !== null), profile };
 }
 
 async function loadViewer(request: Request): Promise<Viewer | null> {
@@ -68,16 +79,17 @@ async function loadViewer(request: Request): Promise<Viewer | null> {
   const { user } = session;
   // A deactivated card's owner holds no session (docs/decisions/019-deactivation-and-audit-log.md):
   // one that outlived the deactivation (made on another instance meanwhile) ends here.
-  if (await isDeactivatedAccount(user)) {
+  const account = await loadProfile(user);
+  if (account.deactivated) {
     await endSessionsOf(user.id);
     return null;
   }
   const role = roleOf(user);
-  let profile = await loadProfile(user.id);
+  let profile = account.profile;
   if (!profile) {
     // A card prepared (or re-created) for this address since the session started is claimed now.
     await linkCard({ ...user, emailVerified: true });
-    profile = await loadProfile(user.id);
+    profile = (await loadProfile(user)).profile;
   }
   return {
     user: { id: user.id, email: user.email, name: user.name },

@@ -61,6 +61,14 @@ async function lockedCard(tx: Queryable, profileId: string) {
   return { ...current, label: cardLabel(current) };
 }
 
+/** The cards that decide whether an account may hold a session: its own, and the unclaimed one prepared for its address. */
+export function cardsOfAccount(user: { id: string; email: string }) {
+  return or(
+    eq(profiles.userId, user.id),
+    and(isNull(profiles.userId), sql`lower(${profiles.email}) = ${user.email.toLowerCase()}`),
+  );
+}
+
 /**
  * Whether this account may not hold a session: its card is deactivated, or
  * (before it has claimed one) the unclaimed card prepared for its address is.
@@ -69,15 +77,7 @@ export async function isDeactivatedAccount(user: { id: string; email: string }):
   const [row] = await db
     .select({ id: profiles.id })
     .from(profiles)
-    .where(
-      and(
-        isNotNull(profiles.deactivatedAt),
-        or(
-          eq(profiles.userId, user.id),
-          and(isNull(profiles.userId), sql`lower(${profiles.email}) = ${user.email.toLowerCase()}`),
-        ),
-      ),
-    )
+    .where(and(isNotNull(profiles.deactivatedAt), cardsOfAccount(user)))
     .limit(1);
   return row !== undefined;
 }

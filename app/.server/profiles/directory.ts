@@ -3,8 +3,8 @@ import type { ClaimFilter } from "~/lib/dashboard";
 import { activeBrandOptions } from "../brands/list-brands";
 import { db, rowsOf } from "../db/client";
 import { brands, profiles } from "../db/schema";
+import { directoryTotal, keptAnswer, keptCount } from "../kept-reads";
 import { parseListFilters, parseSearchText } from "../validation";
-import { directoryTotal, keptAnswer, keptCount } from "./directory-totals";
 import { type CardViewer, completeVisibility, getFieldPolicies, shownDetails, viewerOfCard } from "./visibility";
 
 /** One page of the directory: four rows of the widest grid, six of the narrowest. */

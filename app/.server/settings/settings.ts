@@ -2,6 +2,7 @@ import { eq } from "drizzle-orm";
 import { DEFAULT_SETTINGS, type SiteSettings } from "~/lib/settings";
 import { db } from "../db/client";
 import { siteSettings } from "../db/schema";
+import { keptCount } from "../kept-reads";
 
 /** The settings that name a stored image: its storage key (shown through `mediaUrl`). */
 const IMAGE_SETTINGS = new Set<keyof SiteSettings>(["primaryLogo", "darkModeLogo", "favicon", "footerLogo"]);
@@ -13,8 +14,15 @@ export function storedImageKey(value: string | null | undefined): string | null 
   return value && STORED_IMAGE_KEY.test(value) ? value : null;
 }
 
-/** The single settings row merged over the defaults; absent or empty fields fall back. */
+/**
+ * The single settings row merged over the defaults; absent or empty fields fall back.
+ * Every page reads it: it is kept until the settings change (app/.server/kept-reads.ts).
+ */
 export async function getSiteSettings(): Promise<SiteSettings> {
+  return { ...(await keptCount("site settings", readSiteSettings)) };
+}
+
+async function readSiteSettings(): Promise<SiteSettings> {
   const [row] = await db.select().from(siteSettings).where(eq(siteSettings.id, 1)).limit(1);
   const merged: SiteSettings = { ...DEFAULT_SETTINGS };
   if (!row) return merged;
@@ -33,12 +41,7 @@ export async function getSiteSettings(): Promise<SiteSettings> {
  * Since" (signed-in members, the card's owner and administrators always do).
  */
 export async function visitorsSeeStats(): Promise<boolean> {
-  const [row] = await db
-    .select({ show: siteSettings.showStatsToVisitors })
-    .from(siteSettings)
-    .where(eq(siteSettings.id, 1))
-    .limit(1);
-  return row?.show ?? DEFAULT_SETTINGS.showStatsToVisitors;
+  return (await getSiteSettings()).showStatsToVisitors;
 }
 
 /** The stored row as the form shows it (empty where nothing is stored). */

@@ -1,12 +1,14 @@
-import { currentListeningPeriod, onPublished, type RealtimeEvent, subscribe } from "../realtime";
+import { currentListeningPeriod, onPublished, type RealtimeEvent, subscribe } from "./realtime";
 
 /**
- * What the directory reads, kept between requests: counting every match is
- * the costly part of a page of a large directory (100,000 people take tens of
- * milliseconds, on every request), and a page of people, its facets and the
- * field policies change only when a card, a brand or the settings do. On a
- * Monday morning most people open the same first page: each instance reads it
- * from the database until it has it, then answers from memory until a change.
+ * What pages read often and changes rarely, kept between requests: the
+ * directory's totals (counting every match is the costly part of a page of a
+ * large directory: 100,000 people take tens of milliseconds, on every
+ * request), its pages of people, facets and field policies, and the site
+ * settings every page reads. They change only when a card, a brand or the
+ * settings do. On a Monday morning most people open the same first page: each
+ * instance reads it from the database until it has it, then answers from
+ * memory until a change.
  *
  * Everything kept is dropped on any event about a card, a brand or the
  * settings, whichever instance sent it, and a page that shows a card whose
@@ -81,9 +83,9 @@ export function directoryTotal(key: string, count: () => Promise<number>): Promi
 }
 
 /**
- * Anything small read for the directory (a total, the people per department,
- * the field policies), kept as totals are: `key` names the question, `count`
- * answers it.
+ * Anything small (a total, the people per department, the field policies, the
+ * site settings), kept as totals are: `key` names the question, `count`
+ * answers it. The value is shared by every caller: treat it as read-only.
  */
 export async function keptCount<Value>(key: string, count: () => Promise<Value>): Promise<Value> {
   const period = currentListeningPeriod();

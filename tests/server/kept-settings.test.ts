@@ -1,0 +1,44 @@
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { db, getDatabaseHandle } from "~/.server/db/client";
+import { siteSettings } from "~/.server/db/schema";
+import { startRealtime } from "~/.server/realtime";
+import { getSiteSettings, visitorsSeeStats } from "~/.server/settings/settings";
+import { action as settingsAction } from "~/routes/admin/settings";
+import { createMember, formRequest, run } from "./helpers";
+
+/**
+ * Every page reads the site settings: a server that listens for changes keeps them
+ * (app/.server/kept-reads.ts) until an administrator saves, on this instance or another.
+ */
+describe("the site settings every page reads", () => {
+  let stopRealtime: () => Promise<void>;
+  beforeAll(async () => {
+    stopRealtime = await startRealtime(getDatabaseHandle());
+  });
+  afterAll(async () => {
+    await stopRealtime?.();
+  });
+
+  it("are read once, and an administrator's save shows on the very next page", async () => {
+    const admin = await createMember({ email: "admin@example.com" });
+    const save = (fields: Record<string, string>) =>
+      run(settingsAction, formRequest("/admin/settings", fields, { cookie: admin.cookie }), {}, admin.viewer);
+    expect(await save({ companyName: "Acme Cards", primaryColor: "#112233" })).toMatchObject({ status: 302 });
+    expect(await getSiteSettings()).toMatchObject({ companyName: "Acme Cards", primaryColor: "#112233" });
+
+    // Kept: a change made by hand in the database is not read again at once (within a minute it is)…
+    await db.update(siteSettings).set({ companyName: "Changed by hand" }).where(eq(siteSettings.id, 1));
+    expect((await getSiteSettings()).companyName).toBe("Acme Cards");
+    // …and what one caller does with its copy changes nobody else's.
+    (await getSiteSettings()).companyName = "Scribbled on";
+    expect((await getSiteSettings()).companyName).toBe("Acme Cards");
+
+    // A save is the next read's, whatever it changed.
+    expect(
+      await save({ companyName: "Acme Group", primaryColor: "#445566", showStatsToVisitors: "hidden" }),
+    ).toMatchObject({ status: 302 });
+    expect(await getSiteSettings()).toMatchObject({ companyName: "Acme Group", primaryColor: "#445566" });
+    expect(await visitorsSeeStats()).toBe(false);
+  });
+});
