@@ -1,4 +1,4 @@
-import { Worker } from "node:worker_threads";
+import { watchBeat } from "~/.server/monitor";
 
 /**
  * Ends the process when its main thread stops answering.
@@ -19,23 +19,10 @@ export function startWatchdog(seconds: number): () => void {
   mark();
   const beating = setInterval(mark, 1_000);
   beating.unref();
-  const watcher = new Worker(WATCHER, { eval: true, workerData: { beat, limitMs: seconds * 1_000 } });
-  watcher.unref();
+  // The second thread (app/.server/monitor.ts) reads the beat and writes its line without this thread's help.
+  const unwatch = watchBeat(beat, seconds * 1_000);
   return () => {
     clearInterval(beating);
-    void watcher.terminate();
+    unwatch();
   };
 }
-
-// Runs on its own thread: what it needs is passed in, and it writes its line without the main thread's help.
-const WATCHER = `
-const fs = require("node:fs");
-const { workerData } = require("node:worker_threads");
-const { beat, limitMs } = workerData;
-setInterval(() => {
-  const silentMs = Number(process.hrtime.bigint() - Atomics.load(beat, 0)) / 1e6;
-  if (silentMs < limitMs) return;
-  fs.writeSync(2, "[server] stopped answering for " + Math.round(silentMs / 1000) + " s (its main thread is stuck): ending the process so that its supervisor starts it again\\n");
-  process.kill(process.pid, "SIGKILL");
-}, 500);
-`;

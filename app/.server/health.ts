@@ -1,9 +1,8 @@
-import fs from "node:fs/promises";
-import path from "node:path";
 import { sql } from "drizzle-orm";
 import { db } from "./db/client";
 import { healthChecks } from "./db/schema";
 import { dataDirectoryInUse, env } from "./env";
+import { probeDirectory } from "./monitor";
 
 /**
  * What `/healthz` reports (docs/decisions/011-outages-and-health.md): the
@@ -74,27 +73,11 @@ async function checkDatabase(): Promise<Check> {
 }
 
 async function checkDataDirectory(): Promise<Check> {
-  const probe = path.join(env.DATA_DIR, `.health-${process.pid}`);
   try {
-    await withTimeout(
-      (async () => {
-        const file = await fs.open(probe, "w");
-        try {
-          await file.writeFile(new Date().toISOString());
-          await file.sync();
-        } finally {
-          await file.close();
-        }
-        await fs.rm(probe, { force: true });
-        const space = await fs.statfs(env.DATA_DIR);
-        const free = space.bavail * space.bsize;
-        if (free < MIN_FREE_BYTES) throw new Error(`the disk is full (${Math.round(free / 1024)} KiB left)`);
-      })(),
-      "DATA_DIR",
-    );
+    // On the server's second thread: here each step would wait for a turn of this busy thread.
+    await withTimeout(probeDirectory(env.DATA_DIR, MIN_FREE_BYTES), "DATA_DIR");
     return { ok: true };
   } catch (error) {
-    await fs.rm(probe, { force: true }).catch(() => {});
     return { ok: false, error: messageOf(error) };
   }
 }

@@ -1,0 +1,112 @@
+import { Worker } from "node:worker_threads";
+
+/**
+ * The server's second thread, which watches the first.
+ *
+ * - It ends the process when the main thread stops beating (server/watchdog.ts).
+ * - It writes the health check's probe of DATA_DIR (health.ts). On the main thread each step
+ *   of that probe (open, write, sync, close, remove, free space) waits for a whole turn of
+ *   the event loop, and under load a turn is every busy connection's work: 50 connections
+ *   fetching contact files made the probe take 200–300 ms, six turns of 15–40 ms. Here
+ *   the steps run on an idle loop of their own, and the main thread waits for one answer.
+ *
+ * One thread does both, started when first needed: each thread costs about 10 MB. It never
+ * keeps the process alive.
+ */
+let thread: Worker | undefined;
+let nextProbe = 0;
+const answers = new Map<number, (error: string | null) => void>();
+/** The probe under way, by directory: a disk that hangs holds one probe, not one per request. */
+const probing = new Map<string, Promise<void>>();
+
+function monitor(): Worker {
+  if (thread) return thread;
+  const started = new Worker(MONITOR, { eval: true });
+  started.unref();
+  started.on("message", ({ id, error }: { id: number; error: string | null }) => {
+    answers.get(id)?.(error);
+    answers.delete(id);
+  });
+  // Not expected (the thread catches what its work throws); the next need starts another.
+  started.on("exit", () => {
+    if (thread === started) thread = undefined;
+    for (const answer of answers.values()) answer("the monitoring thread ended");
+    answers.clear();
+  });
+  thread = started;
+  return started;
+}
+
+/** Watches `beat` (a time the main thread stores every second) and ends the process once it is `limitMs` old. */
+export function watchBeat(beat: BigInt64Array, limitMs: number): () => void {
+  const watcher = monitor();
+  watcher.postMessage({ kind: "watch", beat, limitMs });
+  return () => watcher.postMessage({ kind: "unwatch" });
+}
+
+/**
+ * Writes a file in `directory`, syncs it to the disk and removes it, then checks that
+ * `minFreeBytes` are left; rejects with the reason when any of it fails. A probe asked for
+ * while one of the same directory is under way shares it.
+ */
+export function probeDirectory(directory: string, minFreeBytes: number): Promise<void> {
+  let probe = probing.get(directory);
+  if (!probe) {
+    const id = nextProbe++;
+    probe = new Promise<void>((resolve, reject) => {
+      answers.set(id, (error) => (error === null ? resolve() : reject(new Error(error))));
+      monitor().postMessage({ kind: "probe", id, directory, minFreeBytes });
+    }).finally(() => probing.delete(directory));
+    probing.set(directory, probe);
+  }
+  return probe;
+}
+
+// Runs on its own thread: what it needs comes in messages, and it writes its line without the main thread's help.
+const MONITOR = `
+const fs = require("node:fs");
+const path = require("node:path");
+const { parentPort } = require("node:worker_threads");
+let watching;
+
+function watch(beat, limitMs) {
+  clearInterval(watching);
+  watching = setInterval(() => {
+    const silentMs = Number(process.hrtime.bigint() - Atomics.load(beat, 0)) / 1e6;
+    if (silentMs < limitMs) return;
+    fs.writeSync(2, "[server] stopped answering for " + Math.round(silentMs / 1000) + " s (its main thread is stuck): ending the process so that its supervisor starts it again\\n");
+    process.kill(process.pid, "SIGKILL");
+  }, 500);
+}
+
+async function probe(directory, minFreeBytes) {
+  const file = path.join(directory, ".health-" + process.pid);
+  try {
+    const handle = await fs.promises.open(file, "w");
+    try {
+      await handle.writeFile(new Date().toISOString());
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    await fs.promises.rm(file, { force: true });
+    const space = await fs.promises.statfs(directory);
+    const free = space.bavail * space.bsize;
+    if (free < minFreeBytes) throw new Error("the disk is full (" + Math.round(free / 1024) + " KiB left)");
+  } catch (error) {
+    await fs.promises.rm(file, { force: true }).catch(() => {});
+    throw error;
+  }
+}
+
+parentPort.on("message", (message) => {
+  if (message.kind === "watch") watch(message.beat, message.limitMs);
+  else if (message.kind === "unwatch") clearInterval(watching);
+  else if (message.kind === "probe") {
+    probe(message.directory, message.minFreeBytes).then(
+      () => parentPort.postMessage({ id: message.id, error: null }),
+      (error) => parentPort.postMessage({ id: message.id, error: String(error && error.message ? error.message : error) }),
+    );
+  }
+});
+`;
