@@ -113,6 +113,8 @@ function createAuth(database: Database) {
       defaultCookieAttributes: { httpOnly: true, sameSite: "lax" },
     },
     telemetry: { enabled: false },
+    // Namecard ships no OpenTelemetry: its spans were only work on every request (3% of a signed-in page).
+    experimental: { instrumentation: { enabled: false } },
   });
 }
 
