@@ -1,9 +1,8 @@
-import { randomBytes } from "node:crypto";
 import { Writable } from "node:stream";
 import { renderToPipeableStream, renderToStaticMarkup } from "react-dom/server";
 import type { EntryContext, HandleErrorFunction, RouterContextProvider } from "react-router";
 import { ServerRouter } from "react-router";
-import { contentSecurityPolicy, formTargetsContext } from "~/.server/csp";
+import { contentSecurityPolicy, formTargetsContext, newNonce } from "~/.server/csp";
 import { databaseErrorLine, isFailedQuery } from "~/.server/db/errors";
 import { failedForOutage, noteRequestError, RETRY_AFTER_SECONDS } from "~/.server/outage";
 import { UnavailablePage } from "~/components/unavailable-page";
@@ -26,7 +25,7 @@ export default function handleRequest(
   routerContext: EntryContext,
   loadContext: RouterContextProvider,
 ) {
-  const nonce = randomBytes(16).toString("base64");
+  const nonce = newNonce();
   responseHeaders.set("Content-Security-Policy", contentSecurityPolicy(nonce, loadContext.get(formTargetsContext)));
   // Browsers keep a 410 Gone forever unless told otherwise, and a deactivated card can come back
   // (docs/decisions/019-deactivation-and-audit-log.md).

@@ -1,4 +1,3 @@
-import { randomBytes } from "node:crypto";
 import { gzipSync } from "node:zlib";
 import { eq } from "drizzle-orm";
 import type { NextFunction, Request, Response } from "express";
@@ -7,6 +6,7 @@ import { countSave } from "~/.server/analytics/card-saves";
 import { countView, onViewsWritten, uncommittedViews, viewSourceOf } from "~/.server/analytics/views";
 import { CLIENT_IP_HEADER } from "~/.server/auth";
 import { type CachedRender, cachedRenderContext, newPlaceholder } from "~/.server/cached-render";
+import { newNonce } from "~/.server/csp";
 import { db } from "~/.server/db/client";
 import { profiles } from "~/.server/db/schema";
 import { currentListeningPeriod, onPublished, type RealtimeEvent, subscribe } from "~/.server/realtime";
@@ -41,6 +41,12 @@ import { type KeptPage, routeOf } from "./routes";
  *   compressor), and a page compresses in a fraction of a millisecond.
  */
 const PAGE_TTL_MS = 5 * 60_000;
+/**
+ * Compressing each answer was the largest part of a kept card's work (29%, on the main
+ * thread). Level 3 takes half the time of the default 6 for a card's page (70 µs against
+ * 140 µs) and sends 8% more (6.7 KB against 6.2 KB); nginx's default is 1.
+ */
+const KEPT_GZIP_LEVEL = 3;
 /** Pages kept at most, in bytes (their text); the least recently used go first. */
 const MAX_BYTES = 24 * 1024 * 1024;
 const MAX_COUNTS = 50_000;
@@ -202,7 +208,7 @@ function bodyOf(entry: Entry, count: number, nonce: string): string {
 function send(entry: Entry, count: number, req: Request, res: Response, cookies: string[] = []) {
   res.status(200);
   // A nonce known in advance would let injected markup run: each answer gets its own.
-  const nonce = entry.nonce ? randomBytes(16).toString("base64") : "";
+  const nonce = entry.nonce ? newNonce() : "";
   for (const [name, value] of entry.headers) {
     res.setHeader(name, entry.nonce ? value.replaceAll(entry.nonce, nonce) : value);
   }
@@ -215,7 +221,7 @@ function send(entry: Entry, count: number, req: Request, res: Response, cookies:
   }
   res.setHeader("Vary", "Accept-Encoding");
   const text = bodyOf(entry, count, nonce);
-  const body = acceptsGzip(req) ? gzipSync(text) : Buffer.from(text);
+  const body = acceptsGzip(req) ? gzipSync(text, { level: KEPT_GZIP_LEVEL }) : Buffer.from(text);
   if (acceptsGzip(req)) res.setHeader("Content-Encoding", "gzip");
   res.setHeader("Content-Length", body.length);
   res.end(body);
