@@ -15,7 +15,9 @@ export function memoryOf(pid: number | undefined): { rss: number; peak: number }
  */
 export function processorTimeOf(pid: number | undefined): number {
   if (!pid) return 0;
-  const fields = fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? [];
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
+  // The name is in parentheses and may hold any character: the fields start after the last one.
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
   // After the name: state, then nine fields, then user and system time.
   return (Number(fields[11] ?? 0) + Number(fields[12] ?? 0)) * 10;
 }

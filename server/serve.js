@@ -64,8 +64,9 @@ if (DEVELOPMENT) {
 } else {
   // Hashed build assets never change; other public files may.
   app.use("/assets", express.static("build/client/assets", { immutable: true, maxAge: "1y" }));
-  // The other public files are looked for by name: a page, a card or an image never waits for a
-  // look at the disk (a file-system call on the thread pool, behind compression's work).
+  // The other public files are looked for by name, read at start (a file added later is served
+  // after a restart): a page, a card or an image never waits for a look at the disk (a
+  // file-system call on the thread pool, behind compression's work).
   const publicNames = new Set(fs.readdirSync("build/client").filter((name) => name !== "assets"));
   const publicFiles = express.static("build/client", { maxAge: "1h" });
   app.use((req, res, next) => {

@@ -9,7 +9,8 @@ import { probeDirectory } from "./monitor";
  * database answers a read and takes a committed write, and, where files live
  * on this machine (the embedded database, uploads, the mail outbox), DATA_DIR
  * takes a synced write and has room left. Nothing is cached: a check that
- * failed passes again as soon as the cause is gone.
+ * failed passes again as soon as the cause is gone (a probe of DATA_DIR asked
+ * for while one is under way shares its answer).
  */
 type Check = { ok: boolean; error?: string };
 export type Health = { ok: boolean; database: Check; dataDirectory: Check };

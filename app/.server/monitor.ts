@@ -10,38 +10,53 @@ import { Worker } from "node:worker_threads";
  *   fetching contact files made the probe take 200–300 ms, six turns of 15–40 ms. Here
  *   the steps run on an idle loop of their own, and the main thread waits for one answer.
  *
- * One thread does both, started when first needed: each thread costs about 10 MB. It never
- * keeps the process alive.
+ * One thread does both, started when first needed: each thread costs about 10 MB. It keeps
+ * the process alive only while a probe waits for its answer.
  */
 let thread: Worker | undefined;
 let nextProbe = 0;
 const answers = new Map<number, (error: string | null) => void>();
 /** The probe under way, by directory: a disk that hangs holds one probe, not one per request. */
 const probing = new Map<string, Promise<void>>();
+/** The beat being watched, given again to a thread started after one ended. */
+let watching: { beat: BigInt64Array; limitMs: number } | undefined;
 
 function monitor(): Worker {
   if (thread) return thread;
   const started = new Worker(MONITOR, { eval: true });
-  started.unref();
   started.on("message", ({ id, error }: { id: number; error: string | null }) => {
     answers.get(id)?.(error);
     answers.delete(id);
+    if (answers.size === 0) started.unref();
   });
-  // Not expected (the thread catches what its work throws); the next need starts another.
+  // Not expected (the thread catches what its work throws). The probes under way fail, and the
+  // next need starts another thread, which watches the beat again.
+  started.on("error", (error) => console.error(`[server] the monitoring thread failed: ${error.message}`));
   started.on("exit", () => {
     if (thread === started) thread = undefined;
     for (const answer of answers.values()) answer("the monitoring thread ended");
     answers.clear();
+    // The watchdog must not stay off: a second later another thread takes over the beat.
+    if (watching) setTimeout(() => watching && monitor(), 1_000).unref();
   });
+  // After the listeners (adding a message listener would hold the process open again); held
+  // only while a probe waits for its answer.
+  started.unref();
   thread = started;
+  if (watching) started.postMessage({ kind: "watch", ...watching });
   return started;
 }
 
 /** Watches `beat` (a time the main thread stores every second) and ends the process once it is `limitMs` old. */
 export function watchBeat(beat: BigInt64Array, limitMs: number): () => void {
-  const watcher = monitor();
-  watcher.postMessage({ kind: "watch", beat, limitMs });
-  return () => watcher.postMessage({ kind: "unwatch" });
+  watching = { beat, limitMs };
+  // A thread started now is given the beat as it starts.
+  if (thread) thread.postMessage({ kind: "watch", ...watching });
+  else monitor();
+  return () => {
+    watching = undefined;
+    thread?.postMessage({ kind: "unwatch" });
+  };
 }
 
 /**
@@ -55,7 +70,9 @@ export function probeDirectory(directory: string, minFreeBytes: number): Promise
     const id = nextProbe++;
     probe = new Promise<void>((resolve, reject) => {
       answers.set(id, (error) => (error === null ? resolve() : reject(new Error(error))));
-      monitor().postMessage({ kind: "probe", id, directory, minFreeBytes });
+      const worker = monitor();
+      worker.ref();
+      worker.postMessage({ kind: "probe", id, directory, minFreeBytes });
     }).finally(() => probing.delete(directory));
     probing.set(directory, probe);
   }
