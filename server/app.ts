@@ -57,7 +57,7 @@ const build = () => import("virtual:react-router/server-build") as Promise<Serve
 const serverBuild = await build();
 routeTable(serverBuild);
 // React Router derives its routes and handler from a build given as a function on every request
-// (a tenth of a signed-in page's time), and from a value once. Only development's build changes.
+// (a few percent of a signed-in page's time), and from a value once. Only development's build changes.
 const routerBuild = env.NODE_ENV === "development" ? build : serverBuild;
 
 const database = await connectDatabase();
@@ -172,7 +172,7 @@ export function handle(app: Express) {
   app.use(SCIM_PATH, scimEndpoint);
   app.use(answerOutagesWith503);
   // What the request's route declares (docs/decisions/023-route-declared-limits.md).
-  app.use(findRoutes(build));
+  app.use(findRoutes(routerBuild));
   // Anonymous cards are answered from pages kept for reuse (docs/decisions/018-reused-cards-and-batched-views.md).
   app.use(servePages);
   app.use(

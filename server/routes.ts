@@ -184,13 +184,15 @@ function hasBareIndex(search: string): boolean {
  * Finds each request's route facts (`res.locals.route`) for the steps that
  * need them before React Router: the kept pages and the request handler.
  */
-export function findRoutes(build: () => Promise<ServerBuild>) {
+export function findRoutes(build: ServerBuild | (() => Promise<ServerBuild>)) {
   return (req: Request, res: Response, next: NextFunction) => {
-    build().then((loaded) => {
+    const find = (loaded: ServerBuild) => {
       const query = req.originalUrl.indexOf("?");
       res.locals.route = routeTable(loaded).factsOf(req.path, query < 0 ? "" : req.originalUrl.slice(query));
       next();
-    }, next);
+    };
+    if (typeof build === "function") build().then(find, next);
+    else find(build);
   };
 }
 
