@@ -2,7 +2,13 @@ import type { KnipConfig } from "knip";
 
 /** Unused files, exports and dependencies; `npm run knip`, and the second step of `npm test`. */
 const config: KnipConfig = {
-  entry: ["server/app.ts", "scripts/*.{js,ts}", "bench/*.ts", "tests/setup/*.ts"],
+  entry: [
+    "server/app.ts",
+    "app/.server/db/database-thread.worker.ts",
+    "scripts/*.{js,ts}",
+    "bench/*.ts",
+    "tests/setup/*.ts",
+  ],
   project: ["**/*.{js,ts,tsx,css}"],
   // Debian tools the tests run: the QR decoder (an independent checker), chattr (an upload
   // folder even root cannot write to), mount/umount (a small disk to fill); apt-get installs

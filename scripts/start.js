@@ -8,7 +8,15 @@ import path from "node:path";
 process.env.NODE_ENV ||= "production";
 
 const BUILD_ENTRY = "build/server/index.js";
-const SOURCES = ["app", "server", "public", "package.json", "vite.config.ts", "react-router.config.ts"];
+const SOURCES = [
+  "app",
+  "server",
+  "public",
+  "package.json",
+  "vite.config.ts",
+  "vite.database-thread.config.ts",
+  "react-router.config.ts",
+];
 
 function newestMtime(target) {
   let stat;

@@ -60,7 +60,9 @@ routeTable(serverBuild);
 // (a few percent of a signed-in page's time), and from a value once. Only development's build changes.
 const routerBuild = env.NODE_ENV === "development" ? build : serverBuild;
 
-const database = await connectDatabase();
+// The built server gives the embedded database a thread of its own (docs/decisions/037-the-database-on-its-own-thread.md);
+// in development it stays on this one, where Vite reloads it with the rest.
+const database = await connectDatabase({ thread: import.meta.env.PROD });
 // The embedded database keeps no planner statistics by itself: read them afresh at each start,
 // then vacuum and read again what changes, as autovacuum would (app/.server/db/upkeep.ts).
 await refreshPlannerStatistics();

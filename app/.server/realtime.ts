@@ -139,9 +139,10 @@ const KEEPALIVE_DELAY_MS = 10_000;
 
 /** Starts listening on the open database; returns how to stop. */
 export async function startRealtime(handle: DatabaseHandle): Promise<() => Promise<void>> {
-  if ("pglite" in handle.raw) {
+  if (!("pool" in handle.raw)) {
     // The embedded database is in this process: it never stops listening while open.
-    const unlisten = await handle.raw.pglite.listen(EVENTS_CHANNEL, deliver);
+    const embedded = "pglite" in handle.raw ? handle.raw.pglite : handle.raw.thread;
+    const unlisten = await embedded.listen(EVENTS_CHANNEL, deliver);
     listeningPeriod = ++periods;
     return async () => {
       listeningPeriod = null;

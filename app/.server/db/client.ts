@@ -1,8 +1,5 @@
 import path from "node:path";
-import v8 from "node:v8";
-import { PGlite } from "@electric-sql/pglite";
-import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
-import { unaccent } from "@electric-sql/pglite/contrib/unaccent";
+import type { PGlite } from "@electric-sql/pglite";
 import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
 import { migrate as migratePg } from "drizzle-orm/node-postgres/migrator";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
@@ -11,7 +8,8 @@ import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import pg from "pg";
 import { tightenTree } from "../private-data";
 import { lockDataDirectory } from "./data-dir-lock";
-import { DurableNodeFS } from "./durable-fs";
+import { DatabaseThread } from "./database-thread";
+import { createEmbedded } from "./embedded";
 import { databaseErrorLine } from "./errors";
 import { startFromTemplate } from "./pglite-template";
 import * as schema from "./schema";
@@ -27,45 +25,14 @@ export type DatabaseHandle = {
   /** Runs the committed migrations; safe to call from several instances. */
   migrate(): Promise<void>;
   close(): Promise<void>;
-  /** The underlying client, for LISTEN/NOTIFY. */
-  raw: { pglite: PGlite } | { pool: pg.Pool };
+  /**
+   * The underlying client, for LISTEN/NOTIFY: PGlite in this thread (tests, development),
+   * PGlite on a thread of its own (the built server), or PostgreSQL's pool.
+   */
+  raw: { pglite: PGlite } | { thread: DatabaseThread } | { pool: pg.Pool };
 };
 
 const MIGRATIONS_DIR = path.resolve(process.cwd(), "drizzle");
-
-/** PGlite needs its extensions loaded when it is created; loading them later fails. */
-const PGLITE_EXTENSIONS = { pg_trgm, unaccent };
-
-/**
- * PGlite runs inside this process, so PostgreSQL's shared buffers are this
- * process's memory, set aside in full at start: the default 128 MB would be
- * half of a small server. Pages beyond 16 MB are read back from the operating
- * system's file cache, which the kernel shares and reclaims.
- * See docs/decisions/022-memory-on-a-small-server.md.
- */
-const PGLITE_MEMORY = ["-c", "shared_buffers=16MB"];
-
-/**
- * PGlite starts PostgreSQL with `-F` (no fsync). An answered edit must survive
- * a power cut, so syncing is on, through `fsync()`: the one call the embedded
- * file system passes on to the disk (durable-fs.ts; `fdatasync` goes nowhere).
- * See docs/decisions/027-durable-embedded-commits.md.
- */
-const PGLITE_DURABILITY = ["-c", "fsync=on", "-c", "synchronous_commit=on", "-c", "wal_sync_method=fsync"];
-
-const PGLITE_START_PARAMS = [
-  ...PGlite.defaultStartParams.filter((parameter) => parameter !== "-F"),
-  ...PGLITE_MEMORY,
-  ...PGLITE_DURABILITY,
-];
-
-/**
- * V8 compiles PGlite's WebAssembly on as many threads as it likes, and each
- * thread's allocator keeps what the compiler used long after: about 30 MB of
- * an idle server. One compiling thread makes the same code. Read when a module
- * is compiled, so it applies to the PGlite created next.
- */
-v8.setFlagsFromString("--wasm-num-compilation-tasks=1");
 
 /**
  * The embedded database stopped after a fault it cannot survive: whatever
@@ -79,30 +46,37 @@ function endAfterDatabaseFault(reason: string) {
   process.exit(1);
 }
 
-export async function openPglite(options: { dataDir?: string; loadDataDir?: Blob | File }): Promise<DatabaseHandle> {
+/**
+ * Opens the embedded database: in this thread, or with `thread` on a thread of
+ * its own (database-thread.ts), as the built server runs it.
+ */
+export async function openPglite(options: {
+  dataDir?: string;
+  loadDataDir?: Blob | File;
+  thread?: boolean;
+}): Promise<DatabaseHandle> {
+  const { dataDir, loadDataDir } = options;
   // A data directory on disk has one owner at a time; an in-memory database needs no lock.
-  const lock = options.dataDir ? lockDataDirectory(options.dataDir) : undefined;
-  let client: PGlite;
+  const lock = dataDir ? lockDataDirectory(dataDir) : undefined;
+  let client: PGlite | DatabaseThread;
   try {
-    if (options.dataDir && !options.loadDataDir) startFromTemplate(options.dataDir);
-    client = await PGlite.create({
-      dataDir: options.dataDir,
-      fs: options.dataDir ? new DurableNodeFS(options.dataDir, endAfterDatabaseFault) : undefined,
-      loadDataDir: options.loadDataDir,
-      extensions: PGLITE_EXTENSIONS,
-      startParams: PGLITE_START_PARAMS,
-    });
+    if (dataDir && !loadDataDir) startFromTemplate(dataDir);
+    client =
+      options.thread && dataDir
+        ? await DatabaseThread.start(dataDir, endAfterDatabaseFault)
+        : await createEmbedded({ dataDir, loadDataDir, onFault: endAfterDatabaseFault });
     // PGlite writes its cache files (pg_internal.init) with modes of its own, whatever the umask.
-    if (options.dataDir) tightenTree(options.dataDir);
+    if (dataDir) tightenTree(dataDir);
   } catch (error) {
     lock?.release();
     throw error;
   }
-  const db = drizzlePglite(client, { schema }) as unknown as Database;
+  // The thread answers the driver's calls as PGlite does (database-thread.ts).
+  const db = drizzlePglite(client as PGlite, { schema }) as unknown as Database;
   return {
     kind: "pglite",
     db,
-    raw: { pglite: client },
+    raw: client instanceof DatabaseThread ? { thread: client } : { pglite: client },
     async migrate() {
       await migratePglite(db as never, { migrationsFolder: MIGRATIONS_DIR });
     },

@@ -6,16 +6,18 @@ import { isDiskFull } from "./errors";
 
 /**
  * Opens the configured database (PostgreSQL when DATABASE_URL is set, else
- * embedded PGlite in DATA_DIR), applies the migrations and installs it.
- * A database that cannot be reached or entered is a `StartupError` whose
- * message says which part of DATABASE_URL to check.
+ * embedded PGlite in DATA_DIR), applies the migrations and installs it. With
+ * `thread`, the embedded database runs on a thread of its own (the built
+ * server; scripts keep it on theirs). A database that cannot be reached or
+ * entered is a `StartupError` whose message says which part of DATABASE_URL
+ * to check.
  */
-export async function connectDatabase(): Promise<DatabaseHandle> {
+export async function connectDatabase(options: { thread?: boolean } = {}): Promise<DatabaseHandle> {
   let handle: DatabaseHandle | undefined;
   try {
     handle = env.DATABASE_URL
       ? openPostgres(env.DATABASE_URL)
-      : await openPglite({ dataDir: path.join(env.DATA_DIR, "db") });
+      : await openPglite({ dataDir: path.join(env.DATA_DIR, "db"), thread: options.thread });
     await handle.migrate();
   } catch (error) {
     await handle?.close().catch(() => {});

@@ -1,0 +1,141 @@
+import fs from "node:fs";
+import path from "node:path";
+import { Worker } from "node:worker_threads";
+import type { Results } from "@electric-sql/pglite";
+import { deserializeError, type Reply, type ThreadRequest, type ThreadStart } from "./database-thread-protocol";
+
+/**
+ * The built database thread (vite.database-thread.config.ts builds it from
+ * database-thread.worker.ts beside the server's bundle).
+ */
+const DATABASE_THREAD_FILE = path.resolve(process.cwd(), "build/server/database-thread.js");
+
+type QueryOptions = { rowMode?: "array" | "object" };
+type Query = <T>(sql: string, params?: unknown[], options?: QueryOptions) => Promise<Results<T>>;
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+
+/**
+ * The embedded database on a thread of its own, as the ORM's PGlite driver
+ * sees it: `query`, `transaction` and `listen`, each a message to the thread.
+ *
+ * On the main thread, every statement (PostgreSQL compiled to WebAssembly)
+ * ran between pages being rendered: a fifth of a signed-in page's time. On its
+ * own thread it runs on the second core while the main thread renders
+ * (docs/decisions/037-the-database-on-its-own-thread.md).
+ *
+ * Times, dates and intervals come back as text, as the ORM asks of PGlite.
+ */
+export class DatabaseThread {
+  #worker: Worker;
+  #nextId = 0;
+  #nextTransaction = 0;
+  #pending = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
+  #listeners = new Map<string, Set<(payload: string) => void>>();
+  #closed = false;
+
+  private constructor(worker: Worker) {
+    this.#worker = worker;
+  }
+
+  /** Starts the thread and opens the database in `dataDir` (whose lock the caller holds). */
+  static start(dataDir: string, onFault: (reason: string) => void): Promise<DatabaseThread> {
+    if (!fs.existsSync(DATABASE_THREAD_FILE)) {
+      return Promise.reject(new Error(`${DATABASE_THREAD_FILE} is missing: run npm run build`));
+    }
+    const worker = new Worker(DATABASE_THREAD_FILE, { workerData: { dataDir } satisfies ThreadStart });
+    const thread = new DatabaseThread(worker);
+    return new Promise((resolve, reject) => {
+      let started = false;
+      worker.on("message", (reply: Reply) => {
+        if ("id" in reply) thread.#settle(reply);
+        else if (reply.kind === "notification") {
+          for (const listener of thread.#listeners.get(reply.channel) ?? []) listener(reply.payload);
+        } else if (reply.kind === "ready") {
+          started = true;
+          resolve(thread);
+        } else if (reply.kind === "failed") reject(deserializeError(reply.error));
+        else if (reply.kind === "fault") onFault(reply.reason);
+      });
+      worker.on("error", (error) => {
+        if (!started) reject(error);
+        else console.error(`[db] the database thread failed: ${error.message}`);
+      });
+      worker.on("exit", (code) => {
+        const wasOpen = !thread.#closed;
+        thread.#closed = true;
+        for (const { reject: fail } of thread.#pending.values()) fail(new Error("The database thread ended."));
+        thread.#pending.clear();
+        if (!started) reject(new Error(`The database thread ended before the database opened (code ${code}).`));
+        else if (wasOpen) onFault(`its thread ended (code ${code})`);
+      });
+    });
+  }
+
+  get closed(): boolean {
+    return this.#closed;
+  }
+
+  query: Query = (sql, params, options) => this.#query(sql, params, options);
+
+  /** Runs `work` in one transaction: committed when it returns, rolled back when it throws. */
+  async transaction<T>(work: (tx: { query: Query }) => Promise<T>): Promise<T> {
+    const tx = ++this.#nextTransaction;
+    await this.#ask({ kind: "begin", tx });
+    let result: T;
+    try {
+      result = await work({ query: (sql, params, options) => this.#query(sql, params, options, tx) });
+    } catch (error) {
+      await this.#ask({ kind: "end", tx, commit: false }).catch(() => {});
+      throw error;
+    }
+    await this.#ask({ kind: "end", tx, commit: true });
+    return result;
+  }
+
+  async listen(channel: string, listener: (payload: string) => void): Promise<() => Promise<void>> {
+    let listeners = this.#listeners.get(channel);
+    if (!listeners) {
+      listeners = new Set();
+      this.#listeners.set(channel, listeners);
+      await this.#ask({ kind: "listen", channel });
+    }
+    listeners.add(listener);
+    return async () => {
+      listeners.delete(listener);
+      if (listeners.size > 0 || this.#listeners.get(channel) !== listeners) return;
+      this.#listeners.delete(channel);
+      if (!this.#closed) await this.#ask({ kind: "unlisten", channel });
+    };
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    try {
+      await this.#ask({ kind: "close" });
+    } finally {
+      this.#closed = true;
+      await this.#worker.terminate();
+    }
+  }
+
+  #query<T>(sql: string, params: unknown[] | undefined, options: QueryOptions | undefined, tx?: number) {
+    return this.#ask({ kind: "query", sql, params, rowMode: options?.rowMode ?? "object", tx }) as Promise<Results<T>>;
+  }
+
+  #ask(request: DistributiveOmit<ThreadRequest, "id">): Promise<unknown> {
+    if (this.#closed) return Promise.reject(new Error("The database is closed."));
+    const id = ++this.#nextId;
+    return new Promise((resolve, reject) => {
+      this.#pending.set(id, { resolve, reject });
+      this.#worker.postMessage({ ...request, id });
+    });
+  }
+
+  #settle(reply: Extract<Reply, { id: number }>) {
+    const waiting = this.#pending.get(reply.id);
+    this.#pending.delete(reply.id);
+    if (!waiting) return;
+    if (reply.error) waiting.reject(deserializeError(reply.error));
+    else waiting.resolve(reply.value);
+  }
+}
