@@ -69,7 +69,13 @@ await refreshPlannerStatistics();
 const stopUpkeep = startEmbeddedUpkeep();
 // From here on a stuck thread is a fault (a slow start is the supervisor's to time).
 // A debugger's pause is not: development has no watchdog.
-const stopWatchdog = env.NODE_ENV === "development" ? () => {} : startWatchdog(env.WATCHDOG_SECONDS);
+const stopWatchdog =
+  env.NODE_ENV === "development"
+    ? () => {}
+    : startWatchdog(
+        env.WATCHDOG_SECONDS,
+        "thread" in database.raw ? [{ what: "database thread", beat: database.raw.thread.beat }] : [],
+      );
 const stopRealtime = await startRealtime(database);
 const stopPageCache = startPageCache();
 // Counted views wait on disk for their batch, so a crash or a stop while the database is slow loses none.

@@ -3,7 +3,8 @@ import { Worker } from "node:worker_threads";
 /**
  * The server's second thread, which watches the first.
  *
- * - It ends the process when the main thread stops beating (server/watchdog.ts).
+ * - It ends the process when the main thread or the database's thread stops beating
+ *   (server/watchdog.ts).
  * - It writes the health check's probe of DATA_DIR (health.ts). On the main thread each step
  *   of that probe (open, write, sync, close, remove, free space) waits for a whole turn of
  *   the event loop, and under load a turn is every busy connection's work: 50 connections
@@ -18,8 +19,8 @@ let nextProbe = 0;
 const answers = new Map<number, (error: string | null) => void>();
 /** The probe under way, by directory: a disk that hangs holds one probe, not one per request. */
 const probing = new Map<string, Promise<void>>();
-/** The beat being watched, given again to a thread started after one ended. */
-let watching: { beat: BigInt64Array; limitMs: number } | undefined;
+/** The beats being watched, by the thread that writes each: given again to a thread started after one ended. */
+const watching = new Map<string, { beat: BigInt64Array; limitMs: number }>();
 
 function monitor(): Worker {
   if (thread) return thread;
@@ -37,25 +38,28 @@ function monitor(): Worker {
     for (const answer of answers.values()) answer("the monitoring thread ended");
     answers.clear();
     // The watchdog must not stay off: a second later another thread takes over the beat.
-    if (watching) setTimeout(() => watching && monitor(), 1_000).unref();
+    if (watching.size > 0) setTimeout(() => watching.size > 0 && monitor(), 1_000).unref();
   });
   // After the listeners (adding a message listener would hold the process open again); held
   // only while a probe waits for its answer.
   started.unref();
   thread = started;
-  if (watching) started.postMessage({ kind: "watch", ...watching });
+  for (const [what, watch] of watching) started.postMessage({ kind: "watch", what, ...watch });
   return started;
 }
 
-/** Watches `beat` (a time the main thread stores every second) and ends the process once it is `limitMs` old. */
-export function watchBeat(beat: BigInt64Array, limitMs: number): () => void {
-  watching = { beat, limitMs };
+/**
+ * Watches `beat` (a time the thread `what` stores every second, such as "main thread") and
+ * ends the process once it is `limitMs` old.
+ */
+export function watchBeat(what: string, beat: BigInt64Array, limitMs: number): () => void {
+  watching.set(what, { beat, limitMs });
   // A thread started now is given the beat as it starts.
-  if (thread) thread.postMessage({ kind: "watch", ...watching });
+  if (thread) thread.postMessage({ kind: "watch", what, beat, limitMs });
   else monitor();
   return () => {
-    watching = undefined;
-    thread?.postMessage({ kind: "unwatch" });
+    watching.delete(what);
+    thread?.postMessage({ kind: "unwatch", what });
   };
 }
 
@@ -84,16 +88,16 @@ const MONITOR = `
 const fs = require("node:fs");
 const path = require("node:path");
 const { parentPort } = require("node:worker_threads");
-let watching;
+const watching = new Map();
 
-function watch(beat, limitMs) {
-  clearInterval(watching);
-  watching = setInterval(() => {
+function watch(what, beat, limitMs) {
+  clearInterval(watching.get(what));
+  watching.set(what, setInterval(() => {
     const silentMs = Number(process.hrtime.bigint() - Atomics.load(beat, 0)) / 1e6;
     if (silentMs < limitMs) return;
-    fs.writeSync(2, "[server] stopped answering for " + Math.round(silentMs / 1000) + " s (its main thread is stuck): ending the process so that its supervisor starts it again\\n");
+    fs.writeSync(2, "[server] stopped answering for " + Math.round(silentMs / 1000) + " s (its " + what + " is stuck): ending the process so that its supervisor starts it again\\n");
     process.kill(process.pid, "SIGKILL");
-  }, 500);
+  }, 500));
 }
 
 async function probe(directory, minFreeBytes) {
@@ -117,8 +121,11 @@ async function probe(directory, minFreeBytes) {
 }
 
 parentPort.on("message", (message) => {
-  if (message.kind === "watch") watch(message.beat, message.limitMs);
-  else if (message.kind === "unwatch") clearInterval(watching);
+  if (message.kind === "watch") watch(message.what, message.beat, message.limitMs);
+  else if (message.kind === "unwatch") {
+    clearInterval(watching.get(message.what));
+    watching.delete(message.what);
+  }
   else if (message.kind === "probe") {
     probe(message.directory, message.minFreeBytes).then(
       () => parentPort.postMessage({ id: message.id, error: null }),

@@ -4,13 +4,15 @@ import { ON_POSTGRES, startedProcesses } from "../support/process-suite";
 import { migratedDataDir, SERVER_BUILT, startServer, stop } from "../support/server-process";
 
 /**
- * A server whose main thread is stuck (the embedded database spinning after a
- * fault) answers nothing and cannot even see SIGTERM. Its watchdog ends it
+ * A server whose main thread is stuck answers nothing and cannot even see
+ * SIGTERM; one whose embedded database's thread is stuck (PostgreSQL spinning
+ * after a fault) answers nothing that reads the database. Its watchdog ends it
  * with one line, so that a supervisor starts it again on the same data.
  */
 const started = startedProcesses("the stuck-server tests");
 
 const SPIN_ON_SIGNAL = path.resolve("tests/support/spin-on-signal.mjs");
+const SPIN_DATABASE_ON_SIGNAL = path.resolve("tests/support/spin-database-on-signal.mjs");
 const SLOW_PAGES_MODULE = path.resolve("tests/support/slow-pages-module.mjs");
 
 describe.skipIf(ON_POSTGRES || !SERVER_BUILT)("a server whose main thread is stuck", () => {
@@ -38,6 +40,27 @@ describe.skipIf(ON_POSTGRES || !SERVER_BUILT)("a server whose main thread is stu
     const lines = server.output().trim().split("\n");
     expect(lines.at(-1)).toMatch(
       /^\[server\] stopped answering for \d+ s \(its main thread is stuck\): ending the process so that its supervisor starts it again$/,
+    );
+  }, 120_000);
+
+  it("ends itself with one line when its embedded database's thread is stuck, after /healthz has reported the database silent", async () => {
+    const server = await startServer({
+      dataDir: await migratedDataDir(),
+      env: { WATCHDOG_SECONDS: "4" },
+      nodeArgs: ["--import", SPIN_DATABASE_ON_SIGNAL],
+    });
+    started.push(server);
+    expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
+
+    server.child.kill("SIGUSR2");
+    // The main thread still answers, and says the database does not.
+    await expect
+      .poll(() => fetch(`${server.url}/healthz`).then((response) => response.status), { timeout: 15_000 })
+      .toBe(503);
+    expect(await server.exited).toEqual({ code: null, signal: "SIGKILL" });
+    const lines = server.output().trim().split("\n");
+    expect(lines.at(-1)).toMatch(
+      /^\[server\] stopped answering for \d+ s \(its database thread is stuck\): ending the process so that its supervisor starts it again$/,
     );
   }, 120_000);
 

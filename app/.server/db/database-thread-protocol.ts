@@ -1,6 +1,10 @@
 /** What the main thread and the database thread say to each other (database-thread.ts). */
 
-export type ThreadStart = { dataDir: string };
+export type ThreadStart = {
+  dataDir: string;
+  /** Where the thread stores the time every second while its event loop turns (server/watchdog.ts reads it). */
+  beat: BigInt64Array;
+};
 
 export type ThreadRequest = { id: number } & (
   | { kind: "query"; sql: string; params: unknown[] | undefined; rowMode: "array" | "object"; tx?: number }

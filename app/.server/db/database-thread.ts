@@ -32,9 +32,12 @@ export class DatabaseThread {
   #pending = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
   #listeners = new Map<string, Set<(payload: string) => void>>();
   #closed = false;
+  /** The time the thread stored last, every second while it is not stuck in a statement. */
+  readonly beat: BigInt64Array;
 
-  private constructor(worker: Worker) {
+  private constructor(worker: Worker, beat: BigInt64Array) {
     this.#worker = worker;
+    this.beat = beat;
   }
 
   /** Starts the thread and opens the database in `dataDir` (whose lock the caller holds). */
@@ -42,8 +45,10 @@ export class DatabaseThread {
     if (!fs.existsSync(DATABASE_THREAD_FILE)) {
       return Promise.reject(new Error(`${DATABASE_THREAD_FILE} is missing: run npm run build`));
     }
-    const worker = new Worker(DATABASE_THREAD_FILE, { workerData: { dataDir } satisfies ThreadStart });
-    const thread = new DatabaseThread(worker);
+    const beat = new BigInt64Array(new SharedArrayBuffer(8));
+    Atomics.store(beat, 0, process.hrtime.bigint());
+    const worker = new Worker(DATABASE_THREAD_FILE, { workerData: { dataDir, beat } satisfies ThreadStart });
+    const thread = new DatabaseThread(worker, beat);
     return new Promise((resolve, reject) => {
       let started = false;
       worker.on("message", (reply: Reply) => {

@@ -35,12 +35,16 @@ const open = new Map<number, { tx: Transaction; finish: (commit: boolean) => voi
 const beginning = new Map<number, Promise<void>>();
 const listening = new Map<string, () => Promise<void>>();
 
+// A statement runs to its end without yielding: a beat missed for long is a stuck database.
+const beating = setInterval(() => Atomics.store(start.beat, 0, process.hrtime.bigint()), 1_000);
+
 let database: PGlite;
 try {
   database = await createEmbedded({
     dataDir: start.dataDir,
     onFault: (reason) => port.postMessage({ kind: "fault", reason }),
   });
+  Atomics.store(start.beat, 0, process.hrtime.bigint());
   port.postMessage({ kind: "ready" });
 } catch (error) {
   port.postMessage({ kind: "failed", error: serializeError(error) });
@@ -81,6 +85,7 @@ async function answer(request: ThreadRequest): Promise<unknown> {
       return null;
     }
     case "close":
+      clearInterval(beating);
       if (!database.closed) await database.close();
       return null;
   }
