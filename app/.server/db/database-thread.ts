@@ -10,6 +10,8 @@ import { deserializeError, type Reply, type ThreadRequest, type ThreadStart } fr
  */
 const DATABASE_THREAD_FILE = path.resolve(process.cwd(), "build/server/database-thread.js");
 
+const YOUNG_GENERATION_MB = 8;
+
 type QueryOptions = { rowMode?: "array" | "object" };
 type Query = <T>(sql: string, params?: unknown[], options?: QueryOptions) => Promise<Results<T>>;
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
@@ -47,7 +49,12 @@ export class DatabaseThread {
     }
     const beat = new BigInt64Array(new SharedArrayBuffer(8));
     Atomics.store(beat, 0, process.hrtime.bigint());
-    const worker = new Worker(DATABASE_THREAD_FILE, { workerData: { dataDir, beat } satisfies ThreadStart });
+    const worker = new Worker(DATABASE_THREAD_FILE, {
+      workerData: { dataDir, beat } satisfies ThreadStart,
+      // What the thread allocates lives for one statement; a young generation of V8's default
+      // size (up to 48 MB) only held more memory between collections.
+      resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB },
+    });
     const thread = new DatabaseThread(worker, beat);
     return new Promise((resolve, reject) => {
       let started = false;
