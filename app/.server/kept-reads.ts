@@ -30,6 +30,24 @@ const answers = new Map<string, Kept & { shows: ReadonlySet<string> }>();
 /** Counts the changes, so that a value read while one happened is not kept. Views change pages only. */
 let generation = 0;
 let viewGeneration = 0;
+/**
+ * Reads under way, by key: a request that asks for a value being read, with nothing changed
+ * since the read began, waits for that read instead of starting its own. A first page
+ * opened by 50 people at once is read once, not 50 times.
+ */
+const reading = new Map<string, { since: string; value: Promise<unknown> }>();
+
+/** Reads `key` once for every caller that asks while nothing has changed since the read began. */
+function readOnce<Value>(key: string, read: () => Promise<Value>): Promise<Value> {
+  const since = [generation, viewGeneration].join();
+  const under = reading.get(key);
+  if (under && under.since === since) return under.value as Promise<Value>;
+  const value = read().finally(() => {
+    if (reading.get(key)?.value === value) reading.delete(key);
+  });
+  reading.set(key, { since, value });
+  return value;
+}
 
 function forgetKeptReads() {
   generation++;
@@ -68,7 +86,7 @@ export async function keptAnswer<Value>(
     return kept.value as Value;
   }
   const before = [generation, viewGeneration].join();
-  const value = await read();
+  const value = await readOnce(`answer ${key}`, read);
   if (period !== null && before === [generation, viewGeneration].join() && currentListeningPeriod() === period) {
     answers.delete(key);
     if (answers.size >= MAX_ANSWERS) answers.delete(answers.keys().next().value!);
@@ -92,7 +110,7 @@ export async function keptCount<Value>(key: string, count: () => Promise<Value>)
   const kept = totals.get(key);
   if (kept && kept.period === period && kept.expires > Date.now()) return kept.value as Value;
   const before = generation;
-  const value = await count();
+  const value = await readOnce(`count ${key}`, count);
   if (period !== null && before === generation && currentListeningPeriod() === period) {
     if (totals.size >= MAX_TOTALS) totals.clear();
     totals.set(key, { value, period, expires: Date.now() + TOTAL_TTL_MS });

@@ -1,0 +1,61 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { getDatabaseHandle } from "~/.server/db/client";
+import { keptAnswer, keptCount } from "~/.server/kept-reads";
+import { publish, startRealtime } from "~/.server/realtime";
+
+/** A read that counts its calls and answers only when told, with the call's number. */
+function heldRead() {
+  let calls = 0;
+  const waiting: (() => void)[] = [];
+  const read = () => {
+    const call = ++calls;
+    return new Promise<{ call: number }>((resolve) => waiting.push(() => resolve({ call })));
+  };
+  return {
+    read,
+    calls: () => calls,
+    answerAll: () => {
+      for (const answer of waiting.splice(0)) answer();
+    },
+  };
+}
+
+/**
+ * A page many people open at once (a first page of the directory on a Monday morning, right
+ * after a change) is read from the database once, not once per person
+ * (app/.server/kept-reads.ts); and nobody who asks after a change is given a read begun before it.
+ */
+describe("pages and counts asked for at once", () => {
+  let stopRealtime: () => Promise<void>;
+  beforeAll(async () => {
+    stopRealtime = await startRealtime(getDatabaseHandle());
+  });
+  afterAll(async () => {
+    await stopRealtime?.();
+  });
+
+  it("are read once for fifty people who ask while the first read is under way", async () => {
+    const page = heldRead();
+    const answers = Promise.all(Array.from({ length: 50 }, () => keptAnswer("rush page", () => [], page.read)));
+    const total = heldRead();
+    const totals = Promise.all(Array.from({ length: 50 }, () => keptCount("rush total", total.read)));
+    page.answerAll();
+    total.answerAll();
+    expect(new Set((await answers).map((answer) => answer.call))).toEqual(new Set([1]));
+    expect(new Set((await totals).map((answer) => answer.call))).toEqual(new Set([1]));
+    expect([page.calls(), total.calls()]).toEqual([1, 1]);
+  });
+
+  it("are read again for whoever asks after a change, while a read begun before it is still under way", async () => {
+    const page = heldRead();
+    const before = keptAnswer("changing page", () => [], page.read);
+    await publish({ kind: "profile", id: "00000000-0000-4000-8000-000000000001" });
+    const after = keptAnswer("changing page", () => [], page.read);
+    page.answerAll();
+    expect((await before).call).toBe(1);
+    expect((await after).call).toBe(2);
+    // The read begun before the change was not kept; the one after it was.
+    expect((await keptAnswer("changing page", () => [], page.read)).call).toBe(2);
+    expect(page.calls()).toBe(2);
+  });
+});
