@@ -39,7 +39,8 @@ const reading = new Map<string, { since: string; value: Promise<unknown> }>();
 
 /** Reads `key` once for every caller that asks while nothing has changed since the read began. */
 function readOnce<Value>(key: string, read: () => Promise<Value>): Promise<Value> {
-  const since = [generation, viewGeneration].join();
+  // A gap in listening may hide a change: a read begun in another period is not shared.
+  const since = [generation, viewGeneration, currentListeningPeriod()].join();
   const under = reading.get(key);
   if (under && under.since === since) return under.value as Promise<Value>;
   const value = read().finally(() => {

@@ -28,7 +28,7 @@ function isUnavailableSqlState(code: string) {
 }
 
 const UNAVAILABLE_MESSAGES =
-  /Connection terminated|connection timeout|timeout exceeded when trying to connect|Client has encountered a connection error|PGlite is closed|the database did not answer/i;
+  /Connection terminated|connection timeout|timeout exceeded when trying to connect|Client has encountered a connection error|PGlite is closed|The database is closed|The database thread ended|the database did not answer/i;
 
 export function isDatabaseUnavailable(error: unknown): boolean {
   let current: unknown = error;

@@ -1,5 +1,8 @@
 /** What the main thread and the database thread say to each other (database-thread.ts). */
 
+/** How often the thread stores its beat while its event loop turns. */
+export const BEAT_EVERY_MS = 1_000;
+
 export type ThreadStart = {
   dataDir: string;
   /** Where the thread stores the time every second while its event loop turns (server/watchdog.ts reads it). */

@@ -32,8 +32,10 @@ export class DatabaseThread {
   #nextId = 0;
   #nextTransaction = 0;
   #pending = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
-  #listeners = new Map<string, Set<(payload: string) => void>>();
   #closed = false;
+  #closing: Promise<void> | undefined;
+  /** The channels listened to, each with its listeners and the LISTEN that put it in place. */
+  #listeners = new Map<string, { listeners: Set<(payload: string) => void>; listening: Promise<unknown> }>();
   /** The time the thread stored last, every second while it is not stuck in a statement. */
   readonly beat: BigInt64Array;
 
@@ -61,7 +63,7 @@ export class DatabaseThread {
       worker.on("message", (reply: Reply) => {
         if ("id" in reply) thread.#settle(reply);
         else if (reply.kind === "notification") {
-          for (const listener of thread.#listeners.get(reply.channel) ?? []) listener(reply.payload);
+          for (const listener of thread.#listeners.get(reply.channel)?.listeners ?? []) listener(reply.payload);
         } else if (reply.kind === "ready") {
           started = true;
           resolve(thread);
@@ -105,29 +107,48 @@ export class DatabaseThread {
   }
 
   async listen(channel: string, listener: (payload: string) => void): Promise<() => Promise<void>> {
-    let listeners = this.#listeners.get(channel);
-    if (!listeners) {
-      listeners = new Set();
-      this.#listeners.set(channel, listeners);
-      await this.#ask({ kind: "listen", channel });
+    let entry = this.#listeners.get(channel);
+    if (!entry) {
+      const started = {
+        listeners: new Set<(payload: string) => void>(),
+        listening: this.#ask({ kind: "listen", channel }),
+      };
+      this.#listeners.set(channel, started);
+      // A LISTEN that failed leaves nothing behind: the next caller asks again.
+      started.listening.catch(() => {
+        if (this.#listeners.get(channel) === started) this.#listeners.delete(channel);
+      });
+      entry = started;
     }
+    // A second caller waits for the same LISTEN to be in place.
+    await entry.listening;
+    const { listeners } = entry;
     listeners.add(listener);
     return async () => {
       listeners.delete(listener);
-      if (listeners.size > 0 || this.#listeners.get(channel) !== listeners) return;
+      if (listeners.size > 0 || this.#listeners.get(channel) !== entry) return;
       this.#listeners.delete(channel);
       if (!this.#closed) await this.#ask({ kind: "unlisten", channel });
     };
   }
 
-  async close(): Promise<void> {
-    if (this.#closed) return;
-    try {
-      await this.#ask({ kind: "close" });
-    } finally {
-      this.#closed = true;
-      await this.#worker.terminate();
-    }
+  /** Closes the database, then ends the thread; every caller waits for the one close. */
+  close(): Promise<void> {
+    this.#closing ??= (async () => {
+      if (this.#closed) return;
+      try {
+        await this.#ask({ kind: "close" });
+      } finally {
+        this.#closed = true;
+        await this.#worker.terminate();
+      }
+    })();
+    return this.#closing;
+  }
+
+  /** Milliseconds since the thread last stored its beat: above BEAT_EVERY_MS while it is inside a statement. */
+  silentMs(): number {
+    return Number(process.hrtime.bigint() - Atomics.load(this.beat, 0)) / 1e6;
   }
 
   #query<T>(sql: string, params: unknown[] | undefined, options: QueryOptions | undefined, tx?: number) {
@@ -138,8 +159,9 @@ export class DatabaseThread {
     if (this.#closed) return Promise.reject(new Error("The database is closed."));
     const id = ++this.#nextId;
     return new Promise((resolve, reject) => {
-      this.#pending.set(id, { resolve, reject });
+      // Throws for a value that cannot be copied to the thread, before anything waits for it.
       this.#worker.postMessage({ ...request, id });
+      this.#pending.set(id, { resolve, reject });
     });
   }
 

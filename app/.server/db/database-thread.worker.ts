@@ -1,6 +1,6 @@
 import { parentPort, workerData } from "node:worker_threads";
 import { type PGlite, type Transaction, types } from "@electric-sql/pglite";
-import { serializeError, type ThreadRequest, type ThreadStart } from "./database-thread-protocol";
+import { BEAT_EVERY_MS, serializeError, type ThreadRequest, type ThreadStart } from "./database-thread-protocol";
 import { createEmbedded } from "./embedded";
 
 /**
@@ -36,7 +36,7 @@ const beginning = new Map<number, Promise<void>>();
 const listening = new Map<string, () => Promise<void>>();
 
 // A statement runs to its end without yielding: a beat missed for long is a stuck database.
-const beating = setInterval(() => Atomics.store(start.beat, 0, process.hrtime.bigint()), 1_000);
+const beating = setInterval(() => Atomics.store(start.beat, 0, process.hrtime.bigint()), BEAT_EVERY_MS);
 
 let database: PGlite;
 try {
@@ -85,8 +85,12 @@ async function answer(request: ThreadRequest): Promise<unknown> {
       return null;
     }
     case "close":
-      clearInterval(beating);
-      if (!database.closed) await database.close();
+      try {
+        // Waits for an open transaction to end: the beat goes on meanwhile, as the watchdog expects.
+        if (!database.closed) await database.close();
+      } finally {
+        clearInterval(beating);
+      }
       return null;
   }
 }
