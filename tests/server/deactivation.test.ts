@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { getOptionalViewer } from "~/.server/authz";
-import { db, getDatabaseHandle } from "~/.server/db/client";
+import { db } from "~/.server/db/client";
 import {
   accounts,
   brands,
@@ -15,7 +15,6 @@ import {
 import { openStreamCount } from "~/.server/event-streams";
 import { DEACTIVATED_SIGN_IN } from "~/.server/profiles/deactivation";
 import { movedCardAddress } from "~/.server/profiles/previous-usernames";
-import { startRealtime } from "~/.server/realtime";
 import { getStorage } from "~/.server/storage";
 import { readToast } from "~/.server/toast";
 import { action as profilesAction, loader as profilesLoader } from "~/routes/admin/profiles";
@@ -28,7 +27,16 @@ import { loader as ogLoader } from "~/routes/profile/og.png";
 import { loader as qrPngLoader } from "~/routes/profile/qr.png";
 import { loader as qrPageLoader } from "~/routes/qr/$username";
 import { loader as uploadsLoader } from "~/routes/uploads.$";
-import { cookieFrom, createMember, formRequest, getRequest, MEMBER_PASSWORD, multipartRequest, run } from "./helpers";
+import {
+  cookieFrom,
+  createMember,
+  formRequest,
+  getRequest,
+  listenForEvents,
+  MEMBER_PASSWORD,
+  multipartRequest,
+  run,
+} from "./helpers";
 
 /**
  * An administrator switches a card off and on again: its owner is signed out
@@ -82,13 +90,7 @@ async function openStream(cookie: string) {
 }
 
 describe("deactivating a card", () => {
-  let stopRealtime: () => Promise<void>;
-  beforeAll(async () => {
-    stopRealtime = await startRealtime(getDatabaseHandle());
-  });
-  afterAll(async () => {
-    await stopRealtime?.();
-  });
+  listenForEvents();
 
   it("signs its owner out at once (live stream included), refuses their sign-in, and reactivating lets them back", async () => {
     const admin = await createMember({ email: "admin@example.com" });
@@ -341,13 +343,7 @@ describe("deactivating a card", () => {
 });
 
 describe("deleting a claimed card", () => {
-  let stopRealtime: () => Promise<void>;
-  beforeAll(async () => {
-    stopRealtime = await startRealtime(getDatabaseHandle());
-  });
-  afterAll(async () => {
-    await stopRealtime?.();
-  });
+  listenForEvents();
 
   for (const deactivatedFirst of [false, true]) {
     it(`signs its owner out everywhere and they cannot sign in again${deactivatedFirst ? ", after a deactivation too" : ""}`, async () => {

@@ -1,10 +1,12 @@
 import { eq } from "drizzle-orm";
 import { RouterContextProvider } from "react-router";
+import { afterAll, beforeAll } from "vitest";
 import { CLIENT_IP_HEADER, getAuth } from "~/.server/auth";
 import { requireViewer, type Viewer } from "~/.server/authz";
-import { db } from "~/.server/db/client";
+import { db, getDatabaseHandle } from "~/.server/db/client";
 import { profiles } from "~/.server/db/schema";
 import { OUTBOX_DIR } from "~/.server/mail";
+import { startRealtime } from "~/.server/realtime";
 import { viewerContext } from "~/middleware/viewer.server";
 import { action as editAction } from "~/routes/app/profile-edit";
 import { createMember as createSignedInMember, type NewMember } from "../support/members";
@@ -15,6 +17,20 @@ export { MEMBER_PASSWORD, uniqueEmail } from "../support/members";
 export { present } from "../support/present";
 
 export const BASE = "http://localhost:3000";
+
+/**
+ * Listens for change events through the test database for the rest of the `describe` it is
+ * called in, as a server does once it has started: what is kept in memory is dropped on them.
+ */
+export function listenForEvents() {
+  let stop: (() => Promise<void>) | undefined;
+  beforeAll(async () => {
+    stop = await startRealtime(getDatabaseHandle());
+  });
+  afterAll(async () => {
+    await stop?.();
+  });
+}
 
 let ipCounter = 0;
 /** A distinct client address, so rate limits of one test never touch another. */

@@ -3,18 +3,27 @@ import path from "node:path";
 import { parse } from "csv-parse/sync";
 import { eq, sql } from "drizzle-orm";
 import pg from "pg";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { db, getDatabaseHandle, rowsOf } from "~/.server/db/client";
+import { describe, expect, it, vi } from "vitest";
+import { db, rowsOf } from "~/.server/db/client";
 import { auditLog, brands, importRows, imports, invitations, profiles } from "~/.server/db/schema";
 import { claimNextImport, runImport, runPendingImports } from "~/.server/imports/run";
 import { MANAGER_MESSAGES } from "~/.server/profiles/managers";
-import { type RealtimeEvent, startRealtime, subscribe } from "~/.server/realtime";
+import { type RealtimeEvent, subscribe } from "~/.server/realtime";
 import { action as uploadAction } from "~/routes/admin/import";
 import { action as detailAction, loader as detailLoader } from "~/routes/admin/import-detail";
 import { loader as reportLoader } from "~/routes/admin/import-report.csv";
 import { loader as templateLoader } from "~/routes/admin/import-template.csv";
 import { expectConsoleError } from "../support/console";
-import { createMember, formRequest, getRequest, insertCard, multipartRequest, present, run } from "./helpers";
+import {
+  createMember,
+  formRequest,
+  getRequest,
+  insertCard,
+  listenForEvents,
+  multipartRequest,
+  present,
+  run,
+} from "./helpers";
 
 const BOM = "\uFEFF";
 
@@ -601,13 +610,7 @@ describe("bulk import of cards from a CSV file", () => {
 });
 
 describe("what others see after an import", () => {
-  let stopRealtime: () => Promise<void>;
-  beforeAll(async () => {
-    stopRealtime = await startRealtime(getDatabaseHandle());
-  });
-  afterAll(async () => {
-    await stopRealtime?.();
-  });
+  listenForEvents();
 
   it("announces every card made or changed and every brand made, as the card and brand forms do, so cached pages refresh", async () => {
     const who = await admin();

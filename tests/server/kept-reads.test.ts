@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { getDatabaseHandle } from "~/.server/db/client";
+import { describe, expect, it } from "vitest";
 import { keptAnswer, keptCount } from "~/.server/kept-reads";
-import { publish, startRealtime } from "~/.server/realtime";
+import { publish } from "~/.server/realtime";
+import { listenForEvents } from "./helpers";
 
 /** A read that counts its calls and answers only when told, with the call's number. */
 function heldRead() {
@@ -26,13 +26,7 @@ function heldRead() {
  * (app/.server/kept-reads.ts); and nobody who asks after a change is given a read begun before it.
  */
 describe("pages and counts asked for at once", () => {
-  let stopRealtime: () => Promise<void>;
-  beforeAll(async () => {
-    stopRealtime = await startRealtime(getDatabaseHandle());
-  });
-  afterAll(async () => {
-    await stopRealtime?.();
-  });
+  listenForEvents();
 
   it("are read once for fifty people who ask while the first read is under way", async () => {
     const page = heldRead();

@@ -1,24 +1,17 @@
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { db, getDatabaseHandle } from "~/.server/db/client";
+import { describe, expect, it } from "vitest";
+import { db } from "~/.server/db/client";
 import { siteSettings } from "~/.server/db/schema";
-import { startRealtime } from "~/.server/realtime";
 import { getSiteSettings, visitorsSeeStats } from "~/.server/settings/settings";
 import { action as settingsAction } from "~/routes/admin/settings";
-import { createMember, formRequest, run } from "./helpers";
+import { createMember, formRequest, listenForEvents, run } from "./helpers";
 
 /**
  * Every page reads the site settings: a server that listens for changes keeps them
  * (app/.server/kept-reads.ts) until an administrator saves, on this instance or another.
  */
 describe("the site settings every page reads", () => {
-  let stopRealtime: () => Promise<void>;
-  beforeAll(async () => {
-    stopRealtime = await startRealtime(getDatabaseHandle());
-  });
-  afterAll(async () => {
-    await stopRealtime?.();
-  });
+  listenForEvents();
 
   it("are read once, and an administrator's save shows on the very next page", async () => {
     const admin = await createMember({ email: "admin@example.com" });

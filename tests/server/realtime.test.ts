@@ -1,6 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { db, getDatabaseHandle } from "~/.server/db/client";
-import { publish, type RealtimeEvent, startRealtime, subscribe } from "~/.server/realtime";
+import { describe, expect, it } from "vitest";
+import { db } from "~/.server/db/client";
+import { publish, type RealtimeEvent, subscribe } from "~/.server/realtime";
+import { listenForEvents } from "./helpers";
 
 function nextEvent(predicate: (event: RealtimeEvent) => boolean, timeoutMs = 5_000) {
   return new Promise<RealtimeEvent>((resolve, reject) => {
@@ -18,13 +19,7 @@ function nextEvent(predicate: (event: RealtimeEvent) => boolean, timeoutMs = 5_0
 }
 
 describe("realtime events through the database", () => {
-  let stop: () => Promise<void>;
-  beforeAll(async () => {
-    stop = await startRealtime(getDatabaseHandle());
-  });
-  afterAll(async () => {
-    await stop?.();
-  });
+  listenForEvents();
 
   it("delivers an event published inside a transaction once it commits, with kind and id only", async () => {
     const arrived = nextEvent((event) => event.id === "p-1");
