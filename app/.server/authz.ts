@@ -8,18 +8,7 @@ import { getAuth } from "./auth";
 import { db } from "./db/client";
 import { brands, profiles } from "./db/schema";
 import { cardsOfAccount, endSessionsOf } from "./profiles/deactivation";
-
-type ViewerProfile = {
-  id: string;
-  username: string;
-  firstName: string;
-  lastName: string;
-  email: string;
-  profilePhoto: string | null;
-  viewCount: number;
-  brandName: string | null;
-  brandColor: string | null;
-};
+import { readSignedIn, type ViewerProfile, viewerCardColumns } from "./signed-in";
 
 /** The signed-in person: who they are to the domain (an Actor), and what their pages show of them. */
 export type Viewer = Actor & {
@@ -43,13 +32,7 @@ export function sessionCookieUpdates(request: Request): string[] {
 async function loadProfile(user: { id: string; email: string }) {
   const rows = await db
     .select({
-      id: profiles.id,
-      username: profiles.username,
-      firstName: profiles.firstName,
-      lastName: profiles.lastName,
-      email: profiles.email,
-      profilePhoto: profiles.profilePhoto,
-      viewCount: profiles.viewCount,
+      ...viewerCardColumns,
       brandName: brands.name,
       brandColor: brands.primaryColor,
       userId: profiles.userId,
@@ -68,6 +51,12 @@ async function loadProfile(user: { id: string; email: string }) {
 }
 
 async function loadViewer(request: Request): Promise<Viewer | null> {
+  const signedIn = await readSignedIn(request.headers.get("cookie"));
+  if (signedIn) {
+    const role = roleOf(signedIn.user);
+    const { id, email, name } = signedIn.user;
+    return { user: { id, email, name }, role, isAdmin: role === "admin", profile: signedIn.card };
+  }
   const { headers, response: session } = await getAuth().api.getSession({
     headers: request.headers,
     returnHeaders: true,

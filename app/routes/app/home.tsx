@@ -33,19 +33,26 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     return { kind: "admin" as const, dashboard: await parseQuery(() => loadDashboard(new URL(request.url))) };
   }
   const profile = viewer.profile;
+  // Independent reads, asked at once: the page waits for the slowest, not for their sum.
+  const [rank, prepared, firstSignIn, steps, activity] = await Promise.all([
+    profile ? getProfileRank(profile.id) : 0,
+    claimedPreparedCardRecently(viewer.user.id),
+    isFirstSignIn(viewer.user.id),
+    profile ? setupSteps(profile.id) : [],
+    profile ? cardActivity(profile.id) : null,
+  ]);
+  const wallet = activity ? (await googleWalletReady()) || (await appleWalletReady()) : false;
   return {
     kind: "member" as const,
     profileId: profile?.id ?? null,
     firstName: profile?.firstName ?? "",
     username: profile?.username ?? "",
     views: profile?.viewCount ?? 0,
-    rank: profile ? await getProfileRank(profile.id) : 0,
-    prepared: await claimedPreparedCardRecently(viewer.user.id),
-    firstSignIn: await isFirstSignIn(viewer.user.id),
-    steps: profile ? await setupSteps(profile.id) : [],
-    activity: profile
-      ? { ...(await cardActivity(profile.id)), wallet: (await googleWalletReady()) || (await appleWalletReady()) }
-      : null,
+    rank,
+    prepared,
+    firstSignIn,
+    steps,
+    activity: activity ? { ...activity, wallet } : null,
   };
 }
 
