@@ -40,6 +40,9 @@ describe("a signed-in request", () => {
     expect(await getOptionalViewer(getRequest("/directory", forged))).toBeNull();
     const unsigned = `namecard.session_token=${tokenOf(member.cookie)}`;
     expect(await getOptionalViewer(getRequest("/directory", unsigned))).toBeNull();
+    // A signature of the right length in characters but not in bytes: a visitor, not an error.
+    const garbled = `namecard.session_token=${tokenOf(member.cookie)}.%C3%A9${"A".repeat(42)}%3D`;
+    expect(await getOptionalViewer(getRequest("/auth", garbled))).toBeNull();
     // The real cookie still works: only the forgeries were refused.
     expect(await getOptionalViewer(getRequest("/directory", member.cookie))).not.toBeNull();
   });
