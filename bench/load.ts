@@ -5,7 +5,9 @@
 //    default) and one account to sign in with; reused while it is still valid.
 // 2. The built server on a free port (once per mode in BENCH_MODES, default
 //    `production`; `test,production` compares React's development build, which
-//    `npm start` ran before it set NODE_ENV, with the production one).
+//    `npm start` ran before it set NODE_ENV, with the production one), run by
+//    each Node.js in BENCH_NODES (paths, comma-separated; by default the one
+//    running the benchmark): `BENCH_NODES=node,/opt/node24/bin/node` compares two.
 // 3. nginx (installed from Debian's packages when missing) on another free port,
 //    serving the anonymous card's HTML saved to disk, gzip on.
 // 4. autocannon against each route: BENCH_CONNECTIONS (50) connections for
@@ -43,6 +45,7 @@ const PROFILES = Number(process.env.BENCH_PROFILES ?? 10_000);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const MODES = (process.env.BENCH_MODES ?? "production").split(",").filter(Boolean);
+const NODES = (process.env.BENCH_NODES ?? process.execPath).split(",").filter(Boolean);
 const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 2));
 const SOAK_MINUTES = Number(process.env.BENCH_SOAK_MINUTES ?? 0);
 const HEAP_SNAPSHOTS = process.env.BENCH_HEAP_SNAPSHOTS === "1" && SOAK_MINUTES > 0;
@@ -114,7 +117,17 @@ function stopChild(child: ChildProcess): Promise<void> {
   return exited;
 }
 
-async function startServer(mode: string, dataDir = DATA_DIR, diagnostics?: string) {
+/** One server set-up of the comparison: React's mode and the Node.js that runs it. */
+type Setup = { mode: string; node: string };
+
+/** How a set-up is named in the tables: its mode, and its Node.js version when several are compared. */
+function nameOf(setup: Setup): string {
+  if (NODES.length === 1) return setup.mode;
+  const version = spawnSync(setup.node, ["--version"], { encoding: "utf8" }).stdout.trim();
+  return `${setup.mode}, ${version}`;
+}
+
+async function startServer({ mode, node }: Setup, dataDir = DATA_DIR, diagnostics?: string) {
   const port = await freePort();
   const env: NodeJS.ProcessEnv = {
     ...process.env,
@@ -127,7 +140,7 @@ async function startServer(mode: string, dataDir = DATA_DIR, diagnostics?: strin
     SMTP_URL: "",
   };
   const flags = diagnostics ? ["--heapsnapshot-signal=SIGUSR2", `--diagnostic-dir=${diagnostics}`] : [];
-  const child = spawn(process.execPath, [...flags, "server.js"], { env, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(node, [...flags, "server.js"], { env, stdio: ["ignore", "pipe", "pipe"] });
   let output = "";
   child.stdout?.on("data", (chunk) => {
     output = (output + chunk).slice(-20_000);
@@ -259,10 +272,10 @@ async function healthUnderImages(url: string, serverPid: number | undefined): Pr
 }
 
 /** The memory of a first start: the server on a new, empty data directory until it answers. */
-async function firstStart(mode: string) {
+async function firstStart(setup: Setup) {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "namecard-first-start-"));
   const started = performance.now();
-  const server = await startServer(mode, dataDir);
+  const server = await startServer(setup, dataDir);
   const seconds = (performance.now() - started) / 1000;
   try {
     await settle();
@@ -353,10 +366,12 @@ async function main() {
   let nginxResult: Result | undefined;
   let weights: Weight[] | undefined;
   let audits: Audit[] | undefined;
-  for (const mode of MODES) {
-    const first = await firstStart(mode);
+  const setups = MODES.flatMap((mode) => NODES.map((node) => ({ mode, node })));
+  for (const setup of setups) {
+    const mode = nameOf(setup);
+    const first = await firstStart(setup);
     memory.push({ mode, moment: `first start on a new data directory (${first.seconds.toFixed(1)} s)`, ...first });
-    const server = await startServer(mode, DATA_DIR, diagnostics);
+    const server = await startServer(setup, DATA_DIR, diagnostics);
     const snapshot = async (moment: string) => {
       if (diagnostics)
         snapshots.push({ moment, file: await takeHeapSnapshot(server.child, diagnostics, `${server.url}/healthz`) });
@@ -398,6 +413,7 @@ async function main() {
         ["signed-in directory", "/directory", { cookie }],
         ["signed-in search 'maria'", "/directory?q=maria", { cookie }],
         ["signed-in profile edit page", "/profile/edit", { cookie }],
+        ["member's home", "/", { cookie }],
       ];
       for (let round = 1; round <= ROUNDS; round++) {
         for (const [route, target, headers] of routes) {
@@ -453,7 +469,7 @@ async function main() {
   console.info("\n  server memory (MB): resident now, and the peak so far");
   for (const { mode, moment, rss, peak } of memory) {
     console.info(
-      `  ${mode.padEnd(12)} ${moment.padEnd(52)} ${rss.toFixed(0).padStart(5)} ${peak.toFixed(0).padStart(5)}`,
+      `  ${mode.padEnd(NODES.length > 1 ? 22 : 12)} ${moment.padEnd(52)} ${rss.toFixed(0).padStart(5)} ${peak.toFixed(0).padStart(5)}`,
     );
   }
   printHeapGrowth(snapshots.slice(1));
@@ -469,7 +485,7 @@ async function main() {
   console.info(
     "\n  Targets at 100,000 profiles (BENCH_PROFILES=100000): the anonymous card, QR page and contact file at least" +
       "\n  0.5× nginx, zero errors; the signed-in directory 200 req/s with p99 under 500 ms, a common search word 100," +
-      "\n  the profile edit page 200; /healthz p99 under 50 ms under image load; memory at most 250 MB idle, at most" +
+      "\n  the profile edit page and the member's home 200; /healthz p99 under 50 ms under image load; memory at most 250 MB idle, at most" +
       "\n  400 MB after load and at a first start's peak. cpu ms/resp is the server's processor time per answer, all" +
       "\n  its threads: on a busy machine it moves far less between runs than req/s.\n",
   );
