@@ -8,7 +8,7 @@ import { getAuth } from "./auth";
 import { db } from "./db/client";
 import { brands, profiles } from "./db/schema";
 import { cardsOfAccount, endSessionsOf } from "./profiles/deactivation";
-import { readSignedIn, type ViewerProfile, viewerCardColumns } from "./signed-in";
+import { accountCards, accountCardsColumns, readSignedIn, type ViewerProfile } from "./signed-in";
 
 /** The signed-in person: who they are to the domain (an Actor), and what their pages show of them. */
 export type Viewer = Actor & {
@@ -31,23 +31,11 @@ export function sessionCookieUpdates(request: Request): string[] {
  */
 async function loadProfile(user: { id: string; email: string }) {
   const rows = await db
-    .select({
-      ...viewerCardColumns,
-      brandName: brands.name,
-      brandColor: brands.primaryColor,
-      userId: profiles.userId,
-      deactivatedAt: profiles.deactivatedAt,
-    })
+    .select(accountCardsColumns)
     .from(profiles)
     .leftJoin(brands, eq(brands.id, profiles.companyBrandId))
     .where(cardsOfAccount(user));
-  const own = rows.find((row) => row.userId === user.id);
-  let profile: ViewerProfile | null = null;
-  if (own) {
-    const { userId: _userId, deactivatedAt: _deactivatedAt, ...shown } = own;
-    profile = shown;
-  }
-  return { deactivated: rows.some((row) => row.deactivatedAt !== null), profile };
+  return accountCards(rows, user.id);
 }
 
 async function loadViewer(request: Request): Promise<Viewer | null> {

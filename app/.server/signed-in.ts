@@ -1,8 +1,9 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
-import { and, eq, isNull, or, sql } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import { getAuth } from "./auth";
 import { db } from "./db/client";
 import { brands, profiles, sessions, users } from "./db/schema";
+import { cardsOfAccount } from "./profiles/deactivation";
 
 /**
  * The signed-in account behind a request, in one read when nothing is due
@@ -20,15 +21,24 @@ import { brands, profiles, sessions, users } from "./db/schema";
  * a deactivated card.
  */
 
-/** What a signed-in person's pages show of their own card: its columns, for every read of it. */
-export const viewerCardColumns = {
-  id: profiles.id,
-  username: profiles.username,
-  firstName: profiles.firstName,
-  lastName: profiles.lastName,
-  email: profiles.email,
-  profilePhoto: profiles.profilePhoto,
-  viewCount: profiles.viewCount,
+/**
+ * What is read of an account's cards (cardsOfAccount) for its pages: the columns they show of
+ * its own card, and what tells whether any of them is deactivated.
+ */
+export const accountCardsColumns = {
+  card: {
+    id: profiles.id,
+    username: profiles.username,
+    firstName: profiles.firstName,
+    lastName: profiles.lastName,
+    email: profiles.email,
+    profilePhoto: profiles.profilePhoto,
+    viewCount: profiles.viewCount,
+    userId: profiles.userId,
+    deactivatedAt: profiles.deactivatedAt,
+  },
+  brandName: brands.name,
+  brandColor: brands.primaryColor,
 };
 
 export type ViewerProfile = {
@@ -42,6 +52,29 @@ export type ViewerProfile = {
   brandName: string | null;
   brandColor: string | null;
 };
+
+type AccountCardRow = {
+  card:
+    | (Omit<ViewerProfile, "brandName" | "brandColor"> & { userId: string | null; deactivatedAt: Date | null })
+    | null;
+  brandName: string | null;
+  brandColor: string | null;
+};
+
+/**
+ * The account's own card as its pages show it, and whether it may hold a session
+ * (isDeactivatedAccount's rule: none of its cards is deactivated), from the rows of
+ * `accountCardsColumns`.
+ */
+export function accountCards(rows: AccountCardRow[], userId: string) {
+  const own = rows.find((row) => row.card?.userId === userId);
+  let profile: ViewerProfile | null = null;
+  if (own?.card) {
+    const { userId: _userId, deactivatedAt: _deactivatedAt, ...shown } = own.card;
+    profile = { ...shown, brandName: own.brandName, brandColor: own.brandColor };
+  }
+  return { deactivated: rows.some((row) => row.card?.deactivatedAt), profile };
+}
 
 export type SignedInRead = {
   user: { id: string; email: string; name: string; role: string | null };
@@ -106,24 +139,11 @@ export async function readSignedIn(cookieHeader: string | null): Promise<SignedI
     .select({
       expiresAt: sessions.expiresAt,
       user: { id: users.id, email: users.email, name: users.name, role: users.role, verified: users.emailVerified },
-      card: {
-        ...viewerCardColumns,
-        userId: profiles.userId,
-        deactivatedAt: profiles.deactivatedAt,
-      },
-      brandName: brands.name,
-      brandColor: brands.primaryColor,
+      ...accountCardsColumns,
     })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
-    // The account's cards as cardsOfAccount has them: its own, or one prepared for its address.
-    .leftJoin(
-      profiles,
-      or(
-        eq(profiles.userId, users.id),
-        and(isNull(profiles.userId), sql`lower(${profiles.email}) = lower(${users.email})`),
-      ),
-    )
+    .leftJoin(profiles, cardsOfAccount({ id: users.id, email: users.email }))
     .leftJoin(brands, eq(brands.id, profiles.companyBrandId))
     .where(eq(sessions.token, token));
   const [first] = rows;
@@ -133,10 +153,8 @@ export async function readSignedIn(cookieHeader: string | null): Promise<SignedI
   const expiresAt = first.expiresAt.getTime();
   // Expired, or due for the refresh better-auth writes: its path.
   if (expiresAt < now || expiresAt - expiresIn * 1000 + updateAge * 1000 <= now) return undefined;
-  if (rows.some((row) => row.card?.deactivatedAt)) return undefined;
-  const own = rows.find((row) => row.card?.userId === first.user.id);
-  if (!own?.card) return undefined;
-  const { userId: _userId, deactivatedAt: _deactivatedAt, ...card } = own.card;
+  const account = accountCards(rows, first.user.id);
+  if (account.deactivated || !account.profile) return undefined;
   const { verified: _verified, ...user } = first.user;
-  return { user, card: { ...card, brandName: own.brandName, brandColor: own.brandColor } };
+  return { user, card: account.profile };
 }

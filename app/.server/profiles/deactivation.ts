@@ -1,4 +1,5 @@
 import { and, eq, isNotNull, isNull, or, sql } from "drizzle-orm";
+import type { AnyPgColumn } from "drizzle-orm/pg-core";
 import { can } from "~/lib/permissions";
 import type { Actor } from "../actor";
 import { db, type Queryable } from "../db/client";
@@ -61,11 +62,15 @@ async function lockedCard(tx: Queryable, profileId: string) {
   return { ...current, label: cardLabel(current) };
 }
 
-/** The cards that decide whether an account may hold a session: its own, and the unclaimed one prepared for its address. */
-export function cardsOfAccount(user: { id: string; email: string }) {
+/**
+ * The cards that decide whether an account may hold a session: its own, and the unclaimed one
+ * prepared for its address. The account is given by value, or by the users table's columns when
+ * read in the same statement (signed-in.ts).
+ */
+export function cardsOfAccount(user: { id: string | AnyPgColumn; email: string | AnyPgColumn }) {
   return or(
     eq(profiles.userId, user.id),
-    and(isNull(profiles.userId), sql`lower(${profiles.email}) = ${user.email.toLowerCase()}`),
+    and(isNull(profiles.userId), sql`lower(${profiles.email}) = lower(${user.email})`),
   );
 }
 
