@@ -47,12 +47,14 @@ app.use((_req, res, next) => {
   next();
 });
 app.use(compression());
+// One line per answer. Its address is shown by the rule of every log line that prints one: no
+// query value, no token of the auth API's paths (docs/decisions/039-no-secrets-in-logs.md).
 app.use((req, res, next) => {
   const started = process.hrtime.bigint();
   res.on("finish", () => {
     if (req.path.startsWith("/assets/") && res.statusCode < 400) return;
     const ms = Number(process.hrtime.bigint() - started) / 1e6;
-    console.info(`${req.method} ${req.originalUrl} ${res.statusCode} ${ms.toFixed(1)}ms`);
+    console.info(`${req.method} ${server.loggedUrl(req.originalUrl)} ${res.statusCode} ${ms.toFixed(1)}ms`);
   });
   next();
 });

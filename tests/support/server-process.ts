@@ -57,6 +57,8 @@ export function serverEnv(options: { port: number; dataDir: string; databaseUrl?
   // The tests' own settings must not leak into the process under test.
   delete env.NAMECARD_TEST_DB;
   delete env.VITEST;
+  // Vitest sets TEST, which better-auth reads as "under test" and then skips its origin checks.
+  delete env.TEST;
   return env;
 }
 
