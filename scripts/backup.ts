@@ -2,11 +2,12 @@
 // the uploaded files (docs/decisions/012-backups.md). Safe while the server
 // runs: on PostgreSQL it reads a snapshot directly; on the embedded database,
 // which only the running server may open, it asks that server for the archive.
+// The archive is read back and its checksum checked before it takes its name.
 import "./startup-faults";
 import fs from "node:fs";
 import path from "node:path";
 import { pipeline } from "node:stream/promises";
-import { writeBackup } from "~/.server/backup/archive";
+import { checkArchive, RestoreError, writeBackup } from "~/.server/backup/archive";
 import { BACKUP_PATH, readControl } from "~/.server/backup/control";
 import { connectDatabase } from "~/.server/db/connect";
 import { env } from "~/.server/env";
@@ -49,10 +50,30 @@ async function direct() {
   }
 }
 
+/** Reads the archive back as a restore would: a backup that would not restore is not kept. */
+async function readBack() {
+  try {
+    // Who made it is the server's to say; only whether it reads whole is checked here.
+    const { madeHere } = await checkArchive(partial, { trustArchive: true });
+    if (!madeHere) {
+      console.warn(
+        "[backup] warning: the server that made this archive has another AUTH_SECRET than this environment: restore it with the server's AUTH_SECRET.",
+      );
+    }
+  } catch (error) {
+    if (error instanceof RestoreError) {
+      const fault = error.message.replace(/^\[restore\] /, "").replace(/ Nothing was restored\.$/, "");
+      throw new Error(`the archive does not read back whole: ${fault}`);
+    }
+    throw error;
+  }
+}
+
 try {
   const control = env.DATABASE_URL ? null : readControl(env.DATA_DIR);
   if (control) await fromRunningServer(control);
   else await direct();
+  await readBack();
   fs.renameSync(partial, target);
 } catch (error) {
   fs.rmSync(partial, { force: true });

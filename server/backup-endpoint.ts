@@ -2,6 +2,7 @@ import type { Request, Response } from "express";
 import { writeBackup } from "~/.server/backup/archive";
 import { isControlToken } from "~/.server/backup/control";
 import { getDatabaseHandle } from "~/.server/db/client";
+import { databaseErrorLine } from "~/.server/db/errors";
 import { getStorage } from "~/.server/storage";
 
 /**
@@ -32,7 +33,7 @@ export async function backupEndpoint(req: Request, res: Response) {
     const summary = await writeBackup(handle.db, getStorage(), handle.kind, res);
     console.info(`[backup] archive sent: ${JSON.stringify(summary.tables)}, ${summary.files} files`);
   } catch (error) {
-    console.error("[backup] failed:", error);
+    console.error(`[backup] failed: ${databaseErrorLine(error)}`);
     res.destroy(error as Error);
   }
 }
