@@ -1,8 +1,10 @@
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes, randomUUID } from "node:crypto";
 import fs from "node:fs/promises";
 import path from "node:path";
 import nodemailer, { type Transporter } from "nodemailer";
+import { databaseErrorLine } from "./db/errors";
 import { env } from "./env";
+import { loggedUrl } from "./log-redaction";
 
 export type MailMessage = {
   to: string;
@@ -19,9 +21,41 @@ export type MailMessage = {
   private?: boolean;
   /** Files sent with it (a contact card). */
   attachments?: { filename: string; content: string; contentType: string }[];
+  /**
+   * Its Message-ID, when the sender keeps one (the mail queue, the same on every try, so a
+   * repeat can be told); otherwise the mailer makes one.
+   */
+  messageId?: string;
 };
 
 export const OUTBOX_DIR = path.join(env.DATA_DIR, "mail");
+
+/** A new Message-ID (RFC 5322) on this site's host name. */
+export function newMessageId(): string {
+  return `<${randomUUID()}@${new URL(env.PUBLIC_URL).hostname}>`;
+}
+
+/** The end of an outbox file's name that a Message-ID gives: the file of one message is found by it. */
+function outboxEnding(messageId: string) {
+  return `-${createHash("sha256").update(messageId).digest("hex").slice(0, 16)}.eml`;
+}
+
+/**
+ * Whether the message with this Message-ID is known to have left already: in
+ * the `.eml` outbox, its file is there. An SMTP server cannot be asked what it
+ * accepted, so through SMTP it is never known, and the caller sends again under
+ * the same Message-ID (docs/decisions/021-invitations-and-the-mail-queue.md).
+ */
+export async function alreadySent(messageId: string, smtpUrl = env.SMTP_URL): Promise<boolean> {
+  if (smtpUrl) return false;
+  const ending = outboxEnding(messageId);
+  try {
+    return (await fs.readdir(OUTBOX_DIR)).some((name) => name.endsWith(ending));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return false;
+    throw error;
+  }
+}
 
 /** One SMTP transport per server address. */
 const smtp = new Map<string, Transporter>();
@@ -45,6 +79,7 @@ export async function sendMail(message: MailMessage, smtpUrl = env.SMTP_URL): Pr
     headers: message.headers,
     replyTo: message.replyTo,
     attachments: message.attachments,
+    messageId: message.messageId,
   };
   if (smtpUrl) {
     let transport = smtp.get(smtpUrl);
@@ -59,7 +94,9 @@ export async function sendMail(message: MailMessage, smtpUrl = env.SMTP_URL): Pr
   const rendered = await renderer.sendMail(envelope);
   await fs.mkdir(OUTBOX_DIR, { recursive: true });
   const stamp = new Date().toISOString().replace(/[:.]/g, "-");
-  const file = path.join(OUTBOX_DIR, `${stamp}-${randomBytes(3).toString("hex")}.eml`);
+  // A message with a Message-ID of its own is named by it too (`alreadySent`).
+  const ending = message.messageId ? outboxEnding(message.messageId) : `-${randomBytes(3).toString("hex")}.eml`;
+  const file = path.join(OUTBOX_DIR, `${stamp}${ending}`);
   // Written whole, then renamed: whoever reads the outbox never sees half a message.
   const temporary = `${file}.tmp`;
   try {
@@ -74,7 +111,7 @@ export async function sendMail(message: MailMessage, smtpUrl = env.SMTP_URL): Pr
   console.info(
     message.private
       ? `[mail] a lead's mail written to ${shown}`
-      : `[mail] "${message.subject}" to ${message.to} written to ${shown}${message.link ? ` — link: ${message.link}` : ""}`,
+      : `[mail] "${message.subject}" to ${message.to} written to ${shown}${message.link ? ` — link: ${loggedUrl(message.link)}` : ""}`,
   );
 }
 
@@ -109,7 +146,7 @@ const AFTER_ANSWER_MS = 200;
 export function afterAnswer(what: string, task: () => Promise<void>): void {
   const running = new Promise<void>((resolve) => setTimeout(resolve, AFTER_ANSWER_MS))
     .then(task)
-    .catch((error: unknown) => console.error(`[mail] ${what} failed:`, (error as Error).message))
+    .catch((error: unknown) => console.error(`[mail] ${what} failed: ${databaseErrorLine(error)}`))
     .finally(() => pending.delete(running));
   pending.add(running);
 }

@@ -3,11 +3,13 @@ import fs from "node:fs";
 import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
+import { eq } from "drizzle-orm";
 import { SMTPServer } from "smtp-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "~/.server/db/client";
 import { mailJobs, profiles } from "~/.server/db/schema";
 import { issueInvitationMails } from "~/.server/invitations/invitations";
+import { LEASE_MS, POLL_MS } from "~/.server/invitations/mail-queue";
 import { formStamp, LeadSchema, MIN_FILL_MS, submitLead } from "~/.server/leads/submit";
 import { IN_CI } from "../support/checkers";
 import { present } from "../support/present";
@@ -18,8 +20,13 @@ import { freePort } from "../support/server-process";
  * only) work one mail queue: every invitation reaches its person exactly once,
  * and mail queued while the servers were down leaves once one starts again:
  * a lead's two mails (to the card's owner, and the card to the visitor) too.
+ * The mail of a process killed mid-send leaves from another a lease later.
  */
 const SERVER_START_TIMEOUT_MS = 45_000;
+
+function messageIdOf(raw: string) {
+  return /^Message-ID: (.*?)\r?$/im.exec(raw)?.[1] ?? null;
+}
 
 const BUILT = fs.existsSync("build/server/index.js");
 if (!BUILT) {
@@ -30,6 +37,11 @@ if (!BUILT) {
 
 describe.skipIf(!BUILT)("the mail queue shared by two server processes on one PostgreSQL", () => {
   const received: string[] = [];
+  /** Each message as the mail server took it. */
+  const messages: { to: string[]; raw: string }[] = [];
+  /** The answer to the next message is held back (its sender is to die waiting for it). */
+  let holdNext = false;
+  const heldAnswers: (() => void)[] = [];
   let smtp: SMTPServer;
   let smtpPort = 0;
   const servers: { process: ChildProcess; dataDir: string; log: string[] }[] = [];
@@ -69,7 +81,8 @@ describe.skipIf(!BUILT)("the mail queue shared by two server processes on one Po
   }
 
   async function stopServer(server: (typeof servers)[number]) {
-    if (server.process.exitCode !== null) return server.process.exitCode;
+    // A process killed by a signal has no exit code, only the signal.
+    if (server.process.exitCode !== null || server.process.signalCode !== null) return server.process.exitCode;
     const exited = new Promise<number | null>((resolve) => server.process.once("exit", (code) => resolve(code)));
     server.process.kill("SIGTERM");
     return exited;
@@ -96,9 +109,17 @@ describe.skipIf(!BUILT)("the mail queue shared by two server processes on one Po
       disabledCommands: ["STARTTLS"],
       logger: false,
       onData(stream, session, callback) {
-        stream.on("data", () => {});
+        const chunks: Buffer[] = [];
+        stream.on("data", (chunk: Buffer) => chunks.push(chunk));
         stream.on("end", () => {
-          received.push(...session.envelope.rcptTo.map((rcpt) => rcpt.address));
+          const to = session.envelope.rcptTo.map((rcpt) => rcpt.address);
+          received.push(...to);
+          messages.push({ to, raw: Buffer.concat(chunks).toString("utf8") });
+          if (holdNext) {
+            holdNext = false;
+            heldAnswers.push(() => callback());
+            return;
+          }
           // A mail server takes a moment per message, so the processes overlap.
           setTimeout(() => callback(), 20);
         });
@@ -109,6 +130,7 @@ describe.skipIf(!BUILT)("the mail queue shared by two server processes on one Po
   });
 
   afterAll(async () => {
+    for (const answer of heldAnswers.splice(0)) answer();
     for (const server of servers) {
       await stopServer(server);
       fs.rmSync(server.dataDir, { recursive: true, force: true });
@@ -157,4 +179,45 @@ describe.skipIf(!BUILT)("the mail queue shared by two server processes on one Po
     expect(received.filter((address) => address === "lead.owner@example.org")).toHaveLength(1);
     expect(received.filter((address) => address === "vic@visitor.example")).toHaveLength(1);
   });
+
+  it(
+    "sends the mail of a process killed mid-send from another a lease later, the one in flight under the same Message-ID",
+    async () => {
+      for (const server of servers) await stopServer(server);
+      received.length = 0;
+      messages.length = 0;
+      await queueInvitations("killed", 5);
+      // The first process claims all five; the mail server has the first whole, but the process is
+      // killed before it hears the answer, the other four waiting behind it in its batch.
+      holdNext = true;
+      const doomed = await startServer();
+      await expect.poll(() => messages.length, { timeout: 30_000 }).toBe(1);
+      const inFlight = present(messages[0], "the mail in flight");
+      const jobs = await db.select().from(mailJobs);
+      expect(jobs.map((job) => job.status)).toEqual(Array(5).fill("sending"));
+      const exited = new Promise((resolve) => doomed.process.once("exit", resolve));
+      doomed.process.kill("SIGKILL");
+      await exited;
+
+      // Another process takes them over once their lease has run out (LEASE_MS + POLL_MS at most).
+      await startServer();
+      const allSent = async () =>
+        (await db.select({ status: mailJobs.status }).from(mailJobs)).every((job) => job.status === "sent");
+      await expect.poll(allSent, { timeout: 2 * (LEASE_MS + POLL_MS), interval: 500 }).toBe(true);
+      // Each of the four once; the one in flight twice, both copies under the same Message-ID.
+      expect(messages).toHaveLength(6);
+      expect(new Set(received).size).toBe(5);
+      const copies = messages.filter((message) => message.to.join() === inFlight.to.join());
+      expect(copies).toHaveLength(2);
+      const messageId = messageIdOf(inFlight.raw);
+      expect(messageId).toMatch(/^<.+@localhost>$/);
+      expect(copies.map((copy) => messageIdOf(copy.raw))).toEqual([messageId, messageId]);
+      const retaken = await db
+        .select()
+        .from(mailJobs)
+        .where(eq(mailJobs.email, present(inFlight.to[0], "its address")));
+      expect(retaken).toMatchObject([{ status: "sent", attempts: 2, messageId }]);
+    },
+    3 * (LEASE_MS + POLL_MS) + 2 * SERVER_START_TIMEOUT_MS,
+  );
 });

@@ -517,8 +517,14 @@ export const mailJobs = pgTable(
     attempts: integer("attempts").notNull().default(0),
     /** When it may be tried (again). */
     runAt: timestamp("run_at", { withTimezone: true }).notNull().defaultNow(),
-    /** While sending: the lease; past it, a crashed worker's job is taken again. */
+    /** While sending: the lease, renewed while its process holds the job; past it, a crashed worker's job is taken again. */
     lockedUntil: timestamp("locked_until", { withTimezone: true }),
+    /**
+     * The mail's Message-ID, recorded before its first send and the same on every later one:
+     * a job taken over from a process that died is found in the outbox, or sent again under
+     * this ID so that receiving systems can tell the repeat (decision 021).
+     */
+    messageId: text("message_id"),
     lastError: text("last_error"),
     sentAt: timestamp("sent_at", { withTimezone: true }),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),

@@ -4,21 +4,35 @@ import { recordAdminAction } from "../audit/record";
 import { db } from "../db/client";
 import { databaseErrorLine } from "../db/errors";
 import { type MailJob, mailJobs } from "../db/schema";
-import { type MailMessage, sendMail } from "../mail";
+import { diskSpaceLow } from "../disk-space";
+import { alreadySent, type MailMessage, newMessageId, sendMail } from "../mail";
 
 /**
  * The mail queue kept in the database (docs/decisions/021-invitations-and-the-mail-queue.md).
  * Each process claims due jobs with `FOR UPDATE SKIP LOCKED`, so a job is
  * taken by one process only however many share the database; a claim holds a
- * lease, and a job whose lease ran out (its process crashed) is taken again.
+ * lease, which the process renews while it holds the job, and a job whose lease
+ * ran out (its process died) is taken again. Each mail keeps one Message-ID
+ * over all its tries, so a mail taken over after it had left is not written to
+ * the outbox twice, and through SMTP goes again under the same Message-ID.
  * A failing send is tried again later with a growing wait, and after
  * MAX_ATTEMPTS it is marked failed for the administrator to retry.
  */
 
 /** Tries per job before it is shown as failed. */
 export const MAX_ATTEMPTS = 5;
-/** How long a claimed job is its process's own; past it another process may take it. */
-export const LEASE_MS = 5 * 60_000;
+/**
+ * How long a claimed job is its process's own after its last renewal; past it
+ * another process may take it. Renewed every third of it while the job is held,
+ * so a long SMTP conversation keeps its job, and a dead process's job is free
+ * at most a lease after it died.
+ */
+export const LEASE_MS = 30_000;
+/**
+ * How often each process looks at the queue: a dead process's mail leaves at
+ * most LEASE_MS + POLL_MS (40 s) after its last renewal.
+ */
+export const POLL_MS = 10_000;
 const FIRST_RETRY_MS = 60_000;
 const LONGEST_WAIT_MS = 60 * 60_000;
 /** Jobs sent this long ago are removed. */
@@ -40,6 +54,9 @@ const renderers = new Map<MailJob["kind"], JobRenderer>();
 export function registerMailJob(kind: MailJob["kind"], render: JobRenderer) {
   renderers.set(kind, render);
 }
+
+/** The time the queue's statements judge by: a test's, or undefined for the database's own (`clockOf`). */
+type Clock = () => Date | undefined;
 
 /**
  * The time a claim is judged by: the database's clock at the moment of the
@@ -81,6 +98,8 @@ export async function claimDueJobs(now?: Date, limit = 10, leaseMs = LEASE_MS): 
 }
 
 type Send = (message: MailMessage) => Promise<void>;
+/** Whether the mail with this Message-ID is known to have left already (the outbox); see `alreadySent`. */
+type AlreadySent = (messageId: string) => Promise<boolean>;
 
 /** The claim this process holds: a job another process took over after the lease is not touched. */
 function held(job: MailJob) {
@@ -89,17 +108,53 @@ function held(job: MailJob) {
 
 /**
  * Right before a job is sent: whether this process still holds it, its lease
- * renewed for the send. A claim whose lease lapsed while earlier jobs of the
- * batch were sent may have been taken over; then it is left to its new holder.
+ * renewed for the send and its Message-ID recorded (the one of an earlier try,
+ * or a new one), which is returned; null when it is no longer held. A claim
+ * whose lease lapsed (the renewals could not reach the database) may have been
+ * taken over; then it is left to its new holder.
  */
-async function stillHeld(job: MailJob, now: Date | undefined, leaseMs: number): Promise<boolean> {
+async function readyToSend(job: MailJob, now: Date | undefined, leaseMs: number): Promise<string | null> {
   const clock = clockOf(now);
-  const renewed = await db
+  const [ready] = await db
     .update(mailJobs)
-    .set({ lockedUntil: leaseFrom(clock, leaseMs) })
+    .set({ lockedUntil: leaseFrom(clock, leaseMs), messageId: sql`coalesce(${mailJobs.messageId}, ${newMessageId()})` })
     .where(and(held(job), sql`${mailJobs.lockedUntil} > ${clock}`))
-    .returning({ id: mailJobs.id });
-  return renewed.length > 0;
+    .returning({ messageId: mailJobs.messageId });
+  return ready?.messageId ?? null;
+}
+
+/**
+ * Renews the leases of the jobs a round holds (the one being sent and the rest
+ * of its batch) every `everyMs` until stopped: a long SMTP conversation keeps
+ * its jobs, while the jobs of a process that died are free a lease after its
+ * last renewal. A job taken over in the meantime is not touched (`held`).
+ */
+function keepLeases(jobs: Set<MailJob>, clock: Clock, leaseMs: number, everyMs: number) {
+  let renewing: Promise<void> | undefined;
+  const timer = setInterval(() => {
+    if (renewing || jobs.size === 0) return;
+    const now = clock();
+    renewing = db
+      .update(mailJobs)
+      .set({ lockedUntil: leaseFrom(clockOf(now), leaseMs) })
+      .where(or(...[...jobs].map(held)))
+      .then(
+        () => {},
+        (error: unknown) => {
+          console.error(
+            `[mail-queue] the leases of the mail being sent could not be renewed: ${databaseErrorLine(error)}`,
+          );
+        },
+      )
+      .finally(() => {
+        renewing = undefined;
+      });
+  }, everyMs);
+  timer.unref();
+  return async function stopKeeping() {
+    clearInterval(timer);
+    await renewing;
+  };
 }
 
 /** Gives a claimed job back untried: it is due again at once, and the try it was claimed for is not counted. */
@@ -130,9 +185,35 @@ function failureOf(error: unknown): Failure {
 
 type Outcome = "sent" | "dropped" | "retry" | "failed" | "taken over" | "outage";
 
-async function runJob(job: MailJob, now: Date | undefined, send: Send, leaseMs: number): Promise<Outcome> {
-  const at = now ?? new Date();
+/** How the log names a job: a lead's mail never by its address. */
+function jobName(job: MailJob) {
+  return `${job.kind} ${job.leadId ? "mail" : `to ${job.email}`}`;
+}
+
+async function markSent(job: MailJob, at: Date): Promise<Outcome> {
+  const marked = await db
+    .update(mailJobs)
+    .set({ status: "sent", sentAt: at, lockedUntil: null, lastError: null })
+    .where(held(job))
+    .returning({ id: mailJobs.id });
+  return marked.length > 0 ? "sent" : "taken over";
+}
+
+async function runJob(
+  job: MailJob,
+  clock: Clock,
+  mailer: { send: Send; alreadySent: AlreadySent },
+  leaseMs: number,
+): Promise<Outcome> {
+  const at = clock() ?? new Date();
   try {
+    // An earlier try recorded its Message-ID and may have delivered the mail before its process
+    // died. Where that can be told (the outbox), the mail is not sent again, nor made again: an
+    // invitation made again would replace the link in the one delivered.
+    if (job.messageId && (await mailer.alreadySent(job.messageId))) {
+      console.info(`[mail-queue] ${jobName(job)} had left before its sender stopped: marked sent`);
+      return await markSent(job, at);
+    }
     const render = renderers.get(job.kind);
     if (!render) throw new Error(`No mail is defined for jobs of kind "${job.kind}"`);
     const message = await render(job, at);
@@ -140,8 +221,9 @@ async function runJob(job: MailJob, now: Date | undefined, send: Send, leaseMs: 
       await db.delete(mailJobs).where(held(job));
       return "dropped";
     }
-    if (!(await stillHeld(job, now, leaseMs))) return "taken over";
-    await send(message);
+    const messageId = await readyToSend(job, clock(), leaseMs);
+    if (!messageId) return "taken over";
+    await mailer.send({ ...message, messageId });
   } catch (error) {
     const reason = ((error as Error).message || String(error)).slice(0, 500);
     const failure = failureOf(error);
@@ -156,13 +238,12 @@ async function runJob(job: MailJob, now: Date | undefined, send: Send, leaseMs: 
       })
       .where(held(job));
     console.error(
-      `[mail-queue] ${job.kind} ${job.leadId ? "mail" : `to ${job.email}`} failed (try ${job.attempts} of ${MAX_ATTEMPTS}${failed ? ", giving up" : ""}): ${reason}`,
+      `[mail-queue] ${jobName(job)} failed (try ${job.attempts} of ${MAX_ATTEMPTS}${failed ? ", giving up" : ""}): ${reason}`,
     );
     if (failed) return "failed";
     return failure === "outage" ? "outage" : "retry";
   }
-  await db.update(mailJobs).set({ status: "sent", sentAt: at, lockedUntil: null, lastError: null }).where(held(job));
-  return "sent";
+  return markSent(job, at);
 }
 
 export type QueueRun = { sent: number; dropped: number; retry: number; failed: number };
@@ -171,35 +252,57 @@ export type QueueRun = { sent: number; dropped: number; retry: number; failed: n
  * Sends every job due, a batch at a time, until none is left, the mail server
  * is out of reach (the rest wait for the next round with their tries intact),
  * or `stopping()` says the process is stopping (the mail in flight is finished,
- * the rest of its batch given back). `now` and `send` are given by tests (a
- * clock they move, an SMTP server of their own).
+ * the rest of its batch given back). While a batch is held, its leases are
+ * renewed every `heartbeatMs` (a third of the lease). Tests give `now` (a time,
+ * or a clock they move), `send` and `alreadySent` (an SMTP server of their own),
+ * and shorter leases and renewals.
  */
 export async function processDueJobs(
-  options: { now?: Date; send?: Send; limit?: number; leaseMs?: number; stopping?: () => boolean } = {},
+  options: {
+    now?: Date | (() => Date);
+    send?: Send;
+    alreadySent?: AlreadySent;
+    limit?: number;
+    leaseMs?: number;
+    heartbeatMs?: number;
+    stopping?: () => boolean;
+  } = {},
 ): Promise<QueueRun> {
-  const send = options.send ?? ((message) => sendMail(message));
+  const { now: given } = options;
+  const clock: Clock = typeof given === "function" ? given : () => given;
+  const mailer = {
+    send: options.send ?? ((message: MailMessage) => sendMail(message)),
+    alreadySent: options.alreadySent ?? ((messageId: string) => alreadySent(messageId)),
+  };
   const leaseMs = options.leaseMs ?? LEASE_MS;
   const stopping = options.stopping ?? (() => false);
   const run: QueueRun = { sent: 0, dropped: 0, retry: 0, failed: 0 };
   let endRound = false;
   while (!endRound && !stopping()) {
-    const jobs = await claimDueJobs(options.now, options.limit ?? 10, leaseMs);
+    const jobs = await claimDueJobs(clock(), options.limit ?? 10, leaseMs);
     if (jobs.length === 0) break;
-    for (const [index, job] of jobs.entries()) {
-      if (endRound || stopping()) {
-        for (const rest of jobs.slice(index)) await release(rest);
-        break;
+    const holding = new Set(jobs);
+    const stopKeeping = keepLeases(holding, clock, leaseMs, options.heartbeatMs ?? leaseMs / 3);
+    try {
+      for (const job of jobs) {
+        if (endRound || stopping()) {
+          await release(job);
+        } else {
+          const outcome = await runJob(job, clock, mailer, leaseMs);
+          if (outcome === "outage") {
+            run.retry++;
+            endRound = true;
+          } else if (outcome !== "taken over") {
+            run[outcome]++;
+          }
+        }
+        holding.delete(job);
       }
-      const outcome = await runJob(job, options.now, send, leaseMs);
-      if (outcome === "outage") {
-        run.retry++;
-        endRound = true;
-      } else if (outcome !== "taken over") {
-        run[outcome]++;
-      }
+    } finally {
+      await stopKeeping();
     }
   }
-  const now = options.now ?? new Date();
+  const now = clock() ?? new Date();
   await db
     .delete(mailJobs)
     .where(and(eq(mailJobs.status, "sent"), lte(mailJobs.sentAt, new Date(now.getTime() - KEEP_SENT_MS))));
@@ -271,7 +374,7 @@ let worker: Worker | undefined;
 export function startMailQueue(
   options: { intervalMs?: number; beforeEach?: (now: Date) => Promise<unknown>; send?: Send } = {},
 ) {
-  const intervalMs = options.intervalMs ?? 15_000;
+  const intervalMs = options.intervalMs ?? POLL_MS;
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> | undefined;
   const current: Worker = {
@@ -291,7 +394,8 @@ export function startMailQueue(
           await options.beforeEach?.(now);
           await processDueJobs({ send: options.send, stopping: () => current.stopped });
         } catch (error) {
-          console.error(`[mail-queue] the queue could not be worked: ${databaseErrorLine(error)}`);
+          // While the disk is too full for changes, that one line (app/.server/disk-space.ts) says why.
+          if (!diskSpaceLow()) console.error(`[mail-queue] the queue could not be worked: ${databaseErrorLine(error)}`);
         }
       })().finally(() => {
         running = undefined;
