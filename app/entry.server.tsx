@@ -4,7 +4,9 @@ import type { EntryContext, HandleErrorFunction, RouterContextProvider } from "r
 import { ServerRouter } from "react-router";
 import { contentSecurityPolicy, formTargetsContext, newNonce } from "~/.server/csp";
 import { databaseErrorLine, isFailedQuery } from "~/.server/db/errors";
-import { failedForOutage, noteRequestError, RETRY_AFTER_SECONDS } from "~/.server/outage";
+import { diskSpaceLow } from "~/.server/disk-space";
+import { loggedUrl } from "~/.server/log-redaction";
+import { failedForOutage, noteRequestError, outageStatus, RETRY_AFTER_SECONDS } from "~/.server/outage";
 import { UnavailablePage } from "~/components/unavailable-page";
 import { fontStylesheet } from "~/lib/fonts";
 import { NonceContext } from "~/lib/nonce";
@@ -90,22 +92,32 @@ export default function handleRequest(
  */
 export const handleError: HandleErrorFunction = (error, { request, context }) => {
   if (noteRequestError(error, context as RouterContextProvider | undefined)) {
+    // A disk too full for changes is one line when it starts (app/.server/disk-space.ts), not one per request.
+    if (diskSpaceLow()) return;
     console.warn(
-      `[db] unavailable: ${request.method} ${new URL(request.url).pathname} answered 503 (${databaseErrorLine(error)})`,
+      `[db] unavailable: ${request.method} ${loggedUrl(new URL(request.url).pathname)} answered 503 (${databaseErrorLine(error)})`,
     );
     return;
   }
   if (request.signal.aborted) return;
   if (error instanceof Error && /does not match `origin` header/.test(error.message)) {
-    console.warn(`[request] ${request.method} ${new URL(request.url).pathname}: refused a form from another origin`);
+    console.warn(
+      `[request] ${request.method} ${loggedUrl(new URL(request.url).pathname)}: refused a form from another origin`,
+    );
     return;
   }
   const thrown = (error as { error?: unknown })?.error ?? error;
   // A failed query's error holds the values it carried (addresses, tokens): its cause and stack are enough.
-  console.error(
-    isFailedQuery(thrown) ? `${databaseErrorLine(thrown)}\n${thrown.stack?.split("\n").slice(1).join("\n")}` : thrown,
-  );
+  console.error(isFailedQuery(thrown) ? `${databaseErrorLine(thrown)}\n${stackFrames(thrown)}` : thrown);
 };
+
+/** A stack's frames only: a failed query's message, which the stack repeats first, spans lines holding its values. */
+function stackFrames(error: Error): string {
+  return (error.stack ?? "")
+    .split("\n")
+    .filter((line) => /^\s+at /.test(line))
+    .join("\n");
+}
 
 export function handleDataRequest(response: Response, { context }: { context: unknown }) {
   if (!failedForOutage(context as RouterContextProvider)) {
@@ -117,7 +129,7 @@ export function handleDataRequest(response: Response, { context }: { context: un
   }
   const headers = new Headers(response.headers);
   headers.set("Retry-After", String(RETRY_AFTER_SECONDS));
-  return new Response(response.body, { status: 503, headers });
+  return new Response(response.body, { status: outageStatus(), headers });
 }
 
 function unavailableDocument(request: Request, routerContext: EntryContext, headers: Headers, nonce: string) {
@@ -128,10 +140,11 @@ function unavailableDocument(request: Request, routerContext: EntryContext, head
       retryAfter={RETRY_AFTER_SECONDS}
       retryHref={new URL(request.url).pathname}
       nonce={nonce}
+      cause={diskSpaceLow() ? "disk" : "database"}
     />,
   );
   headers.set("Content-Type", "text/html; charset=utf-8");
   headers.set("Cache-Control", "no-store");
   headers.set("Retry-After", String(RETRY_AFTER_SECONDS));
-  return new Response(`<!DOCTYPE html>${html}`, { status: 503, headers });
+  return new Response(`<!DOCTYPE html>${html}`, { status: outageStatus(), headers });
 }

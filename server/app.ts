@@ -1,4 +1,6 @@
+import { AsyncLocalStorage } from "node:async_hooks";
 import path from "node:path";
+import { sql } from "drizzle-orm";
 import type { Express, NextFunction, Request, Response } from "express";
 import { RouterContextProvider, type ServerBuild } from "react-router";
 import { flushSaves } from "~/.server/analytics/card-saves";
@@ -6,8 +8,12 @@ import { adoptJournals } from "~/.server/analytics/view-journal";
 import { startCountingViews, stopCountingViews } from "~/.server/analytics/views";
 import { CLIENT_IP_HEADER } from "~/.server/auth";
 import { BACKUP_PATH, publishControl } from "~/.server/backup/control";
+import { isDatabaseUnavailable } from "~/.server/db/availability";
+import { getDatabaseHandle } from "~/.server/db/client";
 import { connectDatabase } from "~/.server/db/connect";
+import { databaseErrorLine, isFailedQuery } from "~/.server/db/errors";
 import { refreshPlannerStatistics, startEmbeddedUpkeep } from "~/.server/db/upkeep";
+import { diskSpaceLow, watchDiskSpace } from "~/.server/disk-space";
 import { dataDirectoryInUse, env, forgedAddressWarning } from "~/.server/env";
 import { checkHealth } from "~/.server/health";
 import { startImportWorker, stopImportWorker } from "~/.server/imports/run";
@@ -16,7 +22,15 @@ import { startMailQueue } from "~/.server/invitations/mail-queue";
 // A lead's mails are sent through the queue: their renderers register on import.
 import "~/.server/leads/mails";
 import { deleteExpiredLeads } from "~/.server/leads/retention";
-import { failedForOutage, RETRY_AFTER_SECONDS } from "~/.server/outage";
+import { loggedUrl } from "~/.server/log-redaction";
+import {
+  failedForOutage,
+  outageNoted,
+  outageStatus,
+  RETRY_AFTER_SECONDS,
+  responseSent,
+  watchForOutage,
+} from "~/.server/outage";
 import { endStreams as endEventStreams, startRealtime } from "~/.server/realtime";
 import { StartupError } from "~/.server/startup-error";
 import { backupEndpoint } from "./backup-endpoint";
@@ -62,7 +76,7 @@ const routerBuild = env.NODE_ENV === "development" ? build : serverBuild;
 
 // The built server gives the embedded database a thread of its own (docs/decisions/037-the-database-on-its-own-thread.md);
 // in development it stays on this one, where Vite reloads it with the rest.
-const database = await connectDatabase({ thread: import.meta.env.PROD });
+const database = await connectDatabase({ thread: import.meta.env.PROD, bounded: true });
 // The embedded database keeps no planner statistics by itself: read them afresh at each start,
 // then vacuum and read again what changes, as autovacuum would (app/.server/db/upkeep.ts).
 await refreshPlannerStatistics();
@@ -96,16 +110,37 @@ const stopMailQueue = startMailQueue({
 });
 // Bulk imports run here, off the request path (docs/decisions/020-bulk-import.md).
 await startImportWorker({ soleInstance: database.kind === "pglite" });
+// The embedded database ends the process when its disk fills: changes stop while a reserve is
+// free, and resume once there is room again (docs/decisions/040-faults-answered-honestly.md).
+// Looked at once the start's own few writes are done (a start needs one segment of the log free: app/.server/env.ts).
+const stopDiskWatch =
+  database.kind === "pglite"
+    ? await watchDiskSpace({
+        directory: env.DATA_DIR,
+        reserveBytes: env.DISK_RESERVE_MB * 1024 * 1024,
+        onLow: () => setReadOnly(true),
+        onRecovered: () => setReadOnly(false),
+      })
+    : async () => {};
 console.info(
   `[db] ${database.kind === "pglite" ? `embedded PGlite in ${env.DATA_DIR}` : "PostgreSQL"}: migrations applied`,
 );
 
 export const config = { port: env.PORT, host: env.HOST, publicUrl: env.PUBLIC_URL };
 
+// The request log of server/serve.js shows addresses by the one rule (docs/decisions/039-no-secrets-in-logs.md).
+export { loggedUrl } from "~/.server/log-redaction";
 export { limitConnections } from "./connections";
 
 // `npm run backup` reaches a server on the embedded database through it (docs/decisions/012-backups.md).
 const withdrawControl = database.kind === "pglite" ? publishControl(env.PORT) : () => {};
+
+/** Makes the embedded database refuse every change (PostgreSQL's own read-only transactions), or take them again. */
+async function setReadOnly(readOnly: boolean) {
+  await getDatabaseHandle().db.execute(
+    readOnly ? sql`set default_transaction_read_only = on` : sql`set default_transaction_read_only = off`,
+  );
+}
 
 /** Whether every percent-escape of the URL decodes to valid UTF-8 text without NUL. */
 function isWellFormedUrl(raw: string): boolean {
@@ -166,6 +201,7 @@ export function prepare(app: Express) {
   app.use(refuseUnknownExpectations);
   app.get("/healthz", async (_req: Request, res: Response) => {
     const health = await checkHealth();
+    if (!health.ok) res.set("Retry-After", String(RETRY_AFTER_SECONDS));
     res
       .status(health.ok ? 200 : 503)
       .set("Cache-Control", "no-store")
@@ -193,6 +229,37 @@ export function handle(app: Express) {
       getLoadContext: (_req, res) => res.locals.routerContext as RouterContextProvider,
     }),
   );
+  app.use(answerErrors);
+}
+
+/**
+ * The last word on a request whose handler failed outside React Router's own
+ * handling (a kept page's count, an answer being sent): an outage is the same
+ * calm 503 (or 507) as everywhere, and anything else a 500 logged in one line,
+ * never Express's page with a stack trace.
+ */
+function answerErrors(error: unknown, req: Request, res: Response, _next: NextFunction) {
+  const outage = isDatabaseUnavailable(error) || outageNoted();
+  if (outage && !diskSpaceLow()) {
+    console.warn(`[db] unavailable: ${req.method} ${loggedUrl(req.path)} answered 503 (${databaseErrorLine(error)})`);
+  } else if (!outage) {
+    // A failed query's error holds the values it carried: its database message is enough.
+    console.error(
+      `[server] ${req.method} ${loggedUrl(req.path)} failed:`,
+      isFailedQuery(error) ? databaseErrorLine(error) : error,
+    );
+  }
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  refuse(req, res, {
+    status: outage ? outageStatus() : 500,
+    message: outage
+      ? "Namecard is temporarily unavailable. Please try again in a moment."
+      : "Something went wrong. Please try again.",
+    headers: outage ? { "Retry-After": String(RETRY_AFTER_SECONDS) } : {},
+  });
 }
 
 /**
@@ -202,18 +269,25 @@ export function handle(app: Express) {
  * app/entry.server.tsx; a file route (vCard, QR code, export) that failed for
  * that reason gets 503 here instead of 500.
  */
-function answerOutagesWith503(_req: Request, res: Response, next: NextFunction) {
+function answerOutagesWith503(req: Request, res: Response, next: NextFunction) {
   const context = new RouterContextProvider();
   res.locals.routerContext = context;
   const status = res.status.bind(res);
   res.status = (code: number) => {
     if (code === 500 && failedForOutage(context)) {
       res.setHeader("Retry-After", String(RETRY_AFTER_SECONDS));
-      return status(503);
+      return status(outageStatus());
     }
     return status(code);
   };
-  next();
+  // Reads have a time budget on PostgreSQL; an event stream is a read meant to last.
+  const budgeted =
+    (req.method === "GET" || req.method === "HEAD") && !req.headers.accept?.includes("text/event-stream");
+  watchForOutage(() => {
+    // Listeners run in the context of whoever emits: the end is bound to this request's.
+    res.once("close", AsyncLocalStorage.bind(responseSent));
+    next();
+  }, budgeted);
 }
 
 /** The first step of a graceful stop: event streams and lingering refusals end, so only real requests are waited for. */
@@ -238,6 +312,7 @@ export async function shutdown() {
   await stopImportWorker();
   stopPageCache();
   await stopRealtime();
+  await stopDiskWatch();
   await database.close();
   stopWatchdog();
 }

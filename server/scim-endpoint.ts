@@ -1,8 +1,10 @@
 import type { Request, Response } from "express";
 import { isDatabaseUnavailable } from "~/.server/db/availability";
 import { databaseErrorLine } from "~/.server/db/errors";
+import { diskSpaceLow } from "~/.server/disk-space";
 import { env } from "~/.server/env";
 import { mediaTypeFault } from "~/.server/form-data";
+import { loggedUrl } from "~/.server/log-redaction";
 import { type Connection, connectionOfToken, recordConnectionError } from "~/.server/scim/connections";
 import type { ScimContext } from "~/.server/scim/context";
 import { discovery, serviceProviderConfig } from "~/.server/scim/discovery";
@@ -203,12 +205,18 @@ export async function scimEndpoint(req: Request, res: Response) {
       return send(
         res,
         503,
-        { schemas: [ERROR_SCHEMA], status: "503", detail: "The database is not available. Try again shortly." },
+        {
+          schemas: [ERROR_SCHEMA],
+          status: "503",
+          detail: diskSpaceLow()
+            ? "The server's disk is full: nothing was changed. Try again once space is freed."
+            : "The database is not available. Try again shortly.",
+        },
         { "Retry-After": String(RETRY_AFTER_SECONDS) },
       );
     }
     // One line, never the error itself: a database error's message holds the query's values (people's data).
-    console.error(`[scim] ${req.method} ${url.pathname} failed: ${databaseErrorLine(error)}`);
+    console.error(`[scim] ${req.method} ${loggedUrl(url.pathname)} failed: ${databaseErrorLine(error)}`);
     send(res, 500, { schemas: [ERROR_SCHEMA], status: "500", detail: "The request could not be completed." });
   }
 }

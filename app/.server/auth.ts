@@ -41,6 +41,9 @@ function createAuth(database: Database) {
   return betterAuth({
     appName: "Namecard",
     logger: authLogger,
+    // An error of its own (a refused password, an expired link) is answered by better-auth; any other
+    // (the database unavailable, a defect) is thrown to the route, which answers it as every route does.
+    onAPIError: { throw: true },
     baseURL: env.PUBLIC_URL,
     basePath: "/api/auth",
     secret: env.AUTH_SECRET,

@@ -1,7 +1,8 @@
 import { sql } from "drizzle-orm";
-import { db, getDatabaseHandle } from "./db/client";
+import { db, getDatabaseHandle, STATEMENT_TIMEOUT_MS } from "./db/client";
 import { BEAT_EVERY_MS } from "./db/database-thread-protocol";
 import { healthChecks } from "./db/schema";
+import { diskSpaceLow, lowSpaceLine } from "./disk-space";
 import { dataDirectoryInUse, env } from "./env";
 import { probeDirectory } from "./monitor";
 
@@ -63,11 +64,33 @@ function messageOf(error: unknown): string {
   return current?.message ?? String(error);
 }
 
+/**
+ * PostgreSQL's connections as requests meet them: a statement waiting past the
+ * server's time limit, or a connection given up for its silence lately, means
+ * requests are failing even while a fresh connection answers the probe.
+ */
+function silentConnections(): string | null {
+  const { raw } = getDatabaseHandle();
+  if (!("stalls" in raw)) return null;
+  const { oldestWaitMs, lastSilentAt } = raw.stalls();
+  if (oldestWaitMs > STATEMENT_TIMEOUT_MS) {
+    return `a statement has waited ${(oldestWaitMs / 1000).toFixed(1)} s for PostgreSQL`;
+  }
+  if (lastSilentAt !== null) {
+    return `PostgreSQL left a connection unanswered ${Math.round((Date.now() - lastSilentAt) / 1000)} s ago`;
+  }
+  return null;
+}
+
 async function checkDatabase(): Promise<Check> {
+  const silent = silentConnections();
+  if (silent) return { ok: false, error: silent };
   try {
     await withTimeout(
       (async () => {
         await db.execute(sql`select 1`);
+        // A disk below its reserve has made the embedded database read-only on purpose: reads are what it offers.
+        if (diskSpaceLow()) return;
         await db
           .insert(healthChecks)
           .values({ id: 1, checkedAt: new Date() })
@@ -83,6 +106,8 @@ async function checkDatabase(): Promise<Check> {
 }
 
 async function checkDataDirectory(): Promise<Check> {
+  const low = diskSpaceLow();
+  if (low) return { ok: false, error: lowSpaceLine(low).replace(/^\[disk\] /, "") };
   try {
     // On the server's second thread: here each step would wait for a turn of this busy thread.
     await withTimeout(probeDirectory(env.DATA_DIR, MIN_FREE_BYTES), "DATA_DIR");

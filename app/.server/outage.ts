@@ -1,5 +1,7 @@
 import { createContext, type RouterContextProvider } from "react-router";
 import { isDatabaseUnavailable } from "./db/availability";
+import { currentRequestScope, inRequestScope } from "./db/request-scope";
+import { diskSpaceLow } from "./disk-space";
 
 /**
  * A request that failed because the database is unavailable is answered with
@@ -13,13 +15,43 @@ const databaseUnavailableContext = createContext<boolean>(false);
 /** Seconds a client is asked to wait before trying again. */
 export const RETRY_AFTER_SECONDS = 15;
 
+/**
+ * Runs `answer` (a request's whole handling) so that an outage met inside a
+ * library is noted for it; a read (`budgeted`) also gets the time budget of
+ * app/.server/db/request-scope.ts.
+ */
+export function watchForOutage<T>(answer: () => T, budgeted: boolean): T {
+  return inRequestScope(answer, budgeted ? performance.now() : null);
+}
+
+/** Ends the request's budget: its response is sent, and what it set going is not held to it. */
+export { endBudget as responseSent } from "./db/request-scope";
+
+/** Notes that the request being answered met an unavailable database (app/.server/auth-logger.ts does, for better-auth). */
+export function noteOutage() {
+  const request = currentRequestScope();
+  if (request) request.outageMet = true;
+}
+
+export function outageNoted(): boolean {
+  return currentRequestScope()?.outageMet ?? false;
+}
+
 /** Marks the request when its error means an outage; says whether it did. */
 export function noteRequestError(error: unknown, context: RouterContextProvider | undefined): boolean {
-  if (!isDatabaseUnavailable(error)) return false;
+  if (!isDatabaseUnavailable(error) && !outageNoted()) return false;
   context?.set(databaseUnavailableContext, true);
   return true;
 }
 
 export function failedForOutage(context: RouterContextProvider | undefined): boolean {
   return context?.get(databaseUnavailableContext) ?? false;
+}
+
+/**
+ * The status of an answer the database could not give: 507 while the disk is
+ * too full to take changes (the embedded database is read-only then), else 503.
+ */
+export function outageStatus(): 503 | 507 {
+  return diskSpaceLow() ? 507 : 503;
 }

@@ -27,17 +27,23 @@ async function eventually(url: string, status: number, saying?: RegExp, timeoutM
   }
 }
 
+/** A server on a scratch PostgreSQL database that it reaches through a relay the test can cut or silence. */
+async function serverBehindProxy() {
+  const database = await createScratchDatabase();
+  cleanups.push(database.drop);
+  const target = new URL(database.url);
+  const proxy = await startTcpProxy({ host: target.hostname, port: Number(target.port || 5432) });
+  cleanups.push(() => proxy.close());
+  const viaProxy = new URL(database.url);
+  viaProxy.port = String(proxy.port);
+  const server = await startServer({ dataDir: scratchDir(), databaseUrl: viaProxy.toString() });
+  started.push(server);
+  return { server, proxy, database };
+}
+
 describe.skipIf(!ON_POSTGRES || !POSTGRES_URL || !SERVER_BUILT)("while PostgreSQL is unreachable", () => {
   it("answers 503 with a calm page, never 'not found' or 500, and recovers by itself", async () => {
-    const database = await createScratchDatabase();
-    cleanups.push(database.drop);
-    const target = new URL(database.url);
-    const proxy = await startTcpProxy({ host: target.hostname, port: Number(target.port || 5432) });
-    cleanups.push(() => proxy.close());
-    const viaProxy = new URL(database.url);
-    viaProxy.port = String(proxy.port);
-    const server = await startServer({ dataDir: scratchDir(), databaseUrl: viaProxy.toString() });
-    started.push(server);
+    const { server, proxy } = await serverBehindProxy();
     const cookie = await signedInMember(server, "out.age@example.com", { first: "Out", last: "Age" });
     const card = `${server.url}/profile/out.age`;
     expect((await fetch(card)).status).toBe(200);
@@ -69,6 +75,125 @@ describe.skipIf(!ON_POSTGRES || !POSTGRES_URL || !SERVER_BUILT)("while PostgreSQ
     expect((await fetch(card)).status).toBe(200);
     expect(server.output()).not.toMatch(/^\s+at /m);
   }, 120_000);
+
+  it("answers a request within seconds when PostgreSQL goes silent, says so on /healthz, and recovers", async () => {
+    const { server, proxy } = await serverBehindProxy();
+    const cookie = await signedInMember(server, "si.lent@example.com", { first: "Si", last: "Lent" });
+    const search = () =>
+      fetch(`${server.url}/directory?q=silent`, { headers: { cookie }, signal: AbortSignal.timeout(90_000) });
+    expect((await search()).status).toBe(200);
+
+    proxy.silence();
+    // Every connection the pool holds, and every new one, now waits for an answer that never comes.
+    const began = performance.now();
+    const answers = await Promise.all(Array.from({ length: 12 }, () => search()));
+    const seconds = (performance.now() - began) / 1000;
+    console.info(
+      `[outage] 12 signed-in searches against a silent PostgreSQL all answered after ${seconds.toFixed(1)} s`,
+    );
+    for (const answer of answers) {
+      expect(answer.status).toBe(503);
+      expect(answer.headers.get("retry-after")).toMatch(/^\d+$/);
+      expect(await answer.text()).toContain("Temporarily unavailable");
+    }
+    const health = await fetch(`${server.url}/healthz`);
+    expect(health.status).toBe(503);
+    expect(await health.json()).toMatchObject({ ok: false, database: { ok: false, error: expect.any(String) } });
+    expect(server.output()).toMatch(/\[db\] PostgreSQL did not answer in time: the connection is given up/);
+
+    proxy.speak();
+    await eventually(`${server.url}/healthz`, 200, undefined, 60_000);
+    expect((await search()).status).toBe(200);
+    expect(server.output()).not.toMatch(/^\s+at /m);
+  }, 180_000);
+
+  it("answers every kind of request 503 or as usual while PostgreSQL restarts under load, never 500", async () => {
+    const { server, proxy, database } = await serverBehindProxy();
+    const member = await signedInMember(server, "re.start@example.com", { first: "Re", last: "Start" });
+    const card = "/profile/re.start";
+    const edit = () => {
+      const form = new FormData();
+      for (const [name, value] of Object.entries({
+        firstName: "Re",
+        lastName: "Start",
+        email: "re.start@example.com",
+        username: "re.start",
+        title: "Restarted",
+        phone: "",
+        bio: "",
+        linkedinUrl: "",
+        companyBrandId: "",
+      }))
+        form.set(name, value);
+      return form;
+    };
+    /** One request of each kind the server answers: kept cards, files, pages, data, forms, the auth API, health. */
+    const kinds: [string, () => Promise<Response>][] = [
+      ["card", () => fetch(`${server.url}${card}`)],
+      ["card for a phone", () => fetch(`${server.url}${card}`, { headers: { "user-agent": "Mobile" } })],
+      ["contact file", () => fetch(`${server.url}${card}/contact.vcf`)],
+      ["QR code", () => fetch(`${server.url}${card}/qr.png`)],
+      ["QR page", () => fetch(`${server.url}/qr/re.start`)],
+      ["signed-in page", () => fetch(`${server.url}/directory?q=re`, { headers: { cookie: member } })],
+      ["signed-in data", () => fetch(`${server.url}/directory.data?q=re`, { headers: { cookie: member } })],
+      ["export", () => fetch(`${server.url}/leads/export.csv`, { headers: { cookie: member } })],
+      [
+        "form",
+        () =>
+          fetch(`${server.url}/profile/edit`, {
+            method: "POST",
+            headers: { cookie: member, origin: server.url },
+            body: edit(),
+            redirect: "manual",
+          }),
+      ],
+      ["session", () => fetch(`${server.url}/api/auth/get-session`, { headers: { cookie: member } })],
+      [
+        "sign-in",
+        () =>
+          fetch(`${server.url}/api/auth/sign-in/email`, {
+            method: "POST",
+            headers: { "content-type": "application/json", origin: `http://localhost:${server.port}` },
+            body: JSON.stringify({ email: "re.start@example.com", password: "wrong password" }),
+          }),
+      ],
+      ["health", () => fetch(`${server.url}/healthz`)],
+    ];
+    const seen = new Map<string, Set<number>>();
+    const faults: string[] = [];
+    let restarting = true;
+    const load = kinds.map(async ([kind, ask]) => {
+      while (restarting) {
+        const answer = await ask();
+        const body = await answer.text();
+        if (!seen.has(kind)) seen.set(kind, new Set());
+        seen.get(kind)?.add(answer.status);
+        if (answer.status >= 500 && (answer.status !== 503 || !answer.headers.get("retry-after"))) {
+          faults.push(`${kind}: ${answer.status} ${body.slice(0, 200)}`);
+        }
+      }
+    });
+
+    // A restart as the app meets it: every session ended by the server (57P01), then nothing
+    // accepts connections for a while, then the server is back.
+    for (let round = 0; round < 2; round++) {
+      await endSessions(database.name);
+      await proxy.cut();
+      // Held down until every kind of request has met the outage.
+      await expect
+        .poll(() => kinds.filter(([kind]) => !seen.get(kind)?.has(503)).map(([kind]) => kind), { timeout: 30_000 })
+        .toEqual([]);
+      await proxy.restore();
+      await eventually(`${server.url}/healthz`, 200, undefined, 60_000);
+    }
+    restarting = false;
+    await Promise.all(load);
+
+    expect(faults).toEqual([]);
+    // Each kind was asked during the outage and answered 503 at least once: none slipped through.
+    for (const [kind] of kinds) expect([...(seen.get(kind) ?? [])], kind).toContain(503);
+    expect(server.output()).not.toMatch(/^\s+at /m);
+  }, 240_000);
 
   it("reports a database that reads but cannot write, until it can again", async () => {
     const database = await createScratchDatabase();

@@ -1,7 +1,10 @@
 import { sql } from "drizzle-orm";
 import pg from "pg";
 import { describe, expect, it } from "vitest";
-import { openPostgres, rowsOf } from "~/.server/db/client";
+import { isDatabaseUnavailable } from "~/.server/db/availability";
+import { openPostgres, rowsOf, STATEMENT_TIMEOUT_MS } from "~/.server/db/client";
+import { databaseErrorLine } from "~/.server/db/errors";
+import { inRequestScope, REQUEST_BUDGET_MS } from "~/.server/db/request-scope";
 import { present } from "../support/present";
 
 const POSTGRES_URL = process.env.TEST_DATABASE_URL;
@@ -36,6 +39,48 @@ describe.skipIf(process.env.NAMECARD_TEST_DB !== "postgres" || !POSTGRES_URL)("a
     } finally {
       process.off("uncaughtException", record);
       await admin.end();
+      await handle.close();
+    }
+  });
+
+  it("cancels a statement that runs past its time limit, and the request reads it as the database being unavailable", async () => {
+    const handle = openPostgres(present(POSTGRES_URL, "TEST_DATABASE_URL"), 2, true);
+    try {
+      const slow = handle.db.execute(sql`select pg_sleep(${(STATEMENT_TIMEOUT_MS + 5_000) / 1000})`);
+      const error = await slow.then(
+        () => null,
+        (reason: unknown) => reason,
+      );
+      expect(error).not.toBeNull();
+      expect(isDatabaseUnavailable(error)).toBe(true);
+      // PostgreSQL itself cancelled it (57014): the connection is kept and answers the next statement.
+      expect(databaseErrorLine(error)).toMatch(/statement timeout \(57014\)/);
+      expect(rowsOf(await handle.db.execute(sql`select 1 as one`))).toEqual([{ one: 1 }]);
+    } finally {
+      await handle.close();
+    }
+  });
+
+  it("answers a request whose time is spent as the database being unavailable, and ends a statement when the time does", async () => {
+    const handle = openPostgres(present(POSTGRES_URL, "TEST_DATABASE_URL"), 2, true);
+    try {
+      const spent = performance.now() - REQUEST_BUDGET_MS - 1;
+      const error = await inRequestScope(async () => await handle.db.execute(sql`select 1`), spent).then(
+        () => null,
+        (reason: unknown) => reason,
+      );
+      expect(isDatabaseUnavailable(error)).toBe(true);
+      expect(databaseErrorLine(error)).toMatch(/did not answer within the request's 10 s/);
+      // With a second left, a statement that would take four ends when the budget does (it would succeed without one).
+      const nearlySpent = performance.now() - REQUEST_BUDGET_MS + 1_000;
+      const late = await inRequestScope(async () => await handle.db.execute(sql`select pg_sleep(4)`), nearlySpent).then(
+        () => null,
+        (reason: unknown) => reason,
+      );
+      expect(isDatabaseUnavailable(late)).toBe(true);
+      // Outside a request (the workers, scripts) there is no budget.
+      expect(rowsOf(await handle.db.execute(sql`select 1 as one`))).toEqual([{ one: 1 }]);
+    } finally {
       await handle.close();
     }
   });

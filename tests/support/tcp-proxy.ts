@@ -14,10 +14,11 @@ export async function startTcpProxy(target: { host: string; port: number }) {
   const links = new Set<Link>();
   let server: net.Server | undefined;
   let port = 0;
+  let silent = false;
 
   const relay = (client: net.Socket) => {
     const upstream = net.connect(target.port, target.host);
-    const link: Link = { client, upstream, sent: "", muted: false };
+    const link: Link = { client, upstream, sent: "", muted: silent };
     links.add(link);
     client.on("data", (chunk: Buffer) => {
       if (link.sent.length < REMEMBERED_BYTES) link.sent += chunk.toString("latin1");
@@ -78,6 +79,18 @@ export async function startTcpProxy(target: { host: string; port: number }) {
         }
       }
       return muted;
+    },
+    /**
+     * Goes silent without closing anything, as a network that drops every packet does: open
+     * connections and new ones are held, and nothing passes either way until `speak`.
+     */
+    silence() {
+      silent = true;
+      for (const link of links) link.muted = true;
+    },
+    /** New connections pass again; those silenced stay silent for good, as after a real outage. */
+    speak() {
+      silent = false;
     },
     close() {
       return this.cut();

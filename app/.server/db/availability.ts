@@ -21,6 +21,7 @@ function isUnavailableSqlState(code: string) {
   return (
     code.startsWith("08") || // connection exception
     code.startsWith("57P") || // operator intervention: shutdown, crash, cannot connect now
+    code === "57014" || // a statement cancelled, by its time limit among others: the server is too slow to answer
     code.startsWith("53") || // insufficient resources: disk full, out of memory, too many connections
     code === "25006" || // read-only transaction (a standby, or a database set read-only)
     code === "3D000" // the database is gone (renamed or dropped while running)
@@ -28,7 +29,7 @@ function isUnavailableSqlState(code: string) {
 }
 
 const UNAVAILABLE_MESSAGES =
-  /Connection terminated|connection timeout|timeout exceeded when trying to connect|Client has encountered a connection error|PGlite is closed|The database is closed|The database thread ended|the database did not answer/i;
+  /Connection terminated|connection timeout|timeout exceeded when trying to connect|Client has encountered a connection error|PGlite is closed|The database is closed|The database thread ended|the database did not answer|Query read timeout/i;
 
 export function isDatabaseUnavailable(error: unknown): boolean {
   let current: unknown = error;

@@ -12,6 +12,7 @@ import { DatabaseThread } from "./database-thread";
 import { createEmbedded } from "./embedded";
 import { databaseErrorLine } from "./errors";
 import { startFromTemplate } from "./pglite-template";
+import { budgetLeftMs, REQUEST_BUDGET_MS } from "./request-scope";
 import * as schema from "./schema";
 
 type Schema = typeof schema;
@@ -29,7 +30,7 @@ export type DatabaseHandle = {
    * The underlying client, for LISTEN/NOTIFY: PGlite in this thread (tests, development),
    * PGlite on a thread of its own (the built server), or PostgreSQL's pool.
    */
-  raw: { pglite: PGlite } | { thread: DatabaseThread } | { pool: pg.Pool };
+  raw: { pglite: PGlite } | { thread: DatabaseThread } | { pool: pg.Pool; stalls: () => PoolStalls };
 };
 
 const MIGRATIONS_DIR = path.resolve(process.cwd(), "drizzle");
@@ -91,13 +92,131 @@ export async function openPglite(options: {
 }
 
 const CONNECT_TIMEOUT_MS = 5_000;
+/**
+ * The longest a statement may run on PostgreSQL before the server cancels it,
+ * and the longest this process waits for any answer on a connection before it
+ * gives the connection up: a database behind a network that went silent (a
+ * proxy or NAT that forgot the connection) never answers, and without a bound
+ * the request waited for ever (docs/decisions/040-faults-answered-honestly.md).
+ * The server's cancellation comes first, so a slow statement ends cleanly and
+ * its connection stays usable.
+ */
+export const STATEMENT_TIMEOUT_MS = 5_000;
+const ANSWER_TIMEOUT_MS = STATEMENT_TIMEOUT_MS + 1_500;
+/** A session left inside a transaction this long (its process gone silent) is ended by the server, freeing its locks. */
+const IDLE_IN_TRANSACTION_MS = 60_000;
+/** TCP keepalive: a peer that vanished is noticed on an idle connection, not at its next use. */
+const KEEPALIVE_AFTER_MS = 10_000;
+/** How long after a silent connection health keeps saying so: long enough for a probe every few seconds to see it. */
+const STALL_REMEMBERED_MS = 15_000;
+
+/** How the pool's connections fare: a statement waiting now, and the last connection given up for its silence. */
+type PoolStalls = { oldestWaitMs: number; lastSilentAt: number | null };
+
+/** The error of a statement a request had no time left for: read as the database not answering in time. */
+function budgetSpent(args: unknown[]): never {
+  const error = new Error(`the database did not answer within the request's ${REQUEST_BUDGET_MS / 1000} s`);
+  const callback = args.at(-1) ?? (args[0] as { callback?: unknown } | undefined)?.callback;
+  if (typeof callback === "function") {
+    process.nextTick(() => callback(error));
+    return undefined as never;
+  }
+  return Promise.reject(error) as never;
+}
+
+/** pg's error for an answer that did not come within `query_timeout`. */
+const isSilent = (error: unknown) => error instanceof Error && error.message === "Query read timeout";
+
+/**
+ * A pool whose connections give up on a silent server: pg rejects a statement
+ * after `query_timeout`, but keeps the connection, whose next statements
+ * queue behind the one that never ends. Here such a connection is destroyed,
+ * so the pool replaces it; the statements queued on it fail at once.
+ */
+function boundedPool(connectionString: string, max: number, bounded: boolean) {
+  const waiting = new Set<number>();
+  const stalls = { lastSilentAt: null as number | null };
+  class BoundedClient extends pg.Client {
+    // pg's `query` has many overloads; each form is passed through as it came.
+    override query(...args: unknown[]): never {
+      const left = budgetLeftMs();
+      if (bounded && left !== null) {
+        // A request whose budget is spent asks nothing more: its answer is the outage's.
+        if (left <= 0) return budgetSpent(args);
+        const config = args[0];
+        if (config && typeof config === "object") {
+          (config as { query_timeout?: number }).query_timeout = Math.min(ANSWER_TIMEOUT_MS, Math.ceil(left));
+        }
+      }
+      const started = performance.now();
+      waiting.add(started);
+      const settle = (error?: unknown) => {
+        waiting.delete(started);
+        if (!isSilent(error)) return;
+        stalls.lastSilentAt = Date.now();
+        console.warn("[db] PostgreSQL did not answer in time: the connection is given up");
+        (this as unknown as { connection: { stream: { destroy(): void } } }).connection.stream.destroy();
+      };
+      const last = args.length - 1;
+      const callback = args[last];
+      if (typeof callback === "function") {
+        args[last] = (error: unknown, result: unknown) => {
+          settle(error);
+          callback(error, result);
+        };
+        return (super.query as (...all: unknown[]) => never)(...args);
+      }
+      const config = args[0] as { callback?: unknown } | undefined;
+      if (config && typeof config === "object" && typeof config.callback === "function") {
+        const given = config.callback as (error: unknown, result: unknown) => void;
+        config.callback = (error: unknown, result: unknown) => {
+          settle(error);
+          given(error, result);
+        };
+        return (super.query as (...all: unknown[]) => never)(...args);
+      }
+      const result = (super.query as (...all: unknown[]) => unknown)(...args);
+      if (result instanceof Promise) result.then(() => settle(), settle);
+      else settle();
+      return result as never;
+    }
+  }
+  const pool = new pg.Pool({
+    connectionString,
+    max,
+    Client: BoundedClient,
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    keepAlive: true,
+    keepAliveInitialDelayMillis: KEEPALIVE_AFTER_MS,
+    ...(bounded
+      ? {
+          statement_timeout: STATEMENT_TIMEOUT_MS,
+          query_timeout: ANSWER_TIMEOUT_MS,
+          idle_in_transaction_session_timeout: IDLE_IN_TRANSACTION_MS,
+        }
+      : {}),
+  });
+  const readStalls = (): PoolStalls => {
+    const now = performance.now();
+    let oldest = now;
+    for (const started of waiting) oldest = Math.min(oldest, started);
+    const remembered = stalls.lastSilentAt !== null && Date.now() - stalls.lastSilentAt < STALL_REMEMBERED_MS;
+    return { oldestWaitMs: now - oldest, lastSilentAt: remembered ? stalls.lastSilentAt : null };
+  };
+  return { pool, readStalls };
+}
 
 /** An advisory lock key so that two instances never migrate at once. */
 const MIGRATION_LOCK = 7_245_001;
 
-export function openPostgres(connectionString: string, max = 10): DatabaseHandle {
-  // A server that does not answer fails a query within seconds instead of holding the request forever.
-  const pool = new pg.Pool({ connectionString, max, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
+/**
+ * PostgreSQL through a pool. The server's statements are `bounded` (see
+ * STATEMENT_TIMEOUT_MS); scripts that read or write a whole database at once
+ * (a backup, a restore, a seed) are not. Migrations run on a connection of their own
+ * without the bound, as an index on a large table may take longer.
+ */
+export function openPostgres(connectionString: string, max = 10, bounded = false): DatabaseHandle {
+  const { pool, readStalls } = boundedPool(connectionString, max, bounded);
   // A connection the database ends (a restart, a failover, an administrator's command) must not
   // end the process. The pool listens on its idle connections only: one held by a transaction
   // between two statements, or by a request, had no listener, and its error was thrown as
@@ -111,15 +230,17 @@ export function openPostgres(connectionString: string, max = 10): DatabaseHandle
   return {
     kind: "postgres",
     db,
-    raw: { pool },
+    raw: { pool, stalls: readStalls },
     async migrate() {
-      const client = await pool.connect();
+      const client = new pg.Client({ connectionString, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
+      client.on("error", () => {});
+      await client.connect();
       try {
         await client.query("select pg_advisory_lock($1)", [MIGRATION_LOCK]);
         await migratePg(drizzlePg(client, { schema }), { migrationsFolder: MIGRATIONS_DIR });
       } finally {
         await client.query("select pg_advisory_unlock($1)", [MIGRATION_LOCK]).catch(() => {});
-        client.release();
+        await client.end().catch(() => {});
       }
     },
     async close() {

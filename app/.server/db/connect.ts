@@ -1,3 +1,4 @@
+import fs from "node:fs";
 import path from "node:path";
 import { env, fullDiskMessage } from "../env";
 import { StartupError } from "../startup-error";
@@ -8,15 +9,16 @@ import { isDiskFull } from "./errors";
  * Opens the configured database (PostgreSQL when DATABASE_URL is set, else
  * embedded PGlite in DATA_DIR), applies the migrations and installs it. With
  * `thread`, the embedded database runs on a thread of its own (the built
- * server; scripts keep it on theirs). A database that cannot be reached or
+ * server; scripts keep it on theirs); with `bounded`, PostgreSQL's statements
+ * have a time limit (the server's; scripts have none). A database that cannot be reached or
  * entered is a `StartupError` whose message says which part of DATABASE_URL
  * to check.
  */
-export async function connectDatabase(options: { thread?: boolean } = {}): Promise<DatabaseHandle> {
+export async function connectDatabase(options: { thread?: boolean; bounded?: boolean } = {}): Promise<DatabaseHandle> {
   let handle: DatabaseHandle | undefined;
   try {
     handle = env.DATABASE_URL
-      ? openPostgres(env.DATABASE_URL)
+      ? openPostgres(env.DATABASE_URL, 10, options.bounded)
       : await openPglite({ dataDir: path.join(env.DATA_DIR, "db"), thread: options.thread });
     await handle.migrate();
   } catch (error) {
@@ -24,13 +26,27 @@ export async function connectDatabase(options: { thread?: boolean } = {}): Promi
     if (env.DATABASE_URL) {
       const fault = describeConnectionFault(error, env.DATABASE_URL);
       if (fault) throw new StartupError(fault, { cause: error });
-    } else if (isDiskFull(error)) {
+    } else if (isDiskFull(error) || lowOnSpace(env.DATA_DIR)) {
       throw new StartupError(fullDiskMessage(env.DATA_DIR), { cause: error });
     }
     throw error;
   }
   setDatabase(handle);
   return handle;
+}
+
+/**
+ * Whether DATA_DIR is below the embedded database's reserve: PGlite reports a
+ * start it could not finish for want of space as "failed to initialize", so
+ * the disk is looked at to tell the operator why.
+ */
+function lowOnSpace(dataDir: string): boolean {
+  try {
+    const space = fs.statfsSync(dataDir);
+    return space.bavail * space.bsize < env.DISK_RESERVE_MB * 1024 * 1024;
+  } catch {
+    return false;
+  }
 }
 
 /** One line for a PostgreSQL connection that failed, naming the part of the URL at fault; null when it is not one. */
