@@ -146,6 +146,15 @@ const EnvSchema = z.object({
       .max(3600, "must be a whole number of seconds from 0 (off) to 3600")
       .default(60),
   ),
+  // Megabytes of DATA_DIR the embedded database keeps free: below it, changes are refused and pages still read.
+  DISK_RESERVE_MB: optionalString.pipe(
+    z.coerce
+      .number<string | undefined>({ message: "must be a whole number of megabytes from 32 to 100000" })
+      .int("must be a whole number of megabytes from 32 to 100000")
+      .min(32, "must be a whole number of megabytes from 32 to 100000")
+      .max(100_000, "must be a whole number of megabytes from 32 to 100000")
+      .default(64),
+  ),
 });
 
 export type Env = Readonly<
@@ -197,7 +206,7 @@ export function parseEnv(source: NodeJS.ProcessEnv): Env {
   }
 
   const dataDir = path.resolve(parsed.DATA_DIR);
-  if (dataDirectoryInUse(parsed)) checkDataDirectory(dataDir);
+  if (dataDirectoryInUse(parsed)) checkDataDirectory(dataDir, parsed.DATABASE_URL ? 0 : START_MIN_FREE_BYTES);
   return Object.freeze({
     ...parsed,
     DATA_DIR: dataDir,
@@ -216,12 +225,29 @@ export function dataDirectoryInUse(
   return !settings.DATABASE_URL || !settings.S3_ENDPOINT || !settings.SMTP_URL || !settings.AUTH_SECRET;
 }
 
-/** The one line for a DATA_DIR whose disk is full, whichever step of the start found it. */
-export const fullDiskMessage = (dataDir: string) =>
-  `[config] DATA_DIR: ${dataDir} is on a full disk: free some space, or point DATA_DIR at another disk.`;
+/**
+ * What the embedded database needs free to start at all: one segment of its
+ * write-ahead log. Between this and DISK_RESERVE_MB it starts, and refuses
+ * changes until space is freed (app/.server/disk-space.ts).
+ */
+const START_MIN_FREE_BYTES = 16 * 1024 * 1024;
 
-/** DATA_DIR must be a folder this user can write: checked at start, so no request finds out later. */
-function checkDataDirectory(dataDir: string) {
+const inMegabytes = (bytes: number) => `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
+
+/** The one line for a DATA_DIR whose disk is full, whichever step of the start found it. */
+export function fullDiskMessage(dataDir: string): string {
+  let free = "";
+  try {
+    const space = fs.statfsSync(dataDir);
+    free = ` (${inMegabytes(space.bavail * space.bsize)} free; Namecard needs ${inMegabytes(START_MIN_FREE_BYTES)} to start)`;
+  } catch {
+    // The figures are a courtesy: the line stands without them.
+  }
+  return `[config] DATA_DIR: ${dataDir} is on a full disk${free}: free some space, or point DATA_DIR at another disk.`;
+}
+
+/** DATA_DIR must be a folder this user can write, with room to start: checked at start, so no request finds out later. */
+function checkDataDirectory(dataDir: string, minFreeBytes: number) {
   const fault = (what: string) => new EnvError(`[config] DATA_DIR: ${dataDir} ${what}`);
   try {
     fs.mkdirSync(dataDir, { recursive: true });
@@ -230,6 +256,9 @@ function checkDataDirectory(dataDir: string) {
     fs.writeFileSync(probe, "");
     fs.rmSync(probe);
     keepDataDirectoryPrivate(dataDir);
+    const space = fs.statfsSync(dataDir);
+    if (space.bavail * space.bsize < minFreeBytes)
+      throw Object.assign(new Error("too little space"), { code: "ENOSPC" });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === "ENOTDIR" || code === "EEXIST") {

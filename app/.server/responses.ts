@@ -2,11 +2,15 @@ import { data } from "react-router";
 import type { ActionFailure } from "~/lib/action-result";
 import { isDatabaseUnavailable } from "./db/availability";
 import { databaseErrorLine, isFailedQuery } from "./db/errors";
+import { diskSpaceLow } from "./disk-space";
 import { ConflictError, ForbiddenError, NotFoundError, StaleEditError, ValidationError } from "./errors";
 
 /** What a form says when its write could not reach the database; what was typed stays on the form. */
 const TEMPORARILY_UNAVAILABLE =
   "Namecard is temporarily unavailable, so nothing was saved. Please try again in a moment.";
+/** …and when the server's disk is too full to take it. */
+const DISK_FULL =
+  "The server's disk is full, so nothing was saved. Please tell your administrator; everything else can still be read.";
 
 /**
  * Where domain outcomes become HTTP: routes call a domain function and hand
@@ -37,6 +41,7 @@ export function failureFrom(error: unknown, texts: FailureTexts = {}) {
   }
   if (error instanceof ForbiddenError) return failure(403, { formError: error.message });
   if (isDatabaseUnavailable(error)) {
+    if (diskSpaceLow()) return failure(507, { formError: DISK_FULL, values });
     console.warn(`[action] the database is unavailable: ${databaseErrorLine(error)}`);
     return failure(503, { formError: TEMPORARILY_UNAVAILABLE, values });
   }

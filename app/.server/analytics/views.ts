@@ -4,6 +4,7 @@ import { isbot } from "isbot";
 import { db, rowsOf } from "../db/client";
 import { databaseErrorLine } from "../db/errors";
 import { profiles, profileViews, users } from "../db/schema";
+import { diskSpaceLow } from "../disk-space";
 import { env } from "../env";
 import { publish } from "../realtime";
 import { ViewJournal } from "./view-journal";
@@ -191,7 +192,10 @@ function scheduleFlush(delay: number) {
   timer = setTimeout(() => {
     timer = undefined;
     flushViews().catch((error: unknown) => {
-      console.error(`[views] ${waiting.length} views could not be written yet: ${databaseErrorLine(error)}`);
+      // While the disk is too full for changes, that one line (app/.server/disk-space.ts) says why.
+      if (!diskSpaceLow()) {
+        console.error(`[views] ${waiting.length} views could not be written yet: ${databaseErrorLine(error)}`);
+      }
       scheduleFlush(retryDelay);
       retryDelay = Math.min(retryDelay * 2, RETRY_MAX_MS);
     });

@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import type { PgTable } from "drizzle-orm/pg-core";
+import { diskSpaceLow } from "../disk-space";
 import { getDatabaseHandle, rowsOf } from "./client";
 
 /**
@@ -37,7 +38,8 @@ const ANALYZE_SHARE = 0.1;
  */
 export async function refreshPlannerStatistics(...tables: PgTable[]) {
   const handle = getDatabaseHandle();
-  if (handle.kind !== "pglite") return;
+  // While the disk is low the database is read-only, and statistics can wait for space.
+  if (handle.kind !== "pglite" || diskSpaceLow()) return;
   if (tables.length > 0) {
     await handle.db.execute(sql`analyze ${sql.join(tables, sql`, `)}`);
     return;
@@ -62,7 +64,7 @@ export type Upkeep = { vacuumed: string[]; analyzed: string[] };
 export async function upkeepEmbeddedDatabase(stopping = () => false): Promise<Upkeep> {
   const done: Upkeep = { vacuumed: [], analyzed: [] };
   const handle = getDatabaseHandle();
-  if (handle.kind !== "pglite") return done;
+  if (handle.kind !== "pglite" || diskSpaceLow()) return done;
   // The counts of the last statements reach the statistics at the next pause of the database, not at once.
   await handle.db.execute(sql`select pg_stat_force_next_flush()`);
   const tables = rowsOf(

@@ -7,6 +7,7 @@ import { db, getDatabaseHandle, type Queryable, rowsOf } from "../db/client";
 import { databaseErrorLine, isRetryableConflict } from "../db/errors";
 import { brands, importRows, imports, profiles, users } from "../db/schema";
 import { refreshPlannerStatistics } from "../db/upkeep";
+import { diskSpaceLow, megabytes } from "../disk-space";
 import { ValidationError } from "../errors";
 import { type CardWriter, writeCards } from "../profiles/card-writer";
 import { managerNames, resolveManager } from "../profiles/managers";
@@ -368,7 +369,11 @@ export async function runImport(importId: string, options: RunOptions & { should
       }
       if (options.maxBatches !== undefined && batch > options.maxBatches) return;
       const began = performance.now();
-      if (!(await runBatchAgainOnConflict(() => runBatch(importId, allRows, options, batch, rows)))) {
+      const more = await runBatchWhenSpace(importId, options.shouldStop, () =>
+        runBatchAgainOnConflict(() => runBatch(importId, allRows, options, batch, rows)),
+      );
+      if (more === "stopping") continue;
+      if (!more) {
         await refreshPlannerStatistics(importRows, profiles);
         return;
       }
@@ -386,6 +391,46 @@ export async function runImport(importId: string, options: RunOptions & { should
       })
       .where(and(eq(imports.id, importId), inArray(imports.status, ["running"])))
       .catch(() => {});
+  }
+}
+
+const SPACE_LOOK_EVERY_MS = 1_000;
+
+/**
+ * Runs a batch once DATA_DIR has room for it: while the embedded database
+ * refuses changes for want of space (app/.server/disk-space.ts), the import
+ * waits between batches, and goes on by itself once space is back. A batch
+ * refused because the disk ran low during it wrote nothing, and runs again.
+ * "stopping" when the server stops meanwhile.
+ */
+async function runBatchWhenSpace(
+  importId: string,
+  shouldStop: (() => boolean) | undefined,
+  run: () => Promise<boolean>,
+): Promise<boolean | "stopping"> {
+  let waiting = false;
+  for (;;) {
+    const low = diskSpaceLow();
+    if (low) {
+      if (!waiting) {
+        console.warn(
+          `[import] ${importId} waits for disk space: DATA_DIR has ${megabytes(low.freeBytes)} free, less than its reserve of ${megabytes(low.reserveBytes)}`,
+        );
+        waiting = true;
+      }
+      if (shouldStop?.()) return "stopping";
+      await new Promise((resolve) => setTimeout(resolve, SPACE_LOOK_EVERY_MS));
+      continue;
+    }
+    if (waiting) {
+      console.info(`[import] ${importId} goes on: disk space is back`);
+      waiting = false;
+    }
+    try {
+      return await run();
+    } catch (error) {
+      if (!diskSpaceLow()) throw error;
+    }
   }
 }
 
@@ -443,7 +488,7 @@ function schedule(delay: number) {
     if (current) return schedule(POLL_MS);
     current = runPendingImports({ shouldStop: () => stopping })
       .then(() => undefined)
-      .catch((error) => console.error("[import] worker failed:", error))
+      .catch((error: unknown) => console.error(`[import] the worker failed: ${databaseErrorLine(error)}`))
       .finally(() => {
         current = null;
         schedule(POLL_MS);

@@ -2,6 +2,7 @@ import { ArrowLeft, Download, Play, RotateCcw, Trash2 } from "lucide-react";
 import { useEffect } from "react";
 import { Form, Link, redirect, useNavigation, useRevalidator } from "react-router";
 import { requirePermission } from "~/.server/authz";
+import { diskSpaceLow } from "~/.server/disk-space";
 import { NotFoundError } from "~/.server/errors";
 import { readForm } from "~/.server/form-data";
 import {
@@ -62,7 +63,9 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     id: record.id,
     fileName: record.fileName,
     status: record.status,
-    stale: isStale(record),
+    // Waiting for disk space writes no heartbeat: the import is paused, not lost.
+    waitingForSpace: (record.status === "queued" || record.status === "running") && diskSpaceLow() !== null,
+    stale: isStale(record) && diskSpaceLow() === null,
     error: record.error,
     totalRows: record.totalRows,
     processedRows: record.processedRows,
@@ -404,9 +407,11 @@ function ProgressView({ data, failure }: { data: Data; failure: Route.ComponentP
       ? "Import finished"
       : interrupted
         ? "Import interrupted"
-        : data.status === "queued"
-          ? "Waiting to start..."
-          : "Importing...";
+        : data.waitingForSpace
+          ? "Paused: the server's disk is full"
+          : data.status === "queued"
+            ? "Waiting to start..."
+            : "Importing...";
   return (
     <div className="space-y-6">
       <FormAlert failure={failure} nothingDone="" />
@@ -444,6 +449,14 @@ function ProgressView({ data, failure }: { data: Data; failure: Route.ComponentP
             ["Not imported", data.counts.failed, "error"],
           ]}
         />
+        {data.waitingForSpace ? (
+          <Alert tone="warning">
+            <p>
+              Rows already imported stay imported. The import goes on by itself once space is freed on the server's
+              disk.
+            </p>
+          </Alert>
+        ) : null}
         {interrupted ? (
           <Alert tone="error">
             <p>
