@@ -281,8 +281,7 @@ function answerOutagesWith503(req: Request, res: Response, next: NextFunction) {
     return status(code);
   };
   // Reads have a time budget on PostgreSQL; an event stream is a read meant to last.
-  const budgeted =
-    (req.method === "GET" || req.method === "HEAD") && !req.headers.accept?.includes("text/event-stream");
+  const budgeted = (req.method === "GET" || req.method === "HEAD") && req.path !== "/events";
   watchForOutage(() => {
     // Listeners run in the context of whoever emits: the end is bound to this request's.
     res.once("close", AsyncLocalStorage.bind(responseSent));

@@ -55,9 +55,10 @@ export async function watchDiskSpace(options: {
     }
     const space = { directory, freeBytes, reserveBytes };
     if (!low && freeBytes < reserveBytes) {
+      // Low only once the database refuses changes: a switch that failed is tried again at the next look.
+      await options.onLow(space);
       low = space;
       console.error(lowSpaceLine(space));
-      await options.onLow(space);
     } else if (low && freeBytes >= reserveBytes + RESUME_MARGIN_BYTES) {
       await options.onRecovered(space);
       low = null;

@@ -206,7 +206,7 @@ export function parseEnv(source: NodeJS.ProcessEnv): Env {
   }
 
   const dataDir = path.resolve(parsed.DATA_DIR);
-  if (dataDirectoryInUse(parsed)) checkDataDirectory(dataDir, parsed.DATABASE_URL ? 0 : START_MIN_FREE_BYTES);
+  if (dataDirectoryInUse(parsed)) checkDataDirectory(dataDir);
   return Object.freeze({
     ...parsed,
     DATA_DIR: dataDir,
@@ -246,8 +246,14 @@ export function fullDiskMessage(dataDir: string): string {
   return `[config] DATA_DIR: ${dataDir} is on a full disk${free}: free some space, or point DATA_DIR at another disk.`;
 }
 
-/** DATA_DIR must be a folder this user can write, with room to start: checked at start, so no request finds out later. */
-function checkDataDirectory(dataDir: string, minFreeBytes: number) {
+/** Whether DATA_DIR's disk has room for the embedded database to start (a backup made by reading it needs none). */
+export function hasRoomToStart(dataDir: string): boolean {
+  const space = fs.statfsSync(dataDir);
+  return space.bavail * space.bsize >= START_MIN_FREE_BYTES;
+}
+
+/** DATA_DIR must be a folder this user can write: checked at start, so no request finds out later. */
+function checkDataDirectory(dataDir: string) {
   const fault = (what: string) => new EnvError(`[config] DATA_DIR: ${dataDir} ${what}`);
   try {
     fs.mkdirSync(dataDir, { recursive: true });
@@ -256,9 +262,6 @@ function checkDataDirectory(dataDir: string, minFreeBytes: number) {
     fs.writeFileSync(probe, "");
     fs.rmSync(probe);
     keepDataDirectoryPrivate(dataDir);
-    const space = fs.statfsSync(dataDir);
-    if (space.bavail * space.bsize < minFreeBytes)
-      throw Object.assign(new Error("too little space"), { code: "ENOSPC" });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === "ENOTDIR" || code === "EEXIST") {

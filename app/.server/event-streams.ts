@@ -1,5 +1,6 @@
 import { and, gt, inArray } from "drizzle-orm";
 import { db } from "./db/client";
+import { outsideRequest } from "./db/request-scope";
 import { sessions } from "./db/schema";
 import { type RealtimeEvent, subscribe } from "./realtime";
 
@@ -51,7 +52,7 @@ export function registerStream(
   set.add(stream);
   bySession.set(session.id, set);
   unsubscribe ??= subscribe(onEvent);
-  recheck ??= setInterval(() => void recheckStreams().catch(() => {}), RECHECK_MS);
+  recheck ??= outsideRequest(() => setInterval(() => void recheckStreams().catch(() => {}), RECHECK_MS));
   return {
     release() {
       set.delete(stream);

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { db, getDatabaseHandle, STATEMENT_TIMEOUT_MS } from "./db/client";
+import { ANSWER_TIMEOUT_MS, db, getDatabaseHandle } from "./db/client";
 import { BEAT_EVERY_MS } from "./db/database-thread-protocol";
 import { healthChecks } from "./db/schema";
 import { diskSpaceLow, lowSpaceLine } from "./disk-space";
@@ -73,7 +73,7 @@ function silentConnections(): string | null {
   const { raw } = getDatabaseHandle();
   if (!("stalls" in raw)) return null;
   const { oldestWaitMs, lastSilentAt } = raw.stalls();
-  if (oldestWaitMs > STATEMENT_TIMEOUT_MS) {
+  if (oldestWaitMs > ANSWER_TIMEOUT_MS) {
     return `a statement has waited ${(oldestWaitMs / 1000).toFixed(1)} s for PostgreSQL`;
   }
   if (lastSilentAt !== null) {

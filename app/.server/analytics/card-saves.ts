@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import { isbot } from "isbot";
 import { db } from "../db/client";
 import { databaseErrorLine } from "../db/errors";
+import { outsideRequest } from "../db/request-scope";
 import { cardSaves } from "../db/schema";
 import type { Visit } from "./views";
 
@@ -35,12 +36,14 @@ export function countSave(options: {
   if (!waiting.has(key) && waiting.size >= MAX_WAITING) return;
   waiting.set(key, (waiting.get(key) ?? 0) + 1);
   if (!timer) {
-    timer = setTimeout(() => {
-      timer = undefined;
-      flushSaves().catch((error: unknown) =>
-        console.error(`[saves] saves of cards could not be written: ${databaseErrorLine(error)}`),
-      );
-    }, FLUSH_AFTER_MS);
+    timer = outsideRequest(() =>
+      setTimeout(() => {
+        timer = undefined;
+        flushSaves().catch((error: unknown) =>
+          console.error(`[saves] saves of cards could not be written: ${databaseErrorLine(error)}`),
+        );
+      }, FLUSH_AFTER_MS),
+    );
     timer.unref();
   }
 }

@@ -3,6 +3,7 @@ import { sql } from "drizzle-orm";
 import { isbot } from "isbot";
 import { db, rowsOf } from "../db/client";
 import { databaseErrorLine } from "../db/errors";
+import { outsideRequest } from "../db/request-scope";
 import { profiles, profileViews, users } from "../db/schema";
 import { diskSpaceLow } from "../disk-space";
 import { env } from "../env";
@@ -189,17 +190,19 @@ let retryDelay = RETRY_MIN_MS;
 
 function scheduleFlush(delay: number) {
   if (timer || writing) return;
-  timer = setTimeout(() => {
-    timer = undefined;
-    flushViews().catch((error: unknown) => {
-      // While the disk is too full for changes, that one line (app/.server/disk-space.ts) says why.
-      if (!diskSpaceLow()) {
-        console.error(`[views] ${waiting.length} views could not be written yet: ${databaseErrorLine(error)}`);
-      }
-      scheduleFlush(retryDelay);
-      retryDelay = Math.min(retryDelay * 2, RETRY_MAX_MS);
-    });
-  }, delay);
+  timer = outsideRequest(() =>
+    setTimeout(() => {
+      timer = undefined;
+      flushViews().catch((error: unknown) => {
+        // While the disk is too full for changes, that one line (app/.server/disk-space.ts) says why.
+        if (!diskSpaceLow()) {
+          console.error(`[views] ${waiting.length} views could not be written yet: ${databaseErrorLine(error)}`);
+        }
+        scheduleFlush(retryDelay);
+        retryDelay = Math.min(retryDelay * 2, RETRY_MAX_MS);
+      });
+    }, delay),
+  );
   // Waiting views never keep a process alive by themselves: a clean stop writes them (stopCountingViews).
   timer.unref();
 }

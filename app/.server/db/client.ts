@@ -102,7 +102,7 @@ const CONNECT_TIMEOUT_MS = 5_000;
  * its connection stays usable.
  */
 export const STATEMENT_TIMEOUT_MS = 5_000;
-const ANSWER_TIMEOUT_MS = STATEMENT_TIMEOUT_MS + 1_500;
+export const ANSWER_TIMEOUT_MS = STATEMENT_TIMEOUT_MS + 1_500;
 /** A session left inside a transaction this long (its process gone silent) is ended by the server, freeing its locks. */
 const IDLE_IN_TRANSACTION_MS = 60_000;
 /** TCP keepalive: a peer that vanished is noticed on an idle connection, not at its next use. */
@@ -114,74 +114,103 @@ const STALL_REMEMBERED_MS = 15_000;
 type PoolStalls = { oldestWaitMs: number; lastSilentAt: number | null };
 
 /** The error of a statement a request had no time left for: read as the database not answering in time. */
-function budgetSpent(args: unknown[]): never {
-  const error = new Error(`the database did not answer within the request's ${REQUEST_BUDGET_MS / 1000} s`);
-  const callback = args.at(-1) ?? (args[0] as { callback?: unknown } | undefined)?.callback;
-  if (typeof callback === "function") {
-    process.nextTick(() => callback(error));
-    return undefined as never;
-  }
-  return Promise.reject(error) as never;
+function budgetSpentError(): Error {
+  return new Error(`the database did not answer within the request's ${REQUEST_BUDGET_MS / 1000} s`);
 }
 
 /** pg's error for an answer that did not come within `query_timeout`. */
 const isSilent = (error: unknown) => error instanceof Error && error.message === "Query read timeout";
 
 /**
- * A pool whose connections give up on a silent server: pg rejects a statement
- * after `query_timeout`, but keeps the connection, whose next statements
- * queue behind the one that never ends. Here such a connection is destroyed,
- * so the pool replaces it; the statements queued on it fail at once.
+ * A pool whose connections give up on a silent server, and whose single
+ * statements keep to the request's budget.
+ *
+ * pg rejects a statement after `query_timeout` but keeps the connection,
+ * whose next statements queue behind the one that never ends: here such a
+ * connection is destroyed, so the pool replaces it and the statements queued
+ * on it fail at once. Only a timeout of the full ANSWER_TIMEOUT_MS counts as
+ * silence for /healthz; one the budget shortened is a slow page, not a silent
+ * server.
+ *
+ * The budget is read where a statement is asked for (`Pool.query`, in the
+ * request's own context), before a connection is taken: a spent budget takes
+ * none. A transaction's statements (on a connection it holds) have no budget,
+ * only each statement's bound, so a transaction is never left open by a
+ * statement refused halfway through it.
  */
 function boundedPool(connectionString: string, max: number, bounded: boolean) {
-  const waiting = new Set<number>();
+  const waiting = new Map<number, number>();
+  let nextQuery = 0;
   const stalls = { lastSilentAt: null as number | null };
   class BoundedClient extends pg.Client {
     // pg's `query` has many overloads; each form is passed through as it came.
     override query(...args: unknown[]): never {
-      const left = budgetLeftMs();
-      if (bounded && left !== null) {
-        // A request whose budget is spent asks nothing more: its answer is the outage's.
-        if (left <= 0) return budgetSpent(args);
-        const config = args[0];
-        if (config && typeof config === "object") {
-          (config as { query_timeout?: number }).query_timeout = Math.min(ANSWER_TIMEOUT_MS, Math.ceil(left));
-        }
-      }
-      const started = performance.now();
-      waiting.add(started);
+      const id = nextQuery++;
+      waiting.set(id, performance.now());
+      const config = args[0] as { callback?: unknown; query_timeout?: number } | undefined;
+      const shortened = typeof config === "object" && config !== null && (config.query_timeout ?? 0) > 0;
       const settle = (error?: unknown) => {
-        waiting.delete(started);
+        waiting.delete(id);
         if (!isSilent(error)) return;
-        stalls.lastSilentAt = Date.now();
-        console.warn("[db] PostgreSQL did not answer in time: the connection is given up");
+        if (!shortened) {
+          stalls.lastSilentAt = Date.now();
+          console.warn("[db] PostgreSQL did not answer in time: the connection is given up");
+        }
+        // The statement may still run on the server: the connection is no use to anyone now.
         (this as unknown as { connection: { stream: { destroy(): void } } }).connection.stream.destroy();
       };
-      const last = args.length - 1;
-      const callback = args[last];
-      if (typeof callback === "function") {
-        args[last] = (error: unknown, result: unknown) => {
-          settle(error);
-          callback(error, result);
-        };
-        return (super.query as (...all: unknown[]) => never)(...args);
+      try {
+        const last = args.length - 1;
+        const callback = args[last];
+        if (typeof callback === "function") {
+          args[last] = (error: unknown, result: unknown) => {
+            settle(error);
+            callback(error, result);
+          };
+          return (super.query as (...all: unknown[]) => never)(...args);
+        }
+        if (config && typeof config === "object" && typeof config.callback === "function") {
+          const given = config.callback as (error: unknown, result: unknown) => void;
+          config.callback = (error: unknown, result: unknown) => {
+            settle(error);
+            given(error, result);
+          };
+          return (super.query as (...all: unknown[]) => never)(...args);
+        }
+        const result = (super.query as (...all: unknown[]) => unknown)(...args);
+        // A promise is followed to its end; anything else (a cursor, a stream) is not watched.
+        if (result instanceof Promise) result.then(() => settle(), settle);
+        else settle();
+        return result as never;
+      } catch (error) {
+        settle();
+        throw error;
       }
-      const config = args[0] as { callback?: unknown } | undefined;
-      if (config && typeof config === "object" && typeof config.callback === "function") {
-        const given = config.callback as (error: unknown, result: unknown) => void;
-        config.callback = (error: unknown, result: unknown) => {
-          settle(error);
-          given(error, result);
-        };
-        return (super.query as (...all: unknown[]) => never)(...args);
-      }
-      const result = (super.query as (...all: unknown[]) => unknown)(...args);
-      if (result instanceof Promise) result.then(() => settle(), settle);
-      else settle();
-      return result as never;
     }
   }
-  const pool = new pg.Pool({
+  class BudgetedPool extends pg.Pool {
+    // The same overloads, as pg-pool's own `query` takes them.
+    override query(...args: unknown[]): never {
+      const left = bounded ? budgetLeftMs() : null;
+      if (left !== null) {
+        if (left <= 0) {
+          const callback = args.at(-1);
+          if (typeof callback === "function") {
+            process.nextTick(() => callback(budgetSpentError()));
+            return undefined as never;
+          }
+          return Promise.reject(budgetSpentError()) as never;
+        }
+        if (left < ANSWER_TIMEOUT_MS) {
+          const first = args[0];
+          const config = typeof first === "string" ? { text: first } : { ...(first as object) };
+          args[0] = { ...config, query_timeout: Math.ceil(left) };
+        }
+      }
+      return (super.query as (...all: unknown[]) => never)(...args);
+    }
+  }
+  const pool = new BudgetedPool({
     connectionString,
     max,
     Client: BoundedClient,
@@ -199,7 +228,7 @@ function boundedPool(connectionString: string, max: number, bounded: boolean) {
   const readStalls = (): PoolStalls => {
     const now = performance.now();
     let oldest = now;
-    for (const started of waiting) oldest = Math.min(oldest, started);
+    for (const started of waiting.values()) oldest = Math.min(oldest, started);
     const remembered = stalls.lastSilentAt !== null && Date.now() - stalls.lastSilentAt < STALL_REMEMBERED_MS;
     return { oldestWaitMs: now - oldest, lastSilentAt: remembered ? stalls.lastSilentAt : null };
   };

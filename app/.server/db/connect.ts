@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
-import { env, fullDiskMessage } from "../env";
+import { env, fullDiskMessage, hasRoomToStart } from "../env";
 import { StartupError } from "../startup-error";
 import { type DatabaseHandle, openPglite, openPostgres, setDatabase } from "./client";
 import { isDiskFull } from "./errors";
@@ -16,6 +16,7 @@ import { isDiskFull } from "./errors";
  */
 export async function connectDatabase(options: { thread?: boolean; bounded?: boolean } = {}): Promise<DatabaseHandle> {
   let handle: DatabaseHandle | undefined;
+  if (!env.DATABASE_URL && !hasRoomToStart(env.DATA_DIR)) throw new StartupError(fullDiskMessage(env.DATA_DIR));
   try {
     handle = env.DATABASE_URL
       ? openPostgres(env.DATABASE_URL, 10, options.bounded)
@@ -26,13 +27,18 @@ export async function connectDatabase(options: { thread?: boolean; bounded?: boo
     if (env.DATABASE_URL) {
       const fault = describeConnectionFault(error, env.DATABASE_URL);
       if (fault) throw new StartupError(fault, { cause: error });
-    } else if (isDiskFull(error) || lowOnSpace(env.DATA_DIR)) {
+    } else if (isDiskFull(error) || (isFailedStart(error) && lowOnSpace(env.DATA_DIR))) {
       throw new StartupError(fullDiskMessage(env.DATA_DIR), { cause: error });
     }
     throw error;
   }
   setDatabase(handle);
   return handle;
+}
+
+/** PGlite's words for a start it could not finish, or a fault that ended it. */
+function isFailedStart(error: unknown): boolean {
+  return error instanceof Error && /failed to initiali[sz]e|abort/i.test(error.message);
 }
 
 /**

@@ -45,3 +45,8 @@ export function budgetLeftMs(): number | null {
   const startedAt = scope.getStore()?.startedAt;
   return typeof startedAt === "number" ? REQUEST_BUDGET_MS - (performance.now() - startedAt) : null;
 }
+
+/** Runs `work` outside any request: a timer or worker it starts is the process's, held to no request's budget. */
+export function outsideRequest<T>(work: () => T): T {
+  return scope.exit(work);
+}

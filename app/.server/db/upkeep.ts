@@ -76,7 +76,8 @@ export async function upkeepEmbeddedDatabase(stopping = () => false): Promise<Up
       where s.schemaname = 'public'`),
   ) as { name: string; dead: number; added: number; changed: number; rows: number }[];
   for (const table of tables) {
-    if (stopping()) break;
+    // The disk may run low during a round: the database is read-only then, and the rest waits.
+    if (stopping() || diskSpaceLow()) break;
     if (
       table.dead > VACUUM_BASE + VACUUM_SHARE * table.rows ||
       table.added > INSERT_VACUUM_BASE + INSERT_VACUUM_SHARE * table.rows

@@ -360,7 +360,9 @@ export async function runImport(importId: string, options: RunOptions & { should
     await refreshPlannerStatistics(importRows, profiles);
     for (let batch = 1; ; batch++) {
       if (options.shouldStop?.()) {
-        // Stopped between batches: the next start takes it up at once.
+        // Stopped between batches: the next start takes it up at once (a read-only database keeps it
+        // "running", which a start takes up too).
+        if (diskSpaceLow()) return;
         await db
           .update(imports)
           .set({ status: "queued" })

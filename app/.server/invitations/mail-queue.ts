@@ -391,7 +391,11 @@ export function startMailQueue(
       running = (async () => {
         try {
           const now = new Date();
-          await options.beforeEach?.(now);
+          // What runs before the round (reminders, deleting old leads) never holds back the mail already due.
+          await options.beforeEach?.(now).catch((error: unknown) => {
+            if (!diskSpaceLow())
+              console.error(`[mail-queue] the work before a round failed: ${databaseErrorLine(error)}`);
+          });
           await processDueJobs({ send: options.send, stopping: () => current.stopped });
         } catch (error) {
           // While the disk is too full for changes, that one line (app/.server/disk-space.ts) says why.
