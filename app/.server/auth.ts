@@ -10,6 +10,7 @@ import { authLogger } from "./auth-logger";
 import { type Database, getDatabaseHandle } from "./db/client";
 import { authSchema } from "./db/schema";
 import { env } from "./env";
+import { learnAuthApi } from "./log-redaction";
 import { afterAnswer } from "./mail";
 import { publish } from "./realtime";
 import { namecardSso } from "./sso/plugin";
@@ -130,6 +131,7 @@ export function getAuth(): Auth {
   const database = getDatabaseHandle().db;
   if (!instance || instance.database !== database) {
     instance = { auth: createAuth(database), database };
+    learnAuthApi(instance.auth);
   }
   return instance.auth;
 }

@@ -1,5 +1,3 @@
-import { getAuth } from "./auth";
-
 /**
  * What a log line may show of an address: the one rule every line that prints
  * a request's address, a link or a path goes through
@@ -110,20 +108,14 @@ function wordOf(segment: string): string | null {
   }
 }
 
-let known: AuthApiPaths | undefined;
+let known: AuthApiPaths | null = null;
 
 /**
- * Read from better-auth once it runs: its base path, and the words of every endpoint's path (plugins'
- * too). Only ever called as a line is logged: auth.ts imports this module through its logger.
+ * Learns the auth API's paths from better-auth once it runs (app/.server/auth.ts
+ * tells it): its base path, and the words of every endpoint's path, plugins'
+ * too. Until then every path segment is replaced.
  */
-function authApiPaths(): AuthApiPaths | null {
-  if (known) return known;
-  let auth: ReturnType<typeof getAuth>;
-  try {
-    auth = getAuth();
-  } catch {
-    return null;
-  }
+export function learnAuthApi(auth: { options: { basePath?: string }; api: Record<string, unknown> }) {
   const base = wordsOf(auth.options.basePath ?? "");
   const words = new Set(base);
   for (const endpoint of Object.values(auth.api)) {
@@ -131,6 +123,9 @@ function authApiPaths(): AuthApiPaths | null {
     if (typeof path === "string") for (const word of wordsOf(path)) words.add(word);
   }
   known = { base, words };
+}
+
+function authApiPaths(): AuthApiPaths | null {
   return known;
 }
 

@@ -55,3 +55,30 @@ export function failedForOutage(context: RouterContextProvider | undefined): boo
 export function outageStatus(): 503 | 507 {
   return diskSpaceLow() ? 507 : 503;
 }
+
+/**
+ * better-auth's answer, except that one it could not give because the database
+ * was unavailable is the outage's 503 (or 507), as every other answer is then:
+ * it throws what is not its own error (`onAPIError.throw`), and answers a
+ * session lookup that failed with its own 500, whose cause only its log sees.
+ */
+export async function authAnswer(answer: () => Promise<Response>): Promise<Response> {
+  let response: Response;
+  try {
+    response = await answer();
+  } catch (error) {
+    if (!isDatabaseUnavailable(error)) throw error;
+    noteOutage();
+    return authUnavailable();
+  }
+  if (response.status < 500 || !outageNoted()) return response;
+  await response.body?.cancel();
+  return authUnavailable();
+}
+
+function authUnavailable() {
+  return Response.json(
+    { code: "SERVICE_UNAVAILABLE", message: "Namecard is temporarily unavailable. Please try again in a moment." },
+    { status: outageStatus(), headers: { "Retry-After": String(RETRY_AFTER_SECONDS), "Cache-Control": "no-store" } },
+  );
+}
