@@ -58,3 +58,12 @@ export class ConflictError extends DomainError {
 export class StorageError extends DomainError {
   override name = "StorageError";
 }
+
+/**
+ * An identity provider (a SCIM connection) asked for a write that is Namecard's
+ * alone: an administrator's card, or an address an account holds with a card
+ * of its own (docs/decisions/032-scim-provisioning.md).
+ */
+export class ProviderRefusedError extends DomainError {
+  override name = "ProviderRefusedError";
+}

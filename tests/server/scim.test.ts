@@ -1,7 +1,9 @@
 import { eq, sql } from "drizzle-orm";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { requireViewer } from "~/.server/authz";
 import { db } from "~/.server/db/client";
 import { auditLog, brands, profiles, scimConnections, sessions, siteSettings, users } from "~/.server/db/schema";
+import { isDeactivatedAccount } from "~/.server/profiles/deactivation";
 import { revokeConnection } from "~/.server/scim/connections";
 import { mapGroupToBrand } from "~/.server/scim/groups";
 import { loader as cardLoader } from "~/routes/profile/$username";
@@ -401,5 +403,77 @@ describe("SCIM provisioning, refused and raced", () => {
     ]) {
       expect((await scim.request("POST", "/Users", body)).status, JSON.stringify(body)).toBe(400);
     }
+  });
+});
+
+describe("SCIM provisioning, rehires and administrators", () => {
+  const person = (email: string, active = true) => ({
+    schemas: ["urn:ietf:params:scim:schemas:core:2.0:User"],
+    userName: email,
+    name: { givenName: "Re", familyName: "Hire" },
+    active,
+  });
+
+  it("re-creates a person whose card already holds what the provider sends, and switches their card on again", async () => {
+    const prepared = await insertCard({ email: "re.hire@okta.local", firstName: "Re", lastName: "Hire" });
+    const first = await scim.request("POST", "/Users", person("re.hire@okta.local"));
+    expect(first.status, JSON.stringify(first.body)).toBe(201);
+    expect((await scim.request("DELETE", `/Users/${String(first.body?.id)}`)).status).toBe(204);
+    expect(await publicStatus(prepared.username)).toBe(410);
+
+    // The rehire, and the provider's retry of it: the same card, on again, and 201 each time.
+    for (const attempt of [1, 2]) {
+      const again = await scim.request("POST", "/Users", person("re.hire@okta.local"));
+      expect(again.status, `attempt ${attempt}: ${JSON.stringify(again.body)}`).toBe(201);
+      expect(again.body).toMatchObject({ active: true });
+      expect(await cardByEmail("re.hire@okta.local")).toMatchObject({ id: prepared.id, deactivatedAt: null });
+      expect(await publicStatus(prepared.username)).toBe(200);
+      expect((await scim.request("DELETE", `/Users/${String(again.body?.id)}`)).status).toBe(204);
+    }
+  });
+
+  it("never lets a provider lock a member out through a card at their account's address while their own card shows another", async () => {
+    const member = await createMember();
+    await db.update(profiles).set({ email: "shown.elsewhere@example.com" }).where(eq(profiles.id, member.profile.id));
+    // A connection tries to make a switched-off card at the account's address.
+    const refused = await scim.request("POST", "/Users", person(member.email, false));
+    expect(refused.status).toBe(409);
+    expect(await cardByEmail(member.email)).toBeNull();
+    // Even an unclaimed, switched-off card at that address (made before the rule) decides nothing for the account.
+    await insertCard({ email: member.email, deactivatedAt: new Date() });
+    expect(await isDeactivatedAccount({ id: member.id, email: member.email })).toBe(false);
+    expect((await requireViewer(getRequest("/", member.cookie))).profile?.id).toBe(member.profile.id);
+
+    // The same for an administrator by role, whose address no provider may take.
+    const admin = await createMember();
+    await db.update(users).set({ role: "admin" }).where(eq(users.id, admin.id));
+    await db.update(profiles).set({ email: "admin.card@example.com" }).where(eq(profiles.id, admin.profile.id));
+    expect((await scim.request("POST", "/Users", person(admin.email, false))).status).toBe(409);
+    expect(await isDeactivatedAccount({ id: admin.id, email: admin.email })).toBe(false);
+  });
+
+  it("never switches off, edits or deletes the card of a person made an administrator after they were provisioned", async () => {
+    const member = await createMember();
+    const linked = await scim.request("POST", "/Users", person(member.email));
+    expect(linked.status, JSON.stringify(linked.body)).toBe(201);
+    const id = String(linked.body?.id);
+    await db.update(users).set({ role: "admin" }).where(eq(users.id, member.id));
+
+    const patch = (Operations: unknown[]) =>
+      scim.request("PATCH", `/Users/${id}`, { schemas: ["urn:ietf:params:scim:api:messages:2.0:PatchOp"], Operations });
+    for (const answer of [
+      await patch([{ op: "replace", path: "active", value: false }]),
+      await patch([{ op: "replace", path: "title", value: "Renamed by the provider" }]),
+      await patch([{ op: "replace", path: 'emails[type eq "work"].value', value: "moved@example.com" }]),
+      await scim.request("PUT", `/Users/${id}`, person("moved@example.com", false)),
+      await scim.request("DELETE", `/Users/${id}`),
+    ]) {
+      expect(answer.status, JSON.stringify(answer.body)).toBe(409);
+      expect(String(answer.body?.detail)).toContain("administrator's, managed in Namecard only");
+    }
+    const [card] = await db.select().from(profiles).where(eq(profiles.id, member.profile.id));
+    expect(card).toMatchObject({ email: member.email, deactivatedAt: null });
+    expect(card?.title).not.toBe("Renamed by the provider");
+    expect((await requireViewer(getRequest("/", member.cookie))).profile?.id).toBe(member.profile.id);
   });
 });

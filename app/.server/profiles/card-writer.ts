@@ -1,8 +1,10 @@
 import { and, eq, isNull, type SQL, sql } from "drizzle-orm";
 import type { Actor } from "../actor";
+import { isAdminEmail } from "../admins";
 import { type AuditChanges, type ConnectionAuthor, changedFields, recordAdminAction } from "../audit/record";
 import { db, type Queryable, rowsOf } from "../db/client";
 import { type Profile, profiles, sessions, users } from "../db/schema";
+import { ProviderRefusedError } from "../errors";
 import { announceCommitted, publishAll, type RealtimeEvent } from "../realtime";
 
 /**
@@ -55,6 +57,47 @@ export class CardWriter {
     return this.#events;
   }
 
+  /**
+   * The one guard for a provider's writes: a SCIM connection never writes an
+   * administrator's card (by role, or an address in ADMIN_EMAILS, whenever the
+   * role was given), so no provider can switch one off or change its address.
+   * Other authors pass.
+   */
+  async assertProviderMay(cardId: string): Promise<void> {
+    if (this.author.kind !== "scim") return;
+    const [card] = await this.tx
+      .select({ email: profiles.email, ownerEmail: users.email, ownerRole: users.role })
+      .from(profiles)
+      .leftJoin(users, eq(users.id, profiles.userId))
+      .where(eq(profiles.id, cardId));
+    if (!card) return;
+    if (card.ownerRole === "admin" || isAdminEmail(card.email) || isAdminEmail(card.ownerEmail)) {
+      throw new ProviderRefusedError("This card is an administrator's, managed in Namecard only.");
+    }
+  }
+
+  /**
+   * …nor gives a card (`cardId`, or a new one) an address that is an
+   * administrator's, or that an account holds while its own card is another.
+   */
+  async #assertProviderMayUse(email: string, cardId: string | null): Promise<void> {
+    if (this.author.kind !== "scim") return;
+    if (isAdminEmail(email)) {
+      throw new ProviderRefusedError("This address is an administrator's, managed in Namecard only.");
+    }
+    const accounts = await this.tx
+      .select({ role: users.role, card: profiles.id })
+      .from(users)
+      .leftJoin(profiles, eq(profiles.userId, users.id))
+      .where(sql`lower(${users.email}) = ${email.toLowerCase()}`);
+    if (accounts.some((account) => account.role === "admin")) {
+      throw new ProviderRefusedError("This address is an administrator's, managed in Namecard only.");
+    }
+    if (accounts.some((account) => account.card !== null && account.card !== cardId)) {
+      throw new ProviderRefusedError("This address belongs to an account whose card is another.");
+    }
+  }
+
   #changed(id: string) {
     if (!this.#events.some((event) => event.kind === "profile" && event.id === id)) {
       this.#events.push({ kind: "profile", id });
@@ -82,6 +125,7 @@ export class CardWriter {
 
   /** Makes one card; its audit entry lists its values (a photo as "new image"), or `changes` when given. */
   async create(values: CardValues, options: { changes?: AuditChanges } = {}): Promise<Profile> {
+    await this.#assertProviderMayUse(values.email, null);
     const [card] = await this.tx
       .insert(profiles)
       .values({ ...values, viewCount: 0 })
@@ -120,6 +164,10 @@ export class CardWriter {
     values: Partial<CardValues>,
     options: { changes?: AuditChanges; where?: SQL } = {},
   ): Promise<boolean> {
+    await this.assertProviderMay(target.id);
+    if (values.email !== undefined) await this.#assertProviderMayUse(values.email, target.id);
+    // Nothing to set is nothing to write (a provider sending what the card already holds).
+    if (Object.keys(values).length === 0) return false;
     const written = await this.tx
       .update(profiles)
       .set(values)
@@ -181,6 +229,7 @@ export class CardWriter {
     active: boolean,
   ): Promise<boolean> {
     if ((card.deactivatedAt === null) === active) return false;
+    await this.assertProviderMay(card.id);
     await this.tx
       .update(profiles)
       .set({ deactivatedAt: active ? null : new Date() })
@@ -198,6 +247,7 @@ export class CardWriter {
 
   /** Unlinks a card from its account (the account's provider removed the person); the card stays. */
   async release(card: CardTarget, userId: string): Promise<void> {
+    await this.assertProviderMay(card.id);
     await this.tx
       .update(profiles)
       .set({ userId: null, claimedAt: null })

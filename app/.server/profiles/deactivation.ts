@@ -63,14 +63,19 @@ async function lockedCard(tx: Queryable, profileId: string) {
 }
 
 /**
- * The cards that decide whether an account may hold a session: its own, and the unclaimed one
- * prepared for its address. The account is given by value, or by the users table's columns when
- * read in the same statement (signed-in.ts).
+ * The cards that decide whether an account may hold a session: its own, and, while it has
+ * claimed none, the unclaimed one prepared for its address. Once it has a card, an unclaimed
+ * card at its address (one a provider made, say) decides nothing for it. The account is given
+ * by value, or by the users table's columns when read in the same statement (signed-in.ts).
  */
 export function cardsOfAccount(user: { id: string | AnyPgColumn; email: string | AnyPgColumn }) {
   return or(
     eq(profiles.userId, user.id),
-    and(isNull(profiles.userId), sql`lower(${profiles.email}) = lower(${user.email})`),
+    and(
+      isNull(profiles.userId),
+      sql`lower(${profiles.email}) = lower(${user.email})`,
+      sql`not exists (select 1 from ${profiles} own where own.user_id = ${user.id})`,
+    ),
   );
 }
 

@@ -1,4 +1,5 @@
 import { isRetryableConflict, isUniqueViolation } from "../db/errors";
+import { ProviderRefusedError } from "../errors";
 import { type CardWriter, writeCards } from "../profiles/card-writer";
 import type { Connection } from "./connections";
 import { ScimError } from "./errors";
@@ -20,7 +21,11 @@ export async function asConnection<T>(
   work: (cards: CardWriter) => Promise<T>,
   conflict = "A user with this userName or e-mail address exists already.",
 ): Promise<T> {
-  const run = () => writeCards({ kind: "scim", connection: context.connection }, work);
+  const run = () =>
+    writeCards({ kind: "scim", connection: context.connection }, work).catch((error: unknown) => {
+      if (error instanceof ProviderRefusedError) throw new ScimError(409, error.message, "uniqueness");
+      throw error;
+    });
   try {
     return await run();
   } catch (error) {

@@ -1,7 +1,6 @@
 import { and, asc, eq, type SQL, sql } from "drizzle-orm";
 import { CARD_FIELD_KEYS } from "~/lib/card-fields";
 import { atListedDomain, domainOf, getJoinRule } from "../accounts/join-rule";
-import { isAdminEmail } from "../admins";
 import { changedFields } from "../audit/record";
 import { db, type Queryable } from "../db/client";
 import { type Profile, profiles, type ScimAttributes, scimUsers, users } from "../db/schema";
@@ -148,15 +147,12 @@ async function managerChange(
 }
 
 /**
- * Whether a connection may give a card this address. The addresses of
- * ADMIN_EMAILS are the administrators' way in that no provider can touch, and
- * where the company lets in only its own domains, a card at another address
- * would let its holder join: a stolen token must not open the directory.
+ * Whether a connection may give a card this address: where the company lets in
+ * only its own domains, a card at another address would let its holder join,
+ * and a stolen token must not open the directory. (What no provider may touch
+ * at all, administrators' cards and addresses, the card writer guards.)
  */
 async function assertAddressAllowed(tx: Queryable, email: string) {
-  if (isAdminEmail(email)) {
-    throw new ScimError(409, "This address is an administrator's, managed in Namecard only.", "uniqueness");
-  }
   const rule = await getJoinRule(tx);
   if (rule.mode !== "anyone" && rule.domains.length > 0 && !atListedDomain(email, rule.domains)) {
     throw new ScimError(
@@ -177,24 +173,18 @@ async function cardFor(cards: CardWriter, scimUserId: string, attributes: ScimAt
   const wanted = cardFrom(attributes);
   await assertAddressAllowed(cards.tx, wanted.email);
   const [existing] = await cards.tx
-    .select({ card: profiles, owner: users.email, ownerRole: users.role })
+    .select({ card: profiles, owner: users.email })
     .from(profiles)
     .leftJoin(users, eq(users.id, profiles.userId))
     .where(sql`lower(${profiles.email}) = ${wanted.email.toLowerCase()}`)
     .for("update", { of: profiles });
   if (existing) {
-    const { card, owner, ownerRole } = existing;
+    const { card, owner } = existing;
     if (card.userId && owner?.toLowerCase() !== wanted.email.toLowerCase()) {
       throw new ScimError(409, "The card with this e-mail address belongs to another account.", "uniqueness");
     }
     // An administrator's card is theirs to manage: a provider switching it off would lock them out.
-    if (ownerRole === "admin") {
-      throw new ScimError(
-        409,
-        "The card with this e-mail address is an administrator's, managed in Namecard only.",
-        "uniqueness",
-      );
-    }
+    await cards.assertProviderMay(card.id);
     const [taken] = await cards.tx
       .select({ id: scimUsers.id })
       .from(scimUsers)
@@ -259,8 +249,10 @@ export async function createUser(context: ScimContext, body: Record<string, unkn
       const manager = await managerNames(cards.tx, null, managerId);
       await cards.update({ id: card.id, label: cardLabel(card) }, { managerId }, { changes: { manager } });
     }
-    // A new person who is not active gets a switched-off card; a card an administrator switched off stays off.
-    if (!active) await cards.setActive({ ...card, label: cardLabel(card) }, false);
+    // The card follows the new person's state: switched off when they are not active, and on again when a
+    // person the provider removed (and so switched off) comes back. Later edits leave an administrator's
+    // deactivation alone: only a change of `active` switches the card (changeUser).
+    await cards.setActive({ ...card, label: cardLabel(card) }, active);
     const [linked] = await cards.tx
       .update(scimUsers)
       .set({ profileId: card.id })
