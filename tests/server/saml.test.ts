@@ -1,8 +1,10 @@
+import { inflateRawSync } from "node:zlib";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "~/.server/db/client";
 import { auditLog, identityProviders, profiles, ssoIdentities, users } from "~/.server/db/schema";
 import { listProviders, saveProvider } from "~/.server/sso/providers";
+import { samlMetadata } from "~/.server/sso/saml";
 import { ProviderFormSchema } from "~/.server/sso/schemas";
 import { action as settingsAction } from "~/routes/admin/single-sign-on";
 import { connectSamlProvider, finish, finishElsewhere, samlSignIn, startSamlIdp } from "../support/saml-flow";
@@ -68,6 +70,70 @@ describe("single sign-on with a SAML provider", () => {
     });
     const [identity] = await db.select().from(ssoIdentities).where(eq(ssoIdentities.userId, session.user.id));
     expect(identity).toMatchObject({ issuer: idp.entityId, subject: "00u1grace" });
+  });
+
+  it("fills the card whatever the provider calls its attributes: basic urn:mace names, a FriendlyName, Microsoft's claim URIs, a whole name alone", async () => {
+    const provider = await connectSamlProvider(idp, (await adminOf()).viewer);
+    const people: [string, NonNullable<Parameters<typeof samlSignIn>[3]["attributes"]>, object][] = [
+      [
+        "pete",
+        {
+          "urn:mace:dir:attribute-def:mail": "pete.gibbons@acme.test",
+          "urn:mace:dir:attribute-def:givenName": "Pete",
+          "urn:mace:dir:attribute-def:sn": "Gibbons",
+          "urn:mace:dir:attribute-def:title": "Programmer",
+        },
+        { email: "pete.gibbons@acme.test", firstName: "Pete", lastName: "Gibbons", title: "Programmer" },
+      ],
+      [
+        "joanna",
+        {
+          "urn:x-acme:attributes:42": { value: "joanna@acme.test", friendlyName: "mail" },
+          "urn:x-acme:attributes:43": { value: "Joanna", friendlyName: "givenName" },
+          "urn:x-acme:attributes:44": { value: "Flair", friendlyName: "sn" },
+        },
+        { email: "joanna@acme.test", firstName: "Joanna", lastName: "Flair" },
+      ],
+      [
+        "samir",
+        {
+          "http://schemas.xmlsoap.org/ws/2005/05/identity/claims/emailaddress": "samir@acme.test",
+          "http://schemas.microsoft.com/identity/claims/displayname": "Samir Nagheenanajar",
+        },
+        { email: "samir@acme.test", firstName: "Samir", lastName: "Nagheenanajar" },
+      ],
+    ];
+    for (const [who, attributes, card] of people) {
+      const browser = new SsoBrowser();
+      const answer = await samlSignIn(browser, idp, provider.id, {
+        nameId: `00u1${who}`,
+        nameIdFormat: PERSISTENT_FORMAT,
+        attributes,
+      });
+      expect(answer, who).toMatchObject({ status: 302 });
+      const session = present(await browser.session(), `${who}'s session`);
+      const [made] = await db.select().from(profiles).where(eq(profiles.userId, session.user.id));
+      expect(made, who).toMatchObject(card);
+    }
+  });
+
+  it("names a persistent NameID first and an e-mail one second in its metadata, and lets the provider choose in its request", async () => {
+    const metadata = samlMetadata();
+    const formats = [...metadata.matchAll(/<(?:md:)?NameIDFormat>([^<]+)</g)].map((match) => match[1]);
+    expect(formats).toEqual([
+      "urn:oasis:names:tc:SAML:2.0:nameid-format:persistent",
+      "urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress",
+    ]);
+    const provider = await connectSamlProvider(idp, (await adminOf()).viewer);
+    const started = await new SsoBrowser().start({ providerId: provider.id });
+    const request = inflateRawSync(
+      Buffer.from(
+        new URL(present(started.body.url, "the provider's address")).searchParams.get("SAMLRequest") ?? "",
+        "base64",
+      ),
+    ).toString("utf8");
+    expect(request).toMatch(/<samlp:NameIDPolicy[^>]*Format="urn:oasis:names:tc:SAML:1\.1:nameid-format:unspecified"/);
+    expect(request).toMatch(/<samlp:NameIDPolicy[^>]*AllowCreate="true"/);
   });
 
   it("reads the address from an email-format NameID, and finds the person again by it at the next sign-in", async () => {

@@ -75,6 +75,49 @@ describe("single sign-on with an OpenID Connect provider", () => {
     expect(identity).toMatchObject({ issuer: idp.issuer, subject: "sub-grace" });
   });
 
+  it("signs in at the first try with a provider that reads a secret full of punctuation in the header without decoding it", async () => {
+    const provider = await connect(await adminOf(), {
+      client: { basicUndecoded: true, secret: "s3cr3t-with+punctuation/&=%~!" },
+    });
+    const warnings: string[] = [];
+    const warn = console.warn;
+    console.warn = (...args: unknown[]) => warnings.push(args.join(" "));
+    try {
+      for (const who of ["ada", "alan"]) {
+        idp.signInAs(`sub-${who}-post`, { email: `${who}.post@acme.test`, email_verified: true, given_name: who });
+        const browser = new SsoBrowser();
+        expect(await browser.signIn({ providerId: provider.id })).toMatchObject({ status: 302, location: "/" });
+        expect(present(await browser.session(), "a session").user.email).toBe(`${who}.post@acme.test`);
+      }
+    } finally {
+      console.warn = warn;
+    }
+    // Said once, with the provider's own words; the second person's sign-in goes straight through.
+    const said = warnings.filter((line) => line.includes("refused the client secret"));
+    expect(said).toEqual([expect.stringMatching(/Acme Login refused .*invalid_client/)]);
+    expect(said.join()).not.toContain("s3cr3t");
+  });
+
+  it("asks for the address and the name even when the provider's discovery lists only openid", async () => {
+    const provider = await connect(await adminOf());
+    idp.rewriteDiscovery((document) => ({ ...document, scopes_supported: ["openid"] }));
+    try {
+      idp.signInAs("sub-listed", {
+        email: "listed@acme.test",
+        email_verified: true,
+        given_name: "Lis",
+        family_name: "Ted",
+      });
+      const browser = new SsoBrowser();
+      expect(await browser.signIn({ providerId: provider.id })).toMatchObject({ status: 302 });
+      const session = present(await browser.session(), "a session");
+      const [card] = await db.select().from(profiles).where(eq(profiles.userId, session.user.id));
+      expect(card).toMatchObject({ email: "listed@acme.test", firstName: "Lis", lastName: "Ted" });
+    } finally {
+      idp.rewriteDiscovery(null);
+    }
+  });
+
   it("claims the card an administrator prepared for the address, filling only what it left empty", async () => {
     const provider = await connect(await adminOf());
     const prepared = await insertCard({ email: "linus@acme.test", firstName: "Linus", lastName: "T", title: "Kernel" });

@@ -27,8 +27,22 @@ export type TestProvider = {
   /** The provider's own signing key, to forge tokens that pass the signature check. */
   privateKey: CryptoKey;
   kid: string;
-  /** A client for Namecard; its redirect address is known once Namecard has saved the provider. */
-  addClient(): { clientId: string; clientSecret: string; redirectTo(uri: string): void };
+  /**
+   * A client for Namecard; its redirect address is known once Namecard has saved the provider. It
+   * authenticates with `authMethod` only (client_secret_basic unless told), with a secret of its own.
+   */
+  addClient(options?: {
+    authMethod?: "client_secret_basic" | "client_secret_post";
+    secret?: string;
+    /** Compares the secret in the Authorization header as sent, without undoing its form encoding (as Glewlwyd does). */
+    basicUndecoded?: boolean;
+  }): {
+    clientId: string;
+    clientSecret: string;
+    redirectTo(uri: string): void;
+  };
+  /** Rewrites the provider's discovery document on its way out (a provider that lists less than it serves). */
+  rewriteDiscovery(change: ((document: Record<string, unknown>) => Record<string, unknown>) | null): void;
   signInAs(subject: string, account: TestAccount): void;
   tamper(change: IdTokenTamper | null): void;
   close(): Promise<void>;
@@ -77,6 +91,8 @@ export async function startOidcProvider(): Promise<TestProvider> {
   const accounts = new Map<string, TestAccount>();
   let next: string | null = null;
   let tamper: IdTokenTamper | null = null;
+  let rewrite: ((document: Record<string, unknown>) => Record<string, unknown>) | null = null;
+  const undecoded = new Set<string>();
 
   const server = http.createServer();
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -110,10 +126,22 @@ export async function startOidcProvider(): Promise<TestProvider> {
     },
   });
   provider.use(async (ctx, nextMiddleware) => {
+    const basic = /^Basic (.+)$/i.exec(ctx.headers.authorization ?? "")?.[1];
+    if (ctx.path === "/token" && basic) {
+      const [id = "", ...rest] = Buffer.from(basic, "base64").toString("utf8").split(":");
+      const client = undecoded.has(decodeURIComponent(id)) ? clients.get(decodeURIComponent(id)) : undefined;
+      if (client && rest.join(":") !== client.client_secret) {
+        ctx.status = 401;
+        ctx.body = { error: "invalid_client", error_description: "Invalid client credentials" };
+        return;
+      }
+    }
     await nextMiddleware();
     const body = ctx.body as { id_token?: string } | undefined;
     if (ctx.path === "/token" && tamper && body?.id_token)
       ctx.body = { ...body, id_token: await tamper(body.id_token) };
+    if (ctx.path === "/.well-known/openid-configuration" && rewrite && ctx.body)
+      ctx.body = rewrite(ctx.body as Record<string, unknown>);
   });
   const callback = provider.callback();
 
@@ -138,9 +166,10 @@ export async function startOidcProvider(): Promise<TestProvider> {
     issuer,
     privateKey,
     kid,
-    addClient() {
+    addClient(options = {}) {
       const clientId = `namecard-${randomBytes(4).toString("hex")}`;
-      const clientSecret = randomBytes(24).toString("base64url");
+      const clientSecret = options.secret ?? randomBytes(24).toString("base64url");
+      if (options.basicUndecoded) undecoded.add(clientId);
       return {
         clientId,
         clientSecret,
@@ -151,6 +180,7 @@ export async function startOidcProvider(): Promise<TestProvider> {
             redirect_uris: [uri],
             grant_types: ["authorization_code"],
             response_types: ["code"],
+            token_endpoint_auth_method: options.authMethod ?? "client_secret_basic",
           });
         },
       };
@@ -161,6 +191,9 @@ export async function startOidcProvider(): Promise<TestProvider> {
     },
     tamper(change) {
       tamper = change;
+    },
+    rewriteDiscovery(change) {
+      rewrite = change;
     },
     close: () =>
       new Promise<void>((resolve) => {

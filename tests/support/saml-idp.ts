@@ -82,7 +82,8 @@ const xmlEscape = (value: string) =>
 export type Answer = {
   nameId: string;
   nameIdFormat?: string;
-  attributes?: Record<string, string>;
+  /** By Name; a value with `friendlyName` also carries that FriendlyName. */
+  attributes?: Record<string, string | { value: string; friendlyName: string }>;
   /** The request it answers; null for an answer no request asked for. */
   inResponseTo?: string | null;
   destination?: string | null;
@@ -214,10 +215,11 @@ export class TestSamlIdp {
       answer.destination === null ? "" : ` Destination="${xmlEscape(answer.destination ?? this.sp.acsUrl)}"`;
     const issuer = xmlEscape(answer.issuer ?? this.entityId);
     const attributes = Object.entries(answer.attributes ?? {})
-      .map(
-        ([name, value]) =>
-          `<saml:Attribute Name="${xmlEscape(name)}"><saml:AttributeValue>${xmlEscape(value)}</saml:AttributeValue></saml:Attribute>`,
-      )
+      .map(([name, given]) => {
+        const { value, friendlyName } = typeof given === "string" ? { value: given, friendlyName: null } : given;
+        const friendly = friendlyName ? ` FriendlyName="${xmlEscape(friendlyName)}"` : "";
+        return `<saml:Attribute Name="${xmlEscape(name)}"${friendly}><saml:AttributeValue>${xmlEscape(value)}</saml:AttributeValue></saml:Attribute>`;
+      })
       .join("");
     return [
       `<samlp:Response xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol" xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion" ID="_r${randomBytes(12).toString("hex")}" Version="2.0" IssueInstant="${issued.toISOString()}"${destination}${inResponseTo}>`,

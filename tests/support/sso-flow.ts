@@ -11,9 +11,14 @@ import type { TestProvider } from "./oidc-provider";
 export async function connectProvider(
   idp: TestProvider,
   admin: Actor,
-  options: { domains?: string; requireSso?: boolean; refreshCard?: boolean } = {},
+  options: {
+    domains?: string;
+    requireSso?: boolean;
+    refreshCard?: boolean;
+    client?: Parameters<TestProvider["addClient"]>[0];
+  } = {},
 ) {
-  const client = idp.addClient();
+  const client = idp.addClient(options.client);
   const form = ProviderFormSchema.parse({
     name: "Acme Login",
     issuer: idp.issuer,

@@ -50,7 +50,18 @@ function cardValuesFrom(claims: ProviderClaims): CardValues {
       }
     }
   }
-  return { firstName: name("given_name", "First name"), lastName: name("family_name", "Last name"), fields };
+  const given = name("given_name", "First name");
+  const family = name("family_name", "Last name");
+  if (given || family) return { firstName: given, lastName: family, fields };
+  // Only a whole name (a display name, a common name): its first word is the first name, the rest the last.
+  const [first = "", ...rest] = (claims.text.name ?? "").split(/\s+/).filter(Boolean);
+  const parsedFirst = NameSchema("First name").safeParse(first);
+  const parsedLast = NameSchema("Last name").safeParse(rest.join(" "));
+  return {
+    firstName: parsedFirst.success && parsedFirst.data ? parsedFirst.data : null,
+    lastName: parsedLast.success && parsedLast.data ? parsedLast.data : null,
+    fields,
+  };
 }
 
 function addressOf(claims: ProviderClaims): string | null {

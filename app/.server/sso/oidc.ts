@@ -27,12 +27,17 @@ type OidcProvider = {
 
 /** How long a provider has to answer one request. */
 const REQUEST_TIMEOUT_S = 10;
-/** How long a provider's discovered settings are used before they are read again. */
+/** The longest a provider's discovered settings are used before they are read again (less when it says so). */
 const CONFIGURATION_TTL_MS = 10 * 60 * 1000;
 /** How long a person has to come back from the provider. */
 const LOGIN_TTL_MS = 10 * 60 * 1000;
-/** The scopes asked for, each only when the provider lists it. */
-const WANTED_SCOPES = ["email", "profile", "phone"];
+/**
+ * The scopes asked for: `email` and `profile` always (OpenID Connect Discovery
+ * does not require `scopes_supported` to be complete, and a provider that
+ * lists only `openid` still answers them), `phone` when the provider lists it.
+ */
+const ALWAYS_SCOPES = ["openid", "email", "profile"];
+const LISTED_SCOPES = ["phone"];
 
 /**
  * The one address every provider sends people back to, registered at each.
@@ -51,7 +56,23 @@ function extensions(issuer: URL) {
   return chosen;
 }
 
-function discover(issuer: URL, clientId: string, secret: string | undefined) {
+/** How long a discovery answer may be used, from its Cache-Control: no longer than CONFIGURATION_TTL_MS. */
+export function keptForMs(cacheControl: string | null): number {
+  if (!cacheControl) return CONFIGURATION_TTL_MS;
+  if (/(?:^|,)\s*(?:no-store|no-cache)\b/i.test(cacheControl)) return 0;
+  const maxAge = /(?:^|,)\s*max-age\s*=\s*"?(\d+)/i.exec(cacheControl);
+  return maxAge ? Math.min(Number(maxAge[1]) * 1000, CONFIGURATION_TTL_MS) : CONFIGURATION_TTL_MS;
+}
+
+/** Reads a provider's settings; `keptFor` hears how long its answer may be used. */
+function discover(issuer: URL, clientId: string, secret: string | undefined, keptFor: (ms: number) => void = () => {}) {
+  const fetchNoting: client.CustomFetch = async (url, options) => {
+    const response = await fetch(url, options as RequestInit);
+    if (new URL(url).pathname.endsWith("/.well-known/openid-configuration")) {
+      keptFor(keptForMs(response.headers.get("cache-control")));
+    }
+    return response;
+  };
   return client.discovery(
     issuer,
     clientId,
@@ -60,6 +81,7 @@ function discover(issuer: URL, clientId: string, secret: string | undefined) {
     {
       execute: extensions(issuer),
       timeout: REQUEST_TIMEOUT_S,
+      [client.customFetch]: fetchNoting,
     },
   );
 }
@@ -115,43 +137,91 @@ function isAllowedEndpoint(endpoint: string): boolean {
 /** A short reason for a failure, without tokens or secrets: the error's own message, then its cause's. */
 export function reasonOf(error: unknown): string {
   if (!(error instanceof Error)) return "unknown error";
+  // The provider's own words (RFC 6749 §5.2), which say what it refused.
+  const { error: code, error_description: description } = error as { error?: unknown; error_description?: unknown };
+  const said =
+    typeof code === "string"
+      ? `: the provider answered ${code}${typeof description === "string" ? ` (${description})` : ""}`
+      : "";
   const cause = error.cause instanceof Error ? ` (${error.cause.message})` : "";
-  return `${error.message}${cause}`.slice(0, 300);
+  return `${error.message}${said}${cause}`.slice(0, 300);
 }
 
-type Cached = { updatedAt: number; at: number; config: Promise<client.Configuration> };
+/** Whether the token endpoint refused the client's authentication (RFC 6749 §5.2). */
+function isRefusedClient(error: unknown): boolean {
+  return (error as { error?: unknown })?.error === "invalid_client";
+}
+
+type Cached = {
+  updatedAt: number;
+  until: number;
+  config: Promise<client.Configuration>;
+  /** Whether the client secret goes in the form body: the provider refused it in the Authorization header. */
+  posted: boolean;
+};
 const configurations = new Map<string, Cached>();
 
+/** Forgets a provider's settings: the next sign-in reads them again (a save, "Check again"). */
 export function forgetConfiguration(providerId: string) {
   configurations.delete(providerId);
 }
 
+/** The same settings with the client secret sent in the form body (client_secret_post). */
+function postingSecret(found: client.Configuration, provider: OidcProvider): client.Configuration {
+  const posted = new client.Configuration(
+    found.serverMetadata(),
+    provider.clientId,
+    undefined,
+    client.ClientSecretPost(provider.clientSecret),
+  );
+  for (const extend of extensions(new URL(provider.issuer))) extend(posted);
+  posted.timeout = REQUEST_TIMEOUT_S;
+  return posted;
+}
+
 async function configurationOf(provider: OidcProvider): Promise<client.Configuration> {
   const cached = configurations.get(provider.id);
-  if (cached && cached.updatedAt === provider.updatedAt.getTime() && Date.now() - cached.at < CONFIGURATION_TTL_MS) {
+  if (cached && cached.updatedAt === provider.updatedAt.getTime() && Date.now() < cached.until) {
     return cached.config;
   }
-  const issuer = new URL(provider.issuer);
-  const config = discover(issuer, provider.clientId, provider.clientSecret).then((found) => {
+  const posted = cached?.updatedAt === provider.updatedAt.getTime() && cached.posted;
+  const entry: Cached = {
+    updatedAt: provider.updatedAt.getTime(),
+    until: Date.now() + CONFIGURATION_TTL_MS,
+    posted,
+    config: Promise.resolve(null as never),
+  };
+  entry.config = discover(new URL(provider.issuer), provider.clientId, provider.clientSecret, (ms) => {
+    entry.until = Date.now() + ms;
+  }).then((found) => {
     const methods = found.serverMetadata().token_endpoint_auth_methods_supported;
     // client_secret_basic is the default a provider must accept; some list only the form-post method.
-    if (!methods || methods.includes("client_secret_basic") || !methods.includes("client_secret_post")) return found;
-    const posted = new client.Configuration(
-      found.serverMetadata(),
-      provider.clientId,
-      undefined,
-      client.ClientSecretPost(provider.clientSecret),
-    );
-    for (const extend of extensions(issuer)) extend(posted);
-    posted.timeout = REQUEST_TIMEOUT_S;
-    return posted;
+    const listsPostOnly = methods && !methods.includes("client_secret_basic") && methods.includes("client_secret_post");
+    if (listsPostOnly) entry.posted = true;
+    return entry.posted ? postingSecret(found, provider) : found;
   });
-  configurations.set(provider.id, { updatedAt: provider.updatedAt.getTime(), at: Date.now(), config });
+  configurations.set(provider.id, entry);
   // A failed read is not kept: the next sign-in tries again.
-  config.catch(() => {
-    if (configurations.get(provider.id)?.config === config) configurations.delete(provider.id);
+  entry.config.catch(() => {
+    if (configurations.get(provider.id) === entry) configurations.delete(provider.id);
   });
-  return config;
+  return entry.config;
+}
+
+/**
+ * Sends the secret in the form body from now on, for this provider: it
+ * refused it in the Authorization header, where RFC 6749 has it form-encoded
+ * first, which some providers do not decode (a secret with punctuation is then
+ * wrong). Returns the settings to try again with, or null when already posting.
+ */
+async function postSecretFromNowOn(provider: OidcProvider): Promise<client.Configuration | null> {
+  const cached = configurations.get(provider.id);
+  if (!cached || cached.posted) return null;
+  const found = await cached.config;
+  cached.posted = true;
+  const posted = postingSecret(found, provider);
+  cached.config = Promise.resolve(posted);
+  return posted;
 }
 
 /**
@@ -179,7 +249,7 @@ export async function startOidcSignIn(
     expiresAt: new Date(Date.now() + LOGIN_TTL_MS),
   });
   const supported = config.serverMetadata().scopes_supported;
-  const scopes = ["openid", ...WANTED_SCOPES.filter((scope) => !supported || supported.includes(scope))];
+  const scopes = [...ALWAYS_SCOPES, ...LISTED_SCOPES.filter((scope) => supported?.includes(scope))];
   const parameters: Record<string, string> = {
     redirect_uri: callbackUrl(),
     scope: scopes.join(" "),
@@ -261,12 +331,26 @@ export async function finishOidcSignIn(
   try {
     const currentUrl = new URL(callbackUrl());
     currentUrl.search = query.toString();
-    const tokens = await client.authorizationCodeGrant(config, currentUrl, {
+    const checks = {
       pkceCodeVerifier: codeVerifier,
       expectedState: query.get("state") ?? "",
       expectedNonce: nonce,
       idTokenExpected: true,
-    });
+    };
+    let tokens: Awaited<ReturnType<typeof client.authorizationCodeGrant>>;
+    try {
+      tokens = await client.authorizationCodeGrant(config, currentUrl, checks);
+    } catch (error) {
+      // A provider that refuses the client's authentication has not used the code: the same code, once more,
+      // with the secret in the form body.
+      const posted = isRefusedClient(error) ? await postSecretFromNowOn(provider) : null;
+      if (!posted) throw error;
+      console.warn(
+        `[sso] ${provider.name} refused the client secret in the Authorization header (${reasonOf(error)}): it is sent in the form body from now on`,
+      );
+      config = posted;
+      tokens = await client.authorizationCodeGrant(config, currentUrl, checks);
+    }
     const idToken = tokens.claims();
     if (!idToken) return { outcome: "failed", reason: "no ID token" };
     // The issuer the provider was saved with, exactly: never one worked out from the token.

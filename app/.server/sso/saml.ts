@@ -45,6 +45,9 @@ const MAX_RESPONSE_CHARS = 256 * 1024;
 const PROTOCOL_NS = "urn:oasis:names:tc:SAML:2.0:protocol";
 const TRANSIENT = "urn:oasis:names:tc:SAML:2.0:nameid-format:transient";
 const EMAIL_FORMAT = "urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress";
+const PERSISTENT_FORMAT = "urn:oasis:names:tc:SAML:2.0:nameid-format:persistent";
+/** Asked for in a request: whichever format the provider keeps for Namecard, from the metadata it imported. */
+const UNSPECIFIED_FORMAT = "urn:oasis:names:tc:SAML:1.1:nameid-format:unspecified";
 const BEARER = "urn:oasis:names:tc:SAML:2.0:cm:bearer";
 const REDIRECT_BINDING = "urn:oasis:names:tc:SAML:2.0:bindings:HTTP-Redirect";
 
@@ -70,12 +73,19 @@ export function samlAcsUrl(): string {
 
 /** Namecard's service-provider metadata, for the administrator to give the provider. */
 export function samlMetadata(): string {
-  return generateServiceProviderMetadata({
+  const metadata = generateServiceProviderMetadata({
     issuer: samlEntityId(),
     callbackUrl: samlAcsUrl(),
     wantAssertionsSigned: true,
-    identifierFormat: null,
+    identifierFormat: PERSISTENT_FORMAT,
   });
+  // The NameID formats a person can be known by from one sign-in to the next, persistent first: a provider
+  // that imports the metadata takes the first it supports (some only ever the first), and keeps its own
+  // default, often transient, when none is named.
+  return metadata.replace(
+    /(<(?:md:)?NameIDFormat>[^<]*<\/(?:md:)?NameIDFormat>)/,
+    (first) => `${first}${first.replace(PERSISTENT_FORMAT, EMAIL_FORMAT)}`,
+  );
 }
 
 function samlFor(provider: SamlProvider, requestId?: string): SAML {
@@ -96,7 +106,8 @@ function samlFor(provider: SamlProvider, requestId?: string): SAML {
     validateInResponseTo: ValidateInResponseTo.never,
     // Let the provider choose how people sign in there (a password, a key, a second factor).
     disableRequestedAuthnContext: true,
-    identifierFormat: null,
+    // The request lets the provider pick among the formats of the metadata (persistent or e-mail), and create one.
+    identifierFormat: UNSPECIFIED_FORMAT,
     ...(requestId ? { generateUniqueId: () => requestId } : {}),
   });
 }
@@ -169,48 +180,84 @@ function weakAlgorithm(doc: Document): string | null {
   return null;
 }
 
-/** SAML attributes providers send, by the OpenID Connect claim the card fields name. */
-const ATTRIBUTE_CLAIMS: Record<string, string[]> = {
-  email: [
-    "email",
-    "mail",
-    "emailaddress",
-    "urn:oid:0.9.2342.19200300.100.1.3",
-    "http://schemas.xmlsoap.org/ws/2005/05/identity/claims/emailaddress",
-  ],
-  given_name: [
-    "givenName",
-    "firstName",
-    "first_name",
-    "urn:oid:2.5.4.42",
-    "http://schemas.xmlsoap.org/ws/2005/05/identity/claims/givenname",
-  ],
-  family_name: [
-    "sn",
-    "surname",
-    "lastName",
-    "last_name",
-    "urn:oid:2.5.4.4",
-    "http://schemas.xmlsoap.org/ws/2005/05/identity/claims/surname",
-  ],
-  job_title: ["title", "jobTitle", "job_title", "urn:oid:2.5.4.12"],
-  department: ["department", "ou", "urn:oid:2.5.4.11"],
-  phone_number: [
-    "telephoneNumber",
-    "phone",
-    "mobile",
-    "urn:oid:2.5.4.20",
-    "urn:oid:0.9.2342.19200300.100.1.41",
-    "http://schemas.xmlsoap.org/ws/2005/05/identity/claims/mobilephone",
-  ],
+/**
+ * SAML attributes providers send, by the OpenID Connect claim the card fields
+ * name: each as a plain name (matched against an attribute's Name or its
+ * FriendlyName), and in the namings providers use for Name: the LDAP OID
+ * (`urn:oid:`, SAML2 URI format), the `urn:mace:dir:attribute-def:` form
+ * (pysaml2's basic format, older Shibboleth), and Microsoft's claim URIs
+ * (Entra ID, ADFS).
+ */
+const ATTRIBUTE_CLAIMS: Record<string, { names: string[]; oids?: string[]; uris?: string[] }> = {
+  email: {
+    names: ["email", "mail", "emailaddress", "emailAddress"],
+    oids: ["0.9.2342.19200300.100.1.3"],
+    uris: ["http://schemas.xmlsoap.org/ws/2005/05/identity/claims/emailaddress"],
+  },
+  given_name: {
+    names: ["givenName", "firstName", "first_name", "given_name"],
+    oids: ["2.5.4.42"],
+    uris: ["http://schemas.xmlsoap.org/ws/2005/05/identity/claims/givenname"],
+  },
+  family_name: {
+    names: ["sn", "surname", "lastName", "last_name", "family_name"],
+    oids: ["2.5.4.4"],
+    uris: ["http://schemas.xmlsoap.org/ws/2005/05/identity/claims/surname"],
+  },
+  name: {
+    names: ["displayName", "cn", "commonName", "fullName", "name"],
+    oids: ["2.16.840.1.113730.3.1.241", "2.5.4.3"],
+    uris: ["http://schemas.microsoft.com/identity/claims/displayname"],
+  },
+  job_title: {
+    names: ["title", "jobTitle", "job_title"],
+    oids: ["2.5.4.12"],
+    uris: ["http://schemas.xmlsoap.org/ws/2005/05/identity/claims/title"],
+  },
+  department: {
+    names: ["department", "ou", "organizationalUnitName"],
+    oids: ["2.5.4.11"],
+    uris: ["http://schemas.microsoft.com/ws/2008/06/identity/claims/department"],
+  },
+  phone_number: {
+    names: ["telephoneNumber", "phone", "mobile"],
+    oids: ["2.5.4.20", "0.9.2342.19200300.100.1.41"],
+    uris: [
+      "http://schemas.xmlsoap.org/ws/2005/05/identity/claims/mobilephone",
+      "http://schemas.xmlsoap.org/ws/2005/05/identity/claims/otherphone",
+    ],
+  },
 };
 
-function claimsOf(provider: SamlProvider, profile: Profile): ProviderClaims {
+/** Every spelling of a claim's attribute, lower-cased: plain, `urn:oid:`, `urn:mace:dir:attribute-def:`, URI. */
+function spellingsOf(claim: { names: string[]; oids?: string[]; uris?: string[] }): string[] {
+  return [
+    ...claim.names,
+    ...claim.names.map((name) => `urn:mace:dir:attribute-def:${name}`),
+    ...(claim.oids ?? []).map((oid) => `urn:oid:${oid}`),
+    ...(claim.uris ?? []),
+  ].map((name) => name.toLowerCase());
+}
+
+/** The signed assertion's attributes by FriendlyName (lower-cased), each with its first value. */
+function byFriendlyName(assertion: Document | null): Map<string, string> {
+  const found = new Map<string, string>();
+  if (!assertion) return found;
+  for (const node of select("//*[local-name()='Attribute'][@FriendlyName]", assertion) as Element[]) {
+    const friendly = node.getAttribute("FriendlyName")?.trim().toLowerCase();
+    const value = textOf("./*[local-name()='AttributeValue']", node);
+    if (friendly && value && !found.has(friendly)) found.set(friendly, value);
+  }
+  return found;
+}
+
+function claimsOf(provider: SamlProvider, profile: Profile, assertion: Document | null): ProviderClaims {
   const text: Record<string, string> = {};
   const lowered = new Map(Object.entries(profile).map(([name, value]) => [name.toLowerCase(), value]));
-  for (const [claim, names] of Object.entries(ATTRIBUTE_CLAIMS)) {
-    for (const name of names) {
-      const value = lowered.get(name.toLowerCase());
+  const friendly = byFriendlyName(assertion);
+  for (const [claim, spellings] of Object.entries(ATTRIBUTE_CLAIMS)) {
+    for (const name of spellingsOf(spellings)) {
+      const value = lowered.get(name) ?? friendly.get(name);
       const first = Array.isArray(value) ? value[0] : value;
       if (typeof first === "string" && first.trim()) {
         text[claim] = first.trim();
@@ -297,7 +344,7 @@ export async function acceptSamlResponse(
     return refuse("a transient NameID cannot identify a person from one sign-in to the next");
   }
 
-  const claims = claimsOf(provider, profile);
+  const claims = claimsOf(provider, profile, assertion);
   const handle = randomToken();
   const browserKey = requestId ? null : randomToken();
   // Kept as long as any part of the assertion could still be accepted.
