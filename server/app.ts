@@ -34,6 +34,7 @@ import {
 import { endStreams as endEventStreams, startRealtime } from "~/.server/realtime";
 import { StartupError } from "~/.server/startup-error";
 import { backupEndpoint } from "./backup-endpoint";
+import { MISDIRECTED_SAML_PATH, misdirectedSamlAnswerEndpoint } from "./misdirected-saml";
 import { keepAnswer, servePages, startPageCache } from "./page-cache";
 import { createRequestHandler, endLingering, refuse, refuseUnknownExpectations } from "./request-handler";
 import { findRoutes, routeOf, routeTable } from "./routes";
@@ -212,6 +213,7 @@ export function prepare(app: Express) {
 /** The app itself, after static files. */
 export function handle(app: Express) {
   app.post(BACKUP_PATH, backupEndpoint);
+  app.post(MISDIRECTED_SAML_PATH, misdirectedSamlAnswerEndpoint);
   // Provisioning from the company's identity provider: an API with bearer tokens, beside the pages.
   app.use(SCIM_PATH, scimEndpoint);
   app.use(answerOutagesWith503);

@@ -1,16 +1,20 @@
+import type { AddressInfo } from "node:net";
 import { inflateRawSync } from "node:zlib";
 import { eq } from "drizzle-orm";
+import express from "express";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "~/.server/db/client";
 import { auditLog, identityProviders, profiles, ssoIdentities, users } from "~/.server/db/schema";
+import { recentFailures } from "~/.server/sso/failures";
 import { listProviders, saveProvider } from "~/.server/sso/providers";
 import { samlMetadata } from "~/.server/sso/saml";
 import { ProviderFormSchema } from "~/.server/sso/schemas";
-import { action as settingsAction } from "~/routes/admin/single-sign-on";
+import { action as settingsAction, loader as settingsLoader } from "~/routes/admin/single-sign-on";
+import { MISDIRECTED_SAML_PATH, misdirectedSamlAnswerEndpoint } from "../../server/misdirected-saml";
 import { connectSamlProvider, finish, finishElsewhere, samlSignIn, startSamlIdp } from "../support/saml-flow";
 import { makeKeyPair, PERSISTENT_FORMAT, type TestSamlIdp, TRANSIENT_FORMAT } from "../support/saml-idp";
 import { SsoBrowser } from "../support/sso-flow";
-import { createMember, formRequest, present, run } from "./helpers";
+import { createMember, formRequest, getRequest, present, run } from "./helpers";
 
 /**
  * Signing in with the company's SAML 2.0 provider, against a real one
@@ -145,6 +149,86 @@ describe("single sign-on with a SAML provider", () => {
     expect(present(await second.session(), "a session").user.id).toBe(
       present(await first.session(), "a session").user.id,
     );
+  });
+
+  it("shows the administrator each failed sign-in in plain words with what to change: unsigned, transient, a stranger's domain", async () => {
+    const admin = await adminOf();
+    const provider = await connectSamlProvider(idp, admin.viewer);
+    const refused = [
+      await samlSignIn(new SsoBrowser(), idp, provider.id, {
+        nameId: "unsigned@acme.test",
+        sign: { assertion: false, response: true },
+      }),
+      await samlSignIn(new SsoBrowser(), idp, provider.id, { nameId: "_t1", nameIdFormat: TRANSIENT_FORMAT }),
+      await samlSignIn(new SsoBrowser(), idp, provider.id, { nameId: "mallory@elsewhere.test" }),
+    ];
+    expect(refused.map((answer) => answer.location)).toEqual([
+      "/auth?sso=failed",
+      "/auth?sso=failed",
+      "/auth?sso=domain",
+    ]);
+    const page = await run(
+      settingsLoader,
+      getRequest("/admin/settings/single-sign-on", admin.cookie),
+      {},
+      admin.viewer,
+    );
+    const { providers } = page.data as { providers: { id: string; failures: { what: string; change: string }[] }[] };
+    const failures = present(
+      providers.find((shown) => shown.id === provider.id),
+      "the provider",
+    ).failures;
+    expect(failures.map(({ what, change }) => [what, change])).toEqual([
+      [
+        "The provider vouched for an address of a domain it may not sign in here.",
+        "If the domain is the company's, add it to this provider's domains in Namecard.",
+      ],
+      [
+        "The provider sent a transient NameID, which changes at every sign-in.",
+        "Set the NameID format for Namecard to persistent (or emailAddress) at the provider.",
+      ],
+      [
+        "The provider's assertion is not signed.",
+        "Have the provider sign the assertion (not only the response), with SHA-256 or stronger.",
+      ],
+    ]);
+  });
+
+  it("tells a provider that posts its answer to the OpenID Connect redirect URL where it belongs", async () => {
+    const admin = await adminOf();
+    const provider = await connectSamlProvider(idp, admin.viewer);
+    const app = express();
+    app.post(MISDIRECTED_SAML_PATH, misdirectedSamlAnswerEndpoint);
+    app.use((_req, res) => res.status(403).end());
+    const server = app.listen(0, "127.0.0.1");
+    await new Promise<void>((resolve) => server.once("listening", () => resolve()));
+    try {
+      const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      const encoded = await idp.answer({ nameId: "lost@acme.test" });
+      const posted = await fetch(`${base}${MISDIRECTED_SAML_PATH}`, {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({ SAMLResponse: encoded }),
+        redirect: "manual",
+      });
+      expect(posted.status).toBe(303);
+      expect(posted.headers.get("location")).toBe("/auth?sso=wrong-endpoint");
+      expect(await db.select().from(users).where(eq(users.email, "lost@acme.test"))).toEqual([]);
+      const [failure] = await recentFailures(provider.id, "saml");
+      expect(failure).toMatchObject({
+        what: "The provider posted a SAML answer to the OpenID Connect redirect URL.",
+        change: expect.stringContaining("/sso/saml/acs"),
+      });
+      // Anything else posted there is refused as before.
+      const other = await fetch(`${base}${MISDIRECTED_SAML_PATH}`, {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({ code: "x" }),
+      });
+      expect(other.status).toBe(403);
+    } finally {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
   });
 
   it("uses an answer once: posted again, it signs nobody in", async () => {

@@ -30,6 +30,7 @@ import {
   scimUsers,
   sessions,
   siteSettings,
+  ssoFailures,
   ssoIdentities,
   ssoLogins,
   throttleEvents,
@@ -116,8 +117,9 @@ export const NOT_BACKED_UP: PgTable[] = [
   // must not take up an import half done on another database.
   imports,
   importRows,
-  // A connection's refused requests: a log for its administrator, not data.
+  // A connection's refused requests and a provider's failed sign-ins: logs for their administrators, not data.
   scimErrors,
+  ssoFailures,
 ];
 
 const BATCH_ROWS = 500;

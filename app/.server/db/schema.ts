@@ -752,6 +752,21 @@ export const scimErrors = pgTable(
   (table) => [index("scim_errors_connection_idx").on(table.connectionId, table.createdAt)],
 );
 
+/** A provider's recent sign-ins that ended without a session, for its administrators to see why (newest kept). */
+export const ssoFailures = pgTable(
+  "sso_failures",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    providerId: uuid("provider_id")
+      .notNull()
+      .references(() => identityProviders.id, { onDelete: "cascade" }),
+    code: text("code").notNull(),
+    reason: text("reason").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [index("sso_failures_provider_idx").on(table.providerId, table.createdAt)],
+);
+
 // ── Wallet passes (docs/decisions/033-card-everywhere.md) ───────────────────
 
 /** The company's wallet credentials: one row. The service account's key is sealed (sso/secrets.ts). */

@@ -20,6 +20,8 @@ export const SSO_MESSAGES = {
   "not-allowed":
     "Your company has not opened Namecard to everyone at your address yet. Ask an administrator to invite you.",
   required: "Your company now signs you in with its provider: use the button below.",
+  "wrong-endpoint":
+    "Your company's sign-in sent its answer to the wrong address at Namecard. Ask your administrator to give it Namecard's ACS URL.",
   deactivated: DEACTIVATED_SIGN_IN,
 } as const;
 

@@ -354,7 +354,12 @@ export async function finishOidcSignIn(
     const idToken = tokens.claims();
     if (!idToken) return { outcome: "failed", reason: "no ID token" };
     // The issuer the provider was saved with, exactly: never one worked out from the token.
-    if (idToken.iss !== config.serverMetadata().issuer) return { outcome: "failed", reason: "another issuer" };
+    if (idToken.iss !== config.serverMetadata().issuer) {
+      return {
+        outcome: "failed",
+        reason: `the ID token names another issuer: ${JSON.stringify(idToken.iss.slice(0, 200))}, the provider is saved with ${JSON.stringify(config.serverMetadata().issuer)}`,
+      };
+    }
     let userInfo: Record<string, unknown> = {};
     if (config.serverMetadata().userinfo_endpoint && tokens.access_token) {
       try {

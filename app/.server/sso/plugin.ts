@@ -4,6 +4,7 @@ import { z } from "zod";
 import { startSession } from "../accounts/auth-plugin";
 import { EmailSchema, safeRedirect } from "../validation";
 import type { ProviderClaims } from "./claims";
+import { recordSignInFailure } from "./failures";
 import { accountFromProvider } from "./identities";
 import { LOGIN_COOKIE, LOGIN_COOKIE_MAX_AGE_S } from "./login-cookie";
 import type { SsoMessageCode } from "./messages";
@@ -48,6 +49,7 @@ export function namecardSso() {
               : await startOidcSignIn(provider, { redirectTo, loginHint: email });
         } catch (error) {
           console.warn(`[sso] ${provider.name}: could not start a sign-in: ${reasonOf(error)}`);
+          await recordSignInFailure(provider.id, "unavailable", reasonOf(error)).catch(() => {});
           throw new APIError("SERVICE_UNAVAILABLE", { message: "unavailable", code: "SSO_UNAVAILABLE" });
         }
         const cookie = ctx.context.createAuthCookie(LOGIN_COOKIE, { maxAge: LOGIN_COOKIE_MAX_AGE_S });
@@ -57,8 +59,10 @@ export function namecardSso() {
 
       /** The provider's answer. Whatever fails, the browser lands on /auth with a message, never a token in sight. */
       ssoCallback: createAuthEndpoint("/sso/callback", { method: "GET" }, async (ctx) => {
-        const refuse = (code: SsoMessageCode, reason: string, provider?: Provider): never => {
+        const refuse = async (code: SsoMessageCode, reason: string, provider?: Provider): Promise<never> => {
           console.warn(`[sso] ${provider?.name ?? "a provider"}: sign-in refused (${code}): ${reason}`);
+          // Shown to the provider's administrators; a failure to keep it changes nothing for the person.
+          if (provider) await recordSignInFailure(provider.id, code, reason).catch(() => {});
           throw ctx.redirect(`/auth?${new URLSearchParams({ sso: code })}`);
         };
         const cookie = ctx.context.createAuthCookie(LOGIN_COOKIE, { maxAge: LOGIN_COOKIE_MAX_AGE_S });

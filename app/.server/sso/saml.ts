@@ -135,7 +135,7 @@ export async function startSamlSignIn(
   return { url, browserKey };
 }
 
-type Refused = { outcome: "expired" | "failed"; reason: string; providerName?: string };
+type Refused = { outcome: "expired" | "failed"; reason: string; providerName?: string; providerId?: string };
 
 /**
  * A checked answer, waiting under `handle` for its browser; `browserKey` is
@@ -308,7 +308,21 @@ export async function acceptSamlResponse(
       reason: `no SAML provider has the issuer ${JSON.stringify(named?.slice(0, 200) ?? null)}`,
     };
   }
-  const refuse = (reason: string): Refused => ({ outcome: "failed", reason, providerName: provider.name });
+  const refuse = (reason: string): Refused => ({
+    outcome: "failed",
+    reason,
+    providerName: provider.name,
+    providerId: provider.id,
+  });
+  // Said apart from a signature that does not match: a provider set to sign only the response, or nothing.
+  const assertionSignature = select(
+    "/*[local-name()='Response']/*[local-name()='Assertion']/*[local-name()='Signature']",
+    doc,
+  );
+  if (assertionSignature.length === 0) {
+    const responseSigned = select("/*[local-name()='Response']/*[local-name()='Signature']", doc).length > 0;
+    return refuse(responseSigned ? "the assertion is not signed, only the response" : "the answer is not signed");
+  }
 
   let profile: Profile;
   try {
@@ -319,7 +333,11 @@ export async function acceptSamlResponse(
     // The library's message may quote the answer (a status message): quoted, so it cannot forge a log line.
     return refuse(JSON.stringify(error instanceof Error ? error.message.slice(0, 300) : "not valid"));
   }
-  if (profile.issuer !== provider.issuer) return refuse("the assertion names another issuer");
+  if (profile.issuer !== provider.issuer) {
+    return refuse(
+      `the assertion names another issuer: ${JSON.stringify(profile.issuer?.slice(0, 200) ?? null)}, the provider is saved with ${JSON.stringify(provider.issuer)}`,
+    );
+  }
 
   // What the signed assertion itself says (the library returns it as it was checked).
   const assertion = parseXml(profile.getAssertionXml?.() ?? "");
@@ -489,4 +507,20 @@ export function readIdpMetadata(xml: string): { ok: true; settings: SamlSettings
   const read = readCertificates(keys.map(pemOf).join("\n"));
   if (!read.ok) return read;
   return { ok: true, settings: { entityId, ssoUrl: ssoUrl.trim(), certificates: read.certificates } };
+}
+
+/**
+ * A SAML answer posted to the OpenID Connect redirect URL (the first address
+ * the settings page shows, an easy mistake): the provider it names, unchecked
+ * (it is only told where its answers belong), or null. Nothing of it is used.
+ */
+export async function misdirectedSamlAnswer(
+  encoded: string,
+  providerByIssuer: (issuer: string) => Promise<SamlProvider | null>,
+): Promise<SamlProvider | null> {
+  if (!encoded || encoded.length > MAX_RESPONSE_CHARS || !/^[A-Za-z0-9+/=\s]+$/.test(encoded)) return null;
+  const doc = parseXml(Buffer.from(encoded, "base64").toString("utf8"));
+  if (!doc) return null;
+  const named = textOf("/*[local-name()='Response']/*[local-name()='Issuer']", doc);
+  return named ? providerByIssuer(named) : null;
 }

@@ -5,6 +5,7 @@ import { z } from "zod";
 import { requirePermission } from "~/.server/authz";
 import { type BodyHandle, formText, MAX_SAML_FORM_BYTES, readForm } from "~/.server/form-data";
 import { failure, failureFrom } from "~/.server/responses";
+import { recentFailures } from "~/.server/sso/failures";
 import { callbackUrl } from "~/.server/sso/oidc";
 import { deleteProvider, listProviders, saveProvider } from "~/.server/sso/providers";
 import { samlAcsUrl, samlEntityId } from "~/.server/sso/saml";
@@ -29,7 +30,12 @@ const PAGE = "/admin/settings/single-sign-on";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   requirePermission(context.get(viewerContext), "update:settings:any");
-  const providers = await listProviders();
+  const providers = await Promise.all(
+    (await listProviders()).map(async (provider) => ({
+      ...provider,
+      failures: await recentFailures(provider.id, provider.protocol),
+    })),
+  );
   const query = new URL(request.url).searchParams;
   const editing = providers.find((provider) => provider.id === query.get("edit")) ?? null;
   return {
@@ -145,6 +151,35 @@ export default function SingleSignOn({ loaderData, actionData }: Route.Component
   );
 }
 
+/** The provider's newest sign-ins that ended without a session: what happened, and what to change. */
+function SignInFailures({ provider }: { provider: Provider }) {
+  const titleId = `failures-${provider.id}`;
+  return (
+    <section aria-labelledby={titleId} className="mt-3 space-y-2">
+      <h4 id={titleId} className="flex items-center gap-1.5 text-sm font-medium text-amber-800 dark:text-amber-300">
+        <TriangleAlert aria-hidden className="size-4 shrink-0" />
+        Recent failed sign-ins
+      </h4>
+      <ul className="space-y-2">
+        {provider.failures.map((failure) => (
+          <li
+            key={`${String(failure.at)}-${failure.what}`}
+            className="rounded-lg border border-amber-200 bg-amber-50 px-3 py-2 text-sm dark:border-amber-900/60 dark:bg-amber-950/40"
+          >
+            <p className="text-slate-900 dark:text-slate-100">
+              <time dateTime={new Date(failure.at).toISOString()} className="text-slate-500 dark:text-slate-400">
+                {new Date(failure.at).toISOString().slice(0, 16).replace("T", " ")} UTC
+              </time>{" "}
+              {failure.what}
+            </p>
+            <p className="text-slate-700 dark:text-slate-300">{failure.change}</p>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
 function ProviderCard({ provider, onRemove }: { provider: Provider; onRemove: () => void }) {
   return (
     <article className="rounded-2xl border border-slate-200 bg-white p-5 shadow-sm sm:p-6 dark:border-slate-800 dark:bg-slate-900">
@@ -192,6 +227,7 @@ function ProviderCard({ provider, onRemove }: { provider: Provider; onRemove: ()
               ? "Names, job titles and phones are refreshed from the provider at each sign-in."
               : "Cards are filled from the provider at the first sign-in only."}
           </p>
+          {provider.failures.length > 0 ? <SignInFailures provider={provider} /> : null}
         </div>
         <div className="flex shrink-0 gap-2">
           <ButtonLink to={`?edit=${provider.id}#provider-form`} variant="secondary" size="sm">

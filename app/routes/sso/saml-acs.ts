@@ -1,5 +1,6 @@
 import { getAuth } from "~/.server/auth";
 import { type BodyHandle, formText, MAX_SAML_FORM_BYTES, readForm } from "~/.server/form-data";
+import { noteSignInFailure } from "~/.server/sso/failures";
 import { loginCookieHeader } from "~/.server/sso/login-cookie";
 import { samlProviderByIssuer } from "~/.server/sso/providers";
 import { acceptSamlResponse } from "~/.server/sso/saml";
@@ -27,6 +28,7 @@ export async function action({ request }: Route.ActionArgs) {
     console.warn(
       `[sso] ${accepted.providerName ?? "a SAML provider"}: answer refused (${accepted.outcome}): ${accepted.reason}`,
     );
+    if (accepted.providerId) await noteSignInFailure(accepted.providerId, accepted.outcome, accepted.reason);
     return redirectTo(`/auth?${new URLSearchParams({ sso: accepted.outcome })}`);
   }
   // A GET of this site: the browser's own cookie comes with it, and shows it is the one that asked. An answer
