@@ -37,6 +37,10 @@ export default function handleRequest(
     responseHeaders.delete("Set-Cookie");
     return unavailableDocument(request, routerContext, responseHeaders, nonce);
   }
+  // A form the outage refused (503, or 507 for a full disk) says when to try again, as every such answer does.
+  if (responseStatusCode === 503 || responseStatusCode === 507) {
+    responseHeaders.set("Retry-After", String(RETRY_AFTER_SECONDS));
+  }
   if (request.method.toUpperCase() === "HEAD") {
     return new Response(null, { status: responseStatusCode, headers: responseHeaders });
   }
@@ -120,6 +124,11 @@ function stackFrames(error: Error): string {
 }
 
 export function handleDataRequest(response: Response, { context }: { context: unknown }) {
+  if ((response.status === 503 || response.status === 507) && !response.headers.has("Retry-After")) {
+    const headers = new Headers(response.headers);
+    headers.set("Retry-After", String(RETRY_AFTER_SECONDS));
+    return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
+  }
   if (!failedForOutage(context as RouterContextProvider)) {
     if (response.status !== 410 || response.headers.has("Cache-Control")) return response;
     // As for the page: a gone card can come back, so no browser keeps the answer.

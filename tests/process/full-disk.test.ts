@@ -63,6 +63,23 @@ async function saveTitle(server: ServerProcess, cookie: string, title: string) {
   });
 }
 
+/** A provisioning connection made on the settings screen: a SCIM client with its token. */
+async function provisioningToken(server: ServerProcess, cookie: string) {
+  const created = await fetch(`${server.url}/admin/settings/provisioning`, {
+    method: "POST",
+    headers: { cookie, origin: server.url },
+    body: new URLSearchParams({ intent: "create", name: "Entra ID" }),
+  });
+  const token = /namecard_scim_[A-Za-z0-9_-]+/.exec(await created.text())?.[0] ?? "";
+  expect(token).not.toBe("");
+  return (method: "GET" | "POST", body?: unknown) =>
+    fetch(`${server.url}/scim/v2/Users`, {
+      method,
+      headers: { authorization: `Bearer ${token}`, "content-type": "application/scim+json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+}
+
 const diskLines = (server: ServerProcess) =>
   server
     .output()
@@ -125,6 +142,7 @@ describe.skipIf(ON_POSTGRES || !SERVER_BUILT)("the embedded database on a full d
     started.push(server);
     const cookie = await signedInMember(server, "admin@example.com", { first: "Ada", last: "Admin" });
     const admin = { server, cookie };
+    const scim = await provisioningToken(server, cookie);
     const location = await uploadImport(admin, peopleFile());
     await postImport(admin, location, "start", { columns: ["firstName", "lastName", "email", "title"] });
 
@@ -150,6 +168,12 @@ describe.skipIf(ON_POSTGRES || !SERVER_BUILT)("the embedded database on a full d
       database: { ok: true },
       dataDirectory: { ok: false, error: expect.stringMatching(/MB free, less than the 64\.0 MB/) },
     });
+    // The identity provider's changes are refused in SCIM's terms, to be sent again; its reads are answered.
+    const provisioned = await scim("POST", { userName: "scim.disk@example.com" });
+    expect(provisioned.status).toBe(503);
+    expect(provisioned.headers.get("retry-after")).toMatch(/^\d+$/);
+    expect(await provisioned.json()).toMatchObject({ detail: expect.stringContaining("disk is full") });
+    expect((await scim("GET")).status).toBe(200);
     expect(diskLines(server)).toHaveLength(1);
     expect(server.output()).toMatch(/^\[import\] .* waits for disk space: DATA_DIR has [\d.]+ MB free/m);
     // The log names the cause, never the people being imported.
@@ -166,6 +190,7 @@ describe.skipIf(ON_POSTGRES || !SERVER_BUILT)("the embedded database on a full d
       "Written once space was back",
     );
     expect(server.output()).not.toContain("Written on a full disk");
+    expect((await scim("POST", { userName: "scim.disk@example.com" })).status).toBe(201);
     expect(await stop(server)).toEqual({ code: 0, signal: null });
   }, 300_000);
 });
