@@ -30,6 +30,7 @@ import { type MailMessage, sendMail } from "~/.server/mail";
 import { setCardState } from "~/.server/profiles/deactivation";
 import { sealSecret } from "~/.server/sso/secrets";
 import { readToast } from "~/.server/toast";
+import { contrastRatio } from "~/lib/color";
 import { action as profilesAction, loader as profilesLoader } from "~/routes/admin/profiles";
 import { action as settingsAction } from "~/routes/admin/settings";
 import { action as authAction } from "~/routes/auth/auth";
@@ -121,6 +122,27 @@ describe("invitations", () => {
     const [entry] = await db.select().from(auditLog).where(eq(auditLog.action, "discard"));
     expect(entry?.targetLabel).toBe("2 queued invitation mails");
     expect(cards).toHaveLength(2);
+  });
+
+  it("draws a light brand's mail readably: the button's lettering and the brand's name at 4.5:1 or better", async () => {
+    await db.insert(siteSettings).values({ id: 1, companyName: "Acme Group" });
+    const [brand] = await db.insert(brands).values({ name: "Sunbeam", primaryColor: "#facc15" }).returning();
+    const admin = await createMember({ email: "admin@example.com" });
+    const card = await insertCard({ email: "sunny@example.org", companyBrandId: present(brand, "brand").id });
+    await adminPost({ intent: "invite", id: card.id, redirectTo: "/admin/profiles" }, admin);
+    expect(await processDueJobs({ send })).toMatchObject({ sent: 1, failed: 0 });
+
+    const mail = present(latestMail("sunny@example.org"), "the invitation in the outbox");
+    const body = mail.raw.replace(/=\r?\n/g, "").replace(/=3D/g, "=");
+    const button = present(
+      /background:(#[0-9a-f]{6});color:(#[0-9a-f]{6})[^>]*>Claim my card/.exec(body),
+      "the button",
+    );
+    expect(contrastRatio(present(button[1], "fill"), present(button[2], "lettering"))).toBeGreaterThanOrEqual(4.5);
+    const name = present(/color:(#[0-9a-f]{6})">Sunbeam</.exec(body), "the brand's name");
+    expect(contrastRatio(present(name[1], "ink"), "#ffffff")).toBeGreaterThanOrEqual(4.5);
+    // White on the raw yellow would be 1.5:1: that is what the mail no longer does.
+    expect(body).not.toContain("background:#facc15;color:#fff");
   });
 
   it("sends the brand's mail whose link sets the password and signs the person in on their claimed card", async () => {

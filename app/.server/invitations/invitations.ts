@@ -1,4 +1,5 @@
 import { and, eq, inArray, isNull, lte, sql } from "drizzle-orm";
+import { brandPalette } from "~/lib/color";
 import { mediaUrl } from "~/lib/media";
 import { fullName } from "~/lib/names";
 import { DEFAULT_SETTINGS } from "~/lib/settings";
@@ -285,14 +286,17 @@ async function invitationMail(options: {
   const text = ["Hello,", "", body, "", `${action}: ${options.link}`, "", footer, "", `${stopText}: ${stop}`].join(
     "\n",
   );
+  // The brand's colour as the web app draws it on a light surface: a yellow brand's button gets dark
+  // lettering or a darker fill, its name a darker ink, each readable (mail is read on white).
+  const colors = brandPalette(from.color, from.color).light;
   const logo = from.logoUrl
     ? `<p><img src="${escapeHtml(from.logoUrl)}" alt="${escapeHtml(from.name)}" height="48" style="height:48px;width:auto"></p>`
-    : `<p style="font-size:20px;font-weight:600;color:${from.color}">${escapeHtml(from.name)}</p>`;
+    : `<p style="font-size:20px;font-weight:600;color:${colors.ink}">${escapeHtml(from.name)}</p>`;
   const html = `<!doctype html><html><body style="font-family:system-ui,sans-serif;color:#111827;line-height:1.5">
-<div style="border-top:4px solid ${from.color};padding-top:12px">${logo}</div>
+<div style="border-top:4px solid ${colors.dot};padding-top:12px">${logo}</div>
 <p>Hello,</p>
 <p>${escapeHtml(body)}</p>
-<p><a href="${escapeHtml(options.link)}" style="display:inline-block;padding:10px 16px;border-radius:8px;background:${from.color};color:#fff;text-decoration:none">${action}</a></p>
+<p><a href="${escapeHtml(options.link)}" style="display:inline-block;padding:10px 16px;border-radius:8px;background:${colors.solid};color:${colors.onSolid};text-decoration:none">${action}</a></p>
 <p style="font-size:13px;color:#6b7280">Or open this link: ${escapeHtml(options.link)}</p>
 <p style="font-size:13px;color:#6b7280">${escapeHtml(footer)}</p>
 <p style="font-size:13px;color:#6b7280"><a href="${escapeHtml(stop)}" style="color:#6b7280">${escapeHtml(stopText)}</a></p>
