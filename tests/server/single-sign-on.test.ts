@@ -15,10 +15,11 @@ import {
 import { setCardState } from "~/.server/profiles/deactivation";
 import { listProviders, saveProvider } from "~/.server/sso/providers";
 import { ProviderFormSchema } from "~/.server/sso/schemas";
+import { action as authAction } from "~/routes/auth/auth";
 import { newBrowser, newestLink, openIn, signUpIn } from "../security/accounts-support";
 import { startOidcProvider, type TestProvider } from "../support/oidc-provider";
 import { connectProvider, SsoBrowser } from "../support/sso-flow";
-import { createMember, getRequest, insertCard, present } from "./helpers";
+import { createMember, formRequest, getRequest, insertCard, present, run } from "./helpers";
 
 /**
  * Signing in with the company's OpenID Connect provider, against a real one
@@ -315,6 +316,20 @@ describe("a domain that requires single sign-on", () => {
     // The break-glass administrator's domain requires it too, and their password still works.
     const adminSignIn = await callAuth(request, "/sign-in/email", { email: admin.email, password: admin.password });
     expect(adminSignIn.ok).toBe(true);
+
+    // On the sign-in page, the break-glass address is asked for its password, never sent to the provider.
+    const typed = await run(authAction, formRequest("/auth", { intent: "signin", email: admin.email, password: "" }));
+    expect(typed.status).toBe(400);
+    expect(typed.data).toMatchObject({
+      fieldErrors: { password: ["This address signs in with its password, not through your company's sign-in."] },
+      values: { email: admin.email, usePassword: "1" },
+    });
+    const routedMember = await run(
+      authAction,
+      formRequest("/auth", { intent: "signin", email: member.email, password: "" }),
+    );
+    expect(routedMember.status).toBe(302);
+    expect(routedMember.location).toContain(idp.issuer);
   });
 });
 

@@ -2,6 +2,7 @@ import { KeyRound } from "lucide-react";
 import { useState } from "react";
 import { data, Form, Link, redirect, useNavigation, useSearchParams } from "react-router";
 import { AuthSchema, ResendSchema } from "~/.server/accounts/schemas";
+import { isAdminEmail } from "~/.server/admins";
 import { callAuth, cookieHeaders } from "~/.server/auth";
 import { requireAnonymous } from "~/.server/authz";
 import { formTargetsContext } from "~/.server/csp";
@@ -60,7 +61,14 @@ export async function action({ request }: Route.ActionArgs) {
   if (intent === "signin" && typeof values.email === "string" && values.email.includes("@")) {
     const provider = await providerForEmail(values.email);
     const password = form.get("password");
-    if (provider && (!password || requiresProvider(provider, values.email))) {
+    // An address of ADMIN_EMAILS signs in with its password only, whatever its domain: the provider would refuse it.
+    if (provider && isAdminEmail(values.email) && !password) {
+      return failure(400, {
+        fieldErrors: { password: ["This address signs in with its password, not through your company's sign-in."] },
+        values: { ...values, usePassword: "1" },
+      });
+    }
+    if (provider && !isAdminEmail(values.email) && (!password || requiresProvider(provider, values.email))) {
       return startSso(request, { email: values.email.trim() }, redirectTo, values);
     }
   }
@@ -163,7 +171,8 @@ export default function AuthRoute({ loaderData, actionData }: Route.ComponentPro
   const formError = failed?.formError;
   const typed = failed?.values ?? {};
   const [email, setEmail] = useState(typed.email ?? "");
-  const [usePassword, setUsePassword] = useState(false);
+  // The server asks for the password of an address that may not go to the provider (ADMIN_EMAILS).
+  const [usePassword, setUsePassword] = useState(typed.usePassword === "1");
   // An address of a provider's domain signs in there: the password field steps aside (a button brings it back).
   const routed =
     mode === "signin" && !usePassword
