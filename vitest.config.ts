@@ -35,6 +35,8 @@ const engineNeutralTests = [
   // What a provider's answer must prove is checked by the protocol libraries, before any query but the provider's.
   "tests/security/single-sign-on.test.ts",
   "tests/security/saml.test.ts",
+  // An independent provider's answers, checked before any query but the provider's.
+  "tests/server/independent-saml.test.ts",
   // Hostile requests are refused before any query; what is stored is compared the same way on both.
   "tests/security/hostile-input.test.ts",
   // What a card's signature, background and wallet pass hold: drawn and signed the same on either engine.

@@ -135,16 +135,16 @@ function failedCheck(reason: string, saml: boolean): Omit<SignInFailure, "at"> {
       "Have the provider sign the assertion (not only the response), with SHA-256 or stronger.",
     );
   }
-  if (/signature/i.test(reason)) {
-    return said(
-      "The answer's signature does not match the certificate saved for this provider.",
-      "Paste the provider's current metadata or signing certificate again: it may have changed.",
-    );
-  }
   if (/algorithm/.test(reason)) {
     return said(
       `The answer uses an algorithm Namecard refuses (${reason}).`,
       "Set the provider to sign with RSA-SHA256 and digest with SHA-256.",
+    );
+  }
+  if (/signature/i.test(reason)) {
+    return said(
+      "The answer's signature does not match the certificate saved for this provider.",
+      "Paste the provider's current metadata or signing certificate again: it may have changed.",
     );
   }
   if (/Destination|Recipient|Audience|audience/.test(reason)) {

@@ -292,16 +292,19 @@ export async function acceptSamlResponse(
   if (!doc || !root || root.localName !== "Response" || root.namespaceURI !== PROTOCOL_NS) {
     return { outcome: "failed", reason: "not a SAML response" };
   }
-  const weak = weakAlgorithm(doc);
-  if (weak) return { outcome: "failed", reason: `refused ${weak}` };
-  const destination = root.getAttribute("Destination");
-  if (destination && destination !== samlAcsUrl()) return { outcome: "failed", reason: "another Destination" };
-
   // Which provider's certificates to check it against: the issuer it names, which its signature must then prove.
   const named =
     textOf("/*[local-name()='Response']/*[local-name()='Issuer']", doc) ??
     textOf("/*[local-name()='Response']/*[local-name()='Assertion']/*[local-name()='Issuer']", doc);
   const provider = named ? await providerByIssuer(named) : null;
+  // A refusal before the signature is checked is still the named provider's to see (its administrators' list).
+  const claimedBy = provider ? { providerName: provider.name, providerId: provider.id } : {};
+  const weak = weakAlgorithm(doc);
+  if (weak) return { outcome: "failed", reason: `refused ${weak}`, ...claimedBy };
+  const destination = root.getAttribute("Destination");
+  if (destination && destination !== samlAcsUrl()) {
+    return { outcome: "failed", reason: "another Destination", ...claimedBy };
+  }
   if (!provider) {
     return {
       outcome: "failed",
