@@ -1,5 +1,5 @@
 import { startOidcProvider, type TestProvider } from "../support/oidc-provider";
-import { TestSamlIdp } from "../support/saml-idp";
+import { TestSamlIdp, TRANSIENT_FORMAT } from "../support/saml-idp";
 import { expect, expectAccessible, screenshot, switchScheme, test } from "./fixtures";
 
 /**
@@ -139,6 +139,35 @@ test("an administrator connects a SAML provider by pasting its metadata; colleag
     await expect(phone.getByRole("heading", { name: "Acme sign-in" })).toBeVisible();
     await phone.getByRole("button", { name: "Continue" }).click();
     await expect(phone.getByRole("heading", { name: "Welcome, Mary!" })).toBeVisible();
+
+    // A sign-in the provider answers with a NameID that changes every time: the person reads a short
+    // message, and the administrator's screen says what happened and what to change at the provider.
+    saml.person = {
+      nameId: "_transient-1",
+      nameIdFormat: TRANSIENT_FORMAT,
+      attributes: { mail: "t@saml.example.org" },
+    };
+    const refused = await (await newContext()).newPage();
+    await refused.goto("/auth");
+    await refused.getByRole("button", { name: "Sign in with Acme SAML" }).click();
+    await refused.getByRole("button", { name: "Continue" }).click();
+    await expect(refused.getByText("Your company's sign-in could not be completed.", { exact: false })).toBeVisible();
+    await page.setViewportSize({ width: 1280, height: 720 });
+    await page.reload();
+    const failures = card.getByRole("region", { name: "Recent failed sign-ins" });
+    await expect(
+      failures.getByText("The provider sent a transient NameID, which changes at every sign-in."),
+    ).toBeVisible();
+    await expect(
+      failures.getByText("Set the NameID format for Namecard to persistent (or emailAddress) at the provider."),
+    ).toBeVisible();
+    await expectAccessible(page);
+    for (const scheme of ["light", "dark"] as const) {
+      await switchScheme(page, scheme);
+      await screenshot(page, `single-sign-on-failures-desktop-${scheme}`);
+    }
+    await page.setViewportSize({ width: 390, height: 844 });
+    await screenshot(page, "single-sign-on-failures-phone-dark");
 
     // On a desktop without JavaScript: the typed address leads there, and a button brings the answer back.
     saml.person = { nameId: "katherine@saml.example.org", attributes: { givenName: "Katherine", sn: "Johnson" } };

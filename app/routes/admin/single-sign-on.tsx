@@ -172,7 +172,10 @@ function SignInFailures({ provider }: { provider: Provider }) {
               </time>{" "}
               {failure.what}
             </p>
-            <p className="text-slate-700 dark:text-slate-300">{failure.change}</p>
+            <p className="text-slate-700 dark:text-slate-300">
+              <span className="font-medium">What to change: </span>
+              {failure.change}
+            </p>
           </li>
         ))}
       </ul>
