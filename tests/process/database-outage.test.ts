@@ -1,8 +1,16 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { adminQuery, createScratchDatabase, endSessions, POSTGRES_URL } from "../support/postgres";
+import { privatePostgresAvailable, startPrivatePostgres } from "../support/private-postgres";
 import { ON_POSTGRES, startedProcesses } from "../support/process-suite";
 import { makeReadOnly, makeWritable } from "../support/read-only";
-import { migratedDataDir, SERVER_BUILT, scratchDir, signedInMember, startServer } from "../support/server-process";
+import {
+  migratedDataDir,
+  SERVER_BUILT,
+  type ServerProcess,
+  scratchDir,
+  signedInMember,
+  startServer,
+} from "../support/server-process";
 import { startTcpProxy } from "../support/tcp-proxy";
 
 const started = startedProcesses("the outage tests");
@@ -109,90 +117,21 @@ describe.skipIf(!ON_POSTGRES || !POSTGRES_URL || !SERVER_BUILT)("while PostgreSQ
 
   it("answers every kind of request 503 or as usual while PostgreSQL restarts under load, never 500", async () => {
     const { server, proxy, database } = await serverBehindProxy();
-    const member = await signedInMember(server, "re.start@example.com", { first: "Re", last: "Start" });
-    const card = "/profile/re.start";
-    const edit = () => {
-      const form = new FormData();
-      for (const [name, value] of Object.entries({
-        firstName: "Re",
-        lastName: "Start",
-        email: "re.start@example.com",
-        username: "re.start",
-        title: "Restarted",
-        phone: "",
-        bio: "",
-        linkedinUrl: "",
-        companyBrandId: "",
-      }))
-        form.set(name, value);
-      return form;
-    };
-    /** One request of each kind the server answers: kept cards, files, pages, data, forms, the auth API, health. */
-    const kinds: [string, () => Promise<Response>][] = [
-      ["card", () => fetch(`${server.url}${card}`)],
-      ["card for a phone", () => fetch(`${server.url}${card}`, { headers: { "user-agent": "Mobile" } })],
-      ["contact file", () => fetch(`${server.url}${card}/contact.vcf`)],
-      ["QR code", () => fetch(`${server.url}${card}/qr.png`)],
-      ["QR page", () => fetch(`${server.url}/qr/re.start`)],
-      ["signed-in page", () => fetch(`${server.url}/directory?q=re`, { headers: { cookie: member } })],
-      ["signed-in data", () => fetch(`${server.url}/directory.data?q=re`, { headers: { cookie: member } })],
-      ["export", () => fetch(`${server.url}/leads/export.csv`, { headers: { cookie: member } })],
-      [
-        "form",
-        () =>
-          fetch(`${server.url}/profile/edit`, {
-            method: "POST",
-            headers: { cookie: member, origin: server.url },
-            body: edit(),
-            redirect: "manual",
-          }),
-      ],
-      ["session", () => fetch(`${server.url}/api/auth/get-session`, { headers: { cookie: member } })],
-      [
-        "sign-in",
-        () =>
-          fetch(`${server.url}/api/auth/sign-in/email`, {
-            method: "POST",
-            headers: { "content-type": "application/json", origin: `http://localhost:${server.port}` },
-            body: JSON.stringify({ email: "re.start@example.com", password: "wrong password" }),
-          }),
-      ],
-      ["health", () => fetch(`${server.url}/healthz`)],
-    ];
-    const seen = new Map<string, Set<number>>();
-    const faults: string[] = [];
-    let restarting = true;
-    const load = kinds.map(async ([kind, ask]) => {
-      while (restarting) {
-        const answer = await ask();
-        const body = await answer.text();
-        if (!seen.has(kind)) seen.set(kind, new Set());
-        seen.get(kind)?.add(answer.status);
-        if (answer.status >= 500 && (answer.status !== 503 || !answer.headers.get("retry-after"))) {
-          faults.push(`${kind}: ${answer.status} ${body.slice(0, 200)}`);
-        }
-      }
-    });
+    const load = underLoad(
+      server,
+      await signedInMember(server, "re.start@example.com", { first: "Re", last: "Start" }),
+    );
 
     // A restart as the app meets it: every session ended by the server (57P01), then nothing
     // accepts connections for a while, then the server is back.
     for (let round = 0; round < 2; round++) {
       await endSessions(database.name);
       await proxy.cut();
-      // Held down until every kind of request has met the outage.
-      await expect
-        .poll(() => kinds.filter(([kind]) => !seen.get(kind)?.has(503)).map(([kind]) => kind), { timeout: 30_000 })
-        .toEqual([]);
+      await load.untilEveryKindMetTheOutage();
       await proxy.restore();
       await eventually(`${server.url}/healthz`, 200, undefined, 60_000);
     }
-    restarting = false;
-    await Promise.all(load);
-
-    expect(faults).toEqual([]);
-    // Each kind was asked during the outage and answered 503 at least once: none slipped through.
-    for (const [kind] of kinds) expect([...(seen.get(kind) ?? [])], kind).toContain(503);
-    expect(server.output()).not.toMatch(/^\s+at /m);
+    await load.end();
   }, 240_000);
 
   it("reports a database that reads but cannot write, until it can again", async () => {
@@ -230,3 +169,117 @@ describe.skipIf(ON_POSTGRES || !SERVER_BUILT)("when the embedded database's fold
     expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
   }, 120_000);
 });
+
+/** One request of each kind the server answers: kept cards, files, pages, data, forms, the auth API, health. */
+function requestsOfEveryKind(server: ServerProcess, member: string): [string, () => Promise<Response>][] {
+  const card = "/profile/re.start";
+  const edit = () => {
+    const form = new FormData();
+    for (const [name, value] of Object.entries({
+      firstName: "Re",
+      lastName: "Start",
+      email: "re.start@example.com",
+      username: "re.start",
+      title: "Restarted",
+      phone: "",
+      bio: "",
+      linkedinUrl: "",
+      companyBrandId: "",
+    }))
+      form.set(name, value);
+    return form;
+  };
+  return [
+    ["card", () => fetch(`${server.url}${card}`)],
+    ["card for a phone", () => fetch(`${server.url}${card}`, { headers: { "user-agent": "Mobile" } })],
+    ["contact file", () => fetch(`${server.url}${card}/contact.vcf`)],
+    ["QR code", () => fetch(`${server.url}${card}/qr.png`)],
+    ["QR page", () => fetch(`${server.url}/qr/re.start`)],
+    ["signed-in page", () => fetch(`${server.url}/directory?q=re`, { headers: { cookie: member } })],
+    ["signed-in data", () => fetch(`${server.url}/directory.data?q=re`, { headers: { cookie: member } })],
+    ["export", () => fetch(`${server.url}/leads/export.csv`, { headers: { cookie: member } })],
+    [
+      "form",
+      () =>
+        fetch(`${server.url}/profile/edit`, {
+          method: "POST",
+          headers: { cookie: member, origin: server.url },
+          body: edit(),
+          redirect: "manual",
+        }),
+    ],
+    ["session", () => fetch(`${server.url}/api/auth/get-session`, { headers: { cookie: member } })],
+    [
+      "sign-in",
+      () =>
+        fetch(`${server.url}/api/auth/sign-in/email`, {
+          method: "POST",
+          headers: { "content-type": "application/json", origin: `http://localhost:${server.port}` },
+          body: JSON.stringify({ email: "re.start@example.com", password: "wrong password" }),
+        }),
+    ],
+    ["health", () => fetch(`${server.url}/healthz`)],
+  ];
+}
+
+/**
+ * Every kind of request, asked over and over until `end`, which then requires that none
+ * was answered 500 (or 503 without Retry-After), that each met the outage at least once,
+ * and that the server printed no stack trace.
+ */
+function underLoad(server: ServerProcess, member: string) {
+  const kinds = requestsOfEveryKind(server, member);
+  const seen = new Map<string, Set<number>>();
+  const faults: string[] = [];
+  let going = true;
+  const loops = kinds.map(async ([kind, ask]) => {
+    while (going) {
+      const answer = await ask();
+      const body = await answer.text();
+      if (!seen.has(kind)) seen.set(kind, new Set());
+      seen.get(kind)?.add(answer.status);
+      if (answer.status >= 500 && (answer.status !== 503 || !answer.headers.get("retry-after"))) {
+        faults.push(`${kind}: ${answer.status} ${body.slice(0, 200)}`);
+      }
+    }
+  });
+  return {
+    /** Holds the outage until every kind of request has met it. */
+    untilEveryKindMetTheOutage: () =>
+      expect
+        .poll(() => kinds.filter(([kind]) => !seen.get(kind)?.has(503)).map(([kind]) => kind), { timeout: 30_000 })
+        .toEqual([]),
+    async end() {
+      going = false;
+      await Promise.all(loops);
+      expect(faults).toEqual([]);
+      for (const [kind] of kinds) expect([...(seen.get(kind) ?? [])], kind).toContain(503);
+      expect(server.output()).not.toMatch(/^\s+at /m);
+    },
+  };
+}
+
+describe.skipIf(!ON_POSTGRES || !SERVER_BUILT || !privatePostgresAvailable())(
+  "while its own PostgreSQL restarts",
+  () => {
+    it("answers every kind of request 503 or as usual while the server is stopped and started under load, never 500", async () => {
+      const postgres = await startPrivatePostgres();
+      cleanups.push(async () => postgres.close());
+      const server = await startServer({ dataDir: scratchDir(), databaseUrl: postgres.url });
+      started.push(server);
+      const load = underLoad(
+        server,
+        await signedInMember(server, "re.start@example.com", { first: "Re", last: "Start" }),
+      );
+
+      // PostgreSQL's own fast shutdown (every session ended, then connections refused), held until every kind
+      // of request has met it, then started again.
+      postgres.stop();
+      await load.untilEveryKindMetTheOutage();
+      postgres.start();
+      await eventually(`${server.url}/healthz`, 200, undefined, 60_000);
+      expect((await fetch(`${server.url}/profile/re.start`)).status).toBe(200);
+      await load.end();
+    }, 240_000);
+  },
+);

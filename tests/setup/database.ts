@@ -3,6 +3,7 @@ import fs from "node:fs";
 import { sql } from "drizzle-orm";
 import pg from "pg";
 import { beforeAll, beforeEach, inject } from "vitest";
+import { isRetryableConflict } from "~/.server/db/errors";
 import { type DatabaseHandle, openPglite, openPostgres, setDatabase } from "../../app/.server/db/client";
 import { present } from "../support/present";
 import { adminUrl } from "./global-database";
@@ -45,7 +46,16 @@ beforeAll(async () => {
 });
 
 beforeEach(async () => {
-  await handle.db.execute(
-    sql`truncate users, sessions, accounts, verifications, rate_limits, throttle_events, email_links, profiles, profile_views, brands, site_settings, audit_log, identity_providers, sso_logins, saml_assertions, scim_connections, wallet_settings, leads, card_saves restart identity cascade`,
-  );
+  // Work a previous test left running (a batch of counted views or saves being written) may lock the
+  // tables in another order: PostgreSQL then ends one side as a deadlock, and the truncate runs again.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await handle.db.execute(
+        sql`truncate users, sessions, accounts, verifications, rate_limits, throttle_events, email_links, profiles, profile_views, brands, site_settings, audit_log, identity_providers, sso_logins, saml_assertions, scim_connections, wallet_settings, leads, card_saves restart identity cascade`,
+      );
+      return;
+    } catch (error) {
+      if (attempt >= 3 || !isRetryableConflict(error)) throw error;
+    }
+  }
 });
