@@ -204,6 +204,34 @@ describe("single sign-on with an OpenID Connect provider", () => {
     expect(await db.select().from(ssoIdentities).where(eq(ssoIdentities.userId, outsider.id))).toEqual([]);
   });
 
+  it("links an account that exists already only on a verified address, or when the administrator says the provider verifies its domains", async () => {
+    const admin = await adminOf();
+    const member = await createMember({ email: "kay@acme.test", firstName: "Kay", lastName: "Existing" });
+    const provider = await connect(admin);
+    // The provider says nothing of whether the address is verified (as Microsoft Entra ID does).
+    idp.signInAs("sub-kay", { email: "kay@acme.test", given_name: "Kay" });
+    const refused = new SsoBrowser();
+    expect(await refused.signIn({ providerId: provider.id })).toMatchObject({ location: "/auth?sso=link-unverified" });
+    expect(await refused.session()).toBeNull();
+    expect(await db.select().from(ssoIdentities)).toEqual([]);
+
+    // The administrator says the provider verifies the addresses of its domains: the same sign-in links the account.
+    const form = ProviderFormSchema.parse({
+      name: "Acme Login",
+      issuer: idp.issuer,
+      clientId: provider.clientId,
+      clientSecret: "",
+      domains: "acme.test",
+      requireSso: "",
+      refreshCard: "",
+      verifiesAddresses: "on",
+    });
+    await saveProvider({ actor: admin.viewer, id: provider.id, form });
+    const linked = new SsoBrowser();
+    expect(await linked.signIn({ providerId: provider.id })).toMatchObject({ status: 302, location: "/" });
+    expect(present(await linked.session(), "a session").user.id).toBe(member.id);
+  });
+
   it("refuses a second subject of the same provider asserting an address already linked to another", async () => {
     const provider = await connect(await adminOf());
     idp.signInAs("sub-first", { email: "shared@acme.test", given_name: "First" });

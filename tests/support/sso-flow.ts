@@ -15,6 +15,7 @@ export async function connectProvider(
     domains?: string;
     requireSso?: boolean;
     refreshCard?: boolean;
+    verifiesAddresses?: boolean;
     client?: Parameters<TestProvider["addClient"]>[0];
   } = {},
 ) {
@@ -27,10 +28,11 @@ export async function connectProvider(
     domains: options.domains ?? "acme.test",
     requireSso: options.requireSso ? "on" : "",
     refreshCard: options.refreshCard ? "on" : "",
+    verifiesAddresses: options.verifiesAddresses ? "on" : "",
   });
   const saved = await saveProvider({ actor: admin, id: null, form });
   client.redirectTo(callbackUrl());
-  return { ...saved, clientSecret: client.clientSecret };
+  return { ...saved, clientId: client.clientId, clientSecret: client.clientSecret };
 }
 
 /**

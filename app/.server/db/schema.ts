@@ -574,6 +574,11 @@ export const identityProviders = pgTable(
     requireSso: boolean("require_sso").notNull().default(false),
     /** Later sign-ins copy the provider's name, job title and phone onto the card. */
     refreshCard: boolean("refresh_card").notNull().default(false),
+    /**
+     * The administrator says the provider owns its domains and verifies their addresses: an
+     * account that exists already is linked at a first sign-in without the provider's `email_verified`.
+     */
+    verifiesAddresses: boolean("verifies_addresses").notNull().default(false),
     ...timestamps,
   },
   (table) => [

@@ -67,6 +67,12 @@ function adviceFor(code: string, reason: string, protocol: "oidc" | "saml"): Omi
         what: "The provider vouched for an address of a domain it may not sign in here.",
         change: "If the domain is the company's, add it to this provider's domains in Namecard.",
       };
+    case "link-unverified":
+      return {
+        what: "An account with this address exists, and the provider did not say the address is verified.",
+        change:
+          "If the provider owns these domains, tick “The provider verifies the addresses of these domains” for it; otherwise have it send email_verified.",
+      };
     case "taken":
       return {
         what: "The address is already linked to another person at this provider.",

@@ -22,6 +22,7 @@ export type IdentityRefusal =
   | "unverified-email"
   | "domain"
   | "taken"
+  | "link-unverified"
   | "break-glass"
   | "not-allowed";
 
@@ -122,6 +123,12 @@ async function resolveIn(tx: Queryable, provider: Provider, claims: ProviderClai
       .where(and(eq(ssoIdentities.userId, user.id), eq(ssoIdentities.issuer, claims.issuer)))
       .limit(1);
     if (other) return { outcome: "taken" };
+    // An account confirmed already is linked on the provider's word that the address is verified, or the
+    // administrator's that the provider verifies its domains: else whoever could set that address at a
+    // careless provider would sign in as the account's owner.
+    if (user.emailVerified && claims.emailVerified !== true && !provider.verifiesAddresses) {
+      return { outcome: "link-unverified" };
+    }
     if (!user.emailVerified) {
       // An unconfirmed sign-up for the address, which the provider has now proven: nothing
       // typed there (its password, its names, its phone) was confirmed by the mailbox's owner.

@@ -13,6 +13,8 @@ export const SSO_MESSAGES = {
     "Your company's sign-in did not tell us your email address. Ask your administrator to send it to Namecard.",
   "unverified-email": "Your company's sign-in says your email address is not verified yet. Ask your administrator.",
   domain: "Your company's sign-in vouched for an address of a domain it may not sign in here. Ask your administrator.",
+  "link-unverified":
+    "Your address already has a Namecard account, and your company's sign-in did not say the address is verified, so it was not linked to you. Ask your administrator.",
   taken:
     "Your address is already linked to another person at your company's sign-in, so it was not linked to you. Ask your administrator.",
   "break-glass":

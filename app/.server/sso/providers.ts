@@ -28,6 +28,7 @@ type ProviderBase = {
   domains: string[];
   requireSso: boolean;
   refreshCard: boolean;
+  verifiesAddresses: boolean;
   /** Where its sign-in page is: a page that sends people there lets its forms lead to it. */
   authorizationOrigin: string;
   updatedAt: Date;
@@ -41,7 +42,7 @@ export type Provider =
 /** A provider as the settings screen shows it: never its secret or certificates, only whether they are readable. */
 export type ProviderSummary = Pick<
   ProviderBase,
-  "id" | "name" | "issuer" | "domains" | "requireSso" | "refreshCard"
+  "id" | "name" | "issuer" | "domains" | "requireSso" | "refreshCard" | "verifiesAddresses"
 > & {
   protocol: "oidc" | "saml";
   clientId: string | null;
@@ -70,6 +71,7 @@ const COLUMNS = {
   idpInitiated: identityProviders.idpInitiated,
   requireSso: identityProviders.requireSso,
   refreshCard: identityProviders.refreshCard,
+  verifiesAddresses: identityProviders.verifiesAddresses,
   authorizationOrigin: identityProviders.authorizationOrigin,
   updatedAt: identityProviders.updatedAt,
   domains: domainsOf,
@@ -105,6 +107,7 @@ function opened(row: Row): Provider {
     domains: row.domains,
     requireSso: row.requireSso,
     refreshCard: row.refreshCard,
+    verifiesAddresses: row.verifiesAddresses,
     authorizationOrigin: row.authorizationOrigin,
     updatedAt: row.updatedAt,
   };
@@ -136,6 +139,7 @@ function summarized(row: Row): ProviderSummary {
     domains: row.domains,
     requireSso: row.requireSso,
     refreshCard: row.refreshCard,
+    verifiesAddresses: row.verifiesAddresses,
     clientId: row.clientId,
     ssoUrl: row.ssoUrl,
     idpInitiated: row.idpInitiated,
@@ -212,6 +216,7 @@ type Audited = {
   domains: string[];
   requireSso: boolean;
   refreshCard: boolean;
+  verifiesAddresses: boolean;
   issuer: string;
   clientId?: string | null;
   ssoUrl?: string | null;
@@ -229,6 +234,7 @@ function audited(provider: Audited) {
     domains: provider.domains.join(", "),
     requireSso: provider.requireSso ? "yes" : "no",
     refreshCard: provider.refreshCard ? "yes" : "no",
+    verifiesAddresses: provider.verifiesAddresses ? "yes" : "no",
     ...(provider.idpInitiated !== undefined ? { idpInitiated: provider.idpInitiated ? "yes" : "no" } : {}),
   };
 }
@@ -284,6 +290,7 @@ export async function saveProvider({
     domains: form.domains,
     requireSso: form.requireSso,
     refreshCard: form.refreshCard,
+    verifiesAddresses: form.verifiesAddresses,
   };
   let values: Omit<typeof identityProviders.$inferInsert, "id">;
   let after: Audited;
@@ -309,6 +316,7 @@ export async function saveProvider({
       authorizationOrigin: discovered.authorizationOrigin,
       requireSso: form.requireSso,
       refreshCard: form.refreshCard,
+      verifiesAddresses: form.verifiesAddresses,
     };
     after = { ...common, issuer: form.issuer, clientId: form.clientId };
   } else {
@@ -323,6 +331,7 @@ export async function saveProvider({
       authorizationOrigin: new URL(settings.ssoUrl).origin,
       requireSso: form.requireSso,
       refreshCard: form.refreshCard,
+      verifiesAddresses: form.verifiesAddresses,
     };
     after = {
       ...common,

@@ -46,6 +46,7 @@ const CommonFields = {
   }),
   requireSso: checkbox("Tick the box to require single sign-on"),
   refreshCard: checkbox("Tick the box to refresh cards at each sign-in"),
+  verifiesAddresses: checkbox("Tick the box if the provider verifies the addresses of these domains"),
 };
 
 /** The OpenID Connect provider form. An empty secret on an existing provider keeps the stored one. */

@@ -267,7 +267,7 @@ function ProviderForm({
   const typed = failure?.values;
   const value = (name: string, stored: string | null | undefined) => typed?.[name] ?? stored ?? "";
   const errors = failure?.fieldErrors;
-  const checked = (name: "requireSso" | "refreshCard" | "idpInitiated") =>
+  const checked = (name: "requireSso" | "refreshCard" | "idpInitiated" | "verifiesAddresses") =>
     typed ? typed[name] === "on" : !!editing?.[name];
 
   return (
@@ -386,6 +386,13 @@ function ProviderForm({
             label="Refresh cards at each sign-in"
             hint="Names, job titles and phone numbers the provider sends replace those on the card. Otherwise they fill a card only at the first sign-in."
             errors={errors?.refreshCard}
+          />
+          <Checkbox
+            name="verifiesAddresses"
+            defaultChecked={checked("verifiesAddresses")}
+            label="The provider verifies the addresses of these domains"
+            hint="Tick it for your company's own directory (Entra ID, Okta, Google Workspace, ADFS): someone who already has a Namecard account with such an address is linked to it at their first sign-in. Left unticked, an existing account is linked only when the provider says the address is verified (email_verified)."
+            errors={errors?.verifiesAddresses}
           />
           {protocol === "saml" ? (
             <Checkbox
