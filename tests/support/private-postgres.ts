@@ -43,7 +43,9 @@ export async function startPrivatePostgres() {
   fs.chmodSync(folder, 0o777);
   const port = await freePort();
   const password = "private";
-  fs.writeFileSync(path.join(folder, "password"), password, { mode: 0o644 });
+  fs.writeFileSync(path.join(folder, "password"), password);
+  // Read by initdb as the postgres user, whatever umask this process runs with (the app's makes files private).
+  fs.chmodSync(path.join(folder, "password"), 0o644);
   asPostgres(path.join(BIN, "initdb"), [
     "-D",
     data,
