@@ -1,8 +1,8 @@
 import { execFileSync, spawnSync } from "node:child_process";
 import fs from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
+import { freePort } from "./server-process";
 
 /**
  * A PostgreSQL server of the test's own (Debian's binaries, its own data
@@ -24,17 +24,6 @@ export function privatePostgresAvailable(): boolean {
   if (!fs.existsSync(path.join(BIN, "pg_ctl"))) return false;
   if (process.getuid?.() !== 0) return false;
   return spawnSync("id", ["postgres"]).status === 0;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 export async function startPrivatePostgres() {

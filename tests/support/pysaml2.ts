@@ -1,10 +1,10 @@
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { samlMetadata } from "~/.server/sso/saml";
 import { makeKeyPair } from "./saml-idp";
+import { freePort } from "./server-process";
 
 const SCRIPT = path.join(import.meta.dirname, "pysaml2-idp.py");
 /** Debian's Python, which sees Debian's python3-pysaml2. */
@@ -13,17 +13,6 @@ const PYTHON = "/usr/bin/python3";
 /** Whether pysaml2 and xmlsec1 are installed (`.ci/run` installs them). */
 export function pysaml2Installed(): boolean {
   return fs.existsSync("/usr/bin/xmlsec1") && spawnSync(PYTHON, ["-c", "import saml2.server"]).status === 0;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 export type Pysaml2Idp = Awaited<ReturnType<typeof startPysaml2Idp>>;
