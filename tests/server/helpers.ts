@@ -6,7 +6,7 @@ import { requireViewer, type Viewer } from "~/.server/authz";
 import { db, getDatabaseHandle } from "~/.server/db/client";
 import { profiles } from "~/.server/db/schema";
 import { OUTBOX_DIR } from "~/.server/mail";
-import { startRealtime } from "~/.server/realtime";
+import { type RealtimeEvent, startRealtime, subscribe } from "~/.server/realtime";
 import { viewerContext } from "~/middleware/viewer.server";
 import { action as editAction } from "~/routes/app/profile-edit";
 import { createMember as createSignedInMember, type NewMember } from "../support/members";
@@ -29,6 +29,20 @@ export function listenForEvents() {
   });
   afterAll(async () => {
     await stop?.();
+  });
+}
+
+/**
+ * Resolves when the next event of `kind` comes back through the database. Events arrive in the
+ * order they were sent, so once it has, no earlier one is still on its way to drop what is kept.
+ */
+export function eventHeard(kind: RealtimeEvent["kind"]): Promise<void> {
+  return new Promise((resolve) => {
+    const stop = subscribe((event) => {
+      if (event.kind !== kind) return;
+      stop();
+      resolve();
+    });
   });
 }
 
