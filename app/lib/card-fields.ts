@@ -27,8 +27,18 @@ export const VISIBILITY_HINTS: Record<Visibility, string> = {
 /** Who is looking at a card, as far as its details are concerned. */
 export type Viewer = "visitor" | "colleague" | "owner" | "admin";
 
+/** What a field's value is, which decides how every output writes it (a link, a `tel:` address, a paragraph). */
+type FieldKind = "text" | "paragraph" | "email" | "phone" | "url" | "links";
+
+/**
+ * Where a field appears on the card's own page: beside the name, under it
+ * (the role), in the contact list, or as the paragraph about the person.
+ */
+type PageSection = "name" | "role" | "contact" | "about";
+
 type FieldDefinition = {
   label: string;
+  kind: FieldKind;
   /** The visibility a new card starts with unless an administrator chose another. */
   visibility: Visibility;
   /**
@@ -38,22 +48,135 @@ type FieldDefinition = {
   choices: readonly Visibility[];
   /** How the audit log names a change of it. */
   auditLabel: string;
+  page: PageSection;
+  /** Whether the directory's tile of a person shows it. */
+  tile: boolean;
+  /** Whether the directory's search finds a card by it (the database's search text, migration 0014). */
+  searchable: boolean;
+  /** Whether the directory narrows by its values. */
+  facet: boolean;
 };
 
 const ALL = VISIBILITIES;
 const AT_WORK = ["public", "colleagues"] as const;
 
+/**
+ * The card fields, in the order the form and every output list them. The
+ * server's outputs of each (contact file, wallet passes, signature, import,
+ * SCIM, single sign-on) are in app/.server/profiles/card-fields.ts; the
+ * recipe for a new field is in docs/architecture.md.
+ */
 export const CARD_FIELDS = {
-  title: { label: "Job title", visibility: "public", choices: AT_WORK, auditLabel: "job title" },
-  department: { label: "Department", visibility: "public", choices: AT_WORK, auditLabel: "department" },
-  office: { label: "Office", visibility: "public", choices: AT_WORK, auditLabel: "office" },
-  pronouns: { label: "Pronouns", visibility: "public", choices: ALL, auditLabel: "pronouns" },
-  email: { label: "Email", visibility: "public", choices: ALL, auditLabel: "email" },
-  phone: { label: "Phone", visibility: "public", choices: ALL, auditLabel: "phone" },
-  languages: { label: "Languages", visibility: "public", choices: ALL, auditLabel: "languages" },
-  linkedinUrl: { label: "LinkedIn URL", visibility: "public", choices: ALL, auditLabel: "LinkedIn" },
-  links: { label: "Links", visibility: "public", choices: ALL, auditLabel: "links" },
-  bio: { label: "Bio", visibility: "public", choices: ALL, auditLabel: "bio" },
+  title: {
+    label: "Job title",
+    kind: "text",
+    visibility: "public",
+    choices: AT_WORK,
+    auditLabel: "job title",
+    page: "role",
+    tile: true,
+    searchable: true,
+    facet: false,
+  },
+  department: {
+    label: "Department",
+    kind: "text",
+    visibility: "public",
+    choices: AT_WORK,
+    auditLabel: "department",
+    page: "role",
+    tile: true,
+    searchable: true,
+    facet: true,
+  },
+  office: {
+    label: "Office",
+    kind: "text",
+    visibility: "public",
+    choices: AT_WORK,
+    auditLabel: "office",
+    page: "contact",
+    tile: true,
+    searchable: true,
+    facet: true,
+  },
+  pronouns: {
+    label: "Pronouns",
+    kind: "text",
+    visibility: "public",
+    choices: ALL,
+    auditLabel: "pronouns",
+    page: "name",
+    tile: true,
+    searchable: false,
+    facet: false,
+  },
+  email: {
+    label: "Email",
+    kind: "email",
+    visibility: "public",
+    choices: ALL,
+    auditLabel: "email",
+    page: "contact",
+    tile: true,
+    searchable: true,
+    facet: false,
+  },
+  phone: {
+    label: "Phone",
+    kind: "phone",
+    visibility: "public",
+    choices: ALL,
+    auditLabel: "phone",
+    page: "contact",
+    tile: true,
+    searchable: false,
+    facet: false,
+  },
+  languages: {
+    label: "Languages",
+    kind: "text",
+    visibility: "public",
+    choices: ALL,
+    auditLabel: "languages",
+    page: "contact",
+    tile: false,
+    searchable: false,
+    facet: false,
+  },
+  linkedinUrl: {
+    label: "LinkedIn URL",
+    kind: "url",
+    visibility: "public",
+    choices: ALL,
+    auditLabel: "LinkedIn",
+    page: "contact",
+    tile: true,
+    searchable: false,
+    facet: false,
+  },
+  links: {
+    label: "Links",
+    kind: "links",
+    visibility: "public",
+    choices: ALL,
+    auditLabel: "links",
+    page: "contact",
+    tile: false,
+    searchable: false,
+    facet: false,
+  },
+  bio: {
+    label: "Bio",
+    kind: "paragraph",
+    visibility: "public",
+    choices: ALL,
+    auditLabel: "bio",
+    page: "about",
+    tile: true,
+    searchable: true,
+    facet: false,
+  },
 } as const satisfies Record<string, FieldDefinition>;
 
 export type CardFieldKey = keyof typeof CARD_FIELDS;
@@ -106,4 +229,24 @@ export const MAX_LINKS = 10;
 
 export function isLinkKind(value: string): value is LinkKind {
   return Object.hasOwn(LINK_KINDS, value);
+}
+
+/** The value a field holds: its links, or one text. */
+type FieldValue<Key extends CardFieldKey> = (typeof CARD_FIELDS)[Key]["kind"] extends "links"
+  ? CardLink[]
+  : string | null;
+
+/** A card's details, each field by its name; a field left out is not shown. */
+export type CardDetails = { [Key in CardFieldKey]: FieldValue<Key> };
+
+/** A field's value as the texts an output writes: the links' addresses, or the text when there is one. */
+export function fieldTexts(value: string | readonly CardLink[] | null | undefined): string[] {
+  if (Array.isArray(value)) return value.map((link: CardLink) => link.url);
+  const text = typeof value === "string" ? value.trim() : "";
+  return text ? [text] : [];
+}
+
+/** The card's details alone, every field of the registry, out of a record that holds more. */
+export function detailsOf(card: CardDetails): CardDetails {
+  return Object.fromEntries(CARD_FIELD_KEYS.map((key) => [key, card[key]])) as CardDetails;
 }

@@ -4,8 +4,11 @@ import { RouterContextProvider } from "react-router";
 import { beforeEach, describe, expect, it } from "vitest";
 import { db } from "~/.server/db/client";
 import { profiles } from "~/.server/db/schema";
+import { cardForViewer, getCardByUsername } from "~/.server/profiles/get-card";
 import { ProfileFieldsSchema, profileFormInput } from "~/.server/profiles/schemas";
+import { signatureOfCard } from "~/.server/profiles/signature";
 import { buildVCard } from "~/.server/profiles/vcard";
+import { applePassFields, googlePassDetails } from "~/.server/wallet/pass-fields";
 import {
   CARD_FIELD_KEYS,
   CARD_FIELDS,
@@ -21,6 +24,7 @@ import { loader as cardLoader } from "~/routes/profile/$username";
 import { loader as vcardLoader } from "~/routes/profile/contact.vcf";
 import { loader as qrLoader } from "~/routes/qr/$username";
 import { hasVobject, PYTHON } from "../support/checkers";
+import { present } from "../support/present";
 import { createMember, formRequest, getRequest, multipartRequest, run, saveOwnCard } from "./helpers";
 
 /**
@@ -44,14 +48,113 @@ const SENTINELS: Record<CardFieldKey, { form: Record<string, string>; text: stri
   bio: { form: { bio: "Sentinelbio runs logistics." }, text: "Sentinelbio" },
 };
 
-type Output = "card page" | "contact file" | "QR page" | "directory";
+const OUTPUTS = [
+  "card page",
+  "contact file",
+  "QR page",
+  "directory",
+  "signature",
+  "Apple Wallet pass",
+  "Google Wallet pass",
+] as const;
+type Output = (typeof OUTPUTS)[number];
 
-/** The details each output shows at all; whatever it does not show it must never send. */
-const SHOWN_BY: Record<Output, readonly CardFieldKey[]> = {
-  "card page": CARD_FIELD_KEYS,
-  "contact file": ["title", "department", "office", "email", "phone", "linkedinUrl", "links", "bio"],
-  "QR page": ["title"],
-  directory: ["title", "department", "office", "pronouns", "email", "phone", "linkedinUrl", "bio"],
+/**
+ * Which outputs show each field at all; whatever an output does not show it
+ * must never send. A field, or an output, added without its row here fails the
+ * type check.
+ */
+const SHOWN_BY: Record<CardFieldKey, Record<Output, boolean>> = {
+  title: {
+    "card page": true,
+    "contact file": true,
+    "QR page": true,
+    directory: true,
+    signature: true,
+    "Apple Wallet pass": true,
+    "Google Wallet pass": true,
+  },
+  department: {
+    "card page": true,
+    "contact file": true,
+    "QR page": false,
+    directory: true,
+    signature: true,
+    "Apple Wallet pass": true,
+    "Google Wallet pass": true,
+  },
+  office: {
+    "card page": true,
+    "contact file": true,
+    "QR page": false,
+    directory: true,
+    signature: false,
+    "Apple Wallet pass": true,
+    "Google Wallet pass": false,
+  },
+  pronouns: {
+    "card page": true,
+    "contact file": false,
+    "QR page": false,
+    directory: true,
+    signature: false,
+    "Apple Wallet pass": false,
+    "Google Wallet pass": false,
+  },
+  email: {
+    "card page": true,
+    "contact file": true,
+    "QR page": false,
+    directory: true,
+    signature: true,
+    "Apple Wallet pass": true,
+    "Google Wallet pass": true,
+  },
+  phone: {
+    "card page": true,
+    "contact file": true,
+    "QR page": false,
+    directory: true,
+    signature: true,
+    "Apple Wallet pass": true,
+    "Google Wallet pass": true,
+  },
+  languages: {
+    "card page": true,
+    "contact file": false,
+    "QR page": false,
+    directory: false,
+    signature: false,
+    "Apple Wallet pass": false,
+    "Google Wallet pass": false,
+  },
+  linkedinUrl: {
+    "card page": true,
+    "contact file": true,
+    "QR page": false,
+    directory: true,
+    signature: true,
+    "Apple Wallet pass": true,
+    "Google Wallet pass": false,
+  },
+  links: {
+    "card page": true,
+    "contact file": true,
+    "QR page": false,
+    directory: false,
+    signature: true,
+    "Apple Wallet pass": false,
+    "Google Wallet pass": false,
+  },
+  bio: {
+    "card page": true,
+    "contact file": true,
+    "QR page": false,
+    directory: true,
+    signature: false,
+    "Apple Wallet pass": false,
+    "Google Wallet pass": false,
+  },
 };
 
 const VIEWERS: Viewer[] = ["visitor", "colleague", "owner", "admin"];
@@ -109,7 +212,18 @@ async function read(output: Output, viewer: Viewer): Promise<string | null> {
       const result = await run(directoryLoader, getRequest("/directory?q=sentinel", cookie), {}, member.viewer);
       return JSON.stringify(result.data);
     }
+    // The signature and the passes are handed to anyone: they are made from what a visitor sees.
+    case "signature":
+      return viewer === "visitor" ? JSON.stringify(await signatureOfCard(username)) : null;
+    case "Apple Wallet pass":
+      return viewer === "visitor" ? JSON.stringify(applePassFields(await shownToVisitors(username))) : null;
+    case "Google Wallet pass":
+      return viewer === "visitor" ? JSON.stringify(googlePassDetails(await shownToVisitors(username))) : null;
   }
+}
+
+async function shownToVisitors(username: string) {
+  return cardForViewer(present(await getCardByUsername(username), "the card"), null);
 }
 
 describe("who sees each detail of a card", () => {
@@ -125,13 +239,13 @@ describe("who sees each detail of a card", () => {
     it(`shows each detail set to ${visibility} to exactly the viewers it is meant for, in every output`, async () => {
       await saveCard(visibility);
       const [stored] = await db.select().from(profiles).where(eq(profiles.id, owner.profile.id));
-      for (const output of Object.keys(SHOWN_BY) as Output[]) {
+      for (const output of OUTPUTS) {
         for (const viewer of VIEWERS) {
           const text = await read(output, viewer);
           if (text === null) continue;
           for (const key of CARD_FIELD_KEYS) {
             const effective = stored!.fieldVisibility[key]!;
-            const expected = canSee(viewer, effective) && SHOWN_BY[output].includes(key);
+            const expected = canSee(viewer, effective) && SHOWN_BY[key][output];
             expect(text.includes(SENTINELS[key].text), `${key} (${effective}) in the ${output} for a ${viewer}`).toBe(
               expected,
             );
@@ -140,6 +254,26 @@ describe("who sees each detail of a card", () => {
       }
     });
   }
+
+  it("finds a card in the directory by exactly the fields declared searchable, and narrows by those declared facets", async () => {
+    await saveCard("public");
+    for (const key of CARD_FIELD_KEYS) {
+      if (key === "email") continue; // the owner's address is found by its name part as well
+      const query = SENTINELS[key].text.toLowerCase();
+      const result = await run(
+        directoryLoader,
+        getRequest(`/directory?q=${query}`, colleague.cookie),
+        {},
+        colleague.viewer,
+      );
+      const { entries } = result.data as { entries: { username: string }[] };
+      const found = entries.some((entry) => entry.username === owner.profile.username);
+      expect(found, `a search for the ${key}`).toBe(CARD_FIELDS[key].searchable);
+    }
+    const result = await run(directoryLoader, getRequest("/directory", colleague.cookie), {}, colleague.viewer);
+    const facets = Object.keys((result.data as { facets: object }).facets).filter((facet) => facet !== "brand");
+    expect(facets.sort()).toEqual(CARD_FIELD_KEYS.filter((key) => CARD_FIELDS[key].facet).sort());
+  });
 
   it("keeps job title, department and office visible to colleagues: a hidden choice for them is refused", async () => {
     const parsed = ProfileFieldsSchema.safeParse(
@@ -233,15 +367,16 @@ describe.skipIf(!hasVobject())("the contact file's new details", () => {
     const vcf = buildVCard({
       firstName: "Inês",
       lastName: "Soares",
-      email: "ines@example.test",
-      phone: null,
-      title: null,
       organization: "Acme; Sons",
-      department: "Logistics, EMEA",
-      office: "Lisbon\nFloor 3",
-      linkedinUrl: null,
-      links: [{ url: "https://github.com/ines" }, { url: "https://example.com/a;b,c" }],
-      bio: null,
+      details: {
+        email: "ines@example.test",
+        department: "Logistics, EMEA",
+        office: "Lisbon\nFloor 3",
+        links: [
+          { kind: "github", url: "https://github.com/ines" },
+          { kind: "website", url: "https://example.com/a;b,c" },
+        ],
+      },
       cardUrl: "https://cards.example.test/profile/ines",
     });
     expect(vcf).toContain("ORG:Acme\\; Sons;Logistics\\, EMEA\r\n");

@@ -1,11 +1,11 @@
 import { and, sql } from "drizzle-orm";
-import type { CardLink } from "~/lib/card-fields";
+import { CARD_FIELD_KEYS, CARD_FIELDS, type CardDetails, type CardFieldKey, isCardField } from "~/lib/card-fields";
 import type { ImportField, OverwritableField } from "~/lib/import";
 import { IMPORT_FIELDS, importFieldLabel } from "~/lib/import";
 import { BrandSchema } from "../brands/schemas";
 import type { Queryable } from "../db/client";
 import { brands, profiles, usernameRedirects } from "../db/schema";
-import { linksFromText } from "../profiles/card-fields";
+import { CARD_DETAIL_COLUMNS, linksFromText } from "../profiles/card-fields";
 import { isManagerName, MANAGER_MESSAGES } from "../profiles/managers";
 import {
   CreateProfileSchema,
@@ -44,21 +44,12 @@ export type ImportSettings = {
   disabled?: { index: number; values: string[] } | null;
 };
 
-type StoredCard = {
+type StoredCard = CardDetails & {
   id: string;
   email: string;
   firstName: string;
   lastName: string;
   username: string;
-  title: string | null;
-  phone: string | null;
-  bio: string | null;
-  linkedinUrl: string | null;
-  department: string | null;
-  office: string | null;
-  pronouns: string | null;
-  languages: string | null;
-  links: CardLink[];
   companyBrandId: number | null;
 };
 
@@ -147,19 +138,11 @@ export async function loadPlanContext(
       : await tx
           .select({
             id: profiles.id,
-            email: profiles.email,
+            // The email is a card field too: its column comes with the others.
+            ...CARD_DETAIL_COLUMNS,
             firstName: profiles.firstName,
             lastName: profiles.lastName,
             username: profiles.username,
-            title: profiles.title,
-            phone: profiles.phone,
-            bio: profiles.bio,
-            linkedinUrl: profiles.linkedinUrl,
-            department: profiles.department,
-            office: profiles.office,
-            pronouns: profiles.pronouns,
-            languages: profiles.languages,
-            links: profiles.links,
             companyBrandId: profiles.companyBrandId,
           })
           .from(profiles)
@@ -227,22 +210,19 @@ function chooseBrand(text: string | undefined, settings: ImportSettings, context
 
 const asText = (value: string | null | undefined) => value ?? "";
 
+/** A cell as its field's form value: a links field takes every address in it. */
+function cellValue(field: CardFieldKey, cell: string): string | { kind: string; url: string }[] {
+  return CARD_FIELDS[field].kind === "links" ? linksFromText(cell) : cell;
+}
+
 /** The stored card as the edit form would send it (its links as the parsed list). */
 function formOf(card: StoredCard): Record<string, unknown> {
   return {
+    ...Object.fromEntries(CARD_FIELD_KEYS.map((key) => [key, card[key] ?? ""])),
     firstName: card.firstName,
     lastName: card.lastName,
     username: card.username,
     email: card.email,
-    title: asText(card.title),
-    phone: asText(card.phone),
-    bio: asText(card.bio),
-    linkedinUrl: asText(card.linkedinUrl),
-    department: asText(card.department),
-    office: asText(card.office),
-    pronouns: asText(card.pronouns),
-    languages: asText(card.languages),
-    links: card.links,
     companyBrandId: card.companyBrandId === null ? "" : String(card.companyBrandId),
   };
 }
@@ -270,19 +250,12 @@ function planCreate(
 ): RowPlan {
   const brand = chooseBrand(values.brand, settings, context);
   const form = {
+    // Every card field from its column: one the import cannot fill fails the type check here.
+    ...Object.fromEntries(CARD_FIELD_KEYS.map((key) => [key, cellValue(key, values[key] ?? "")])),
     firstName: values.firstName ?? "",
     lastName: values.lastName ?? "",
     email: values.email ?? "",
     username: values.username ?? "",
-    title: values.title ?? "",
-    phone: values.phone ?? "",
-    bio: values.bio ?? "",
-    linkedinUrl: values.linkedinUrl ?? "",
-    department: values.department ?? "",
-    office: values.office ?? "",
-    pronouns: values.pronouns ?? "",
-    languages: values.languages ?? "",
-    links: linksFromText(values.links ?? ""),
     companyBrandId: "id" in brand && brand.id !== null ? String(brand.id) : "",
   };
   const parsed = CreateProfileSchema.safeParse(form);
@@ -323,7 +296,7 @@ function planUpdate(
       form.companyBrandId = brand.id === null ? "" : String(brand.id);
       newBrand = brand.newBrand;
     } else {
-      form[field] = field === "links" ? linksFromText(cell) : cell;
+      form[field] = isCardField(field) ? cellValue(field, cell) : cell;
     }
   }
   const parsed = ProfileFieldsSchema.safeParse(form);
@@ -360,8 +333,8 @@ function keptFields(
     if (!cell || field === "email" || field === "manager" || settings.overwrite.includes(field as OverwritableField)) {
       continue;
     }
-    if (field === "links") {
-      if (!same(card.links, linksFromText(cell))) kept.push(importFieldLabel(field));
+    if (isCardField(field) && CARD_FIELDS[field].kind === "links") {
+      if (!same(card[field], cellValue(field, cell))) kept.push(importFieldLabel(field));
       continue;
     }
     const stored =

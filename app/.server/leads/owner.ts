@@ -98,15 +98,13 @@ function leadVCard(lead: Lead): string {
   return buildVCard({
     firstName: words.join(" "),
     lastName,
-    email: lead.email,
-    phone: lead.phone,
-    title: lead.title,
     organization: lead.company,
-    department: null,
-    office: null,
-    linkedinUrl: null,
-    links: [],
-    bio: [lead.message, lead.ownerNote].filter(Boolean).join("\n\n") || null,
+    details: {
+      email: lead.email,
+      phone: lead.phone,
+      title: lead.title,
+      bio: [lead.message, lead.ownerNote].filter(Boolean).join("\n\n") || null,
+    },
     cardUrl: null,
     photoJpegBase64: null,
   });

@@ -1,5 +1,7 @@
 import { z } from "zod";
 import {
+  CARD_FIELD_KEYS,
+  CARD_FIELDS,
   type CardFieldKey,
   type CardLink,
   isLinkKind,
@@ -13,26 +15,52 @@ import { completeUrl, EmailSchema, OptionalTextSchema, OptionalUrlSchema, PhoneS
 
 /**
  * The server's side of each card field (app/lib/card-fields.ts has the
- * label and visibility): how a form's value is checked, the contact-file
- * property it becomes, the column headers an import recognises it by
- * (compared without letter case, accents, spaces or punctuation, in the
- * languages the import knows), its SCIM attribute (RFC 7643 §4.1, and the
- * enterprise extension's department), and the identity provider's claims it is
- * filled from. Keyed by the same names, so a field
- * added there fails the type check here until each of these is given.
+ * label, visibility and place on the page): how a form's value is checked,
+ * and how each output of the server writes it. Every output iterates this
+ * table, and a field added there fails the type check here until each output
+ * is decided, if only as null (docs/architecture.md has the recipe).
  */
 type FieldRules = {
   schema: z.ZodType;
   /** The vCard 3.0 property it is written as (app/.server/profiles/vcard.ts), or null where 3.0 has none. */
-  vcard: string | null;
+  vcard: VCardProperty | null;
+  /** Where the e-mail signature shows it (app/.server/profiles/signature.ts): the role line, the contacts, or as a link. */
+  signature: { place: "role" } | { place: "contact" } | { place: "web"; label: string } | null;
+  /** Its field on the Apple Wallet pass (app/.server/wallet/apple.ts); the key names it across updates. */
+  applePass: { section: "secondaryFields" | "auxiliaryFields" | "backFields"; key: string; label: string } | null;
+  /** Its place on the Google Wallet pass (app/.server/wallet/google.ts). */
+  googlePass: { place: "subheader" } | { place: "details"; id: string; header: string } | null;
+  /**
+   * The column headers an import recognises it by (compared without letter
+   * case, accents, spaces or punctuation, in the languages the import knows).
+   */
   importHeaders: string[];
+  /** Its SCIM attribute (RFC 7643 §4.1, and the enterprise extension's department). */
   scim: string | null;
   /**
    * The identity provider's claims a sign-in fills it from, first found first
    * (OpenID Connect's standard claims, then names providers use for the rest).
    */
   claims: string[];
+  /** The SAML attributes a sign-in fills it from (app/.server/sso/saml.ts), read as its first claim. */
+  saml: SamlAttribute | null;
 };
+
+/** The contact-file properties a field can be written as. */
+export type VCardProperty =
+  | "TITLE"
+  | "ORG"
+  | "ADR;TYPE=WORK"
+  | "EMAIL;TYPE=INTERNET"
+  | "TEL;TYPE=CELL"
+  | "URL"
+  | "NOTE";
+
+/**
+ * One SAML attribute as providers name it: plain names (matched against an
+ * attribute's Name or FriendlyName), its LDAP OIDs and its claim URIs.
+ */
+export type SamlAttribute = { names: string[]; oids?: string[]; uris?: string[] };
 
 /** Hosts a link of each kind must be at (or under), so a "GitHub" link cannot lead to a look-alike site. */
 const LINK_HOSTS: Partial<Record<LinkKind, string[]>> = {
@@ -97,6 +125,9 @@ export const CARD_FIELD_RULES = {
   title: {
     schema: OptionalTextSchema(100, "Job title"),
     vcard: "TITLE",
+    signature: { place: "role" },
+    applePass: { section: "secondaryFields", key: "title", label: "Title" },
+    googlePass: { place: "subheader" },
     importHeaders: [
       "jobtitle",
       "title",
@@ -123,10 +154,18 @@ export const CARD_FIELD_RULES = {
     ],
     scim: "title",
     claims: ["title", "job_title", "jobTitle"],
+    saml: {
+      names: ["title", "jobTitle", "job_title"],
+      oids: ["2.5.4.12"],
+      uris: ["http://schemas.xmlsoap.org/ws/2005/05/identity/claims/title"],
+    },
   },
   department: {
     schema: OptionalTextSchema(100, "Department"),
     vcard: "ORG",
+    signature: { place: "role" },
+    applePass: { section: "auxiliaryFields", key: "department", label: "Department" },
+    googlePass: { place: "details", id: "department", header: "Department" },
     importHeaders: [
       "department",
       "dept",
@@ -149,10 +188,18 @@ export const CARD_FIELD_RULES = {
     ],
     scim: "urn:ietf:params:scim:schemas:extension:enterprise:2.0:User:department",
     claims: ["department"],
+    saml: {
+      names: ["department", "ou", "organizationalUnitName"],
+      oids: ["2.5.4.11"],
+      uris: ["http://schemas.microsoft.com/ws/2008/06/identity/claims/department"],
+    },
   },
   office: {
     schema: OptionalTextSchema(100, "Office"),
     vcard: "ADR;TYPE=WORK",
+    signature: null,
+    applePass: { section: "backFields", key: "office", label: "Office" },
+    googlePass: null,
     importHeaders: [
       "office",
       "officelocation",
@@ -179,17 +226,25 @@ export const CARD_FIELD_RULES = {
     ],
     scim: 'addresses[type eq "work"].formatted',
     claims: [],
+    saml: null,
   },
   pronouns: {
     schema: OptionalTextSchema(40, "Pronouns"),
     vcard: null,
+    signature: null,
+    applePass: null,
+    googlePass: null,
     importHeaders: ["pronouns", "pronoun", "pronomen", "pronoms", "pronombres", "pronomi", "voornaamwoorden"],
     scim: null,
     claims: [],
+    saml: null,
   },
   email: {
     schema: EmailSchema,
     vcard: "EMAIL;TYPE=INTERNET",
+    signature: { place: "contact" },
+    applePass: { section: "backFields", key: "email", label: "Email" },
+    googlePass: { place: "details", id: "email", header: "Email" },
     importHeaders: [
       "email",
       "emailaddress",
@@ -215,10 +270,14 @@ export const CARD_FIELD_RULES = {
     ],
     scim: 'emails[type eq "work"].value',
     claims: [],
+    saml: null,
   },
   phone: {
     schema: PhoneSchema,
     vcard: "TEL;TYPE=CELL",
+    signature: { place: "contact" },
+    applePass: { section: "backFields", key: "phone", label: "Phone" },
+    googlePass: { place: "details", id: "phone", header: "Phone" },
     importHeaders: [
       "phone",
       "mobile",
@@ -253,10 +312,21 @@ export const CARD_FIELD_RULES = {
     ],
     scim: 'phoneNumbers[type eq "work"].value',
     claims: ["phone_number"],
+    saml: {
+      names: ["telephoneNumber", "phone", "mobile"],
+      oids: ["2.5.4.20", "0.9.2342.19200300.100.1.41"],
+      uris: [
+        "http://schemas.xmlsoap.org/ws/2005/05/identity/claims/mobilephone",
+        "http://schemas.xmlsoap.org/ws/2005/05/identity/claims/otherphone",
+      ],
+    },
   },
   languages: {
     schema: OptionalTextSchema(200, "Languages"),
     vcard: null,
+    signature: null,
+    applePass: null,
+    googlePass: null,
     importHeaders: [
       "languages",
       "language",
@@ -274,17 +344,25 @@ export const CARD_FIELD_RULES = {
     ],
     scim: null,
     claims: [],
+    saml: null,
   },
   linkedinUrl: {
     schema: OptionalUrlSchema("LinkedIn URL", "https://www.linkedin.com/in/your-name"),
     vcard: "URL",
+    signature: { place: "web", label: "LinkedIn" },
+    applePass: { section: "backFields", key: "linkedin", label: "LinkedIn" },
+    googlePass: null,
     importHeaders: ["linkedin", "linkedinurl", "linkedinprofile", "linkedinprofileurl", "linkedinlink"],
     scim: null,
     claims: [],
+    saml: null,
   },
   links: {
     schema: LinksSchema,
     vcard: "URL",
+    signature: { place: "web", label: "Link" },
+    applePass: null,
+    googlePass: null,
     importHeaders: [
       "website",
       "websites",
@@ -306,10 +384,14 @@ export const CARD_FIELD_RULES = {
     ],
     scim: "urls",
     claims: [],
+    saml: null,
   },
   bio: {
     schema: OptionalTextSchema(1000, "Bio", { multiline: true }),
     vcard: "NOTE",
+    signature: null,
+    applePass: null,
+    googlePass: null,
     importHeaders: [
       "bio",
       "biography",
@@ -328,6 +410,7 @@ export const CARD_FIELD_RULES = {
     ],
     scim: null,
     claims: [],
+    saml: null,
   },
 } satisfies Record<CardFieldKey, FieldRules>;
 
@@ -360,3 +443,10 @@ export const CARD_DETAIL_COLUMNS = {
   bio: profiles.bio,
   fieldVisibility: profiles.fieldVisibility,
 } satisfies Record<CardFieldKey | "fieldVisibility", unknown>;
+
+type TileField = { [Key in CardFieldKey]: (typeof CARD_FIELDS)[Key]["tile"] extends true ? Key : never }[CardFieldKey];
+
+/** The columns of the fields the directory's tile of a person shows (`tile` in their definitions). */
+export const TILE_COLUMNS = Object.fromEntries(
+  CARD_FIELD_KEYS.filter((key) => CARD_FIELDS[key].tile).map((key) => [key, CARD_DETAIL_COLUMNS[key]]),
+) as Pick<typeof CARD_DETAIL_COLUMNS, TileField>;

@@ -11,15 +11,8 @@ export async function contactFileOf(card: ShownCard): Promise<string> {
   return buildVCard({
     firstName: card.firstName,
     lastName: card.lastName,
-    email: card.email,
-    phone: card.phone,
-    title: card.title,
     organization: card.brand?.name ?? null,
-    department: card.department,
-    office: card.office,
-    linkedinUrl: card.linkedinUrl,
-    links: card.links,
-    bio: card.bio,
+    details: card,
     cardUrl: cardUrl(card.username),
     photoJpegBase64: photo ? Buffer.from(photo).toString("base64") : null,
   });

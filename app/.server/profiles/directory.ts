@@ -5,6 +5,7 @@ import { db, rowsOf } from "../db/client";
 import { brands, profiles } from "../db/schema";
 import { directoryTotal, keptAnswer, keptCount } from "../kept-reads";
 import { parseListFilters, parseSearchText } from "../validation";
+import { TILE_COLUMNS } from "./card-fields";
 import { type CardViewer, completeVisibility, getFieldPolicies, shownDetails, viewerOfCard } from "./visibility";
 
 /** One page of the directory: four rows of the widest grid, six of the narrowest. */
@@ -156,15 +157,9 @@ async function directoryPage(query: DirectoryQuery) {
           firstName: profiles.firstName,
           lastName: profiles.lastName,
           username: profiles.username,
-          title: profiles.title,
-          email: profiles.email,
-          phone: profiles.phone,
+          ...TILE_COLUMNS,
           // A tile shows two lines of it at most: the rest would only weigh down the page.
           bio: sql<string | null>`left(${profiles.bio}, ${DIRECTORY_BIO_LENGTH})`,
-          linkedinUrl: profiles.linkedinUrl,
-          department: profiles.department,
-          office: profiles.office,
-          pronouns: profiles.pronouns,
           userId: profiles.userId,
           fieldVisibility: profiles.fieldVisibility,
           profilePhoto: profiles.profilePhoto,

@@ -1,4 +1,11 @@
-import { LINK_KINDS } from "~/lib/card-fields";
+import {
+  CARD_FIELD_KEYS,
+  CARD_FIELDS,
+  type CardDetails,
+  type CardFieldKey,
+  fieldTexts,
+  LINK_KINDS,
+} from "~/lib/card-fields";
 import { brandPalette } from "~/lib/color";
 import { mediaUrl } from "~/lib/media";
 import { brandLogoPng } from "../brands/logo-png";
@@ -6,6 +13,7 @@ import { env } from "../env";
 import { jpegKeyOf } from "../images";
 import { escapeHtml } from "../mail";
 import { getSiteSettings } from "../settings/settings";
+import { CARD_FIELD_RULES } from "./card-fields";
 import { cardForViewer, getCardByUsername } from "./get-card";
 import { cardUrl } from "./qr";
 
@@ -18,16 +26,10 @@ import { cardUrl } from "./qr";
  * its size and a text alternative. Only what the card shows to anyone is in it.
  */
 
-type SignatureCard = {
+type SignatureCard = Partial<CardDetails> & {
   firstName: string;
   lastName: string;
   username: string;
-  title: string | null;
-  department: string | null;
-  phone: string | null;
-  email: string | null;
-  linkedinUrl: string | null;
-  links: { kind: string; url: string }[];
   profilePhoto: string | null;
   brand: { id: number; name: string; primaryColor: string; secondaryColor: string; logo: string | null } | null;
 };
@@ -59,6 +61,41 @@ function link(href: string, text: string, color: string) {
   return `<a href="${attr(href)}" style="color:${color};text-decoration:none">${escapeHtml(text)}</a>`;
 }
 
+/** A card's links beyond the first few would crowd a signature out. */
+const MAX_SIGNATURE_LINKS = 3;
+
+/** The fields the signature shows in `place`, in the registry's order. */
+function fieldsIn(place: "role" | "contact" | "web"): CardFieldKey[] {
+  return CARD_FIELD_KEYS.filter((key) => CARD_FIELD_RULES[key].signature?.place === place);
+}
+
+/** One contact detail as a link its kind opens: a call, a message, or the text as it is. */
+function contactOf(key: CardFieldKey, value: string): { html: string; text: string } {
+  const kind = CARD_FIELDS[key].kind;
+  const html =
+    kind === "phone"
+      ? link(telOf(value), value, "#374151")
+      : kind === "email"
+        ? link(`mailto:${value}`, value, "#374151")
+        : escapeHtml(value);
+  return { html, text: value };
+}
+
+/** The web links of a card, each with its label: a field's own, or a link's kind. */
+function webLinksOf(card: SignatureCard): { label: string; url: string }[] {
+  return fieldsIn("web").flatMap((key) => {
+    const rule = CARD_FIELD_RULES[key].signature;
+    const label = rule?.place === "web" ? rule.label : CARD_FIELDS[key].label;
+    const value = card[key];
+    if (Array.isArray(value)) {
+      return value
+        .slice(0, MAX_SIGNATURE_LINKS)
+        .map((item) => ({ label: LINK_KINDS[item.kind] ?? label, url: item.url }));
+    }
+    return fieldTexts(value).map((url) => ({ label, url }));
+  });
+}
+
 /** The signature as HTML and as plain text. `logo` is the brand logo's PNG size when it has one. */
 function emailSignature(
   card: SignatureCard,
@@ -71,20 +108,14 @@ function emailSignature(
   // Mail is read on white far more than on dark: the light theme's link colour, readable there.
   const accent = palette.light.ink;
   const name = `${card.firstName} ${card.lastName}`.trim();
-  const role = [card.title, card.department].filter(Boolean).join(", ");
+  const role = fieldsIn("role")
+    .flatMap((key) => fieldTexts(card[key]))
+    .join(", ");
   const company = card.brand?.name ?? site.companyName;
   const address = cardUrl(card.username);
-  const contacts = [
-    card.phone ? link(telOf(card.phone), card.phone, "#374151") : null,
-    card.email ? link(`mailto:${card.email}`, card.email, "#374151") : null,
-  ].filter(Boolean);
-  const web = [
-    link(address, "My digital card", accent),
-    card.linkedinUrl ? link(card.linkedinUrl, "LinkedIn", accent) : null,
-    ...card.links
-      .slice(0, 3)
-      .map((item) => link(item.url, LINK_KINDS[item.kind as keyof typeof LINK_KINDS] ?? "Link", accent)),
-  ].filter(Boolean);
+  const contacts = fieldsIn("contact").flatMap((key) => fieldTexts(card[key]).map((value) => contactOf(key, value)));
+  const webLinks = webLinksOf(card);
+  const web = [link(address, "My digital card", accent), ...webLinks.map((item) => link(item.url, item.label, accent))];
   const photo = card.profilePhoto
     ? `<td style="padding:0 14px 0 0;vertical-align:top" width="${PHOTO}"><img src="${attr(absolute(mediaUrl(jpegKeyOf(card.profilePhoto)) ?? ""))}" width="${PHOTO}" height="${PHOTO}" alt="${attr(name)}" style="display:block;width:${PHOTO}px;height:${PHOTO}px;border:0;border-radius:${PHOTO / 2}px"></td>`
     : "";
@@ -96,7 +127,7 @@ function emailSignature(
     `<tr><td style="${FONT};font-size:16px;line-height:22px;font-weight:bold;color:#111827;padding:0">${escapeHtml(name)}</td></tr>`,
     role ? row(escapeHtml(role)) : "",
     row(`<span style="color:${accent};font-weight:bold">${escapeHtml(company)}</span>`),
-    contacts.length ? row(contacts.join(" &nbsp;|&nbsp; ")) : "",
+    contacts.length ? row(contacts.map((contact) => contact.html).join(" &nbsp;|&nbsp; ")) : "",
     row(web.join(" &nbsp;·&nbsp; ")),
     logoRow,
   ].join("");
@@ -105,9 +136,9 @@ function emailSignature(
     name,
     role,
     company,
-    [card.phone, card.email].filter(Boolean).join(" | "),
+    contacts.map((contact) => contact.text).join(" | "),
     `My digital card: ${address}`,
-    card.linkedinUrl ? `LinkedIn: ${card.linkedinUrl}` : "",
+    ...webLinks.map((item) => `${item.label}: ${item.url}`),
   ]
     .filter(Boolean)
     .join("\n");
@@ -123,13 +154,5 @@ export async function signatureOfCard(username: string): Promise<{ html: string;
   if (!card) return null;
   const [shown, site] = await Promise.all([cardForViewer(card, null), getSiteSettings()]);
   const logo = card.brand?.logo ? await brandLogoPng(card.brand.id, SIGNATURE_LOGO_HEIGHT) : null;
-  return emailSignature(
-    {
-      ...shown,
-      email: shown.email,
-      brand: card.brand?.id ? { ...card.brand, id: card.brand.id } : null,
-    } as SignatureCard,
-    site,
-    logo,
-  );
+  return emailSignature({ ...shown, brand: card.brand?.id ? { ...card.brand, id: card.brand.id } : null }, site, logo);
 }

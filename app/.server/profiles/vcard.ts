@@ -1,5 +1,7 @@
+import { CARD_FIELD_KEYS, type CardDetails, fieldTexts } from "~/lib/card-fields";
 import { splitPhone } from "~/lib/phone";
 import { CONTROL_CHARACTERS } from "../validation";
+import { CARD_FIELD_RULES, type VCardProperty } from "./card-fields";
 
 /**
  * vCard 3.0 (RFC 2426) for one card: CRLF line ends, text values escaped,
@@ -9,15 +11,9 @@ import { CONTROL_CHARACTERS } from "../validation";
 export type VCardInput = {
   firstName: string;
   lastName: string;
-  email: string | null;
-  phone: string | null;
-  title: string | null;
   organization: string | null;
-  department?: string | null;
-  office?: string | null;
-  linkedinUrl: string | null;
-  links?: { url: string }[];
-  bio: string | null;
+  /** The details shown to whoever receives the file; each is written as its field's `vcard` property says. */
+  details: Partial<CardDetails>;
   /** The card's own address; none for a contact that has no card. */
   cardUrl: string | null;
   /** Base64 of a JPEG, without line breaks. */
@@ -79,38 +75,50 @@ function foldLine(line: string): string {
   return parts.join("\r\n ");
 }
 
+/** One value of a field as its property's line; null when nothing of it may be written. */
+const WRITE: Record<Exclude<VCardProperty, "ORG">, (value: string) => string | null> = {
+  TITLE: (value) => `TITLE:${escapeText(value)}`,
+  "EMAIL;TYPE=INTERNET": (value) => `EMAIL;TYPE=INTERNET:${escapeText(value)}`,
+  "TEL;TYPE=CELL": (value) => {
+    // The extension as a tel URI writes it: after the number, `;ext=`.
+    const phone = splitPhone(value);
+    if (!phone.number) return null;
+    const number = escapeText(phone.number).replace(/\\[,;]/g, "");
+    return `TEL;TYPE=CELL:${number}${phone.extension ? `;ext=${phone.extension}` : ""}`;
+  },
+  // The office is a work address: its text in the street part (RFC 2426 §3.2.1).
+  "ADR;TYPE=WORK": (value) => `ADR;TYPE=WORK:;;${escapeText(value)};;;;`,
+  URL: (value) => {
+    const uri = escapeUri(value);
+    return uri ? `URL:${uri}` : null;
+  },
+  NOTE: (value) => `NOTE:${escapeText(value)}`,
+};
+
 export function buildVCard(card: VCardInput): string {
   const lines: string[] = ["BEGIN:VCARD", "VERSION:3.0"];
-  const add = (name: string, value: string | null | undefined, kind: "text" | "uri" = "text") => {
-    const trimmed = value?.trim();
-    if (!trimmed) return;
-    const escaped = kind === "uri" ? escapeUri(trimmed) : escapeText(trimmed);
-    if (escaped) lines.push(`${name}:${escaped}`);
-  };
   const fullName = `${card.firstName} ${card.lastName}`.trim();
   lines.push(`N:${escapeText(card.lastName.trim())};${escapeText(card.firstName.trim())};;;`);
-  add("FN", fullName);
-  add("EMAIL;TYPE=INTERNET", card.email);
-  const phone = card.phone?.trim() ? splitPhone(card.phone) : null;
-  // The extension as a tel URI writes it: after the number, `;ext=`.
-  if (phone?.number) {
-    const number = escapeText(phone.number).replace(/\\[,;]/g, "");
-    lines.push(`TEL;TYPE=CELL:${number}${phone.extension ? `;ext=${phone.extension}` : ""}`);
-  }
-  // The company and the department within it are the two parts of ORG (RFC 2426 §3.5.5).
+  if (fullName) lines.push(`FN:${escapeText(fullName)}`);
+  // The company and the unit within it are the two parts of ORG (RFC 2426 §3.5.5).
   const organization = card.organization?.trim() ?? "";
-  const department = card.department?.trim() ?? "";
-  if (organization || department) {
-    lines.push(`ORG:${escapeText(organization)}${department ? `;${escapeText(department)}` : ""}`);
+  let unit = "";
+  for (const key of CARD_FIELD_KEYS) {
+    const property = CARD_FIELD_RULES[key].vcard;
+    if (!property) continue;
+    for (const value of fieldTexts(card.details[key])) {
+      if (property === "ORG") unit ||= value;
+      else {
+        const line = WRITE[property](value);
+        if (line) lines.push(line);
+      }
+    }
   }
-  add("TITLE", card.title);
-  // The office is a work address: its text in the street part (RFC 2426 §3.2.1).
-  const office = card.office?.trim();
-  if (office) lines.push(`ADR;TYPE=WORK:;;${escapeText(office)};;;;`);
-  add("URL", card.linkedinUrl, "uri");
-  for (const link of card.links ?? []) add("URL", link.url, "uri");
-  add("NOTE", card.bio);
-  add("URL", card.cardUrl, "uri");
+  if (organization || unit) lines.push(`ORG:${escapeText(organization)}${unit ? `;${escapeText(unit)}` : ""}`);
+  if (card.cardUrl) {
+    const line = WRITE.URL(card.cardUrl.trim());
+    if (line) lines.push(line);
+  }
   if (card.photoJpegBase64 && /^[A-Za-z0-9+/]+=*$/.test(card.photoJpegBase64)) {
     lines.push(`PHOTO;ENCODING=b;TYPE=JPEG:${card.photoJpegBase64}`);
   }

@@ -7,6 +7,7 @@ import { randomToken, tokenHash } from "../accounts/tokens";
 import { db } from "../db/client";
 import { identityProviders, samlAssertions, ssoLogins } from "../db/schema";
 import { env } from "../env";
+import { CARD_FIELD_RULES, type SamlAttribute } from "../profiles/card-fields";
 import type { ProviderClaims } from "./claims";
 
 /**
@@ -181,14 +182,16 @@ function weakAlgorithm(doc: Document): string | null {
 }
 
 /**
- * SAML attributes providers send, by the OpenID Connect claim the card fields
- * name: each as a plain name (matched against an attribute's Name or its
+ * SAML attributes providers send of the person's identity, by their OpenID
+ * Connect claim; the card fields' own are in their definitions
+ * (app/.server/profiles/card-fields.ts), read as each field's first claim. Each
+ * as a plain name (matched against an attribute's Name or its
  * FriendlyName), and in the namings providers use for Name: the LDAP OID
  * (`urn:oid:`, SAML2 URI format), the `urn:mace:dir:attribute-def:` form
  * (pysaml2's basic format, older Shibboleth), and Microsoft's claim URIs
  * (Entra ID, ADFS).
  */
-const ATTRIBUTE_CLAIMS: Record<string, { names: string[]; oids?: string[]; uris?: string[] }> = {
+const IDENTITY_ATTRIBUTES: Record<string, SamlAttribute> = {
   email: {
     names: ["email", "mail", "emailaddress", "emailAddress"],
     oids: ["0.9.2342.19200300.100.1.3"],
@@ -209,28 +212,18 @@ const ATTRIBUTE_CLAIMS: Record<string, { names: string[]; oids?: string[]; uris?
     oids: ["2.16.840.1.113730.3.1.241", "2.5.4.3"],
     uris: ["http://schemas.microsoft.com/identity/claims/displayname"],
   },
-  job_title: {
-    names: ["title", "jobTitle", "job_title"],
-    oids: ["2.5.4.12"],
-    uris: ["http://schemas.xmlsoap.org/ws/2005/05/identity/claims/title"],
-  },
-  department: {
-    names: ["department", "ou", "organizationalUnitName"],
-    oids: ["2.5.4.11"],
-    uris: ["http://schemas.microsoft.com/ws/2008/06/identity/claims/department"],
-  },
-  phone_number: {
-    names: ["telephoneNumber", "phone", "mobile"],
-    oids: ["2.5.4.20", "0.9.2342.19200300.100.1.41"],
-    uris: [
-      "http://schemas.xmlsoap.org/ws/2005/05/identity/claims/mobilephone",
-      "http://schemas.xmlsoap.org/ws/2005/05/identity/claims/otherphone",
-    ],
-  },
 };
 
+/** Every attribute a sign-in reads, with the claim it is read as: the identity's, then the card fields'. */
+const ATTRIBUTE_CLAIMS: [claim: string, attribute: SamlAttribute][] = [
+  ...Object.entries(IDENTITY_ATTRIBUTES),
+  ...Object.values(CARD_FIELD_RULES).flatMap((rules): [string, SamlAttribute][] =>
+    rules.saml && rules.claims[0] ? [[rules.claims[0], rules.saml]] : [],
+  ),
+];
+
 /** Every spelling of a claim's attribute, lower-cased: plain, `urn:oid:`, `urn:mace:dir:attribute-def:`, URI. */
-function spellingsOf(claim: { names: string[]; oids?: string[]; uris?: string[] }): string[] {
+function spellingsOf(claim: SamlAttribute): string[] {
   return [
     ...claim.names,
     ...claim.names.map((name) => `urn:mace:dir:attribute-def:${name}`),
@@ -255,7 +248,7 @@ function claimsOf(provider: SamlProvider, profile: Profile, assertion: Document 
   const text: Record<string, string> = {};
   const lowered = new Map(Object.entries(profile).map(([name, value]) => [name.toLowerCase(), value]));
   const friendly = byFriendlyName(assertion);
-  for (const [claim, spellings] of Object.entries(ATTRIBUTE_CLAIMS)) {
+  for (const [claim, spellings] of ATTRIBUTE_CLAIMS) {
     for (const name of spellingsOf(spellings)) {
       const value = lowered.get(name) ?? friendly.get(name);
       const first = Array.isArray(value) ? value[0] : value;

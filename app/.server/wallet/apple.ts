@@ -17,6 +17,7 @@ import { cardForViewer, getCardByUsername } from "../profiles/get-card";
 import { cardUrl, qrTargetUrl } from "../profiles/qr";
 import { getSiteSettings } from "../settings/settings";
 import { openSecret, sealSecret } from "../sso/secrets";
+import { applePassFields } from "./pass-fields";
 
 /**
  * "Add to Apple Wallet" (docs/decisions/033-card-everywhere.md): a generic
@@ -319,8 +320,7 @@ export async function appleWalletPass(
     files["thumbnail.png"] = await squarePng(photo, 90, "#ffffff");
     files["thumbnail@2x.png"] = await squarePng(photo, 180, "#ffffff");
   }
-  const field = (key: string, label: string, value: string | null | undefined) =>
-    value ? [{ key, label, value }] : [];
+  const fields = applePassFields(shown);
   const passJson = {
     formatVersion: 1,
     passTypeIdentifier: wallet.passTypeId,
@@ -335,15 +335,9 @@ export async function appleWalletPass(
     sharingProhibited: false,
     generic: {
       primaryFields: [{ key: "name", label: company, value: name }],
-      secondaryFields: field("title", "Title", shown.title),
-      auxiliaryFields: field("department", "Department", shown.department),
-      backFields: [
-        ...field("email", "Email", shown.email),
-        ...field("phone", "Phone", shown.phone),
-        ...field("office", "Office", shown.office),
-        ...field("linkedin", "LinkedIn", shown.linkedinUrl),
-        { key: "card", label: "Digital card", value: address },
-      ],
+      secondaryFields: fields.secondaryFields,
+      auxiliaryFields: fields.auxiliaryFields,
+      backFields: [...fields.backFields, { key: "card", label: "Digital card", value: address }],
     },
     barcodes: [
       {

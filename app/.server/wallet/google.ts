@@ -15,6 +15,7 @@ import { cardForViewer, getCardByUsername } from "../profiles/get-card";
 import { cardUrl, qrTargetUrl } from "../profiles/qr";
 import { getSiteSettings } from "../settings/settings";
 import { openSecret, sealSecret } from "../sso/secrets";
+import { googlePassDetails } from "./pass-fields";
 
 /**
  * "Save to Google Wallet" (docs/decisions/033-card-everywhere.md): a generic
@@ -196,11 +197,7 @@ export async function googleWalletSaveUrl(username: string): Promise<string | "u
   const name = `${card.firstName} ${card.lastName}`.trim();
   const logo = card.brand?.logo ? `${env.PUBLIC_URL}${mediaUrl(card.brand.logo)}` : null;
   const classId = `${wallet.issuerId}.namecard_card`;
-  const details = [
-    shown.email ? { id: "email", header: "Email", body: shown.email } : null,
-    shown.phone ? { id: "phone", header: "Phone", body: shown.phone } : null,
-    shown.department ? { id: "department", header: "Department", body: shown.department } : null,
-  ].filter((item) => item !== null);
+  const details = googlePassDetails(shown);
   const object = {
     // One pass per card, whatever its username becomes.
     id: `${wallet.issuerId}.${card.id}`,
@@ -208,12 +205,12 @@ export async function googleWalletSaveUrl(username: string): Promise<string | "u
     state: "ACTIVE",
     cardTitle: localized(company),
     header: localized(name),
-    ...(shown.title ? { subheader: localized(shown.title) } : {}),
+    ...(details.subheader ? { subheader: localized(details.subheader) } : {}),
     hexBackgroundColor: palette.light.solid,
     // Google fetches the logo itself: only an https address can be one.
     ...(logo?.startsWith("https://") ? { logo: { sourceUri: { uri: logo } } } : {}),
     barcode: { type: "QR_CODE", value: qrTargetUrl(card.username), alternateText: cardUrl(card.username) },
-    textModulesData: details,
+    textModulesData: details.modules,
     linksModuleData: { uris: [{ id: "card", uri: cardUrl(card.username), description: "Digital card" }] },
   };
   const key = await importPKCS8(wallet.account.private_key, "RS256");

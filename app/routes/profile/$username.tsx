@@ -1,22 +1,16 @@
 import {
-  BriefcaseBusiness,
   Building2,
   CalendarDays,
   Eye,
-  Globe,
   Handshake,
-  Languages,
-  Mail,
-  MapPin,
   Network,
   Pencil,
-  Phone,
   QrCode,
   Send,
   ShieldCheck,
   Users,
 } from "lucide-react";
-import { Fragment, type ReactNode, useEffect } from "react";
+import { type ReactNode, useEffect } from "react";
 import { Link } from "react-router";
 import { countView, uncommittedViews, viewSourceOf } from "~/.server/analytics/views";
 import { getOptionalViewer } from "~/.server/authz";
@@ -34,7 +28,7 @@ import { getSiteSettings, visitorsSeeStats } from "~/.server/settings/settings";
 import { Avatar } from "~/components/avatar";
 import { BrandBadge, brandScope } from "~/components/brand-badge";
 import { CopyLinkButton, DownloadQrLink, SaveContactButton, ShareButton } from "~/components/card-actions";
-import { addressLabel, LINK_ICONS, linkLabel } from "~/components/card-links";
+import { ContactDetails } from "~/components/contact-details";
 import { RouteErrorBoundary } from "~/components/error-boundary";
 import { FallbackImage } from "~/components/fallback-image";
 import { GoneCard, missingCardTitle, NotFoundCard } from "~/components/not-found-card";
@@ -42,9 +36,9 @@ import { ThemeSwitch } from "~/components/theme-switch";
 import { buttonClasses } from "~/components/ui/button";
 import { ViewsWord } from "~/components/views-word";
 import { shortBackLabel, WayBackLink } from "~/components/way-back";
+import { detailsOf } from "~/lib/card-fields";
 import { mediaUrl } from "~/lib/media";
 import { fullName } from "~/lib/names";
-import { telHref } from "~/lib/phone";
 import { useLiveData } from "~/lib/realtime";
 import type { Route } from "./+types/$username";
 
@@ -118,16 +112,7 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
       firstName: card.firstName,
       lastName: card.lastName,
       username: card.username,
-      title: card.title,
-      email: card.email,
-      phone: card.phone,
-      bio: card.bio,
-      linkedinUrl: card.linkedinUrl,
-      department: card.department,
-      office: card.office,
-      pronouns: card.pronouns,
-      languages: card.languages,
-      links: card.links,
+      ...detailsOf(card),
       photoUrl: mediaUrl(card.profilePhoto),
       viewCount: showStats ? reusableCount(context, card.id, card.viewCount + uncommittedViews(card.id)) : null,
       memberSince: showStats ? card.createdAt.toISOString() : null,
@@ -318,63 +303,7 @@ export default function PublicCard({ loaderData }: Route.ComponentProps) {
                 Contact information
               </h2>
               <ul className="divide-y divide-slate-100 rounded-2xl border border-slate-200 dark:divide-slate-800 dark:border-slate-800">
-                {card.email ? (
-                  <ContactRow
-                    icon={<Mail aria-hidden className="size-5" />}
-                    label="Email"
-                    href={`mailto:${card.email}`}
-                    text={card.email}
-                  />
-                ) : null}
-                {card.phone ? (
-                  <ContactRow
-                    icon={<Phone aria-hidden className="size-5" />}
-                    label="Phone"
-                    href={telHref(card.phone)}
-                    text={card.phone}
-                  />
-                ) : null}
-                {card.office ? (
-                  <ContactRow icon={<MapPin aria-hidden className="size-5" />} label="Office" text={card.office} />
-                ) : null}
-                {card.languages ? (
-                  <ContactRow
-                    icon={<Languages aria-hidden className="size-5" />}
-                    label="Languages"
-                    text={card.languages}
-                  />
-                ) : null}
-                {card.linkedinUrl ? (
-                  <ContactRow
-                    icon={<BriefcaseBusiness aria-hidden className="size-5" />}
-                    label="LinkedIn"
-                    href={card.linkedinUrl}
-                    text={addressLabel(card.linkedinUrl)}
-                    external
-                  />
-                ) : null}
-                {card.links.map((link) => {
-                  const Icon = LINK_ICONS[link.kind];
-                  return (
-                    <ContactRow
-                      key={`${link.kind} ${link.url}`}
-                      icon={<Icon aria-hidden className="size-5" />}
-                      label={linkLabel(link)}
-                      href={link.url}
-                      text={addressLabel(link.url)}
-                      external
-                    />
-                  );
-                })}
-                {card.brand?.website ? (
-                  <ContactRow
-                    icon={<Globe aria-hidden className="size-5" />}
-                    label="Website"
-                    href={card.brand.website}
-                    text={addressLabel(card.brand.website)}
-                    external
-                  />
-                ) : null}
+                <ContactDetails card={card} website={card.brand?.website ?? null} />
               </ul>
             </section>
             {team && (team.manager || team.reports.length > 0) ? <ReportingLines team={team} /> : null}
@@ -471,68 +400,6 @@ export default function PublicCard({ loaderData }: Route.ComponentProps) {
         </aside>
       </main>
     </div>
-  );
-}
-
-/** An address with line-break opportunities after its @, dots and slashes, so a long one wraps where it reads best. */
-function breakable(text: string): ReactNode {
-  return text.split(/(?<=[@./])/).map((part, index) => (
-    // biome-ignore lint/suspicious/noArrayIndexKey: the parts of one fixed string, in order
-    <Fragment key={index}>
-      {index > 0 ? <wbr /> : null}
-      {part}
-    </Fragment>
-  ));
-}
-
-function ContactRow({
-  icon,
-  label,
-  href,
-  text,
-  external,
-}: {
-  icon: ReactNode;
-  label: string;
-  /** Where the row leads; a row without one (an office, languages) is text only. */
-  href?: string;
-  text: string;
-  external?: boolean;
-}) {
-  const row = "flex items-center gap-4 px-4 py-3";
-  const content = (
-    <>
-      <span
-        className="flex size-10 shrink-0 items-center justify-center rounded-xl bg-brand-tint text-brand-ink"
-        data-testid="icon-tile"
-      >
-        {icon}
-      </span>
-      <span className="min-w-0">
-        <span className="block text-xs text-slate-500 dark:text-slate-400">{label}</span>
-        <span className="block font-medium wrap-anywhere" data-testid="contact-text">
-          {breakable(text)}
-        </span>
-      </span>
-    </>
-  );
-  if (!href) {
-    return (
-      <li>
-        <div className={row}>{content}</div>
-      </li>
-    );
-  }
-  return (
-    <li>
-      <a
-        href={href}
-        {...(external ? { target: "_blank", rel: "noopener noreferrer" } : {})}
-        className={`${row} transition hover:bg-slate-50 dark:hover:bg-slate-800/60`}
-      >
-        {content}
-      </a>
-    </li>
   );
 }
 
