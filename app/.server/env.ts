@@ -6,7 +6,7 @@ import { z } from "zod";
 import { keepDataDirectoryPrivate, makeNewFilesPrivate } from "./private-data";
 
 /**
- * The operator's contract: every setting, checked at boot (README "Configuration"). This is the
+ * The operator's contract: every setting, checked at boot (docs/admin/operations.md, "Configuration"). This is the
  * only module that reads `process.env`; everything else imports `env`.
  */
 /**

@@ -14,7 +14,7 @@ import { createMember, present } from "./helpers";
  * Single sign-on against a SAML provider nobody on this project wrote:
  * pysaml2 (Debian's python3-pysaml2) with its default settings but the
  * signature algorithm (SHA-1 by default, which Namecard refuses), connected by
- * its metadata alone, as the README tells an administrator to.
+ * its metadata alone, as docs/admin/single-sign-on.md tells an administrator to.
  */
 const installed = pysaml2Installed();
 if (!installed && process.env.CI)

@@ -2,7 +2,7 @@
 its default settings but one: nobody on this project wrote its protocol code,
 so the suite meets a provider as a company would bring one. The one setting is
 the signature algorithm, whose default in this version is RSA-SHA1, which
-Namecard refuses (its README asks for SHA-256 or stronger); the refusal itself
+Namecard refuses (docs/admin/single-sign-on.md asks for SHA-256 or stronger); the refusal itself
 has a test.
 
 Run: python3 pysaml2-idp.py FOLDER PORT. FOLDER holds sp.xml (the service
