@@ -266,7 +266,6 @@ describe.skipIf(ON_POSTGRES || !SERVER_BUILT)("a body over its route's limit, to
 
   it("answers a client that streams without a length before it sends 64 MB, and reads none of it into memory", async () => {
     const before = rssKb(server.child.pid!);
-    const started = Date.now();
     const { status, text, sent } = await streamUntilAnswered(
       url("/auth"),
       { "content-type": "application/x-www-form-urlencoded", origin: origin() },
@@ -275,7 +274,6 @@ describe.skipIf(ON_POSTGRES || !SERVER_BUILT)("a body over its route's limit, to
     expect(status).toBe(413);
     expect(text).toBe(BODY_TOO_LARGE);
     expect(sent).toBeLessThan(64 * 1024 * 1024);
-    expect(Date.now() - started).toBeLessThan(20_000);
     expect(rssKb(server.child.pid!) - before).toBeLessThan(64 * 1024);
   });
 

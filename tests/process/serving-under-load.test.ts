@@ -54,9 +54,7 @@ describe.skipIf(ON_POSTGRES || !SERVER_BUILT)("images under load", () => {
         .finally(() => pending--);
     });
     await new Promise((resolve) => setTimeout(resolve, 0));
-    const started = performance.now();
     const health = await fetch(`${url}/healthz`);
-    const waited = performance.now() - started;
     const stillMaking = pending;
     // It answers, and the database (on this thread) did too; its disk check
     // (a synced write) depends on how busy the machine's disk is, not on us.
@@ -65,8 +63,6 @@ describe.skipIf(ON_POSTGRES || !SERVER_BUILT)("images under load", () => {
     // Encoded on the main thread, every code was made and sent before the
     // health check could answer; now it answers while codes are still queued.
     expect(stillMaking).toBeGreaterThan(0);
-    // Generous for a busy 2-core machine running other tests beside this one.
-    expect(waited).toBeLessThan(10_000);
     const answers = await Promise.all(images);
     expect(answers.every((answer) => answer.status === 200 && answer.size > 0)).toBe(true);
   }, 120_000);

@@ -57,6 +57,7 @@ describe("one way into a session", () => {
     const card = await insertCard({ email: member.email, firstName: "Pia", lastName: "Later" });
     await db.update(users).set({ lastSignInAt: null }).where(eq(users.id, member.id));
 
+    const signingIn = Date.now();
     const signedIn = await run(
       authAction,
       formRequest("/auth", { intent: "signin", email: member.email, password: MEMBER_PASSWORD }),
@@ -66,7 +67,7 @@ describe("one way into a session", () => {
     const [linked] = await db.select({ userId: profiles.userId }).from(profiles).where(eq(profiles.id, card.id));
     expect(linked?.userId).toBe(member.id);
     const [account] = await db.select({ at: users.lastSignInAt }).from(users).where(eq(users.id, member.id));
-    expect(Date.now() - present(account?.at, "the sign-in time").getTime()).toBeLessThan(60_000);
+    expect(present(account?.at, "the sign-in time").getTime()).toBeGreaterThanOrEqual(signingIn);
   });
 
   it("gives no session, however it is asked for, to the owner of a deactivated card", async () => {
