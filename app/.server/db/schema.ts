@@ -18,6 +18,7 @@ import {
   uuid,
 } from "drizzle-orm/pg-core";
 import type { CardLink, FieldPolicies, FieldVisibility } from "../../lib/card-fields";
+import { IDENTITY_PROTOCOL_NAMES } from "../../lib/identity-protocols";
 import { FONT_FAMILIES, JOIN_RULES } from "../../lib/settings";
 import type { ProviderClaims } from "../sso/claims";
 
@@ -549,9 +550,7 @@ export const identityProviders = pgTable(
   "identity_providers",
   {
     id: uuid("id").primaryKey(),
-    protocol: text("protocol", { enum: ["oidc", "saml"] })
-      .notNull()
-      .default("oidc"),
+    protocol: text("protocol", { enum: IDENTITY_PROTOCOL_NAMES }).notNull().default("oidc"),
     name: text("name").notNull(),
     /** OpenID Connect: the issuer URL; SAML: the provider's entity ID. */
     issuer: text("issuer").notNull(),

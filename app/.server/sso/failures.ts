@@ -1,4 +1,5 @@
 import { desc, eq, sql } from "drizzle-orm";
+import type { IdentityProtocol } from "~/lib/identity-protocols";
 import { db } from "../db/client";
 import { ssoFailures } from "../db/schema";
 import { samlAcsUrl } from "./saml";
@@ -31,7 +32,7 @@ export async function noteSignInFailure(providerId: string, code: string, reason
 /** The newest failures of a provider, each in plain words with what to change. */
 export async function recentFailures(
   providerId: string,
-  protocol: "oidc" | "saml",
+  protocol: IdentityProtocol,
   limit = 5,
 ): Promise<SignInFailure[]> {
   const rows = await db
@@ -47,7 +48,7 @@ export async function recentFailures(
  * What a failure means for the administrator, by the code the person was
  * shown and the check's own reason: what happened, and what to change.
  */
-function adviceFor(code: string, reason: string, protocol: "oidc" | "saml"): Omit<SignInFailure, "at"> {
+function adviceFor(code: string, reason: string, protocol: IdentityProtocol): Omit<SignInFailure, "at"> {
   const saml = protocol === "saml";
   switch (code) {
     case "no-email":

@@ -3,14 +3,13 @@ import { APIError, createAuthEndpoint, isAPIError } from "better-auth/api";
 import { z } from "zod";
 import { startSession } from "../accounts/auth-plugin";
 import { EmailSchema, safeRedirect } from "../validation";
-import type { ProviderClaims } from "./claims";
 import { recordSignInFailure } from "./failures";
 import { accountFromProvider } from "./identities";
 import { LOGIN_COOKIE, LOGIN_COOKIE_MAX_AGE_S } from "./login-cookie";
 import type { SsoMessageCode } from "./messages";
-import { finishOidcSignIn, reasonOf, startOidcSignIn, takeLogin } from "./oidc";
+import { reasonOf, takeLogin } from "./oidc";
+import { protocolOf } from "./protocols";
 import { getProvider, hasSecret, type Provider, providerForEmail } from "./providers";
-import { startSamlSignIn } from "./saml";
 
 const StartBodySchema = z.strictObject({
   providerId: z.uuid().optional(),
@@ -43,10 +42,7 @@ export function namecardSso() {
         let started: { url: string; browserKey: string };
         try {
           const redirectTo = safeRedirect(callbackURL);
-          started =
-            provider.protocol === "saml"
-              ? await startSamlSignIn(provider, { redirectTo })
-              : await startOidcSignIn(provider, { redirectTo, loginHint: email });
+          started = await protocolOf(provider).start(provider, { redirectTo, loginHint: email });
         } catch (error) {
           console.warn(`[sso] ${provider.name}: could not start a sign-in: ${reasonOf(error)}`);
           await recordSignInFailure(provider.id, "unavailable", reasonOf(error)).catch(() => {});
@@ -78,16 +74,9 @@ export function namecardSso() {
         const provider = await getProvider(login.providerId);
         if (!provider) return refuse("expired", "the provider was removed");
         if (!hasSecret(provider)) return refuse("unavailable", "its secret cannot be opened", provider);
-        let claims: ProviderClaims;
-        if (provider.protocol === "saml") {
-          // Checked when the provider posted it (sso/saml.ts), and waiting for this browser.
-          if (!login.claims) return refuse("expired", "no checked answer", provider);
-          claims = login.claims;
-        } else {
-          const finished = await finishOidcSignIn(provider, login, query);
-          if (finished.outcome !== "ok") return refuse(finished.outcome, finished.reason, provider);
-          claims = finished.claims;
-        }
+        const finished = await protocolOf(provider).finish(provider, login, query);
+        if (finished.outcome !== "ok") return refuse(finished.outcome, finished.reason, provider);
+        const { claims } = finished;
         const account = await accountFromProvider(provider, claims);
         if (account.outcome !== "ok") {
           return refuse(account.outcome, `subject ${JSON.stringify(claims.subject.slice(0, 255))}`, provider);

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
+import type { IdentityProtocol } from "~/lib/identity-protocols";
 import { can } from "~/lib/permissions";
 import { domainOf } from "../accounts/join-rule";
 import type { Actor } from "../actor";
@@ -9,42 +10,18 @@ import { db, type Queryable } from "../db/client";
 import { isUniqueViolation } from "../db/errors";
 import { identityProviderDomains, identityProviders } from "../db/schema";
 import { ForbiddenError, NotFoundError, ValidationError } from "../errors";
-import { checkDiscovery, forgetConfiguration } from "./oidc";
-import {
-  type CertificateSummary,
-  readCertificates,
-  readIdpMetadata,
-  type SamlProvider,
-  summarizeCertificate,
-} from "./saml";
-import { isAllowedSsoUrl, type ProviderForm } from "./schemas";
-import { openSecret, sealSecret } from "./secrets";
+import { type AuditedSettings, type Provider, type ProviderRow, protocolOf } from "./protocols";
+import type { CertificateSummary, SamlProvider } from "./saml";
+import type { ProviderForm } from "./schemas";
 
-type ProviderBase = {
-  id: string;
-  name: string;
-  /** OpenID Connect: the issuer URL; SAML: the provider's entity ID. */
-  issuer: string;
-  domains: string[];
-  requireSso: boolean;
-  refreshCard: boolean;
-  verifiesAddresses: boolean;
-  /** Where its sign-in page is: a page that sends people there lets its forms lead to it. */
-  authorizationOrigin: string;
-  updatedAt: Date;
-};
-
-/** A provider as sign-in uses it: with its secret (or certificates) opened, or null when they cannot be. */
-export type Provider =
-  | (ProviderBase & { protocol: "oidc"; clientId: string; clientSecret: string | null })
-  | (ProviderBase & { protocol: "saml"; ssoUrl: string; certificates: string[] | null; idpInitiated: boolean });
+export type { Provider } from "./protocols";
 
 /** A provider as the settings screen shows it: never its secret or certificates, only whether they are readable. */
 export type ProviderSummary = Pick<
-  ProviderBase,
+  Provider,
   "id" | "name" | "issuer" | "domains" | "requireSso" | "refreshCard" | "verifiesAddresses"
 > & {
-  protocol: "oidc" | "saml";
+  protocol: IdentityProtocol;
   clientId: string | null;
   ssoUrl: string | null;
   idpInitiated: boolean;
@@ -77,26 +54,11 @@ const COLUMNS = {
   domains: domainsOf,
 };
 
-type Row = Omit<typeof identityProviders.$inferSelect, "createdAt"> & { domains: string[] };
+type Row = ProviderRow;
 
-/** A provider this server can sign people in with: its secret or certificates open. */
-export function hasSecret(
-  provider: Provider,
-): provider is
-  | (Extract<Provider, { protocol: "oidc" }> & { clientSecret: string })
-  | (Extract<Provider, { protocol: "saml" }> & { certificates: string[] }) {
-  return provider.protocol === "oidc" ? provider.clientSecret !== null : provider.certificates !== null;
-}
-
-function openCertificates(sealed: string, id: string): string[] | null {
-  const opened = openSecret(sealed, id);
-  if (opened === null) return null;
-  try {
-    const list: unknown = JSON.parse(opened);
-    return Array.isArray(list) && list.every((item) => typeof item === "string") ? list : null;
-  } catch {
-    return null;
-  }
+/** A provider this server can sign people in with: what its protocol stored could be opened. */
+export function hasSecret(provider: Provider): boolean {
+  return protocolOf(provider).ready(provider);
 }
 
 function opened(row: Row): Provider {
@@ -111,26 +73,11 @@ function opened(row: Row): Provider {
     authorizationOrigin: row.authorizationOrigin,
     updatedAt: row.updatedAt,
   };
-  if (row.protocol === "saml") {
-    return {
-      ...base,
-      protocol: "saml",
-      ssoUrl: row.ssoUrl ?? "",
-      certificates: row.certificates ? openCertificates(row.certificates, row.id) : null,
-      idpInitiated: row.idpInitiated,
-    };
-  }
-  return {
-    ...base,
-    protocol: "oidc",
-    clientId: row.clientId ?? "",
-    clientSecret: row.clientSecret ? openSecret(row.clientSecret, row.id) : null,
-  };
+  return { ...base, ...protocolOf(row).open(row) } as Provider;
 }
 
 function summarized(row: Row): ProviderSummary {
   const provider = opened(row);
-  const readable = hasSecret(provider);
   return {
     id: row.id,
     protocol: row.protocol,
@@ -140,11 +87,8 @@ function summarized(row: Row): ProviderSummary {
     requireSso: row.requireSso,
     refreshCard: row.refreshCard,
     verifiesAddresses: row.verifiesAddresses,
-    clientId: row.clientId,
-    ssoUrl: row.ssoUrl,
-    idpInitiated: row.idpInitiated,
-    secret: readable ? "set" : "unreadable",
-    certificates: provider.protocol === "saml" ? (provider.certificates ?? []).map(summarizeCertificate) : [],
+    ...protocolOf(provider).summary(provider),
+    secret: hasSecret(provider) ? "set" : "unreadable",
   };
 }
 
@@ -160,7 +104,9 @@ export async function samlProviderByIssuer(issuer: string): Promise<SamlProvider
     .from(identityProviders)
     .where(and(eq(identityProviders.issuer, issuer), eq(identityProviders.protocol, "saml")))) as Row[];
   const provider = row ? opened(row) : null;
-  return provider?.protocol === "saml" && hasSecret(provider) ? provider : null;
+  return provider?.protocol === "saml" && provider.certificates !== null
+    ? { ...provider, certificates: provider.certificates }
+    : null;
 }
 
 export async function signInProviders(): Promise<SignInProvider[]> {
@@ -211,17 +157,12 @@ export async function requiredProviderFor(email: string): Promise<Provider | nul
 }
 
 /** What the audit log records of a provider: never its secret, nor its certificates (only their fingerprints). */
-type Audited = {
+type Audited = AuditedSettings & {
   name: string;
   domains: string[];
   requireSso: boolean;
   refreshCard: boolean;
   verifiesAddresses: boolean;
-  issuer: string;
-  clientId?: string | null;
-  ssoUrl?: string | null;
-  idpInitiated?: boolean;
-  fingerprints?: string[];
 };
 
 function audited(provider: Audited) {
@@ -240,9 +181,7 @@ function audited(provider: Audited) {
 }
 
 function auditedProvider(provider: Provider): Audited {
-  return provider.protocol === "saml"
-    ? { ...provider, fingerprints: (provider.certificates ?? []).map((pem) => summarizeCertificate(pem).fingerprint) }
-    : provider;
+  return { ...provider, ...protocolOf(provider).audited(provider) };
 }
 
 /** The domains of the list that another provider already signs in, with that provider's name. */
@@ -292,55 +231,16 @@ export async function saveProvider({
     refreshCard: form.refreshCard,
     verifiesAddresses: form.verifiesAddresses,
   };
-  let values: Omit<typeof identityProviders.$inferInsert, "id">;
-  let after: Audited;
-  if (form.protocol === "oidc") {
-    const secret = form.clientSecret ?? (before?.protocol === "oidc" ? before.clientSecret : null);
-    if (!secret) {
-      throw new ValidationError({
-        clientSecret: [
-          before
-            ? "The stored secret cannot be read with this server's secret: enter it again"
-            : "Enter the client secret the provider gave Namecard",
-        ],
-      });
-    }
-    const discovered = await checkDiscovery(form.issuer);
-    if (!discovered.ok) throw new ValidationError({ issuer: [discovered.message] });
-    values = {
-      protocol: "oidc",
-      name: form.name,
-      issuer: form.issuer,
-      clientId: form.clientId,
-      clientSecret: sealSecret(secret, providerId),
-      authorizationOrigin: discovered.authorizationOrigin,
-      requireSso: form.requireSso,
-      refreshCard: form.refreshCard,
-      verifiesAddresses: form.verifiesAddresses,
-    };
-    after = { ...common, issuer: form.issuer, clientId: form.clientId };
-  } else {
-    const settings = samlSettingsOf(form, before?.protocol === "saml" ? before : null);
-    values = {
-      protocol: "saml",
-      name: form.name,
-      issuer: settings.entityId,
-      ssoUrl: settings.ssoUrl,
-      certificates: sealSecret(JSON.stringify(settings.certificates), providerId),
-      idpInitiated: form.idpInitiated,
-      authorizationOrigin: new URL(settings.ssoUrl).origin,
-      requireSso: form.requireSso,
-      refreshCard: form.refreshCard,
-      verifiesAddresses: form.verifiesAddresses,
-    };
-    after = {
-      ...common,
-      issuer: settings.entityId,
-      ssoUrl: settings.ssoUrl,
-      idpInitiated: form.idpInitiated,
-      fingerprints: settings.certificates.map((pem) => summarizeCertificate(pem).fingerprint),
-    };
-  }
+  const protocol = protocolOf(form);
+  const settings = await protocol.settingsOf(form, before, providerId);
+  const values: Omit<typeof identityProviders.$inferInsert, "id"> = {
+    ...settings.columns,
+    name: form.name,
+    requireSso: form.requireSso,
+    refreshCard: form.refreshCard,
+    verifiesAddresses: form.verifiesAddresses,
+  };
+  const after: Audited = { ...common, ...settings.audited };
 
   try {
     await db.transaction(async (tx) => {
@@ -363,56 +263,10 @@ export async function saveProvider({
     // Another save took a domain or the issuer meanwhile: say which.
     const raced = await takenDomains(db, form.domains, id);
     if (raced.length > 0) throw new ValidationError({ domains: [takenMessage(raced)] });
-    throw new ValidationError(
-      form.protocol === "oidc"
-        ? { issuer: ["Another provider already has this issuer"] }
-        : { [form.metadata ? "metadata" : "entityId"]: ["Another provider already has this entity ID"] },
-    );
+    throw new ValidationError(protocol.issuerTaken(form));
   }
-  forgetConfiguration(providerId);
+  protocol.forget(providerId);
   return { id: providerId, name: form.name };
-}
-
-/**
- * A SAML provider's settings from its form: its metadata when pasted, else
- * the entity ID, sign-in URL and certificate typed in; an empty certificate
- * keeps the stored ones. Each is checked, and a mistake said on its field.
- */
-function samlSettingsOf(
-  form: Extract<ProviderForm, { protocol: "saml" }>,
-  before: Extract<Provider, { protocol: "saml" }> | null,
-): { entityId: string; ssoUrl: string; certificates: string[] } {
-  if (form.metadata) {
-    const read = readIdpMetadata(form.metadata);
-    if (!read.ok) throw new ValidationError({ metadata: [read.message] });
-    if (!isAllowedSsoUrl(read.settings.ssoUrl)) {
-      throw new ValidationError({
-        metadata: ["The metadata's sign-in URL must use https (http only on 127.0.0.1 or localhost)"],
-      });
-    }
-    return read.settings;
-  }
-  const errors: Record<string, string[]> = {};
-  if (!form.entityId) {
-    errors.entityId = ["Enter the provider's entity ID (its issuer), or paste its metadata"];
-  }
-  if (!form.ssoUrl) errors.ssoUrl = ["Enter the provider's sign-in URL, or paste its metadata"];
-  let certificates = before?.certificates ?? null;
-  if (form.certificate) {
-    const read = readCertificates(form.certificate);
-    if (read.ok) certificates = read.certificates;
-    else errors.certificate = [read.message];
-  } else if (!certificates) {
-    errors.certificate = [
-      before
-        ? "The stored certificates cannot be read with this server's secret: paste the certificate again"
-        : "Paste the provider's signing certificate, or its metadata",
-    ];
-  }
-  if (Object.keys(errors).length > 0 || !form.entityId || !form.ssoUrl || !certificates) {
-    throw new ValidationError(errors);
-  }
-  return { entityId: form.entityId, ssoUrl: form.ssoUrl, certificates };
 }
 
 /**
@@ -435,6 +289,6 @@ export async function deleteProvider({ actor, id }: { actor: Actor; id: string }
     });
     return before;
   });
-  forgetConfiguration(id);
+  protocolOf(removed).forget(id);
   return { name: removed.name };
 }

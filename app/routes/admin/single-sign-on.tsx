@@ -1,5 +1,5 @@
 import { KeyRound, Pencil, ShieldCheck, Trash2, TriangleAlert } from "lucide-react";
-import { useState } from "react";
+import { type ReactNode, useState } from "react";
 import { Form, Link, useNavigation } from "react-router";
 import { z } from "zod";
 import { requirePermission } from "~/.server/authz";
@@ -21,6 +21,12 @@ import { PageHeader } from "~/components/page-header";
 import { Button, ButtonLink } from "~/components/ui/button";
 import { Confirm } from "~/components/ui/dialog";
 import { useDialogFetcher } from "~/components/use-dialog-fetcher";
+import {
+  IDENTITY_PROTOCOL_NAMES,
+  IDENTITY_PROTOCOLS,
+  type IdentityProtocol,
+  protocolNamed,
+} from "~/lib/identity-protocols";
 import { viewerContext } from "~/middleware/viewer.server";
 import type { Route } from "./+types/single-sign-on";
 
@@ -43,7 +49,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     redirectUrl: callbackUrl(),
     saml: { entityId: samlEntityId(), acsUrl: samlAcsUrl(), metadataUrl: samlEntityId() },
     editing,
-    protocol: editing?.protocol ?? (query.get("protocol") === "saml" ? "saml" : "oidc"),
+    protocol: editing?.protocol ?? protocolNamed(query.get("protocol")),
   };
 }
 
@@ -191,7 +197,7 @@ function ProviderCard({ provider, onRemove }: { provider: Provider; onRemove: ()
           <div className="flex flex-wrap items-center gap-2">
             <h3 className="text-base font-semibold">{provider.name}</h3>
             <span className="rounded-full bg-slate-100 px-2.5 py-0.5 text-xs font-medium text-slate-700 dark:bg-slate-800 dark:text-slate-300">
-              {provider.protocol === "saml" ? "SAML 2.0" : "OpenID Connect"}
+              {IDENTITY_PROTOCOLS[provider.protocol].label}
             </span>
             {provider.requireSso ? (
               <span className="inline-flex items-center gap-1 rounded-full bg-emerald-100 px-2.5 py-0.5 text-xs font-medium text-emerald-800 dark:bg-emerald-950 dark:text-emerald-300">
@@ -220,9 +226,7 @@ function ProviderCard({ provider, onRemove }: { provider: Provider; onRemove: ()
           {provider.secret === "unreadable" ? (
             <p className="flex items-start gap-1.5 text-sm text-amber-800 dark:text-amber-300">
               <TriangleAlert aria-hidden className="mt-0.5 size-4 shrink-0" />
-              {provider.protocol === "saml"
-                ? "Its certificates cannot be read with this server's secret (a backup restored elsewhere?): edit the provider and paste them again."
-                : "Its client secret cannot be read with this server's secret (a backup restored elsewhere?): edit the provider and enter it again."}
+              {IDENTITY_PROTOCOLS[provider.protocol].unreadable}
             </p>
           ) : null}
           <p className="text-xs text-slate-500 dark:text-slate-400">
@@ -257,7 +261,7 @@ function ProviderForm({
   failure,
 }: {
   editing: Provider | null;
-  protocol: "oidc" | "saml";
+  protocol: IdentityProtocol;
   redirectUrl: string;
   saml: SamlAddresses;
   failure: Route.ComponentProps["actionData"];
@@ -267,8 +271,9 @@ function ProviderForm({
   const typed = failure?.values;
   const value = (name: string, stored: string | null | undefined) => typed?.[name] ?? stored ?? "";
   const errors = failure?.fieldErrors;
-  const checked = (name: "requireSso" | "refreshCard" | "idpInitiated" | "verifiesAddresses") =>
-    typed ? typed[name] === "on" : !!editing?.[name];
+  const checked = (name: CheckboxName) => (typed ? typed[name] === "on" : !!editing?.[name]);
+  const form = PROTOCOL_FORMS[protocol];
+  const addresses = { redirectUrl, ...saml };
 
   return (
     <section
@@ -280,15 +285,11 @@ function ProviderForm({
         <h2 id="provider-form-title" className="text-lg font-semibold">
           {editing ? `Edit ${editing.name}` : "Add a provider"}
         </h2>
-        <p className="text-sm text-slate-600 dark:text-slate-400">
-          {protocol === "saml"
-            ? "Register Namecard at your provider as a SAML application with these addresses (the same for every provider), then paste what it gives you."
-            : "Register Namecard at your provider as a web application with this redirect URL (the same for every provider), then enter what it gives you."}
-        </p>
+        <p className="text-sm text-slate-600 dark:text-slate-400">{form.intro}</p>
       </div>
       {editing ? null : (
         <nav aria-label="Protocol" className="inline-flex rounded-lg border border-slate-200 p-1 dark:border-slate-700">
-          {(["oidc", "saml"] as const).map((choice) => (
+          {IDENTITY_PROTOCOL_NAMES.map((choice) => (
             <Link
               key={choice}
               to={`?protocol=${choice}#provider-form`}
@@ -296,22 +297,12 @@ function ProviderForm({
               aria-current={choice === protocol ? "page" : undefined}
               className="rounded-md px-3 py-1.5 text-sm font-medium text-slate-600 hover:text-slate-900 aria-[current=page]:bg-slate-900 aria-[current=page]:text-white dark:text-slate-400 dark:hover:text-white dark:aria-[current=page]:bg-white dark:aria-[current=page]:text-slate-900"
             >
-              {choice === "saml" ? "SAML 2.0" : "OpenID Connect"}
+              {IDENTITY_PROTOCOLS[choice].label}
             </Link>
           ))}
         </nav>
       )}
-      {protocol === "saml" ? (
-        <div className="grid gap-4 sm:grid-cols-2">
-          <CopyField id="sp-entity-id" label="Entity ID (audience)" value={saml.entityId} />
-          <CopyField id="sp-acs-url" label="Assertion consumer service (ACS) URL" value={saml.acsUrl} />
-          <div className="sm:col-span-2">
-            <CopyField id="sp-metadata-url" label="Namecard's metadata URL" value={saml.metadataUrl} />
-          </div>
-        </div>
-      ) : (
-        <CopyField id="redirect-url" label="Redirect URL" value={redirectUrl} />
-      )}
+      <form.Addresses addresses={addresses} />
       <Form method="post" noValidate className="space-y-5" preventScrollReset>
         <input type="hidden" name="intent" value="save" />
         <input type="hidden" name="id" value={editing?.id ?? ""} />
@@ -326,41 +317,7 @@ function ProviderForm({
           hint="On the sign-in button: “Sign in with …”."
           errors={errors?.name}
         />
-        {protocol === "saml" ? (
-          <SamlFields editing={editing} value={value} errors={errors} />
-        ) : (
-          <div className="grid gap-5 sm:grid-cols-2">
-            <Field
-              label="Issuer URL"
-              name="issuer"
-              type="url"
-              className="sm:col-span-2"
-              required
-              placeholder="https://login.example.com"
-              defaultValue={value("issuer", editing?.issuer)}
-              hint="Its settings are read from /.well-known/openid-configuration under it."
-              errors={errors?.issuer}
-            />
-            <Field
-              label="Client ID"
-              name="clientId"
-              required
-              autoComplete="off"
-              defaultValue={value("clientId", editing?.clientId)}
-              errors={errors?.clientId}
-            />
-            <Field
-              label={editing ? "Replace client secret" : "Client secret"}
-              name="clientSecret"
-              type="password"
-              required={!editing}
-              autoComplete="new-password"
-              placeholder={editing ? "Set · leave empty to keep it" : undefined}
-              hint="Stored encrypted, and never shown again."
-              errors={errors?.clientSecret}
-            />
-          </div>
-        )}
+        <form.Fields editing={editing} value={value} checked={checked} errors={errors} />
         <TextareaField
           label="Email domains"
           name="domains"
@@ -394,15 +351,7 @@ function ProviderForm({
             hint="Tick it for your company's own directory (Entra ID, Okta, Google Workspace, ADFS): someone who already has a Namecard account with such an address is linked to it at their first sign-in. Left unticked, an existing account is linked only when the provider says the address is verified (email_verified)."
             errors={errors?.verifiesAddresses}
           />
-          {protocol === "saml" ? (
-            <Checkbox
-              name="idpInitiated"
-              defaultChecked={checked("idpInitiated")}
-              label="Let the provider start sign-ins (IdP-initiated)"
-              hint="People can then open Namecard from the provider's app list. Such a sign-in answers no request of this browser, so a page elsewhere could sign someone in as another person: leave it off unless your people need it."
-              errors={errors?.idpInitiated}
-            />
-          ) : null}
+          <form.Options editing={editing} value={value} checked={checked} errors={errors} />
         </fieldset>
         <div className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
           {editing ? (
@@ -419,15 +368,102 @@ function ProviderForm({
   );
 }
 
-function SamlFields({
-  editing,
-  value,
-  errors,
-}: {
+type CheckboxName = "requireSso" | "refreshCard" | "idpInitiated" | "verifiesAddresses";
+
+/** What a protocol's part of the provider form is given: what was typed or stored, and the errors. */
+type FieldsProps = {
   editing: Provider | null;
   value: (name: string, stored: string | null | undefined) => string;
+  checked: (name: CheckboxName) => boolean;
   errors: Record<string, string[] | undefined> | undefined;
-}) {
+};
+
+/** Namecard's own addresses, which an administrator copies into the provider. */
+type Addresses = SamlAddresses & { redirectUrl: string };
+
+/**
+ * Each protocol's part of the provider form: what to do at the provider, the
+ * addresses to copy there, its settings and its options. A protocol added to
+ * app/lib/identity-protocols.ts fails the type check here until it has one.
+ */
+const PROTOCOL_FORMS: Record<
+  IdentityProtocol,
+  {
+    intro: string;
+    Addresses: (props: { addresses: Addresses }) => ReactNode;
+    Fields: (props: FieldsProps) => ReactNode;
+    Options: (props: FieldsProps) => ReactNode;
+  }
+> = {
+  oidc: {
+    intro:
+      "Register Namecard at your provider as a web application with this redirect URL (the same for every provider), then enter what it gives you.",
+    Addresses: ({ addresses }) => <CopyField id="redirect-url" label="Redirect URL" value={addresses.redirectUrl} />,
+    Fields: OidcFields,
+    Options: () => null,
+  },
+  saml: {
+    intro:
+      "Register Namecard at your provider as a SAML application with these addresses (the same for every provider), then paste what it gives you.",
+    Addresses: ({ addresses }) => (
+      <div className="grid gap-4 sm:grid-cols-2">
+        <CopyField id="sp-entity-id" label="Entity ID (audience)" value={addresses.entityId} />
+        <CopyField id="sp-acs-url" label="Assertion consumer service (ACS) URL" value={addresses.acsUrl} />
+        <div className="sm:col-span-2">
+          <CopyField id="sp-metadata-url" label="Namecard's metadata URL" value={addresses.metadataUrl} />
+        </div>
+      </div>
+    ),
+    Fields: SamlFields,
+    Options: ({ checked, errors }) => (
+      <Checkbox
+        name="idpInitiated"
+        defaultChecked={checked("idpInitiated")}
+        label="Let the provider start sign-ins (IdP-initiated)"
+        hint="People can then open Namecard from the provider's app list. Such a sign-in answers no request of this browser, so a page elsewhere could sign someone in as another person: leave it off unless your people need it."
+        errors={errors?.idpInitiated}
+      />
+    ),
+  },
+};
+
+function OidcFields({ editing, value, errors }: FieldsProps) {
+  return (
+    <div className="grid gap-5 sm:grid-cols-2">
+      <Field
+        label="Issuer URL"
+        name="issuer"
+        type="url"
+        className="sm:col-span-2"
+        required
+        placeholder="https://login.example.com"
+        defaultValue={value("issuer", editing?.issuer)}
+        hint="Its settings are read from /.well-known/openid-configuration under it."
+        errors={errors?.issuer}
+      />
+      <Field
+        label="Client ID"
+        name="clientId"
+        required
+        autoComplete="off"
+        defaultValue={value("clientId", editing?.clientId)}
+        errors={errors?.clientId}
+      />
+      <Field
+        label={editing ? "Replace client secret" : "Client secret"}
+        name="clientSecret"
+        type="password"
+        required={!editing}
+        autoComplete="new-password"
+        placeholder={editing ? "Set · leave empty to keep it" : undefined}
+        hint="Stored encrypted, and never shown again."
+        errors={errors?.clientSecret}
+      />
+    </div>
+  );
+}
+
+function SamlFields({ editing, value, errors }: FieldsProps) {
   return (
     <div className="space-y-5">
       <TextareaField
