@@ -20,7 +20,6 @@ import {
 import type { CardLink, FieldPolicies, FieldVisibility } from "../../lib/card-fields";
 import { IDENTITY_PROTOCOL_NAMES } from "../../lib/identity-protocols";
 import { FONT_FAMILIES, JOIN_RULES } from "../../lib/settings";
-import type { ProviderClaims } from "../sso/claims";
 
 const timestamps = {
   createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
@@ -34,6 +33,14 @@ const timestamps = {
 // Written by hand (better-auth's schema generator needs a newer Node): the property names are better-auth's field
 // names, the columns are our snake_case.
 
+
+/** A SAML provider's checked claims, kept until the browser that posted them comes back (sso/claims.ts names them). */
+type StoredClaims = {
+  issuer: string;
+  subject: string;
+  emailVerified: boolean | null;
+  text: Record<string, string>;
+};
 export const users = pgTable(
   "users",
   {
@@ -641,7 +648,7 @@ export const ssoLogins = pgTable(
      * SAML: what the provider's checked answer says of the person, waiting for the browser
      * (the answer is a form posted from the provider's site, which carries no cookie).
      */
-    claims: jsonb("claims").$type<ProviderClaims>(),
+    claims: jsonb("claims").$type<StoredClaims>(),
     expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
   },
   (table) => [index("sso_logins_expires_idx").on(table.expiresAt)],

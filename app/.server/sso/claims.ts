@@ -1,3 +1,5 @@
+import type { ssoLogins } from "../db/schema";
+
 /**
  * What a provider says of the person, whichever protocol brought it: who they
  * are at the provider (issuer and subject; for SAML the entity ID and the
@@ -5,9 +7,4 @@
  * OpenID Connect names (a SAML provider's attributes are read into those
  * names by sso/saml.ts), which the card fields' definitions name.
  */
-export type ProviderClaims = {
-  issuer: string;
-  subject: string;
-  emailVerified: boolean | null;
-  text: Record<string, string>;
-};
+export type ProviderClaims = NonNullable<(typeof ssoLogins.$inferSelect)["claims"]>;
