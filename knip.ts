@@ -4,7 +4,7 @@ import type { KnipConfig } from "knip";
 const config: KnipConfig = {
   entry: [
     "server/app.ts",
-    "app/.server/db/database-thread.worker.ts",
+    "app/.server/platform/db/database-thread.worker.ts",
     "scripts/*.{js,ts}",
     "bench/*.ts",
     "tests/setup/*.ts",

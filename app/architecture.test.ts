@@ -52,40 +52,26 @@ function importsOf(file: string): string[] {
 }
 
 /**
- * The domain layer: every file in a folder under app/.server/, a folder added
- * later included. The files directly in app/.server/ are the platform that
- * turns requests into domain calls and outcomes into answers (the session,
- * responses, toasts, forms), so they may speak HTTP.
+ * app/.server in three layers, one folder each but the domains: `http/` turns
+ * requests into domain calls and outcomes into answers (the session,
+ * responses, toasts, forms, better-auth's plugins), so it may speak HTTP;
+ * `platform/` is what every domain stands on (configuration, errors, the
+ * database, mail, files, images, events); every other folder is one domain
+ * (accounts, profiles, brands, sso…).
  */
-const domainFiles = () => sourceFiles(".server").filter((file) => path.dirname(file) !== SERVER);
+const HTTP_LAYER = path.join(SERVER, "http");
+const PLATFORM_LAYER = path.join(SERVER, "platform");
 
-/**
- * Domain files that must speak HTTP, each with the reason. Kept to files,
- * never folders, and each must still need its place here (a test below).
- */
-const SPEAKS_HTTP_BY_DESIGN = new Map([
-  [
-    ".server/accounts/auth-plugin.ts",
-    // better-auth runs this plugin inside its own request handling: its hooks
-    // answer with Responses (404 for a closed endpoint, 302 for an old link)
-    // and its endpoints redirect through better-auth's context.
-    "better-auth's plugin: its hooks and endpoints answer HTTP by better-auth's contract",
-  ],
-]);
+/** The folder of app/.server a file is in: http, platform, or its domain's. */
+function layerOf(file: string): string {
+  return path.relative(SERVER, file).split(path.sep)[0] ?? "";
+}
+
+/** Every file of app/.server that must not speak HTTP: the platform and the domains. */
+const domainFiles = () => sourceFiles(".server").filter((file) => !file.startsWith(HTTP_LAYER + path.sep));
 
 /** Packages whose use means speaking HTTP: the router's answers and the Express server's objects. */
 const HTTP_PACKAGES = /^(?:react-router|@react-router\/.*|express)$/;
-
-/**
- * The platform modules that read requests or build answers. Domain code throws
- * the typed errors of errors.ts instead, and takes the session's actor as a
- * value, so it reaches none of these.
- */
-const HTTP_PLATFORM = new Set(
-  ["authz", "responses", "toast", "form-data", "http", "card-gone", "cached-render", "outage"].map((name) =>
-    path.join(SERVER, `${name}.ts`),
-  ),
-);
 
 /** The web platform's HTTP types: a domain function takes parsed values, never these. */
 const HTTP_GLOBALS = new Set(["Request", "Response", "FormData"]);
@@ -99,7 +85,7 @@ function httpSpokenIn(file: string): string[] {
     if (HTTP_PACKAGES.test(specifier)) found.add(`imports ${specifier}`);
   }
   for (const target of importsOf(file)) {
-    if (HTTP_PLATFORM.has(target)) found.add(`imports ${relative(target)}`);
+    if (target.startsWith(HTTP_LAYER + path.sep)) found.add(`imports ${relative(target)}`);
   }
   const source = ts.createSourceFile(file, fs.readFileSync(file, "utf8"), ts.ScriptTarget.Latest, true);
   const visit = (node: ts.Node) => {
@@ -173,26 +159,53 @@ describe("module boundaries", () => {
     expect(crossings).toEqual([]);
   });
 
-  it("domain code never speaks HTTP: no React Router, Express, Request, Response, FormData or answers, in any folder of app/.server", () => {
-    const offenders = domainFiles()
-      .filter((file) => !SPEAKS_HTTP_BY_DESIGN.has(relative(file)))
-      .flatMap((file) => httpSpokenIn(file).map((how) => `${relative(file)} ${how}`));
+  it("domain and platform code never speaks HTTP: no React Router, Express, Request, Response, FormData or answers, outside app/.server/http", () => {
+    const offenders = domainFiles().flatMap((file) => httpSpokenIn(file).map((how) => `${relative(file)} ${how}`));
     expect(offenders).toEqual([]);
   });
 
-  it("the guard's lists name files that exist, and each domain file allowed to speak HTTP still needs to", () => {
-    const stale = [
-      ...[...SPEAKS_HTTP_BY_DESIGN.keys()].filter((file) => {
-        const absolute = path.join(APP, file);
-        return !fs.existsSync(absolute) || httpSpokenIn(absolute).length === 0;
-      }),
-      ...[...HTTP_PLATFORM].filter((file) => !fs.existsSync(file)).map(relative),
-    ];
-    expect(stale).toEqual([]);
+  it("keeps app/.server in its layers: no loose file, the platform imports no domain, and no domain imports http", () => {
+    const files = sourceFiles(".server");
+    const loose = files.filter((file) => path.dirname(file) === SERVER).map(relative);
+    const upward = files.flatMap((file) => {
+      const from = layerOf(file);
+      return importsOf(file)
+        .filter((target) => target.startsWith(SERVER + path.sep))
+        .filter((target) => {
+          const to = layerOf(target);
+          if (from === to || from === "http") return false;
+          // The platform stands on nothing of the domains; a domain reaches the http layer never.
+          return from === "platform" ? to !== "platform" : to === "http";
+        })
+        .map((target) => `${relative(file)} → ${relative(target)}`);
+    });
+    expect({ loose, upward }).toEqual({ loose: [], upward: [] });
   });
 
-  it("route modules reach the database only through domain functions: nothing of app/.server/db", () => {
-    const database = path.join(SERVER, "db");
+  it("no domain folder imports itself back through others: the folders of app/.server form no circle", () => {
+    const edges = new Map<string, Set<string>>();
+    for (const file of sourceFiles(".server")) {
+      const from = layerOf(file);
+      for (const target of importsOf(file)) {
+        const to = layerOf(target);
+        if (!target.startsWith(SERVER + path.sep) || to === from) continue;
+        edges.set(from, (edges.get(from) ?? new Set()).add(to));
+      }
+    }
+    const circles: string[] = [];
+    const walk = (folder: string, chain: string[]) => {
+      for (const next of edges.get(folder) ?? []) {
+        const back = chain.indexOf(next);
+        if (back >= 0) circles.push([...chain.slice(back), next].join(" → "));
+        else walk(next, [...chain, next]);
+      }
+    };
+    for (const folder of edges.keys()) walk(folder, [folder]);
+    expect(circles).toEqual([]);
+  });
+
+  it("route modules reach the database only through domain functions: nothing of app/.server/platform/db", () => {
+    const database = path.join(PLATFORM_LAYER, "db");
     const crossings = [...sourceFiles("routes"), path.join(APP, "root.tsx")].flatMap((file) =>
       importsOf(file)
         .filter((target) => target.startsWith(database + path.sep))
@@ -201,7 +214,7 @@ describe("module boundaries", () => {
     expect(crossings).toEqual([]);
   });
 
-  it("route modules read request bodies only through app/.server/form-data.ts, which answers a broken body with a 4xx", () => {
+  it("route modules read request bodies only through app/.server/http/form-data.ts, which answers a broken body with a 4xx", () => {
     const readers = sourceFiles("routes")
       .filter((file) => /\brequest\.(formData|json|text|arrayBuffer|blob)\(/.test(fs.readFileSync(file, "utf8")))
       .map(relative);
@@ -221,7 +234,7 @@ describe("module boundaries", () => {
     ]
       .filter((file) => fs.readFileSync(file, "utf8").includes("process.env"))
       .map(relative);
-    expect(readers).toEqual([".server/env.ts"]);
+    expect(readers).toEqual([".server/platform/env.ts"]);
   });
 
   it("only the card writer makes, changes or claims a card: no other module writes the profiles table", () => {

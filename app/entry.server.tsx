@@ -2,11 +2,11 @@ import { Writable } from "node:stream";
 import { renderToPipeableStream, renderToStaticMarkup } from "react-dom/server";
 import type { EntryContext, HandleErrorFunction, RouterContextProvider } from "react-router";
 import { ServerRouter } from "react-router";
-import { contentSecurityPolicy, formTargetsContext, newNonce } from "~/.server/csp";
-import { databaseErrorLine, isFailedQuery } from "~/.server/db/errors";
-import { diskSpaceLow } from "~/.server/disk-space";
-import { loggedUrl } from "~/.server/log-redaction";
-import { failedForOutage, noteRequestError, outageStatus, RETRY_AFTER_SECONDS } from "~/.server/outage";
+import { contentSecurityPolicy, formTargetsContext, newNonce } from "~/.server/http/csp";
+import { failedForOutage, noteRequestError, outageStatus, RETRY_AFTER_SECONDS } from "~/.server/http/outage";
+import { databaseErrorLine, isFailedQuery } from "~/.server/platform/db/errors";
+import { diskSpaceLow } from "~/.server/platform/disk-space";
+import { loggedUrl } from "~/.server/platform/log-redaction";
 import { UnavailablePage } from "~/components/unavailable-page";
 import { fontStylesheet } from "~/lib/fonts";
 import { NonceContext } from "~/lib/nonce";
@@ -96,7 +96,7 @@ export default function handleRequest(
  */
 export const handleError: HandleErrorFunction = (error, { request, context }) => {
   if (noteRequestError(error, context as RouterContextProvider | undefined)) {
-    // A disk too full for changes is one line when it starts (app/.server/disk-space.ts), not one per request.
+    // A disk too full for changes is one line when it starts (app/.server/platform/disk-space.ts), not one per request.
     if (diskSpaceLow()) return;
     console.warn(
       `[db] unavailable: ${request.method} ${loggedUrl(new URL(request.url).pathname)} answered 503 (${databaseErrorLine(error)})`,

@@ -10,9 +10,9 @@ import {
   useNavigation,
   useRouteLoaderData,
 } from "react-router";
-import { hasSessionCookie } from "~/.server/authz";
-import { getSiteSettings } from "~/.server/settings/settings";
-import { takeToast, toastMiddleware } from "~/.server/toast";
+import { hasSessionCookie } from "~/.server/http/authz";
+import { takeToast, toastMiddleware } from "~/.server/http/toast";
+import { getSiteSettings } from "~/.server/platform/site-settings";
 import { RouteErrorBoundary } from "~/components/error-boundary";
 import { Toaster } from "~/components/toaster";
 import { CARD_SCRIPT } from "~/lib/card-script";

@@ -121,9 +121,9 @@ const SHAPES: { name: string; q: string; brand: boolean; facets?: boolean }[] = 
 
 async function main() {
   if (!postgresUrl) fs.mkdirSync(DATA_DIR, { recursive: true });
-  const { connectDatabase } = await import("../app/.server/db/connect");
-  const { db } = await import("../app/.server/db/client");
-  const { accounts, brands, profiles, users } = await import("../app/.server/db/schema");
+  const { connectDatabase } = await import("../app/.server/platform/db/connect");
+  const { db } = await import("../app/.server/platform/db/client");
+  const { accounts, brands, profiles, users } = await import("../app/.server/platform/db/schema");
   const { directoryFacets, parseDirectoryQuery, searchDirectory } = await import("../app/.server/profiles/directory");
 
   const handle = await connectDatabase();

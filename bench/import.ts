@@ -68,9 +68,9 @@ async function prepareDatabase() {
     fs.rmSync(DATA_DIR, { recursive: true, force: true });
     fs.mkdirSync(DATA_DIR, { recursive: true });
   }
-  const { connectDatabase } = await import("../app/.server/db/connect");
-  const { db } = await import("../app/.server/db/client");
-  const { accounts, brands, users } = await import("../app/.server/db/schema");
+  const { connectDatabase } = await import("../app/.server/platform/db/connect");
+  const { db } = await import("../app/.server/platform/db/client");
+  const { accounts, brands, users } = await import("../app/.server/platform/db/schema");
   const handle = await connectDatabase();
   await db.execute(
     sql`truncate imports, profiles, profile_views, brands, users, sessions, accounts restart identity cascade`,

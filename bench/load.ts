@@ -74,7 +74,7 @@ async function prepareData() {
   fs.mkdirSync(DATA_DIR, { recursive: true });
   process.env.DATA_DIR = DATA_DIR;
   process.env.DATABASE_URL = "";
-  const { openPglite } = await import("../app/.server/db/client");
+  const { openPglite } = await import("../app/.server/platform/db/client");
   const handle = await openPglite({ dataDir: path.join(DATA_DIR, "db") });
   if (!("pglite" in handle.raw)) throw new Error("expected the embedded database");
   await handle.migrate();

@@ -9,9 +9,9 @@ import path from "node:path";
 import { pipeline } from "node:stream/promises";
 import { checkArchive, RestoreError, writeBackup } from "~/.server/backup/archive";
 import { BACKUP_PATH, readControl } from "~/.server/backup/control";
-import { connectDatabase } from "~/.server/db/connect";
-import { env } from "~/.server/env";
-import { getStorage } from "~/.server/storage";
+import { connectDatabase } from "~/.server/platform/db/connect";
+import { env } from "~/.server/platform/env";
+import { getStorage } from "~/.server/platform/storage";
 
 const stamp = new Date().toISOString().replace(/[:]/g, "-").replace(/\..+$/, "");
 const target = path.resolve(process.argv[2] ?? `namecard-backup-${stamp}.ndjson.gz`);

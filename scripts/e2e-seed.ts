@@ -2,8 +2,8 @@
 // starts): the demo data, then the accounts the tests sign in with
 // (tests/e2e/people.ts), then a few unclaimed cards that tests change or look
 // at closely (BRAND_CARDS, LONG_CARD, RENAMED_CARD, PLAIN_CARD there).
-import { connectDatabase } from "~/.server/db/connect";
-import { brands, profiles, siteSettings } from "~/.server/db/schema";
+import { connectDatabase } from "~/.server/platform/db/connect";
+import { brands, profiles, siteSettings } from "~/.server/platform/db/schema";
 import {
   BRAND_CARDS,
   COMPANY_DOMAINS,

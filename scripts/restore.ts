@@ -7,9 +7,9 @@
 import "./startup-faults";
 import path from "node:path";
 import { RestoreError, restoreBackup, TRUST_FLAG } from "~/.server/backup/archive";
-import { connectDatabase } from "~/.server/db/connect";
+import { connectDatabase } from "~/.server/platform/db/connect";
+import { getStorage } from "~/.server/platform/storage";
 import { listProviders } from "~/.server/sso/providers";
-import { getStorage } from "~/.server/storage";
 import { appleWalletStatus } from "~/.server/wallet/apple";
 import { googleWalletStatus } from "~/.server/wallet/google";
 

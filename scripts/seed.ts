@@ -4,9 +4,9 @@
 import "./startup-faults";
 import { generateRandomString, hashPassword } from "better-auth/crypto";
 import { eq, sql } from "drizzle-orm";
-import { db } from "~/.server/db/client";
-import { connectDatabase } from "~/.server/db/connect";
-import { accounts, brands, profiles, users } from "~/.server/db/schema";
+import { db } from "~/.server/platform/db/client";
+import { connectDatabase } from "~/.server/platform/db/connect";
+import { accounts, brands, profiles, users } from "~/.server/platform/db/schema";
 import { claimOrCreateProfile } from "~/.server/profiles/claim-profile";
 import { uniqueUsername, usernameBase } from "~/.server/profiles/usernames";
 

@@ -6,23 +6,21 @@ import { RouterContextProvider, type ServerBuild } from "react-router";
 import { flushSaves } from "~/.server/analytics/card-saves";
 import { adoptJournals } from "~/.server/analytics/view-journal";
 import { startCountingViews, stopCountingViews } from "~/.server/analytics/views";
-import { CLIENT_IP_HEADER } from "~/.server/auth";
 import { BACKUP_PATH, publishControl } from "~/.server/backup/control";
-import { isDatabaseUnavailable } from "~/.server/db/availability";
-import { getDatabaseHandle } from "~/.server/db/client";
-import { connectDatabase } from "~/.server/db/connect";
-import { databaseErrorLine, isFailedQuery } from "~/.server/db/errors";
-import { refreshPlannerStatistics, startEmbeddedUpkeep } from "~/.server/db/upkeep";
-import { diskSpaceLow, watchDiskSpace } from "~/.server/disk-space";
-import { dataDirectoryInUse, env, forgedAddressWarning } from "~/.server/env";
-import { checkHealth } from "~/.server/health";
+import { CLIENT_IP_HEADER } from "~/.server/http/auth";
+import { checkHealth } from "~/.server/http/health";
 import { startImportWorker, stopImportWorker } from "~/.server/imports/run";
 import { sendDueReminders } from "~/.server/invitations/invitations";
 import { startMailQueue } from "~/.server/invitations/mail-queue";
+import { isDatabaseUnavailable } from "~/.server/platform/db/availability";
+import { getDatabaseHandle } from "~/.server/platform/db/client";
+import { connectDatabase } from "~/.server/platform/db/connect";
+import { databaseErrorLine, isFailedQuery } from "~/.server/platform/db/errors";
+import { refreshPlannerStatistics, startEmbeddedUpkeep } from "~/.server/platform/db/upkeep";
+import { diskSpaceLow, watchDiskSpace } from "~/.server/platform/disk-space";
+import { dataDirectoryInUse, env, forgedAddressWarning } from "~/.server/platform/env";
 // A lead's mails are sent through the queue: their renderers register on import.
 import "~/.server/leads/mails";
-import { deleteExpiredLeads } from "~/.server/leads/retention";
-import { loggedUrl } from "~/.server/log-redaction";
 import {
   failedForOutage,
   outageNoted,
@@ -30,9 +28,11 @@ import {
   RETRY_AFTER_SECONDS,
   responseSent,
   watchForOutage,
-} from "~/.server/outage";
-import { endStreams as endEventStreams, startRealtime } from "~/.server/realtime";
-import { StartupError } from "~/.server/startup-error";
+} from "~/.server/http/outage";
+import { deleteExpiredLeads } from "~/.server/leads/retention";
+import { loggedUrl } from "~/.server/platform/log-redaction";
+import { endStreams as endEventStreams, startRealtime } from "~/.server/platform/realtime";
+import { StartupError } from "~/.server/platform/startup-error";
 import { backupEndpoint } from "./backup-endpoint";
 import { MISDIRECTED_SAML_PATH, misdirectedSamlAnswerEndpoint } from "./misdirected-saml";
 import { keepAnswer, servePages, startPageCache } from "./page-cache";
@@ -79,7 +79,7 @@ const routerBuild = env.NODE_ENV === "development" ? build : serverBuild;
 // in development it stays on this one, where Vite reloads it with the rest.
 const database = await connectDatabase({ thread: import.meta.env.PROD, bounded: true });
 // The embedded database keeps no planner statistics by itself: read them afresh at each start,
-// then vacuum and read again what changes, as autovacuum would (app/.server/db/upkeep.ts).
+// then vacuum and read again what changes, as autovacuum would (app/.server/platform/db/upkeep.ts).
 await refreshPlannerStatistics();
 const stopUpkeep = startEmbeddedUpkeep();
 // From here on a stuck thread is a fault (a slow start is the supervisor's to time).
@@ -113,7 +113,7 @@ const stopMailQueue = startMailQueue({
 await startImportWorker({ soleInstance: database.kind === "pglite" });
 // The embedded database ends the process when its disk fills: changes stop while a reserve is
 // free, and resume once there is room again (docs/decisions/040-faults-answered-honestly.md).
-// Looked at once the start's own few writes are done (a start needs one segment of the log free: app/.server/env.ts).
+// Looked at once the start's own few writes are done (a start needs one segment of the log free: app/.server/platform/env.ts).
 const stopDiskWatch =
   database.kind === "pglite"
     ? await watchDiskSpace({
@@ -130,7 +130,7 @@ console.info(
 export const config = { port: env.PORT, host: env.HOST, publicUrl: env.PUBLIC_URL };
 
 // The request log of server/serve.js shows addresses by the one rule (docs/decisions/039-no-secrets-in-logs.md).
-export { loggedUrl } from "~/.server/log-redaction";
+export { loggedUrl } from "~/.server/platform/log-redaction";
 export { limitConnections } from "./connections";
 
 // `npm run backup` reaches a server on the embedded database through it (docs/decisions/012-backups.md).
@@ -267,7 +267,7 @@ function answerErrors(error: unknown, req: Request, res: Response, _next: NextFu
 /**
  * Each request gets its router context here, so that after React Router has
  * answered we can tell whether it failed because the database is unavailable
- * (app/.server/outage.ts). Pages and data requests are answered 503 by
+ * (app/.server/http/outage.ts). Pages and data requests are answered 503 by
  * app/entry.server.tsx; a file route (vCard, QR code, export) that failed for
  * that reason gets 503 here instead of 500.
  */

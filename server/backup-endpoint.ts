@@ -1,9 +1,9 @@
 import type { Request, Response } from "express";
 import { writeBackup } from "~/.server/backup/archive";
 import { isControlToken } from "~/.server/backup/control";
-import { getDatabaseHandle } from "~/.server/db/client";
-import { databaseErrorLine } from "~/.server/db/errors";
-import { getStorage } from "~/.server/storage";
+import { getDatabaseHandle } from "~/.server/platform/db/client";
+import { databaseErrorLine } from "~/.server/platform/db/errors";
+import { getStorage } from "~/.server/platform/storage";
 
 /**
  * The HTTP side of `npm run backup` on the embedded database

@@ -4,8 +4,8 @@ import {
   type RouterContextProvider,
   type ServerBuild,
 } from "react-router";
-import { env } from "~/.server/env";
-import { BODY_TOO_LARGE, bodyFault, mediaTypeFault } from "~/.server/form-data";
+import { BODY_TOO_LARGE, bodyFault, mediaTypeFault } from "~/.server/http/form-data";
+import { env } from "~/.server/platform/env";
 import type { ActionFacts, RouteFacts } from "./routes";
 
 /**

@@ -8,7 +8,7 @@ import {
   MAX_SAML_FORM_BYTES,
   MAX_SETTINGS_FORM_BYTES,
   MAX_UPLOAD_FORM_BYTES,
-} from "~/.server/form-data";
+} from "~/.server/http/form-data";
 import { MAX_IMPORT_FORM_BYTES } from "~/.server/imports/imports";
 
 /**

@@ -1,10 +1,10 @@
 import type { Request, Response } from "express";
-import { isDatabaseUnavailable } from "~/.server/db/availability";
-import { databaseErrorLine } from "~/.server/db/errors";
-import { diskSpaceLow } from "~/.server/disk-space";
-import { env } from "~/.server/env";
-import { mediaTypeFault } from "~/.server/form-data";
-import { loggedUrl } from "~/.server/log-redaction";
+import { mediaTypeFault } from "~/.server/http/form-data";
+import { isDatabaseUnavailable } from "~/.server/platform/db/availability";
+import { databaseErrorLine } from "~/.server/platform/db/errors";
+import { diskSpaceLow } from "~/.server/platform/disk-space";
+import { env } from "~/.server/platform/env";
+import { loggedUrl } from "~/.server/platform/log-redaction";
 import { type Connection, connectionOfToken, recordConnectionError } from "~/.server/scim/connections";
 import type { ScimContext } from "~/.server/scim/context";
 import { discovery, serviceProviderConfig } from "~/.server/scim/discovery";

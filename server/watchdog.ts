@@ -1,4 +1,4 @@
-import { watchBeat } from "~/.server/monitor";
+import { watchBeat } from "~/.server/platform/monitor";
 
 /** A thread other than the main one that beats every second (the embedded database's). */
 export type BeatingThread = { what: string; beat: BigInt64Array };
@@ -24,7 +24,7 @@ export function startWatchdog(seconds: number, others: BeatingThread[] = []): ()
   mark();
   const beating = setInterval(mark, 1_000);
   beating.unref();
-  // The second thread (app/.server/monitor.ts) reads the beats and writes its line without this thread's help.
+  // The second thread (app/.server/platform/monitor.ts) reads the beats and writes its line without this thread's help.
   const unwatch = [
     watchBeat("main thread", beat, seconds * 1_000),
     ...others.map((other) => watchBeat(other.what, other.beat, seconds * 1_000)),

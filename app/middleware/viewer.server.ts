@@ -1,5 +1,5 @@
 import { createContext, type MiddlewareFunction } from "react-router";
-import { requireAdmin, requireViewer, sessionCookieUpdates, type Viewer } from "~/.server/authz";
+import { requireAdmin, requireViewer, sessionCookieUpdates, type Viewer } from "~/.server/http/authz";
 
 /** The signed-in viewer, set for every route under the signed-in layout. */
 export const viewerContext = createContext<Viewer>();

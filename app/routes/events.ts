@@ -1,6 +1,6 @@
-import { getAuth } from "~/.server/auth";
-import { MAX_STREAMS_PER_SESSION, registerStream } from "~/.server/event-streams";
-import { BROWSER_EVENT_KINDS, subscribe, trackStream } from "~/.server/realtime";
+import { getAuth } from "~/.server/http/auth";
+import { MAX_STREAMS_PER_SESSION, registerStream } from "~/.server/http/event-streams";
+import { BROWSER_EVENT_KINDS, subscribe, trackStream } from "~/.server/platform/realtime";
 import type { Route } from "./+types/events";
 
 const HEARTBEAT_MS = 25_000;

@@ -1,5 +1,5 @@
-import { getSiteSettings } from "~/.server/settings/settings";
-import { getStorage } from "~/.server/storage";
+import { getSiteSettings } from "~/.server/platform/site-settings";
+import { getStorage } from "~/.server/platform/storage";
 
 /** Browsers and feed readers ask for it without reading a page; it can change in the settings, so it is kept an hour. */
 const FAVICON_CACHE = "public, max-age=3600";

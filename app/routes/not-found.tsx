@@ -1,4 +1,4 @@
-import { notFound } from "~/.server/responses";
+import { notFound } from "~/.server/http/responses";
 import { RouteErrorBoundary } from "~/components/error-boundary";
 
 /**

@@ -1,6 +1,6 @@
 import { redirect } from "react-router";
-import { readForm } from "~/.server/form-data";
-import { safeRedirect } from "~/.server/validation";
+import { readForm } from "~/.server/http/form-data";
+import { safeRedirect } from "~/.server/platform/validation";
 import { type Theme, themeCookie } from "~/lib/theme";
 import type { Route } from "./+types/theme";
 

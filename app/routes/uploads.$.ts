@@ -1,7 +1,7 @@
-import { isNotModified, notModified } from "~/.server/http";
+import { isNotModified, notModified } from "~/.server/http/http";
+import { notFound } from "~/.server/http/responses";
+import { getStorage } from "~/.server/platform/storage";
 import { isPhotoOfActiveCard } from "~/.server/profiles/photo";
-import { notFound } from "~/.server/responses";
-import { getStorage } from "~/.server/storage";
 import type { Route } from "./+types/uploads.$";
 
 /**

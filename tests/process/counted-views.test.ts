@@ -3,7 +3,7 @@ import path from "node:path";
 import { sql } from "drizzle-orm";
 import pg from "pg";
 import { afterEach, describe, expect, it } from "vitest";
-import { openPglite, openPostgres, rowsOf } from "~/.server/db/client";
+import { openPglite, openPostgres, rowsOf } from "~/.server/platform/db/client";
 import { adminQuery, createScratchDatabase, endSessions, POSTGRES_URL } from "../support/postgres";
 import { ON_POSTGRES, startedProcesses } from "../support/process-suite";
 import {

@@ -1,7 +1,7 @@
 import path from "node:path";
 import { type SQL, sql } from "drizzle-orm";
 import { afterEach, describe, expect, it } from "vitest";
-import { type DatabaseHandle, openPglite, openPostgres, rowsOf } from "~/.server/db/client";
+import { type DatabaseHandle, openPglite, openPostgres, rowsOf } from "~/.server/platform/db/client";
 import { createScratchDatabase, POSTGRES_URL } from "../support/postgres";
 import { ON_POSTGRES, startedProcesses } from "../support/process-suite";
 import {

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { openPglite, rowsOf } from "~/.server/db/client";
+import { openPglite, rowsOf } from "~/.server/platform/db/client";
 import { ON_POSTGRES, startedProcesses } from "../support/process-suite";
 import {
   freePort,

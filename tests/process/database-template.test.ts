@@ -4,8 +4,8 @@ import os from "node:os";
 import path from "node:path";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openPglite, rowsOf } from "~/.server/db/client";
-import { startFromTemplate, templateFor } from "~/.server/db/pglite-template";
+import { openPglite, rowsOf } from "~/.server/platform/db/client";
+import { startFromTemplate, templateFor } from "~/.server/platform/db/pglite-template";
 import { ON_POSTGRES } from "../support/process-suite";
 
 const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "namecard-template-"));

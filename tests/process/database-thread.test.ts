@@ -2,15 +2,15 @@ import fs from "node:fs";
 import path from "node:path";
 import { eq, sql } from "drizzle-orm";
 import { afterEach, describe, expect, it } from "vitest";
-import { type DatabaseHandle, openPglite, rowsOf } from "~/.server/db/client";
-import { isUniqueViolation } from "~/.server/db/errors";
-import { brands } from "~/.server/db/schema";
+import { type DatabaseHandle, openPglite, rowsOf } from "~/.server/platform/db/client";
+import { isUniqueViolation } from "~/.server/platform/db/errors";
+import { brands } from "~/.server/platform/db/schema";
 import { ON_POSTGRES } from "../support/process-suite";
 import { migratedDataDir, SERVER_BUILT, scratchDir } from "../support/server-process";
 
 /**
  * The built server's embedded database runs on a thread of its own
- * (app/.server/db/database-thread.ts). These open it as the server does, from
+ * (app/.server/platform/db/database-thread.ts). These open it as the server does, from
  * the build, and check what the rest of Namecard relies on: the same values as
  * in-process PGlite, transactions that commit or roll back whole and hold other
  * statements back while open, PostgreSQL's error codes, and notifications.

@@ -3,7 +3,7 @@ import path from "node:path";
 import { sql } from "drizzle-orm";
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
-import { openPglite, rowsOf } from "~/.server/db/client";
+import { openPglite, rowsOf } from "~/.server/platform/db/client";
 import { ON_POSTGRES, startedProcesses } from "../support/process-suite";
 import {
   migratedDataDir,

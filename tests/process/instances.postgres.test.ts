@@ -7,10 +7,10 @@ import S3rver from "s3rver";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { saveBrand } from "~/.server/brands/save-brand";
-import { db } from "~/.server/db/client";
-import { brands, profiles, siteSettings } from "~/.server/db/schema";
+import { db } from "~/.server/platform/db/client";
+import { brands, profiles, siteSettings } from "~/.server/platform/db/schema";
+import { publish } from "~/.server/platform/realtime";
 import { setCardState } from "~/.server/profiles/deactivation";
-import { publish } from "~/.server/realtime";
 import { present } from "../support/present";
 import { type RoundRobinProxy, startRoundRobinProxy } from "../support/round-robin-proxy";
 import {
@@ -37,7 +37,7 @@ const ADMIN = {
   role: "admin" as const,
 };
 /**
- * Every instance keeps what pages read for a minute at most (app/.server/kept-reads.ts): a change
+ * Every instance keeps what pages read for a minute at most (app/.server/platform/kept-reads.ts): a change
  * seen within half of that reached it by its event, not by the kept copy growing old. How soon it
  * does is measured by bench/instances.ts, not here.
  */

@@ -4,7 +4,7 @@ import net from "node:net";
 import path from "node:path";
 import type { ServerBuild } from "react-router";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BODY_TOO_LARGE, MAX_FORM_BYTES, MAX_SAML_FORM_BYTES, MAX_UPLOAD_FORM_BYTES } from "~/.server/form-data";
+import { BODY_TOO_LARGE, MAX_FORM_BYTES, MAX_SAML_FORM_BYTES, MAX_UPLOAD_FORM_BYTES } from "~/.server/http/form-data";
 import { routeTable } from "../../server/routes";
 import { addressOf, ROUTES, routeBuild } from "../security/hostile-input";
 import { ON_POSTGRES } from "../support/process-suite";

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import { describe, expect, it } from "vitest";
-import { db } from "~/.server/db/client";
-import { profiles } from "~/.server/db/schema";
+import { db } from "~/.server/platform/db/client";
+import { profiles } from "~/.server/platform/db/schema";
 import { present } from "../support/present";
 import { startedProcesses } from "../support/process-suite";
 import { freePort, launch, SERVER_BUILT, scratchDir, serverEnv, stop } from "../support/server-process";

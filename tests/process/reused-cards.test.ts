@@ -1,7 +1,7 @@
 import path from "node:path";
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { openPglite, rowsOf } from "~/.server/db/client";
+import { openPglite, rowsOf } from "~/.server/platform/db/client";
 import { startedProcesses } from "../support/process-suite";
 import {
   migratedDataDir,

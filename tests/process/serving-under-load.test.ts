@@ -2,7 +2,7 @@ import http from "node:http";
 import path from "node:path";
 import zlib from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openPglite } from "../../app/.server/db/client";
+import { openPglite } from "../../app/.server/platform/db/client";
 import { ON_POSTGRES } from "../support/process-suite";
 import {
   migratedDataDir,

@@ -1,8 +1,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import { expect } from "vitest";
-import { getOptionalViewer, requireAdmin } from "~/.server/authz";
-import { mailSettled, OUTBOX_DIR } from "~/.server/mail";
+import { getOptionalViewer, requireAdmin } from "~/.server/http/authz";
+import { mailSettled, OUTBOX_DIR } from "~/.server/platform/mail";
 import { action as authAction } from "~/routes/auth/auth";
 import { cookieFrom, formRequest, getRequest, latestMail, nextIp, openAuthLink, run } from "../server/helpers";
 

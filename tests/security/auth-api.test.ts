@@ -1,8 +1,8 @@
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { CLIENT_IP_HEADER, getAuth } from "~/.server/auth";
-import { db } from "~/.server/db/client";
-import { accounts, users } from "~/.server/db/schema";
+import { CLIENT_IP_HEADER, getAuth } from "~/.server/http/auth";
+import { db } from "~/.server/platform/db/client";
+import { accounts, users } from "~/.server/platform/db/schema";
 import { BASE, createMember, nextIp, uniqueEmail } from "../server/helpers";
 
 /**

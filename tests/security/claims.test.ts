@@ -1,10 +1,10 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { getOptionalViewer, requireViewer } from "~/.server/authz";
-import { db } from "~/.server/db/client";
-import { profiles, users } from "~/.server/db/schema";
-import { mailSettled } from "~/.server/mail";
-import { readToast } from "~/.server/toast";
+import { getOptionalViewer, requireViewer } from "~/.server/http/authz";
+import { readToast } from "~/.server/http/toast";
+import { db } from "~/.server/platform/db/client";
+import { profiles, users } from "~/.server/platform/db/schema";
+import { mailSettled } from "~/.server/platform/mail";
 import { action as dashboardAction } from "~/routes/admin/profiles";
 import { action as createAction } from "~/routes/admin/profiles-create";
 import { action as cardEmailAction, loader as cardEmailLoader } from "~/routes/app/card-email";

@@ -1,9 +1,9 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { db, getDatabaseHandle } from "~/.server/db/client";
-import { sessions, users } from "~/.server/db/schema";
-import { MAX_STREAMS_PER_SESSION, openStreamCount, recheckStreams } from "~/.server/event-streams";
-import { listenerCount, publish, startRealtime } from "~/.server/realtime";
+import { MAX_STREAMS_PER_SESSION, openStreamCount, recheckStreams } from "~/.server/http/event-streams";
+import { db, getDatabaseHandle } from "~/.server/platform/db/client";
+import { sessions, users } from "~/.server/platform/db/schema";
+import { listenerCount, publish, startRealtime } from "~/.server/platform/realtime";
 import { action as signOutAction } from "~/routes/auth/sign-out";
 import { loader as eventsLoader } from "~/routes/events";
 import { createMember, formRequest, run } from "../server/helpers";

@@ -1,8 +1,8 @@
 import path from "node:path";
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { db } from "~/.server/db/client";
-import { brands, profiles } from "~/.server/db/schema";
+import { db } from "~/.server/platform/db/client";
+import { brands, profiles } from "~/.server/platform/db/schema";
 import { BASE, createMember, nextIp, run } from "../server/helpers";
 import { HOSTILE_INPUT, ROUTES, type Row } from "./hostile-input";
 

@@ -11,7 +11,7 @@
  */
 import path from "node:path";
 import type { ServerBuild } from "react-router";
-import { FORM_TYPES, MAX_FORM_BYTES } from "~/.server/form-data";
+import { FORM_TYPES, MAX_FORM_BYTES } from "~/.server/http/form-data";
 import routes from "~/routes";
 
 type RouteEntry = { id?: string; path?: string; index?: boolean; file: string; children?: RouteEntry[] };

@@ -1,12 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { WEAK_PASSWORD } from "~/.server/accounts/password-strength";
+import { mailSettled } from "~/.server/platform/mail";
 import {
   FREE_SIGN_IN_FAILURES,
   MAX_SIGN_IN_DELAY_MS,
   recordSignInFailure,
   signInWait,
-} from "~/.server/accounts/throttle";
-import { mailSettled } from "~/.server/mail";
+} from "~/.server/platform/throttle";
 import { action as forgotAction } from "~/routes/auth/forgot-password";
 import { action as resetAction } from "~/routes/auth/reset-password";
 import { createMember, formRequest, latestMail, MEMBER_PASSWORD, run, uniqueEmail } from "../server/helpers";

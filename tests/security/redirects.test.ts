@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { CLIENT_IP_HEADER, getAuth } from "~/.server/auth";
-import { safeRedirect } from "~/.server/validation";
+import { CLIENT_IP_HEADER, getAuth } from "~/.server/http/auth";
+import { safeRedirect } from "~/.server/platform/validation";
 import { action as authAction } from "~/routes/auth/auth";
 import { loader as verifiedLoader } from "~/routes/auth/verified";
 import {

@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { db } from "~/.server/db/client";
-import { users } from "~/.server/db/schema";
+import { db } from "~/.server/platform/db/client";
+import { users } from "~/.server/platform/db/schema";
 import { createMember } from "../server/helpers";
 import { connectSamlProvider, finish, samlSignIn, startSamlIdp } from "../support/saml-flow";
 import { type Answer, makeKeyPair, type TestSamlIdp } from "../support/saml-idp";

@@ -1,8 +1,8 @@
 import { eq } from "drizzle-orm";
 import { decodeJwt, decodeProtectedHeader, generateKeyPair, type JWTPayload, SignJWT } from "jose";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { db } from "~/.server/db/client";
-import { users } from "~/.server/db/schema";
+import { db } from "~/.server/platform/db/client";
+import { users } from "~/.server/platform/db/schema";
 import { createMember } from "../server/helpers";
 import { startOidcProvider, type TestProvider } from "../support/oidc-provider";
 import { connectProvider, SsoBrowser } from "../support/sso-flow";

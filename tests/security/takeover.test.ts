@@ -1,9 +1,9 @@
 import { eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { INVALID_LINK, TOO_MANY_MAILS } from "~/.server/accounts/auth-plugin";
-import { db } from "~/.server/db/client";
-import { profiles, users } from "~/.server/db/schema";
-import { mailSettled } from "~/.server/mail";
+import { INVALID_LINK, TOO_MANY_MAILS } from "~/.server/http/auth-plugin";
+import { db } from "~/.server/platform/db/client";
+import { profiles, users } from "~/.server/platform/db/schema";
+import { mailSettled } from "~/.server/platform/mail";
 import { action as authAction } from "~/routes/auth/auth";
 import { action as confirmAction, loader as confirmLoader } from "~/routes/auth/confirm";
 import {

@@ -1,10 +1,10 @@
 import { eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { getOptionalViewer } from "~/.server/authz";
-import { db } from "~/.server/db/client";
-import { profiles, users } from "~/.server/db/schema";
-import { mailSettled } from "~/.server/mail";
-import { readToast } from "~/.server/toast";
+import { getOptionalViewer } from "~/.server/http/authz";
+import { readToast } from "~/.server/http/toast";
+import { db } from "~/.server/platform/db/client";
+import { profiles, users } from "~/.server/platform/db/schema";
+import { mailSettled } from "~/.server/platform/mail";
 import { action as authAction } from "~/routes/auth/auth";
 import { action as forgotAction } from "~/routes/auth/forgot-password";
 import { action as resetAction } from "~/routes/auth/reset-password";

@@ -14,11 +14,11 @@ import {
   getViewsByDay,
   getViewsBySource,
 } from "~/.server/analytics/stats";
-import { db } from "~/.server/db/client";
-import { brands, invitations, profiles, profileViews, siteSettings, users } from "~/.server/db/schema";
-import { env } from "~/.server/env";
-import { getSiteSettings } from "~/.server/settings/settings";
-import { readToast } from "~/.server/toast";
+import { readToast } from "~/.server/http/toast";
+import { db } from "~/.server/platform/db/client";
+import { brands, invitations, profiles, profileViews, siteSettings, users } from "~/.server/platform/db/schema";
+import { env } from "~/.server/platform/env";
+import { getSiteSettings } from "~/.server/platform/site-settings";
 import { action as brandsAction } from "~/routes/admin/brands";
 import { loader as analyticsCsv } from "~/routes/admin/export/analytics.csv";
 import { loader as dashboardCsv } from "~/routes/admin/export/dashboard.csv";

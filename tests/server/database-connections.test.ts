@@ -1,10 +1,10 @@
 import { sql } from "drizzle-orm";
 import pg from "pg";
 import { describe, expect, it } from "vitest";
-import { isDatabaseUnavailable } from "~/.server/db/availability";
-import { openPostgres, rowsOf, STATEMENT_TIMEOUT_MS } from "~/.server/db/client";
-import { databaseErrorLine } from "~/.server/db/errors";
-import { inRequestScope, REQUEST_BUDGET_MS } from "~/.server/db/request-scope";
+import { isDatabaseUnavailable } from "~/.server/platform/db/availability";
+import { openPostgres, rowsOf, STATEMENT_TIMEOUT_MS } from "~/.server/platform/db/client";
+import { databaseErrorLine } from "~/.server/platform/db/errors";
+import { inRequestScope, REQUEST_BUDGET_MS } from "~/.server/platform/db/request-scope";
 import { present } from "../support/present";
 
 const POSTGRES_URL = process.env.TEST_DATABASE_URL;

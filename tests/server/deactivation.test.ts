@@ -1,7 +1,9 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { getOptionalViewer } from "~/.server/authz";
-import { db } from "~/.server/db/client";
+import { getOptionalViewer } from "~/.server/http/authz";
+import { openStreamCount } from "~/.server/http/event-streams";
+import { readToast } from "~/.server/http/toast";
+import { db } from "~/.server/platform/db/client";
 import {
   accounts,
   brands,
@@ -11,12 +13,10 @@ import {
   siteSettings,
   usernameRedirects,
   users,
-} from "~/.server/db/schema";
-import { openStreamCount } from "~/.server/event-streams";
+} from "~/.server/platform/db/schema";
+import { getStorage } from "~/.server/platform/storage";
 import { DEACTIVATED_SIGN_IN } from "~/.server/profiles/deactivation";
 import { movedCardAddress } from "~/.server/profiles/previous-usernames";
-import { getStorage } from "~/.server/storage";
-import { readToast } from "~/.server/toast";
 import { action as profilesAction, loader as profilesLoader } from "~/routes/admin/profiles";
 import { loader as directoryLoader } from "~/routes/app/directory";
 import { action as authAction } from "~/routes/auth/auth";

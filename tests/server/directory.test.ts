@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { db } from "~/.server/db/client";
-import { brands, profiles } from "~/.server/db/schema";
+import { db } from "~/.server/platform/db/client";
+import { brands, profiles } from "~/.server/platform/db/schema";
 import { DIRECTORY_PAGE_SIZE, parseDirectoryQuery, searchDirectory } from "~/.server/profiles/directory";
 import { loader as directoryLoader } from "~/routes/app/directory";
 import { createMember, getRequest, present, run } from "./helpers";

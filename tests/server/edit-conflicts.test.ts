@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { db } from "~/.server/db/client";
-import { brands, profiles } from "~/.server/db/schema";
+import { db } from "~/.server/platform/db/client";
+import { brands, profiles } from "~/.server/platform/db/schema";
 import { action as brandsAction, loader as brandsLoader } from "~/routes/admin/brands";
 import { action as profilesAction, loader as profilesLoader } from "~/routes/admin/profiles";
 import { action as editAction, loader as editLoader } from "~/routes/app/profile-edit";

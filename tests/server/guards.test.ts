@@ -1,9 +1,9 @@
 import { sql } from "drizzle-orm";
 import { RouterContextProvider } from "react-router";
 import { describe, expect, it } from "vitest";
-import { requireAdmin, requireAnonymous, requirePermission, requireViewer } from "~/.server/authz";
-import { db, rowsOf } from "~/.server/db/client";
-import { profiles } from "~/.server/db/schema";
+import { requireAdmin, requireAnonymous, requirePermission, requireViewer } from "~/.server/http/authz";
+import { db, rowsOf } from "~/.server/platform/db/client";
+import { profiles } from "~/.server/platform/db/schema";
 import { requireViewerMiddleware } from "~/middleware/viewer.server";
 import { loader as authLoader } from "~/routes/auth/auth";
 import { createMember, getRequest, run } from "./helpers";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { checkHealth } from "~/.server/health";
+import { checkHealth } from "~/.server/http/health";
 
 /** Holds this thread the way a long query of the embedded database does: nothing else runs meanwhile. */
 function holdThread(ms: number) {

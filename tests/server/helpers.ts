@@ -1,12 +1,12 @@
 import { eq } from "drizzle-orm";
 import { RouterContextProvider } from "react-router";
 import { afterAll, beforeAll } from "vitest";
-import { CLIENT_IP_HEADER, getAuth } from "~/.server/auth";
-import { requireViewer, type Viewer } from "~/.server/authz";
-import { db, getDatabaseHandle } from "~/.server/db/client";
-import { profiles } from "~/.server/db/schema";
-import { OUTBOX_DIR } from "~/.server/mail";
-import { type RealtimeEvent, startRealtime, subscribe } from "~/.server/realtime";
+import { CLIENT_IP_HEADER, getAuth } from "~/.server/http/auth";
+import { requireViewer, type Viewer } from "~/.server/http/authz";
+import { db, getDatabaseHandle } from "~/.server/platform/db/client";
+import { profiles } from "~/.server/platform/db/schema";
+import { OUTBOX_DIR } from "~/.server/platform/mail";
+import { type RealtimeEvent, startRealtime, subscribe } from "~/.server/platform/realtime";
 import { viewerContext } from "~/middleware/viewer.server";
 import { action as editAction } from "~/routes/app/profile-edit";
 import { createMember as createSignedInMember, type NewMember } from "../support/members";

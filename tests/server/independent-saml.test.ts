@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { db } from "~/.server/db/client";
-import { profiles } from "~/.server/db/schema";
+import { db } from "~/.server/platform/db/client";
+import { profiles } from "~/.server/platform/db/schema";
 import { recentFailures } from "~/.server/sso/failures";
 import { saveProvider } from "~/.server/sso/providers";
 import { ProviderFormSchema } from "~/.server/sso/schemas";

@@ -2,8 +2,19 @@ import type { AddressInfo } from "node:net";
 import { and, eq } from "drizzle-orm";
 import { SMTPServer } from "smtp-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { requireViewer } from "~/.server/authz";
-import { db } from "~/.server/db/client";
+import { requireViewer } from "~/.server/http/authz";
+import { readToast } from "~/.server/http/toast";
+import { viewInvitation } from "~/.server/invitations/accept";
+import { issueInvitationMails, RESEND_AFTER_MS, sendDueReminders } from "~/.server/invitations/invitations";
+import {
+  claimDueJobs,
+  LEASE_MS,
+  MAX_ATTEMPTS,
+  processDueJobs,
+  retryDelayMs,
+  startMailQueue,
+} from "~/.server/invitations/mail-queue";
+import { db } from "~/.server/platform/db/client";
 import {
   accounts,
   auditLog,
@@ -15,21 +26,10 @@ import {
   profiles,
   siteSettings,
   users,
-} from "~/.server/db/schema";
-import { viewInvitation } from "~/.server/invitations/accept";
-import { issueInvitationMails, RESEND_AFTER_MS, sendDueReminders } from "~/.server/invitations/invitations";
-import {
-  claimDueJobs,
-  LEASE_MS,
-  MAX_ATTEMPTS,
-  processDueJobs,
-  retryDelayMs,
-  startMailQueue,
-} from "~/.server/invitations/mail-queue";
-import { type MailMessage, sendMail } from "~/.server/mail";
+} from "~/.server/platform/db/schema";
+import { type MailMessage, sendMail } from "~/.server/platform/mail";
 import { setCardState } from "~/.server/profiles/deactivation";
 import { sealSecret } from "~/.server/sso/secrets";
-import { readToast } from "~/.server/toast";
 import { contrastRatio } from "~/lib/color";
 import { action as profilesAction, loader as profilesLoader } from "~/routes/admin/profiles";
 import { action as settingsAction } from "~/routes/admin/settings";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { keptAnswer, keptCount } from "~/.server/kept-reads";
-import { publish } from "~/.server/realtime";
+import { keptAnswer, keptCount } from "~/.server/platform/kept-reads";
+import { publish } from "~/.server/platform/realtime";
 import { eventHeard, listenForEvents } from "./helpers";
 
 /** A read that counts its calls and answers only when told, with the call's number. */
@@ -23,7 +23,7 @@ function heldRead() {
 /**
  * A page many people open at once (a first page of the directory on a Monday morning, right
  * after a change) is read from the database once, not once per person
- * (app/.server/kept-reads.ts); and nobody who asks after a change is given a read begun before it.
+ * (app/.server/platform/kept-reads.ts); and nobody who asks after a change is given a read begun before it.
  */
 describe("pages and counts asked for at once", () => {
   listenForEvents();

@@ -1,14 +1,14 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { db } from "~/.server/db/client";
-import { siteSettings } from "~/.server/db/schema";
-import { getSiteSettings, visitorsSeeStats } from "~/.server/settings/settings";
+import { db } from "~/.server/platform/db/client";
+import { siteSettings } from "~/.server/platform/db/schema";
+import { getSiteSettings, visitorsSeeStats } from "~/.server/platform/site-settings";
 import { action as settingsAction } from "~/routes/admin/settings";
 import { createMember, eventHeard, formRequest, listenForEvents, run } from "./helpers";
 
 /**
  * Every page reads the site settings: a server that listens for changes keeps them
- * (app/.server/kept-reads.ts) until an administrator saves, on this instance or another.
+ * (app/.server/platform/kept-reads.ts) until an administrator saves, on this instance or another.
  */
 describe("the site settings every page reads", () => {
   listenForEvents();

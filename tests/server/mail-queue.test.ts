@@ -3,11 +3,11 @@ import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { SMTPServer, type SMTPServerDataStream } from "smtp-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { db } from "~/.server/db/client";
-import { mailJobs } from "~/.server/db/schema";
 import { findInvitation, issueInvitationMails } from "~/.server/invitations/invitations";
 import { LEASE_MS, POLL_MS, processDueJobs } from "~/.server/invitations/mail-queue";
-import { alreadySent, type MailMessage, OUTBOX_DIR, sendMail } from "~/.server/mail";
+import { db } from "~/.server/platform/db/client";
+import { mailJobs } from "~/.server/platform/db/schema";
+import { alreadySent, type MailMessage, OUTBOX_DIR, sendMail } from "~/.server/platform/mail";
 import { insertCard, latestMail, present } from "./helpers";
 
 /**

@@ -1,7 +1,7 @@
 import { desc, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { db } from "~/.server/db/client";
-import { auditLog, profiles } from "~/.server/db/schema";
+import { db } from "~/.server/platform/db/client";
+import { auditLog, profiles } from "~/.server/platform/db/schema";
 import { MANAGER_MESSAGES } from "~/.server/profiles/managers";
 import { action as profilesAction } from "~/routes/admin/profiles";
 import { loader as cardLoader } from "~/routes/profile/$username";

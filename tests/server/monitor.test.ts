@@ -3,7 +3,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { probeDirectory } from "~/.server/monitor";
+import { probeDirectory } from "~/.server/platform/monitor";
 
 /** Runs `code` in a new Node process (TypeScript through tsx) and resolves with its exit code and output. */
 function runScript(code: string): Promise<{ code: number | null; output: string }> {
@@ -30,7 +30,7 @@ describe("the server's monitoring thread", () => {
   });
 
   it("keeps a process alive while a probe waits for its answer, and never after", async () => {
-    const monitor = path.resolve("app/.server/monitor.ts");
+    const monitor = path.resolve("app/.server/platform/monitor.ts");
     const { code, output } = await runScript(
       `import { probeDirectory } from ${JSON.stringify(monitor)}; probeDirectory(${JSON.stringify(os.tmpdir())}, 0).then(() => console.log("probed"));`,
     );

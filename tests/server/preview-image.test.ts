@@ -1,9 +1,9 @@
 import { eq } from "drizzle-orm";
 import sharp from "sharp";
 import { afterEach, describe, expect, it } from "vitest";
-import { db } from "~/.server/db/client";
-import { brands, siteSettings } from "~/.server/db/schema";
-import { storeBrandImage } from "~/.server/images";
+import { db } from "~/.server/platform/db/client";
+import { brands, siteSettings } from "~/.server/platform/db/schema";
+import { storeBrandImage } from "~/.server/platform/images";
 import { OG_MARGIN } from "~/.server/profiles/og-image";
 import { loader as ogPngLoader } from "~/routes/profile/og.png";
 import { BASE, insertCard, present } from "./helpers";

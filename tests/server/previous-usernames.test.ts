@@ -1,8 +1,9 @@
 import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { db } from "~/.server/db/client";
-import { auditLog, profiles, usernameRedirects } from "~/.server/db/schema";
-import { ConflictError, ValidationError } from "~/.server/errors";
+import { readToast } from "~/.server/http/toast";
+import { db } from "~/.server/platform/db/client";
+import { auditLog, profiles, usernameRedirects } from "~/.server/platform/db/schema";
+import { ConflictError, ValidationError } from "~/.server/platform/errors";
 import { deleteProfile } from "~/.server/profiles/delete-profile";
 import {
   DELETED_CARD_NAMES_DAYS,
@@ -13,7 +14,6 @@ import {
 } from "~/.server/profiles/previous-usernames";
 import { USERNAME_TAKEN } from "~/.server/profiles/schemas";
 import { updateProfile } from "~/.server/profiles/update-profile";
-import { readToast } from "~/.server/toast";
 import { previousUsernameMiddleware } from "~/middleware/previous-username.server";
 import { action as profilesAction, loader as profilesLoader } from "~/routes/admin/profiles";
 import { BASE, cookieFrom, createMember, formRequest, getRequest, run } from "./helpers";

@@ -1,13 +1,13 @@
 import { eq } from "drizzle-orm";
 import sharp from "sharp";
 import { afterEach, describe, expect, it } from "vitest";
-import { db } from "~/.server/db/client";
-import { profiles } from "~/.server/db/schema";
-import { NotFoundError } from "~/.server/errors";
+import { readToast } from "~/.server/http/toast";
+import { db } from "~/.server/platform/db/client";
+import { profiles } from "~/.server/platform/db/schema";
+import { NotFoundError } from "~/.server/platform/errors";
+import { createS3Storage, setStorage } from "~/.server/platform/storage";
 import { deleteProfile } from "~/.server/profiles/delete-profile";
 import { updateProfile } from "~/.server/profiles/update-profile";
-import { createS3Storage, setStorage } from "~/.server/storage";
-import { readToast } from "~/.server/toast";
 import { action as dashboardAction } from "~/routes/admin/profiles";
 import { action as editAction } from "~/routes/app/profile-edit";
 import { expectConsoleError } from "../support/console";

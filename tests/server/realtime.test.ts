@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { db } from "~/.server/db/client";
-import { publish, type RealtimeEvent, subscribe } from "~/.server/realtime";
+import { db } from "~/.server/platform/db/client";
+import { publish, type RealtimeEvent, subscribe } from "~/.server/platform/realtime";
 import { listenForEvents } from "./helpers";
 
 function nextEvent(predicate: (event: RealtimeEvent) => boolean, timeoutMs = 5_000) {

@@ -1,12 +1,12 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { ROLE_MESSAGES } from "~/.server/accounts/roles";
-import { getAuth } from "~/.server/auth";
-import { getOptionalViewer, requireAdmin } from "~/.server/authz";
-import { db } from "~/.server/db/client";
-import { auditLog, profiles, sessions, users } from "~/.server/db/schema";
+import { getAuth } from "~/.server/http/auth";
+import { getOptionalViewer, requireAdmin } from "~/.server/http/authz";
+import { readToast } from "~/.server/http/toast";
+import { db } from "~/.server/platform/db/client";
+import { auditLog, profiles, sessions, users } from "~/.server/platform/db/schema";
 import { DEACTIVATED_SIGN_IN } from "~/.server/profiles/deactivation";
-import { readToast } from "~/.server/toast";
 import { action as profilesAction, loader as profilesLoader } from "~/routes/admin/profiles";
 import { action as authAction } from "~/routes/auth/auth";
 import {

@@ -1,8 +1,16 @@
 import { eq, sql } from "drizzle-orm";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { requireViewer } from "~/.server/authz";
-import { db } from "~/.server/db/client";
-import { auditLog, brands, profiles, scimConnections, sessions, siteSettings, users } from "~/.server/db/schema";
+import { requireViewer } from "~/.server/http/authz";
+import { db } from "~/.server/platform/db/client";
+import {
+  auditLog,
+  brands,
+  profiles,
+  scimConnections,
+  sessions,
+  siteSettings,
+  users,
+} from "~/.server/platform/db/schema";
 import { isDeactivatedAccount } from "~/.server/profiles/deactivation";
 import { revokeConnection } from "~/.server/scim/connections";
 import { mapGroupToBrand } from "~/.server/scim/groups";

@@ -1,9 +1,9 @@
 import { createHmac } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { getOptionalViewer, sessionCookieUpdates } from "~/.server/authz";
-import { db } from "~/.server/db/client";
-import { brands, profiles, sessions } from "~/.server/db/schema";
+import { getOptionalViewer, sessionCookieUpdates } from "~/.server/http/authz";
+import { db } from "~/.server/platform/db/client";
+import { brands, profiles, sessions } from "~/.server/platform/db/schema";
 import { createMember, getRequest, present } from "./helpers";
 
 const DAY_MS = 24 * 60 * 60 * 1000;

@@ -1,7 +1,7 @@
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { callAuth, getAuth } from "~/.server/auth";
-import { db, rowsOf } from "~/.server/db/client";
+import { callAuth, getAuth } from "~/.server/http/auth";
+import { db, rowsOf } from "~/.server/platform/db/client";
 import {
   accounts,
   auditLog,
@@ -11,7 +11,7 @@ import {
   ssoIdentities,
   users,
   verifications,
-} from "~/.server/db/schema";
+} from "~/.server/platform/db/schema";
 import { setCardState } from "~/.server/profiles/deactivation";
 import { listProviders, saveProvider } from "~/.server/sso/providers";
 import { ProviderFormSchema } from "~/.server/sso/schemas";

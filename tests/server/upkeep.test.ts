@@ -3,8 +3,8 @@ import os from "node:os";
 import path from "node:path";
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { db, getDatabaseHandle, openPglite, rowsOf, setDatabase } from "~/.server/db/client";
-import { refreshPlannerStatistics, upkeepEmbeddedDatabase } from "~/.server/db/upkeep";
+import { db, getDatabaseHandle, openPglite, rowsOf, setDatabase } from "~/.server/platform/db/client";
+import { refreshPlannerStatistics, upkeepEmbeddedDatabase } from "~/.server/platform/db/upkeep";
 
 const ON_POSTGRES = process.env.NAMECARD_TEST_DB === "postgres";
 

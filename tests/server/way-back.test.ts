@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { afterEach, describe, expect, it } from "vitest";
-import { db } from "~/.server/db/client";
-import { brands, siteSettings } from "~/.server/db/schema";
+import { db } from "~/.server/platform/db/client";
+import { brands, siteSettings } from "~/.server/platform/db/schema";
 import { loader as cardLoader } from "~/routes/profile/$username";
 import { loader as qrLoader } from "~/routes/qr/$username";
 import { BASE, createMember, insertCard, run } from "./helpers";

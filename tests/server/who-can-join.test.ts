@@ -1,10 +1,10 @@
 import { and, eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { getAuth } from "~/.server/auth";
-import { db } from "~/.server/db/client";
-import { auditLog, profiles, sessions, siteSettings, users } from "~/.server/db/schema";
-import { mailSettled } from "~/.server/mail";
-import { readToast } from "~/.server/toast";
+import { getAuth } from "~/.server/http/auth";
+import { readToast } from "~/.server/http/toast";
+import { db } from "~/.server/platform/db/client";
+import { auditLog, profiles, sessions, siteSettings, users } from "~/.server/platform/db/schema";
+import { mailSettled } from "~/.server/platform/mail";
 import { action as settingsAction, loader as settingsLoader } from "~/routes/admin/settings";
 import { action as authAction } from "~/routes/auth/auth";
 import {

@@ -3,8 +3,8 @@ import fs from "node:fs";
 import { sql } from "drizzle-orm";
 import pg from "pg";
 import { beforeAll, beforeEach, inject } from "vitest";
-import { isRetryableConflict } from "~/.server/db/errors";
-import { type DatabaseHandle, openPglite, openPostgres, setDatabase } from "../../app/.server/db/client";
+import { isRetryableConflict } from "~/.server/platform/db/errors";
+import { type DatabaseHandle, openPglite, openPostgres, setDatabase } from "../../app/.server/platform/db/client";
 import { present } from "../support/present";
 import { adminUrl } from "./global-database";
 

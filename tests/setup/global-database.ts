@@ -3,7 +3,7 @@ import fs from "node:fs";
 import path from "node:path";
 import pg from "pg";
 import type { TestProject } from "vitest/node";
-import { openPglite, openPostgres } from "../../app/.server/db/client";
+import { openPglite, openPostgres } from "../../app/.server/platform/db/client";
 import { present } from "../support/present";
 
 /**

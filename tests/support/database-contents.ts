@@ -5,7 +5,7 @@ import path from "node:path";
 import { sql } from "drizzle-orm";
 import { getTableConfig } from "drizzle-orm/pg-core";
 import { BACKUP_TABLES, primaryKeyOf } from "../../app/.server/backup/archive";
-import { type DatabaseHandle, openPglite, openPostgres, rowsOf } from "../../app/.server/db/client";
+import { type DatabaseHandle, openPglite, openPostgres, rowsOf } from "../../app/.server/platform/db/client";
 
 async function tableContents(handle: DatabaseHandle): Promise<Record<string, unknown[]>> {
   const contents: Record<string, unknown[]> = {};

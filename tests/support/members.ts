@@ -6,7 +6,7 @@
 // This is the one test module that reaches into the app's auth setup; the
 // server tests and the browser tests' seed both create their members here.
 import { makeSignature } from "better-auth/crypto";
-import { getAuth } from "~/.server/auth";
+import { getAuth } from "~/.server/http/auth";
 import { claimOrCreateProfile } from "~/.server/profiles/claim-profile";
 
 /** The password every test member gets unless a test chooses one. */

@@ -1,5 +1,5 @@
-import type { Actor } from "~/.server/actor";
-import { env } from "~/.server/env";
+import type { Actor } from "~/.server/platform/actor";
+import { env } from "~/.server/platform/env";
 import { saveProvider } from "~/.server/sso/providers";
 import { samlAcsUrl, samlEntityId } from "~/.server/sso/saml";
 import { ProviderFormSchema } from "~/.server/sso/schemas";

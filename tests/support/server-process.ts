@@ -8,7 +8,7 @@ import fs from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
-import { openPglite } from "../../app/.server/db/client";
+import { openPglite } from "../../app/.server/platform/db/client";
 import { latestMail } from "./outbox";
 
 export const SERVER_BUILT = fs.existsSync("build/server/index.js");

@@ -1,6 +1,6 @@
-import type { Actor } from "~/.server/actor";
-import { getAuth } from "~/.server/auth";
-import { env } from "~/.server/env";
+import { getAuth } from "~/.server/http/auth";
+import type { Actor } from "~/.server/platform/actor";
+import { env } from "~/.server/platform/env";
 import { callbackUrl } from "~/.server/sso/oidc";
 import { saveProvider } from "~/.server/sso/providers";
 import { ProviderFormSchema } from "~/.server/sso/schemas";

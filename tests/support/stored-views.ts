@@ -2,8 +2,8 @@
 // rows behind it, which must agree, for the tests that count views across
 // processes and restarts.
 import { eq, sql } from "drizzle-orm";
-import { db } from "../../app/.server/db/client";
-import { profiles } from "../../app/.server/db/schema";
+import { db } from "../../app/.server/platform/db/client";
+import { profiles } from "../../app/.server/platform/db/schema";
 
 export async function storedViews(profileId: string) {
   const [row] = await db

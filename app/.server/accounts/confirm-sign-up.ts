@@ -1,13 +1,13 @@
 import { timingSafeEqual } from "node:crypto";
 import { and, eq } from "drizzle-orm";
-import { db } from "../db/client";
-import { accounts, users } from "../db/schema";
+import { db } from "../platform/db/client";
+import { accounts, users } from "../platform/db/schema";
+import { consumeLink, findLink } from "../platform/email-links";
+import { clearSignInFailures } from "../platform/throttle";
+import { tokenHash } from "../platform/tokens";
+import { safeRedirect } from "../platform/validation";
 import { claimOrCreateProfile } from "../profiles/claim-profile";
-import { safeRedirect } from "../validation";
-import { consumeLink, findLink } from "./email-links";
 import { mayJoin } from "./join-rule";
-import { clearSignInFailures } from "./throttle";
-import { tokenHash } from "./tokens";
 
 export type ConfirmedUser = typeof users.$inferSelect;
 

@@ -2,12 +2,12 @@ import { domainToASCII } from "node:url";
 import { and, asc, eq, isNotNull, isNull, sql } from "drizzle-orm";
 import { can } from "~/lib/permissions";
 import type { JoinRuleMode } from "~/lib/settings";
-import type { Actor } from "../actor";
-import { isAdminEmail } from "../admins";
-import { db, type Queryable } from "../db/client";
-import { profiles, siteSettings, users } from "../db/schema";
-import { env } from "../env";
-import { ForbiddenError } from "../errors";
+import type { Actor } from "../platform/actor";
+import { isAdminEmail } from "../platform/admins";
+import { db, type Queryable } from "../platform/db/client";
+import { profiles, siteSettings, users } from "../platform/db/schema";
+import { env } from "../platform/env";
+import { ForbiddenError } from "../platform/errors";
 import { setCardState } from "../profiles/deactivation";
 
 /**

@@ -1,6 +1,6 @@
-import { env } from "../env";
-import { actionMail, sendMailLater } from "../mail";
-import { getSiteSettings } from "../settings/settings";
+import { env } from "../platform/env";
+import { actionMail, sendMailLater } from "../platform/mail";
+import { getSiteSettings } from "../platform/site-settings";
 
 /**
  * The account mails. A name appears only in mail to an address its owner has
@@ -64,22 +64,6 @@ export async function sendResetMail(
       action: "Choose a new password",
       link,
       footer: "If you did not ask for this, ignore this message: your password stays as it is.",
-    }),
-  );
-}
-
-export async function sendCardEmailMail(to: string, link: string) {
-  const name = await companyName();
-  sendMailLater(
-    actionMail({
-      to,
-      subject: `Confirm the email address for your ${name} card`,
-      greeting: "Hello,",
-      body: `A member asked to show this address on their ${name} business card. If it was you, open the link below while signed in to ${name}: the card shows the address once you do.`,
-      action: "Show this address on my card",
-      link,
-      footer:
-        "The link works for 24 hours. If it was not you, ignore this message: no card shows this address without it.",
     }),
   );
 }

@@ -1,6 +1,6 @@
 import { and, eq, gt } from "drizzle-orm";
-import { db } from "../db/client";
-import { users, verifications } from "../db/schema";
+import { db } from "../platform/db/client";
+import { users, verifications } from "../platform/db/schema";
 
 /** Whether a password-reset token is one better-auth issued and has not used or let expire. */
 export async function isLiveResetToken(token: string): Promise<boolean> {

@@ -1,12 +1,12 @@
 import { eq } from "drizzle-orm";
 import { can, ROLE_LABELS, type Role } from "~/lib/permissions";
-import type { Actor } from "../actor";
-import { isAdminEmail, roleOf } from "../admins";
 import { recordAdminAction } from "../audit/record";
-import { db } from "../db/client";
-import { profiles, users } from "../db/schema";
-import { ForbiddenError, NotFoundError, ValidationError } from "../errors";
-import { publish } from "../realtime";
+import type { Actor } from "../platform/actor";
+import { isAdminEmail, roleOf } from "../platform/admins";
+import { db } from "../platform/db/client";
+import { profiles, users } from "../platform/db/schema";
+import { ForbiddenError, NotFoundError, ValidationError } from "../platform/errors";
+import { publish } from "../platform/realtime";
 
 /** Why a role could not be given or taken, as the form says it. */
 export const ROLE_MESSAGES = {

@@ -7,7 +7,7 @@ import {
   safeRedirect,
   TextSchema,
   tooLongMessage,
-} from "../validation";
+} from "../platform/validation";
 
 /** The forms of accounts, and the bodies better-auth's endpoints accept: the same field rules for both. */
 const SignInSchema = z.object({

@@ -1,8 +1,8 @@
 import { APIError } from "better-auth/api";
 import { eq, sql } from "drizzle-orm";
-import { isAdminEmail } from "../admins";
-import { db } from "../db/client";
-import { users } from "../db/schema";
+import { isAdminEmail } from "../platform/admins";
+import { db } from "../platform/db/client";
+import { users } from "../platform/db/schema";
 import { type ClaimUser, claimOrCreateProfile, claimUnclaimedProfile } from "../profiles/claim-profile";
 import { DEACTIVATED_SIGN_IN, isDeactivatedAccount } from "../profiles/deactivation";
 

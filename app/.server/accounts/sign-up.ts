@@ -1,13 +1,13 @@
 import { generateId } from "better-auth";
 import { and, eq, sql } from "drizzle-orm";
-import { db, type Queryable } from "../db/client";
-import { isUniqueViolation } from "../db/errors";
-import { accounts, users } from "../db/schema";
-import { confirmationUrl, issueLink } from "./email-links";
+import { db, type Queryable } from "../platform/db/client";
+import { isUniqueViolation } from "../platform/db/errors";
+import { accounts, users } from "../platform/db/schema";
+import { confirmationUrl, issueLink } from "../platform/email-links";
+import { takeMailQuota } from "../platform/throttle";
+import { randomToken, tokenHash } from "../platform/tokens";
 import { mayJoin } from "./join-rule";
 import { sendAlreadyRegisteredMail, sendConfirmationMail } from "./mails";
-import { takeMailQuota } from "./throttle";
-import { randomToken, tokenHash } from "./tokens";
 
 export type SignUpFields = {
   firstName: string;

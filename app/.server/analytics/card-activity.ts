@@ -1,6 +1,6 @@
 import { and, count, eq, gte, sql } from "drizzle-orm";
-import { db, rowsOf } from "../db/client";
-import { cardSaves, leads, profileViews } from "../db/schema";
+import { db, rowsOf } from "../platform/db/client";
+import { cardSaves, leads, profileViews } from "../platform/db/schema";
 import type { ViewSource } from "./views";
 
 /** Days the owner's figures cover, today included. */

@@ -1,9 +1,9 @@
 import { sql } from "drizzle-orm";
 import { isbot } from "isbot";
-import { db } from "../db/client";
-import { databaseErrorLine } from "../db/errors";
-import { outsideRequest } from "../db/request-scope";
-import { cardSaves } from "../db/schema";
+import { db } from "../platform/db/client";
+import { databaseErrorLine } from "../platform/db/errors";
+import { outsideRequest } from "../platform/db/request-scope";
+import { cardSaves } from "../platform/db/schema";
 import type { Visit } from "./views";
 
 /**

@@ -1,9 +1,9 @@
 import { asc } from "drizzle-orm";
 import type { DashboardData, DashboardTab } from "~/lib/dashboard";
 import { mediaUrl } from "~/lib/media";
-import { db } from "../db/client";
-import { brands } from "../db/schema";
 import { invitationSummary } from "../invitations/summary";
+import { db } from "../platform/db/client";
+import { brands } from "../platform/db/schema";
 import { listProfilesForAdmin, parseAdminProfileQuery } from "../profiles/admin-list";
 import { getOverviewStats, getRecentMembers } from "./stats";
 

@@ -1,6 +1,6 @@
 import { desc, eq, sql } from "drizzle-orm";
-import { db, rowsOf } from "../db/client";
-import { brands, invitations, profiles, profileViews, users } from "../db/schema";
+import { db, rowsOf } from "../platform/db/client";
+import { brands, invitations, profiles, profileViews, users } from "../platform/db/schema";
 
 /**
  * A member's rank is the 1-based position of the profile among profiles with

@@ -1,13 +1,13 @@
 import { createHmac } from "node:crypto";
 import { sql } from "drizzle-orm";
 import { isbot } from "isbot";
-import { db, rowsOf } from "../db/client";
-import { databaseErrorLine } from "../db/errors";
-import { outsideRequest } from "../db/request-scope";
-import { profiles, profileViews, users } from "../db/schema";
-import { diskSpaceLow } from "../disk-space";
-import { env } from "../env";
-import { publish } from "../realtime";
+import { db, rowsOf } from "../platform/db/client";
+import { databaseErrorLine } from "../platform/db/errors";
+import { outsideRequest } from "../platform/db/request-scope";
+import { profiles, profileViews, users } from "../platform/db/schema";
+import { diskSpaceLow } from "../platform/disk-space";
+import { env } from "../platform/env";
+import { publish } from "../platform/realtime";
 import { ViewJournal } from "./view-journal";
 
 /**
@@ -194,7 +194,7 @@ function scheduleFlush(delay: number) {
     setTimeout(() => {
       timer = undefined;
       flushViews().catch((error: unknown) => {
-        // While the disk is too full for changes, that one line (app/.server/disk-space.ts) says why.
+        // While the disk is too full for changes, that one line (app/.server/platform/disk-space.ts) says why.
         if (!diskSpaceLow()) {
           console.error(`[views] ${waiting.length} views could not be written yet: ${databaseErrorLine(error)}`);
         }

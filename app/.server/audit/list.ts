@@ -1,9 +1,9 @@
 import { and, desc, eq, gte, lt, ne, or, type SQL, sql } from "drizzle-orm";
 import { type AuditAction, isAuditAction } from "~/lib/audit";
-import { db } from "../db/client";
-import { auditLog } from "../db/schema";
-import { ValidationError } from "../errors";
-import { parseListFilters, parseSearchText } from "../validation";
+import { db } from "../platform/db/client";
+import { auditLog } from "../platform/db/schema";
+import { ValidationError } from "../platform/errors";
+import { parseListFilters, parseSearchText } from "../platform/validation";
 
 const AUDIT_PAGE_SIZE = 25;
 /** The export's limit: far more than a company's administrators do in years. */

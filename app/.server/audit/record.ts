@@ -1,8 +1,8 @@
 import type { AuditAction, AuditTargetKind } from "~/lib/audit";
 import { IMAGE_NEW, IMAGE_SET } from "~/lib/audit";
-import type { Actor } from "../actor";
-import type { Queryable } from "../db/client";
-import { auditLog } from "../db/schema";
+import type { Actor } from "../platform/actor";
+import type { Queryable } from "../platform/db/client";
+import { auditLog } from "../platform/db/schema";
 
 /** Each changed field as [old, new]. */
 export type AuditChanges = Record<string, [unknown, unknown]>;

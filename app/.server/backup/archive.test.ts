@@ -7,7 +7,7 @@ import { gunzipSync, gzipSync } from "node:zlib";
 import { is } from "drizzle-orm";
 import { getTableConfig, PgTable } from "drizzle-orm/pg-core";
 import { describe, expect, it } from "vitest";
-import * as schema from "../db/schema";
+import * as schema from "../platform/db/schema";
 import {
   type ArchiveLine,
   archiveWriter,

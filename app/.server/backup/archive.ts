@@ -4,7 +4,7 @@ import { createInterface } from "node:readline";
 import { createGunzip, createGzip } from "node:zlib";
 import { type SQL, sql } from "drizzle-orm";
 import { getTableConfig, type PgTable } from "drizzle-orm/pg-core";
-import { type Database, rowsOf } from "../db/client";
+import { type Database, rowsOf } from "../platform/db/client";
 import {
   accounts,
   auditLog,
@@ -38,10 +38,10 @@ import {
   users,
   verifications,
   walletSettings,
-} from "../db/schema";
-import { env } from "../env";
-import { jpegKeyOf } from "../images";
-import type { Storage } from "../storage";
+} from "../platform/db/schema";
+import { env } from "../platform/env";
+import { jpegKeyOf } from "../platform/images";
+import type { Storage } from "../platform/storage";
 import { ArchiveChecksum, type Checksum, sameDigest } from "./checksum";
 
 /**

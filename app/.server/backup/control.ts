@@ -1,7 +1,7 @@
 import { randomBytes, timingSafeEqual } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import { env } from "../env";
+import { env } from "../platform/env";
 
 /**
  * While a server runs on the embedded database it is the only process that may

@@ -1,12 +1,12 @@
 import { eq } from "drizzle-orm";
 import { can } from "~/lib/permissions";
-import type { Actor } from "../actor";
 import { recordAdminAction } from "../audit/record";
-import { db } from "../db/client";
-import { brands } from "../db/schema";
-import { ForbiddenError, NotFoundError } from "../errors";
-import { deleteImageIfUnused } from "../images";
-import { publish } from "../realtime";
+import type { Actor } from "../platform/actor";
+import { db } from "../platform/db/client";
+import { brands } from "../platform/db/schema";
+import { ForbiddenError, NotFoundError } from "../platform/errors";
+import { deleteImageIfUnused } from "../platform/images";
+import { publish } from "../platform/realtime";
 
 /** Deletes a brand; profiles that used it are left without one (the foreign key sets null). */
 export async function deleteBrand({ actor, brandId }: { actor: Actor; brandId: number }) {

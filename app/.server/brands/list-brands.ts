@@ -1,6 +1,6 @@
 import { asc, eq, or, sql } from "drizzle-orm";
-import { db } from "../db/client";
-import { brands, profiles } from "../db/schema";
+import { db } from "../platform/db/client";
+import { brands, profiles } from "../platform/db/schema";
 
 /** Every brand with how many profiles use it, by name. */
 export async function listBrandsWithUsage() {

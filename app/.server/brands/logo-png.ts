@@ -1,9 +1,9 @@
 import { eq } from "drizzle-orm";
 import sharp from "sharp";
-import { db } from "../db/client";
-import { brands } from "../db/schema";
-import { imageWork } from "../image-work";
-import { getStorage } from "../storage";
+import { db } from "../platform/db/client";
+import { brands } from "../platform/db/schema";
+import { imageWork } from "../platform/image-work";
+import { getStorage } from "../platform/storage";
 
 /**
  * A brand's logo as PNG, for mail programs (Outlook shows no WebP): drawn at

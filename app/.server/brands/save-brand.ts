@@ -1,11 +1,11 @@
 import { eq } from "drizzle-orm";
 import { can } from "~/lib/permissions";
-import type { Actor } from "../actor";
 import { changedFields, recordAdminAction } from "../audit/record";
-import { db } from "../db/client";
-import { brands } from "../db/schema";
-import { assertUnchangedSince } from "../edit-version";
-import { ForbiddenError, NotFoundError, ValidationError } from "../errors";
+import type { Actor } from "../platform/actor";
+import { db } from "../platform/db/client";
+import { brands } from "../platform/db/schema";
+import { assertUnchangedSince } from "../platform/edit-version";
+import { ForbiddenError, NotFoundError, ValidationError } from "../platform/errors";
 import {
   deleteImageIfUnused,
   type FormImage,
@@ -14,8 +14,8 @@ import {
   storeBrandImage,
   storedKey,
   storeFormImage,
-} from "../images";
-import { publish } from "../realtime";
+} from "../platform/images";
+import { publish } from "../platform/realtime";
 import type { BrandFields } from "./schemas";
 
 const UPLOAD_FAILED = {

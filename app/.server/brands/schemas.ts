@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { HEX_COLOR } from "~/lib/color";
-import { MAX_ID, OptionalUrlSchema, TextSchema, tooLongMessage } from "../validation";
+import { MAX_ID, OptionalUrlSchema, TextSchema, tooLongMessage } from "../platform/validation";
 
 const Color = (label: string) =>
   TextSchema(label)

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { ValidationError } from "../errors";
+import type { ValidationError } from "../platform/errors";
 import { MAX_COLUMNS, MAX_ROWS, readCsv } from "./csv-file";
 import { guessMapping } from "./mapping";
 

@@ -1,6 +1,6 @@
 import { type Options, parse as parser } from "csv-parse";
 import { CsvError, parse } from "csv-parse/sync";
-import { ValidationError } from "../errors";
+import { ValidationError } from "../platform/errors";
 
 export type CsvSheet = {
   headers: string[];

@@ -1,7 +1,7 @@
 import { IMPORT_FIELDS } from "~/lib/import";
-import type { Actor } from "../actor";
-import { toCsv } from "../csv";
-import { db } from "../db/client";
+import type { Actor } from "../platform/actor";
+import { toCsv } from "../platform/csv";
+import { db } from "../platform/db/client";
 import { getImport, rowOutcomes, settingsOf, sheetRows } from "./imports";
 import { loadPlanContext, planRow } from "./plan";
 

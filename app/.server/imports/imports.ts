@@ -7,12 +7,12 @@ import {
   type OverwritableField,
 } from "~/lib/import";
 import { can } from "~/lib/permissions";
-import type { Actor } from "../actor";
 import { recordAdminAction } from "../audit/record";
-import { db, type Queryable, rowsOf } from "../db/client";
-import { importRows, imports, invitations, profiles } from "../db/schema";
-import { ForbiddenError, NotFoundError, ValidationError } from "../errors";
 import { issueInvitationMails } from "../invitations/invitations";
+import type { Actor } from "../platform/actor";
+import { db, type Queryable, rowsOf } from "../platform/db/client";
+import { importRows, imports, invitations, profiles } from "../platform/db/schema";
+import { ForbiddenError, NotFoundError, ValidationError } from "../platform/errors";
 import { readCsv } from "./csv-file";
 import { disabledColumnOf, guessMapping, isImportField } from "./mapping";
 import type { ImportSettings, SheetRow } from "./plan";

@@ -3,8 +3,9 @@ import { CARD_FIELD_KEYS, CARD_FIELDS, type CardDetails, type CardFieldKey, isCa
 import type { ImportField, OverwritableField } from "~/lib/import";
 import { IMPORT_FIELDS, importFieldLabel } from "~/lib/import";
 import { BrandSchema } from "../brands/schemas";
-import type { Queryable } from "../db/client";
-import { brands, profiles, usernameRedirects } from "../db/schema";
+import type { Queryable } from "../platform/db/client";
+import { brands, profiles, usernameRedirects } from "../platform/db/schema";
+import { fieldErrors } from "../platform/validation";
 import { CARD_DETAIL_COLUMNS, linksFromText } from "../profiles/card-fields";
 import { isManagerName, MANAGER_MESSAGES } from "../profiles/managers";
 import {
@@ -15,7 +16,6 @@ import {
   USERNAME_TAKEN,
 } from "../profiles/schemas";
 import { oldNameLive, RESERVED_USERNAMES } from "../profiles/usernames";
-import { fieldErrors } from "../validation";
 
 /**
  * What importing one row does, decided from the row and what is stored now.

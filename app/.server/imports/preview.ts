@@ -1,5 +1,5 @@
-import type { Actor } from "../actor";
-import { db } from "../db/client";
+import type { Actor } from "../platform/actor";
+import { db } from "../platform/db/client";
 import { getImport, settingsOf, sheetRows } from "./imports";
 import { describePlan, loadPlanContext, managerNotes, planRow, rowValues, type ShownField, shownFields } from "./plan";
 

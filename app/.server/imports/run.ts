@@ -1,19 +1,19 @@
 import { and, eq, inArray, isNull, sql } from "drizzle-orm";
 import { fullName } from "~/lib/names";
-import type { Actor } from "../actor";
 import { compareIds } from "../analytics/views";
 import { changedFields, recordAdminAction } from "../audit/record";
-import { db, getDatabaseHandle, type Queryable, rowsOf } from "../db/client";
-import { databaseErrorLine, isRetryableConflict } from "../db/errors";
-import { brands, importRows, imports, profiles, users } from "../db/schema";
-import { refreshPlannerStatistics } from "../db/upkeep";
-import { diskSpaceLow, megabytes } from "../disk-space";
-import { ValidationError } from "../errors";
+import type { Actor } from "../platform/actor";
+import { db, getDatabaseHandle, type Queryable, rowsOf } from "../platform/db/client";
+import { databaseErrorLine, isRetryableConflict } from "../platform/db/errors";
+import { brands, importRows, imports, profiles, users } from "../platform/db/schema";
+import { refreshPlannerStatistics } from "../platform/db/upkeep";
+import { diskSpaceLow, megabytes } from "../platform/disk-space";
+import { ValidationError } from "../platform/errors";
+import { publishAll, type RealtimeEvent } from "../platform/realtime";
 import { type CardWriter, writeCards } from "../profiles/card-writer";
 import { managerNames, resolveManager } from "../profiles/managers";
 import { uniqueUsernames, usernameBase } from "../profiles/usernames";
 import { newCardVisibility } from "../profiles/visibility";
-import { publishAll, type RealtimeEvent } from "../realtime";
 import { STALE_AFTER_SECONDS, settingsOf, sheetRows } from "./imports";
 import { describePlan, loadPlanContext, type PlanContext, planRow, type RowPlan, type SheetRow } from "./plan";
 
@@ -400,7 +400,7 @@ const SPACE_LOOK_EVERY_MS = 1_000;
 
 /**
  * Runs a batch once DATA_DIR has room for it: while the embedded database
- * refuses changes for want of space (app/.server/disk-space.ts), the import
+ * refuses changes for want of space (app/.server/platform/disk-space.ts), the import
  * waits between batches, and goes on by itself once space is back. A batch
  * refused because the disk ran low during it wrote nothing, and runs again.
  * "stopping" when the server stops meanwhile.

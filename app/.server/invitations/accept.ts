@@ -1,9 +1,9 @@
 import { generateId } from "better-auth";
 import { and, eq, inArray, isNull, type SQL, sql } from "drizzle-orm";
-import { consumeLink } from "../accounts/email-links";
-import { clearSignInFailures } from "../accounts/throttle";
-import { db, type Queryable } from "../db/client";
-import { accounts, emailLinks, mailJobs, type Profile, profiles, users } from "../db/schema";
+import { db, type Queryable } from "../platform/db/client";
+import { accounts, emailLinks, mailJobs, type Profile, profiles, users } from "../platform/db/schema";
+import { consumeLink } from "../platform/email-links";
+import { clearSignInFailures } from "../platform/throttle";
 import { type CardWriter, writeCards } from "../profiles/card-writer";
 import { findInvitation } from "./invitations";
 import { INVITATION_KINDS } from "./mail-queue";

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { can } from "~/lib/permissions";
-import type { Actor } from "../actor";
-import { ForbiddenError } from "../errors";
+import type { Actor } from "../platform/actor";
+import { ForbiddenError } from "../platform/errors";
 import { cancelQueuedInvitations, type IssueResult, issueInvitationMails, sendTestInvitation } from "./invitations";
 import { retryFailedJobs } from "./mail-queue";
 

@@ -1,11 +1,11 @@
 import { and, asc, desc, eq, inArray, lte, or, sql } from "drizzle-orm";
-import type { Actor } from "../actor";
 import { recordAdminAction } from "../audit/record";
-import { db } from "../db/client";
-import { databaseErrorLine } from "../db/errors";
-import { type MailJob, mailJobs } from "../db/schema";
-import { diskSpaceLow } from "../disk-space";
-import { alreadySent, type MailMessage, newMessageId, sendMail } from "../mail";
+import type { Actor } from "../platform/actor";
+import { db } from "../platform/db/client";
+import { databaseErrorLine } from "../platform/db/errors";
+import { type MailJob, mailJobs } from "../platform/db/schema";
+import { diskSpaceLow } from "../platform/disk-space";
+import { alreadySent, type MailMessage, newMessageId, sendMail } from "../platform/mail";
 
 /**
  * The mail queue kept in the database (docs/decisions/021-invitations-and-the-mail-queue.md).
@@ -398,7 +398,7 @@ export function startMailQueue(
           });
           await processDueJobs({ send: options.send, stopping: () => current.stopped });
         } catch (error) {
-          // While the disk is too full for changes, that one line (app/.server/disk-space.ts) says why.
+          // While the disk is too full for changes, that one line (app/.server/platform/disk-space.ts) says why.
           if (!diskSpaceLow()) console.error(`[mail-queue] the queue could not be worked: ${databaseErrorLine(error)}`);
         }
       })().finally(() => {

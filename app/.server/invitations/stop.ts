@@ -1,9 +1,9 @@
 import { timingSafeEqual } from "node:crypto";
 import { and, eq, inArray, isNull } from "drizzle-orm";
-import { keyedHash } from "../accounts/tokens";
-import { db } from "../db/client";
-import { invitations, mailJobs } from "../db/schema";
-import { env } from "../env";
+import { db } from "../platform/db/client";
+import { invitations, mailJobs } from "../platform/db/schema";
+import { env } from "../platform/env";
+import { keyedHash } from "../platform/tokens";
 import { INVITATION_KINDS } from "./mail-queue";
 
 /**

@@ -1,8 +1,8 @@
 import { and, isNull, sql } from "drizzle-orm";
 import type { InvitationSummary } from "~/lib/dashboard";
 import { fullName } from "~/lib/names";
-import { db } from "../db/client";
-import { invitations, profiles } from "../db/schema";
+import { db } from "../platform/db/client";
+import { invitations, profiles } from "../platform/db/schema";
 import { invitationPreview, queuedInvitationCount } from "./invitations";
 import { failedJobs } from "./mail-queue";
 

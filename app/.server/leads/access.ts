@@ -1,7 +1,7 @@
 import { fullName } from "~/lib/names";
-import type { Actor } from "../actor";
 import { recordAdminAction } from "../audit/record";
-import { db } from "../db/client";
+import type { Actor } from "../platform/actor";
+import { db } from "../platform/db/client";
 import { getCardByUsername } from "../profiles/get-card";
 import { adminsSeeLeads } from "./retention";
 

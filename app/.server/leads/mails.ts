@@ -1,10 +1,10 @@
 import { and, eq, isNull, sql } from "drizzle-orm";
 import { fullName } from "~/lib/names";
-import { db } from "../db/client";
-import { leads, type MailJob, profiles, users } from "../db/schema";
-import { env } from "../env";
 import { registerMailJob } from "../invitations/mail-queue";
-import { escapeHtml, type MailMessage } from "../mail";
+import { db } from "../platform/db/client";
+import { leads, type MailJob, profiles, users } from "../platform/db/schema";
+import { env } from "../platform/env";
+import { escapeHtml, type MailMessage } from "../platform/mail";
 import { contactFileOf } from "../profiles/contact-file";
 import { cardForViewer, getCardByUsername } from "../profiles/get-card";
 import { cardUrl } from "../profiles/qr";

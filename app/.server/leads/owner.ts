@@ -1,11 +1,11 @@
 import { and, count, desc, eq, or, type SQL, sql } from "drizzle-orm";
 import { LEAD_NOTE_MAX, LEAD_SOURCE_LABELS } from "~/lib/leads";
-import { toCsv } from "../csv";
-import { db } from "../db/client";
-import { type Lead, leads, profiles } from "../db/schema";
-import { NotFoundError } from "../errors";
+import { toCsv } from "../platform/csv";
+import { db } from "../platform/db/client";
+import { type Lead, leads, profiles } from "../platform/db/schema";
+import { NotFoundError } from "../platform/errors";
+import { OptionalTextSchema, parseForm } from "../platform/validation";
 import { buildVCard } from "../profiles/vcard";
-import { OptionalTextSchema, parseForm } from "../validation";
 
 /**
  * A card's leads as its owner reads them (docs/decisions/034-leads.md). Every

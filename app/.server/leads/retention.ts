@@ -1,9 +1,9 @@
 import { eq, lt, lte, or, sql } from "drizzle-orm";
 import { LEAD_RETENTION_DEFAULT_MONTHS } from "~/lib/leads";
-import type { Actor } from "../actor";
 import { recordAdminAction } from "../audit/record";
-import { db } from "../db/client";
-import { leads, siteSettings } from "../db/schema";
+import type { Actor } from "../platform/actor";
+import { db } from "../platform/db/client";
+import { leads, siteSettings } from "../platform/db/schema";
 
 /** How long leads are kept, in months, as the company chose it. */
 export async function leadRetentionMonths(): Promise<number> {

@@ -1,9 +1,9 @@
 import { and, desc, eq, isNotNull, isNull, or, type SQL, sql } from "drizzle-orm";
 import { type AdminProfileQuery, INVITATION_FILTERS, type InvitationFilter } from "~/lib/dashboard";
-import { isAdminEmail, roleOf } from "../admins";
-import { db } from "../db/client";
-import { brands, invitations, profiles, usernameRedirects, users } from "../db/schema";
-import { parseListFilters, parseSearchText } from "../validation";
+import { isAdminEmail, roleOf } from "../platform/admins";
+import { db } from "../platform/db/client";
+import { brands, invitations, profiles, usernameRedirects, users } from "../platform/db/schema";
+import { parseListFilters, parseSearchText } from "../platform/validation";
 import { CARD_DETAIL_COLUMNS } from "./card-fields";
 
 const ADMIN_PAGE_SIZE = 20;

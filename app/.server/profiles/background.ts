@@ -1,7 +1,7 @@
 import sharp from "sharp";
 import { brandPalette } from "~/lib/color";
-import { imageWork } from "../image-work";
-import { getSiteSettings } from "../settings/settings";
+import { imageWork } from "../platform/image-work";
+import { getSiteSettings } from "../platform/site-settings";
 import { cardForViewer, getCardByUsername } from "./get-card";
 import { familyOf, readLogo, uploadedKey, xml } from "./og-image";
 import { face, lineSvg, measure, wrap } from "./og-text";

@@ -1,12 +1,13 @@
 import { and, eq, ne, sql } from "drizzle-orm";
-import { consumeLink, findLink, issueLink } from "../accounts/email-links";
-import { sendCardEmailMail } from "../accounts/mails";
-import { takeMailQuota } from "../accounts/throttle";
-import type { Actor } from "../actor";
-import { db } from "../db/client";
-import { profiles } from "../db/schema";
-import { env } from "../env";
-import { ConflictError, NotFoundError } from "../errors";
+import type { Actor } from "../platform/actor";
+import { db } from "../platform/db/client";
+import { profiles } from "../platform/db/schema";
+import { consumeLink, findLink, issueLink } from "../platform/email-links";
+import { env } from "../platform/env";
+import { ConflictError, NotFoundError } from "../platform/errors";
+import { actionMail, sendMailLater } from "../platform/mail";
+import { getSiteSettings } from "../platform/site-settings";
+import { takeMailQuota } from "../platform/throttle";
 import { writeCards } from "./card-writer";
 import { EMAIL_TAKEN } from "./schemas";
 
@@ -61,4 +62,21 @@ export async function confirmCardEmail(actor: Actor, token: string) {
     await cards.update({ id: card.id, label: link.email }, { email: link.email });
     return { profileId: card.id, email: link.email };
   });
+}
+
+/** The mail that proves a card's new address reaches whoever asked for it. */
+async function sendCardEmailMail(to: string, link: string) {
+  const name = (await getSiteSettings()).companyName;
+  sendMailLater(
+    actionMail({
+      to,
+      subject: `Confirm the email address for your ${name} card`,
+      greeting: "Hello,",
+      body: `A member asked to show this address on their ${name} business card. If it was you, open the link below while signed in to ${name}: the card shows the address once you do.`,
+      action: "Show this address on my card",
+      link,
+      footer:
+        "The link works for 24 hours. If it was not you, ignore this message: no card shows this address without it.",
+    }),
+  );
 }

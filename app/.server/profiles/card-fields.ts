@@ -10,8 +10,8 @@ import {
   type LinkKind,
   MAX_LINKS,
 } from "~/lib/card-fields";
-import { profiles } from "../db/schema";
-import { completeUrl, EmailSchema, OptionalTextSchema, OptionalUrlSchema, PhoneSchema } from "../validation";
+import { profiles } from "../platform/db/schema";
+import { completeUrl, EmailSchema, OptionalTextSchema, OptionalUrlSchema, PhoneSchema } from "../platform/validation";
 
 /**
  * The server's side of each card field (app/lib/card-fields.ts has the

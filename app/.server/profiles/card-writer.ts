@@ -1,11 +1,11 @@
 import { and, eq, isNull, type SQL, sql } from "drizzle-orm";
-import type { Actor } from "../actor";
-import { isAdminEmail } from "../admins";
 import { type AuditChanges, type ConnectionAuthor, changedFields, recordAdminAction } from "../audit/record";
-import { db, type Queryable, rowsOf } from "../db/client";
-import { type Profile, profiles, sessions, users } from "../db/schema";
-import { ProviderRefusedError } from "../errors";
-import { announceCommitted, publishAll, type RealtimeEvent } from "../realtime";
+import type { Actor } from "../platform/actor";
+import { isAdminEmail } from "../platform/admins";
+import { db, type Queryable, rowsOf } from "../platform/db/client";
+import { type Profile, profiles, sessions, users } from "../platform/db/schema";
+import { ProviderRefusedError } from "../platform/errors";
+import { announceCommitted, publishAll, type RealtimeEvent } from "../platform/realtime";
 
 /**
  * The one way a card is written (docs/decisions/031-one-way-to-write-a-card.md).

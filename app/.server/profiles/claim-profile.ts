@@ -1,8 +1,8 @@
 import { type Column, eq, sql } from "drizzle-orm";
 import type { CardFieldKey } from "~/lib/card-fields";
-import { isAdminEmail } from "../admins";
-import { isUniqueViolation } from "../db/errors";
-import { type Profile, profiles } from "../db/schema";
+import { isAdminEmail } from "../platform/admins";
+import { isUniqueViolation } from "../platform/db/errors";
+import { type Profile, profiles } from "../platform/db/schema";
 import { type CardWriter, writeCards } from "./card-writer";
 import { uniqueUsername, usernameBase } from "./usernames";
 import { newCardVisibility } from "./visibility";

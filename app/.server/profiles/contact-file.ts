@@ -1,4 +1,4 @@
-import { readPhotoJpeg } from "../images";
+import { readPhotoJpeg } from "../platform/images";
 import type { cardForViewer } from "./get-card";
 import { cardUrl } from "./qr";
 import { buildVCard } from "./vcard";

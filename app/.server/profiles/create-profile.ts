@@ -1,8 +1,8 @@
 import { can } from "~/lib/permissions";
-import type { Actor } from "../actor";
-import { db } from "../db/client";
-import { ForbiddenError } from "../errors";
-import { deleteImageIfUnused, type ImageChange, storedKey } from "../images";
+import type { Actor } from "../platform/actor";
+import { db } from "../platform/db/client";
+import { ForbiddenError } from "../platform/errors";
+import { deleteImageIfUnused, type ImageChange, storedKey } from "../platform/images";
 import { writeCards } from "./card-writer";
 import { assertProfileFieldsAvailable, conflictFromUniqueViolation } from "./field-checks";
 import { resolveManager } from "./managers";

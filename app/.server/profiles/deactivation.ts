@@ -1,11 +1,11 @@
 import { and, eq, isNotNull, isNull, or, sql } from "drizzle-orm";
 import type { AnyPgColumn } from "drizzle-orm/pg-core";
 import { can } from "~/lib/permissions";
-import type { Actor } from "../actor";
-import { db, type Queryable } from "../db/client";
-import { brands, profiles, sessions, siteSettings, usernameRedirects } from "../db/schema";
-import { ForbiddenError, NotFoundError, ValidationError } from "../errors";
-import { publish } from "../realtime";
+import type { Actor } from "../platform/actor";
+import { db, type Queryable } from "../platform/db/client";
+import { brands, profiles, sessions, siteSettings, usernameRedirects } from "../platform/db/schema";
+import { ForbiddenError, NotFoundError, ValidationError } from "../platform/errors";
+import { publish } from "../platform/realtime";
 import { cardLabel, writeCards } from "./card-writer";
 import { isPossibleUsername, oldNameLive } from "./usernames";
 

@@ -1,11 +1,11 @@
 import { and, eq, sql } from "drizzle-orm";
-import type { Actor } from "../actor";
 import { recordAdminAction } from "../audit/record";
-import { db } from "../db/client";
-import { auditLog, profiles, users } from "../db/schema";
-import { NotFoundError, ValidationError } from "../errors";
-import { deleteImageIfUnused } from "../images";
-import { publish } from "../realtime";
+import type { Actor } from "../platform/actor";
+import { db } from "../platform/db/client";
+import { auditLog, profiles, users } from "../platform/db/schema";
+import { NotFoundError, ValidationError } from "../platform/errors";
+import { deleteImageIfUnused } from "../platform/images";
+import { publish } from "../platform/realtime";
 import { oldNamesOf, reserveNamesOfDeletedCard } from "./previous-usernames";
 import { changeableProfiles } from "./scope";
 

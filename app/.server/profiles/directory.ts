@@ -1,10 +1,10 @@
 import { and, asc, eq, inArray, isNotNull, isNull, type SQL, sql } from "drizzle-orm";
 import type { ClaimFilter } from "~/lib/dashboard";
 import { activeBrandOptions } from "../brands/list-brands";
-import { db, rowsOf } from "../db/client";
-import { brands, profiles } from "../db/schema";
-import { directoryTotal, keptAnswer, keptCount } from "../kept-reads";
-import { parseListFilters, parseSearchText } from "../validation";
+import { db, rowsOf } from "../platform/db/client";
+import { brands, profiles } from "../platform/db/schema";
+import { directoryTotal, keptAnswer, keptCount } from "../platform/kept-reads";
+import { parseListFilters, parseSearchText } from "../platform/validation";
 import { TILE_COLUMNS } from "./card-fields";
 import { type CardViewer, completeVisibility, getFieldPolicies, shownDetails, viewerOfCard } from "./visibility";
 

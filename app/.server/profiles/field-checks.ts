@@ -1,11 +1,11 @@
 import { and, eq, ne, sql } from "drizzle-orm";
 import type { z } from "zod";
 import type { FieldErrors } from "~/lib/action-result";
-import { db } from "../db/client";
-import { isUniqueViolation } from "../db/errors";
-import { brands, profiles } from "../db/schema";
-import { ConflictError, ValidationError } from "../errors";
-import { parseForm } from "../validation";
+import { db } from "../platform/db/client";
+import { isUniqueViolation } from "../platform/db/errors";
+import { brands, profiles } from "../platform/db/schema";
+import { ConflictError, ValidationError } from "../platform/errors";
+import { parseForm } from "../platform/validation";
 import { isPreviousUsernameOfAnother } from "./previous-usernames";
 import { EMAIL_TAKEN, type ProfileFields, profileFormInput, USERNAME_TAKEN } from "./schemas";
 import { isPossibleUsername, RESERVED_USERNAMES } from "./usernames";

@@ -1,7 +1,7 @@
 import { and, eq, isNull, sql } from "drizzle-orm";
 import type { FieldPolicies } from "~/lib/card-fields";
-import { db } from "../db/client";
-import { brands, profiles } from "../db/schema";
+import { db } from "../platform/db/client";
+import { brands, profiles } from "../platform/db/schema";
 import { CARD_DETAIL_COLUMNS } from "./card-fields";
 import { isPossibleUsername } from "./usernames";
 import { type CardViewer, completeVisibility, getFieldPolicies, shownDetails, viewerOfCard } from "./visibility";

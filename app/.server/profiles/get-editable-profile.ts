@@ -1,8 +1,8 @@
 import { and, eq } from "drizzle-orm";
-import type { Actor } from "../actor";
-import { db } from "../db/client";
-import { profiles } from "../db/schema";
-import { NotFoundError } from "../errors";
+import type { Actor } from "../platform/actor";
+import { db } from "../platform/db/client";
+import { profiles } from "../platform/db/schema";
+import { NotFoundError } from "../platform/errors";
 import { CARD_DETAIL_COLUMNS } from "./card-fields";
 import { changeableProfiles } from "./scope";
 

@@ -1,9 +1,9 @@
 import { and, asc, eq, inArray, isNull, sql } from "drizzle-orm";
 import { fullName } from "~/lib/names";
-import { db, type Queryable, rowsOf } from "../db/client";
-import { profiles } from "../db/schema";
-import { ValidationError } from "../errors";
-import { hasForbiddenCharacters } from "../validation";
+import { db, type Queryable, rowsOf } from "../platform/db/client";
+import { profiles } from "../platform/db/schema";
+import { ValidationError } from "../platform/errors";
+import { hasForbiddenCharacters } from "../platform/validation";
 
 /**
  * Who reports to whom. A manager is named by an administrator (by username or

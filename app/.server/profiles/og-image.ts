@@ -4,10 +4,10 @@ import path from "node:path";
 import sharp from "sharp";
 import { brandPalette } from "~/lib/color";
 import { FONT_FAMILIES, type FontFamily, type SiteSettings } from "~/lib/settings";
-import { env } from "../env";
-import { imageWork } from "../image-work";
-import { readPhotoJpeg } from "../images";
-import { getStorage } from "../storage";
+import { env } from "../platform/env";
+import { imageWork } from "../platform/image-work";
+import { readPhotoJpeg } from "../platform/images";
+import { getStorage } from "../platform/storage";
 import { face, lineSvg, measure, type TextStyle, wrap } from "./og-text";
 
 type OgCard = {

@@ -1,8 +1,8 @@
 import { and, eq, isNull } from "drizzle-orm";
-import { db } from "../db/client";
-import { profiles } from "../db/schema";
-import { ValidationError } from "../errors";
-import { type FormImage, type ImageChange, storeFormImage, storeProfilePhoto } from "../images";
+import { db } from "../platform/db/client";
+import { profiles } from "../platform/db/schema";
+import { ValidationError } from "../platform/errors";
+import { type FormImage, type ImageChange, storeFormImage, storeProfilePhoto } from "../platform/images";
 
 /**
  * Stores a new photo for a profile form. A file that is not a usable image is
@@ -16,7 +16,7 @@ export async function storeNewPhoto(change: ImageChange): Promise<FormImage> {
   return stored;
 }
 
-/** The keys photos are stored under (app/.server/images.ts): content-addressed, a WebP and a JPEG. */
+/** The keys photos are stored under (app/.server/platform/images.ts): content-addressed, a WebP and a JPEG. */
 const PHOTO_KEY = /^profiles\/[0-9a-f]{32}\.(?:webp|jpg)$/;
 
 /**

@@ -1,12 +1,12 @@
 import { and, eq, gt, isNull, or, sql } from "drizzle-orm";
 import { can } from "~/lib/permissions";
-import { keyedHash } from "../accounts/tokens";
-import type { Actor } from "../actor";
 import { recordAdminAction } from "../audit/record";
-import { db, type Queryable } from "../db/client";
-import { profiles, throttleEvents, usernameRedirects } from "../db/schema";
-import { ForbiddenError, NotFoundError, ValidationError } from "../errors";
-import { publish } from "../realtime";
+import type { Actor } from "../platform/actor";
+import { db, type Queryable } from "../platform/db/client";
+import { profiles, throttleEvents, usernameRedirects } from "../platform/db/schema";
+import { ForbiddenError, NotFoundError, ValidationError } from "../platform/errors";
+import { publish } from "../platform/realtime";
+import { keyedHash } from "../platform/tokens";
 import { isPossibleUsername, oldNameLive } from "./usernames";
 
 /** Old names a card keeps at most: the newest; older ones are free for others again. */

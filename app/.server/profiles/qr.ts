@@ -1,8 +1,8 @@
 import { createHash } from "node:crypto";
 import QRCode from "qrcode";
 import sharp from "sharp";
-import { env } from "../env";
-import { imageWork } from "../image-work";
+import { env } from "../platform/env";
+import { imageWork } from "../platform/image-work";
 
 /** The absolute address of a card (from PUBLIC_URL). */
 export function cardUrl(username: string): string {

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { CARD_FIELD_KEYS, CARD_FIELDS, type CardFieldKey, type FieldVisibility, MAX_LINKS } from "~/lib/card-fields";
-import { MAX_ID, NameSchema, TextSchema, tooLongMessage } from "../validation";
+import { MAX_ID, NameSchema, TextSchema, tooLongMessage } from "../platform/validation";
 import { CARD_FIELD_RULES } from "./card-fields";
 
 /** The messages a taken username or address gets, quoted exactly wherever they appear. */

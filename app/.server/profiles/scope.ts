@@ -1,7 +1,7 @@
 import { eq, type SQL, sql } from "drizzle-orm";
 import { can } from "~/lib/permissions";
-import type { Actor } from "../actor";
-import { profiles } from "../db/schema";
+import type { Actor } from "../platform/actor";
+import { profiles } from "../platform/db/schema";
 
 /**
  * The one place that decides whose profiles an actor may change: any of them

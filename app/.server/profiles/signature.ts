@@ -9,10 +9,10 @@ import {
 import { brandPalette } from "~/lib/color";
 import { mediaUrl } from "~/lib/media";
 import { brandLogoPng } from "../brands/logo-png";
-import { env } from "../env";
-import { jpegKeyOf } from "../images";
-import { escapeHtml } from "../mail";
-import { getSiteSettings } from "../settings/settings";
+import { env } from "../platform/env";
+import { jpegKeyOf } from "../platform/images";
+import { escapeHtml } from "../platform/mail";
+import { getSiteSettings } from "../platform/site-settings";
 import { CARD_FIELD_RULES } from "./card-fields";
 import { cardForViewer, getCardByUsername } from "./get-card";
 import { cardUrl } from "./qr";

@@ -1,12 +1,12 @@
 import { and, eq } from "drizzle-orm";
 import { CARD_FIELD_KEYS } from "~/lib/card-fields";
-import type { Actor } from "../actor";
 import { changedFields } from "../audit/record";
-import { db } from "../db/client";
-import { profiles } from "../db/schema";
-import { assertUnchangedSince } from "../edit-version";
-import { NotFoundError } from "../errors";
-import { deleteImageIfUnused, type ImageChange, nextImageKey } from "../images";
+import type { Actor } from "../platform/actor";
+import { db } from "../platform/db/client";
+import { profiles } from "../platform/db/schema";
+import { assertUnchangedSince } from "../platform/edit-version";
+import { NotFoundError } from "../platform/errors";
+import { deleteImageIfUnused, type ImageChange, nextImageKey } from "../platform/images";
 import { type CardEmailRequest, needsCardEmailProof, requestCardEmail } from "./card-email";
 import { authorFor, cardLabel, writeCards } from "./card-writer";
 import { assertProfileFieldsAvailable, conflictFromUniqueViolation } from "./field-checks";

@@ -1,7 +1,7 @@
 import { and, type SQL, sql } from "drizzle-orm";
 import { transliterate } from "transliteration";
-import type { Queryable } from "../db/client";
-import { profiles, usernameRedirects } from "../db/schema";
+import type { Queryable } from "../platform/db/client";
+import { profiles, usernameRedirects } from "../platform/db/schema";
 
 /**
  * A new card's username: lowercase first name, a dot, lowercase last name,

@@ -1,6 +1,6 @@
 import { CARD_FIELD_KEYS, type CardDetails, fieldTexts } from "~/lib/card-fields";
 import { splitPhone } from "~/lib/phone";
-import { CONTROL_CHARACTERS } from "../validation";
+import { CONTROL_CHARACTERS } from "../platform/validation";
 import { CARD_FIELD_RULES, type VCardProperty } from "./card-fields";
 
 /**

@@ -14,10 +14,10 @@ import {
   type Visibility,
 } from "~/lib/card-fields";
 import { can, type Role } from "~/lib/permissions";
-import type { Queryable } from "../db/client";
-import { db } from "../db/client";
-import { profiles, siteSettings } from "../db/schema";
-import { ValidationError } from "../errors";
+import type { Queryable } from "../platform/db/client";
+import { db } from "../platform/db/client";
+import { profiles, siteSettings } from "../platform/db/schema";
+import { ValidationError } from "../platform/errors";
 
 /**
  * Who sees which detail of a card, decided here for every output: the page,

@@ -1,6 +1,6 @@
 import { and, eq, gt, lt, sql } from "drizzle-orm";
-import { db } from "../db/client";
-import { profiles, users } from "../db/schema";
+import { db } from "../platform/db/client";
+import { profiles, users } from "../platform/db/schema";
 
 /** How long after claiming a prepared card its owner is welcomed as new. */
 const WELCOME_HOURS = 24;

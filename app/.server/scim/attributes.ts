@@ -1,4 +1,4 @@
-import type { ScimAttributes } from "../db/schema";
+import type { ScimAttributes } from "../platform/db/schema";
 import { ScimError } from "./errors";
 
 /**

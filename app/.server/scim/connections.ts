@@ -2,13 +2,13 @@ import { createHash, randomBytes } from "node:crypto";
 import { and, desc, eq, inArray, isNull, lt, or, sql } from "drizzle-orm";
 import { z } from "zod";
 import { can } from "~/lib/permissions";
-import type { Actor } from "../actor";
 import { CONNECTION_PREFIX, recordAdminAction } from "../audit/record";
-import { isDatabaseUnavailable } from "../db/availability";
-import { db } from "../db/client";
-import { auditLog, brands, scimConnections, scimErrors, scimGroups, scimUsers } from "../db/schema";
-import { ForbiddenError, NotFoundError, ValidationError } from "../errors";
-import { TextSchema } from "../validation";
+import type { Actor } from "../platform/actor";
+import { isDatabaseUnavailable } from "../platform/db/availability";
+import { db } from "../platform/db/client";
+import { auditLog, brands, scimConnections, scimErrors, scimGroups, scimUsers } from "../platform/db/schema";
+import { ForbiddenError, NotFoundError, ValidationError } from "../platform/errors";
+import { TextSchema } from "../platform/validation";
 
 /**
  * Provisioning connections (docs/decisions/032-scim-provisioning.md): each is

@@ -1,5 +1,5 @@
-import { isRetryableConflict, isUniqueViolation } from "../db/errors";
-import { ProviderRefusedError } from "../errors";
+import { isRetryableConflict, isUniqueViolation } from "../platform/db/errors";
+import { ProviderRefusedError } from "../platform/errors";
 import { type CardWriter, writeCards } from "../profiles/card-writer";
 import type { Connection } from "./connections";
 import { ScimError } from "./errors";

@@ -1,10 +1,10 @@
 import { and, asc, eq, inArray, type SQL, sql } from "drizzle-orm";
 import { can } from "~/lib/permissions";
-import type { Actor } from "../actor";
 import { recordAdminAction } from "../audit/record";
-import { db, type Queryable, rowsOf } from "../db/client";
-import { brands, scimGroupMembers, scimGroups, scimUsers } from "../db/schema";
-import { ForbiddenError, NotFoundError } from "../errors";
+import type { Actor } from "../platform/actor";
+import { db, type Queryable, rowsOf } from "../platform/db/client";
+import { brands, scimGroupMembers, scimGroups, scimUsers } from "../platform/db/schema";
+import { ForbiddenError, NotFoundError } from "../platform/errors";
 import { type CardWriter, cardLabel, writeCards } from "../profiles/card-writer";
 import { operationsOf } from "./attributes";
 import type { Connection } from "./connections";

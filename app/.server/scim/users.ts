@@ -2,15 +2,15 @@ import { and, asc, eq, type SQL, sql } from "drizzle-orm";
 import { CARD_FIELD_KEYS } from "~/lib/card-fields";
 import { atListedDomain, domainOf, getJoinRule } from "../accounts/join-rule";
 import { changedFields } from "../audit/record";
-import { db, type Queryable } from "../db/client";
-import { type Profile, profiles, type ScimAttributes, scimUsers, users } from "../db/schema";
-import { ValidationError } from "../errors";
+import { db, type Queryable } from "../platform/db/client";
+import { type Profile, profiles, type ScimAttributes, scimUsers, users } from "../platform/db/schema";
+import { ValidationError } from "../platform/errors";
+import { EmailSchema, NameSchema } from "../platform/validation";
 import { CARD_FIELD_RULES } from "../profiles/card-fields";
 import { type CardValues, type CardWriter, cardLabel } from "../profiles/card-writer";
 import { managerNames, resolveManager } from "../profiles/managers";
 import { uniqueUsername, usernameBase } from "../profiles/usernames";
 import { newCardVisibility } from "../profiles/visibility";
-import { EmailSchema, NameSchema } from "../validation";
 import {
   attributesOf,
   booleanOf,

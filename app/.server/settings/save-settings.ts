@@ -3,11 +3,11 @@ import type { FieldErrors } from "~/lib/action-result";
 import type { FieldPolicies } from "~/lib/card-fields";
 import { can } from "~/lib/permissions";
 import type { FontFamily } from "~/lib/settings";
-import type { Actor } from "../actor";
 import { changedFields, recordAdminAction } from "../audit/record";
-import { db } from "../db/client";
-import { siteSettings } from "../db/schema";
-import { ForbiddenError, ValidationError } from "../errors";
+import type { Actor } from "../platform/actor";
+import { db } from "../platform/db/client";
+import { siteSettings } from "../platform/db/schema";
+import { ForbiddenError, ValidationError } from "../platform/errors";
 import {
   deleteImageIfUnused,
   type FormImage,
@@ -18,9 +18,9 @@ import {
   storedKey,
   storeFormImage,
   storeSiteImage,
-} from "../images";
+} from "../platform/images";
+import { publish } from "../platform/realtime";
 import { applyFieldPolicies, policiesFrom } from "../profiles/visibility";
-import { publish } from "../realtime";
 import type { SettingsInput } from "./schemas";
 
 /** The site's own images, each uploaded on the settings form (docs/decisions/015-site-images-are-uploads.md). */

@@ -4,7 +4,7 @@ import { HEX_COLOR } from "~/lib/color";
 import { LEAD_RETENTION_MAX_MONTHS } from "~/lib/leads";
 import { FONT_FAMILIES, JOIN_RULES } from "~/lib/settings";
 import { splitDomains } from "../accounts/join-rule";
-import { EmailSchema, OptionalTextSchema, OptionalUrlSchema, PhoneSchema, TextSchema } from "../validation";
+import { EmailSchema, OptionalTextSchema, OptionalUrlSchema, PhoneSchema, TextSchema } from "../platform/validation";
 
 const optional = (max: number, label: string, options: { multiline?: boolean } = {}) =>
   OptionalTextSchema(max, label, options);

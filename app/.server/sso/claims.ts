@@ -1,4 +1,4 @@
-import type { ssoLogins } from "../db/schema";
+import type { ssoLogins } from "../platform/db/schema";
 
 /**
  * What a provider says of the person, whichever protocol brought it: who they

@@ -1,7 +1,7 @@
 import { desc, eq, sql } from "drizzle-orm";
 import type { IdentityProtocol } from "~/lib/identity-protocols";
-import { db } from "../db/client";
-import { ssoFailures } from "../db/schema";
+import { db } from "../platform/db/client";
+import { ssoFailures } from "../platform/db/schema";
 import { samlAcsUrl } from "./saml";
 
 /**

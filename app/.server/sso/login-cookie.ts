@@ -1,7 +1,7 @@
 /**
  * The cookie that holds a browser's key to finish the sign-in it started (or,
  * for a SAML provider's unsolicited answer, the one it posted): better-auth
- * names and sets it like its own, in sso/plugin.ts and in the SAML assertion
+ * names and sets it like its own, in http/sso-plugin.ts and in the SAML assertion
  * consumer service.
  */
 export const LOGIN_COOKIE = "sso_login";

@@ -1,9 +1,9 @@
 import { eq, lt, sql } from "drizzle-orm";
 import * as client from "openid-client";
-import { randomToken, tokenHash } from "../accounts/tokens";
-import { db } from "../db/client";
-import { ssoLogins } from "../db/schema";
-import { env } from "../env";
+import { db } from "../platform/db/client";
+import { ssoLogins } from "../platform/db/schema";
+import { env } from "../platform/env";
+import { randomToken, tokenHash } from "../platform/tokens";
 import type { ProviderClaims } from "./claims";
 import { isLoopbackIssuer } from "./schemas";
 

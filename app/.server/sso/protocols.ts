@@ -1,6 +1,6 @@
 import type { IdentityProtocol as ProtocolName } from "~/lib/identity-protocols";
-import type { identityProviders, ssoLogins } from "../db/schema";
-import { ValidationError } from "../errors";
+import type { identityProviders, ssoLogins } from "../platform/db/schema";
+import { ValidationError } from "../platform/errors";
 import type { ProviderClaims } from "./claims";
 import { checkDiscovery, finishOidcSignIn, forgetConfiguration, startOidcSignIn } from "./oidc";
 import {

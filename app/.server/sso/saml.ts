@@ -3,10 +3,10 @@ import { generateServiceProviderMetadata, type Profile, SAML, ValidateInResponse
 import { DOMParser } from "@xmldom/xmldom";
 import { and, eq, gt, isNull, lt, sql } from "drizzle-orm";
 import * as xpath from "xpath";
-import { randomToken, tokenHash } from "../accounts/tokens";
-import { db } from "../db/client";
-import { identityProviders, samlAssertions, ssoLogins } from "../db/schema";
-import { env } from "../env";
+import { db } from "../platform/db/client";
+import { identityProviders, samlAssertions, ssoLogins } from "../platform/db/schema";
+import { env } from "../platform/env";
+import { randomToken, tokenHash } from "../platform/tokens";
 import { CARD_FIELD_RULES, type SamlAttribute } from "../profiles/card-fields";
 import type { ProviderClaims } from "./claims";
 

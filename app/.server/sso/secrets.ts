@@ -1,5 +1,5 @@
 import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from "node:crypto";
-import { env } from "../env";
+import { env } from "../platform/env";
 
 /**
  * Secrets an administrator enters for a provider, sealed with a key derived

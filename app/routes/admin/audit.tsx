@@ -2,7 +2,7 @@ import { Download, ScrollText } from "lucide-react";
 import { Form, Link, useLocation } from "react-router";
 import { auditActors, listAuditEntries, parseAuditQuery } from "~/.server/audit/list";
 import { CONNECTION_PREFIX } from "~/.server/audit/record";
-import { parseQuery } from "~/.server/responses";
+import { parseQuery } from "~/.server/http/responses";
 import { EmptyState } from "~/components/empty-state";
 import { PageHeader } from "~/components/page-header";
 import { Pagination } from "~/components/pagination";

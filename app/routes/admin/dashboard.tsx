@@ -1,5 +1,5 @@
 import { loadDashboard } from "~/.server/analytics/dashboard";
-import { parseQuery } from "~/.server/responses";
+import { parseQuery } from "~/.server/http/responses";
 import { AdminDashboard } from "~/components/admin/dashboard";
 import type { LiveHandle } from "~/lib/realtime";
 import type { Route } from "./+types/dashboard";

@@ -1,10 +1,10 @@
 import { ArrowLeft, Download, Play, RotateCcw, Trash2 } from "lucide-react";
 import { useEffect } from "react";
 import { Form, Link, redirect, useNavigation, useRevalidator } from "react-router";
-import { requirePermission } from "~/.server/authz";
-import { diskSpaceLow } from "~/.server/disk-space";
-import { NotFoundError } from "~/.server/errors";
-import { readForm } from "~/.server/form-data";
+import { requirePermission } from "~/.server/http/authz";
+import { readForm } from "~/.server/http/form-data";
+import { failure, failureFrom, notFound } from "~/.server/http/responses";
+import { redirectWithToast } from "~/.server/http/toast";
 import {
   columnExamples,
   discardImport,
@@ -23,8 +23,8 @@ import { rowValues, shownFields } from "~/.server/imports/plan";
 import { PREVIEW_PAGE_ROWS, previewImport } from "~/.server/imports/preview";
 import { wakeImportWorker } from "~/.server/imports/run";
 import { invitationPreview } from "~/.server/invitations/invitations";
-import { failure, failureFrom, notFound } from "~/.server/responses";
-import { redirectWithToast } from "~/.server/toast";
+import { diskSpaceLow } from "~/.server/platform/disk-space";
+import { NotFoundError } from "~/.server/platform/errors";
 import { ConfirmedSend } from "~/components/admin/invitations";
 import { RouteErrorBoundary } from "~/components/error-boundary";
 import { FormAlert } from "~/components/form-alert";

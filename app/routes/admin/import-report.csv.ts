@@ -1,8 +1,7 @@
-import { requireAdmin, requirePermission } from "~/.server/authz";
-import { csvResponse } from "~/.server/csv";
-import { NotFoundError } from "~/.server/errors";
+import { requireAdmin, requirePermission } from "~/.server/http/authz";
+import { csvResponse, notFound } from "~/.server/http/responses";
 import { reportCsv } from "~/.server/imports/files";
-import { notFound } from "~/.server/responses";
+import { NotFoundError } from "~/.server/platform/errors";
 import type { Route } from "./+types/import-report.csv";
 
 /** Every row of an import that was not imported (or, before it runs, will not be), with its reason. */

@@ -1,5 +1,5 @@
-import { requireAdmin, requirePermission } from "~/.server/authz";
-import { csvResponse } from "~/.server/csv";
+import { requireAdmin, requirePermission } from "~/.server/http/authz";
+import { csvResponse } from "~/.server/http/responses";
 import { templateCsv } from "~/.server/imports/files";
 import type { Route } from "./+types/import-template.csv";
 

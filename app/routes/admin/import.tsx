@@ -1,10 +1,10 @@
 import { ArrowLeft, Download, FileUp } from "lucide-react";
 import { useState } from "react";
 import { Form, Link, redirect, useNavigation } from "react-router";
-import { requirePermission } from "~/.server/authz";
-import { type BodyHandle, readUploadForm } from "~/.server/form-data";
+import { requirePermission } from "~/.server/http/authz";
+import { type BodyHandle, readUploadForm } from "~/.server/http/form-data";
+import { failure, failureFrom } from "~/.server/http/responses";
 import { createImport, MAX_IMPORT_FORM_BYTES, recentImports } from "~/.server/imports/imports";
-import { failure, failureFrom } from "~/.server/responses";
 import { FormAlert } from "~/components/form-alert";
 import { ErrorList } from "~/components/forms";
 import { PageHeader } from "~/components/page-header";

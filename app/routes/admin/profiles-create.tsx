@@ -1,14 +1,14 @@
 import { ArrowLeft, Info } from "lucide-react";
 import { Form, Link, useNavigation } from "react-router";
-import { requirePermission } from "~/.server/authz";
 import { activeBrandOptions } from "~/.server/brands/list-brands";
-import { type BodyHandle, formText, imageChange, readUploadForm } from "~/.server/form-data";
+import { requirePermission } from "~/.server/http/authz";
+import { type BodyHandle, formText, imageChange, readUploadForm } from "~/.server/http/form-data";
+import { failure, failureFrom } from "~/.server/http/responses";
+import { redirectWithToast } from "~/.server/http/toast";
 import { createProfile } from "~/.server/profiles/create-profile";
 import { parseProfileForm } from "~/.server/profiles/field-checks";
 import { profileCreatedMessage } from "~/.server/profiles/messages";
 import { CreateProfileSchema } from "~/.server/profiles/schemas";
-import { failure, failureFrom } from "~/.server/responses";
-import { redirectWithToast } from "~/.server/toast";
 import { FormAlert } from "~/components/form-alert";
 import { ImagePicker } from "~/components/image-picker";
 import { PageHeader } from "~/components/page-header";

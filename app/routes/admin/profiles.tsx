@@ -1,9 +1,9 @@
 import { setRole } from "~/.server/accounts/roles";
 import { loadDashboard } from "~/.server/analytics/dashboard";
-import { requirePermission, type Viewer } from "~/.server/authz";
-import { EditVersionSchema } from "~/.server/edit-version";
-import { ValidationError } from "~/.server/errors";
-import { type BodyHandle, formText, imageChange, readUploadForm } from "~/.server/form-data";
+import { requirePermission, type Viewer } from "~/.server/http/authz";
+import { type BodyHandle, formText, imageChange, readUploadForm } from "~/.server/http/form-data";
+import { failure, failureFrom, parseQuery } from "~/.server/http/responses";
+import { redirectWithToast } from "~/.server/http/toast";
 import {
   ChosenProfileIdsSchema,
   cancelQueuedMails,
@@ -14,6 +14,9 @@ import {
   sendInvitationTest,
 } from "~/.server/invitations/admin-actions";
 import { wasInvited } from "~/.server/invitations/summary";
+import { EditVersionSchema } from "~/.server/platform/edit-version";
+import { ValidationError } from "~/.server/platform/errors";
+import { parseForm, safeRedirect } from "~/.server/platform/validation";
 import { setCardState } from "~/.server/profiles/deactivation";
 import { deleteProfile } from "~/.server/profiles/delete-profile";
 import { parseProfileForm } from "~/.server/profiles/field-checks";
@@ -21,9 +24,6 @@ import { profileDeletedMessage, profileSavedMessage } from "~/.server/profiles/m
 import { releaseOldUsername } from "~/.server/profiles/previous-usernames";
 import { ProfileFieldsSchema, ProfileIdSchema, ReleaseUsernameSchema } from "~/.server/profiles/schemas";
 import { updateProfile } from "~/.server/profiles/update-profile";
-import { failure, failureFrom, parseQuery } from "~/.server/responses";
-import { redirectWithToast } from "~/.server/toast";
-import { parseForm, safeRedirect } from "~/.server/validation";
 import { AdminDashboard } from "~/components/admin/dashboard";
 import { IMAGE_TOO_LARGE } from "~/lib/limits";
 import type { LiveHandle } from "~/lib/realtime";

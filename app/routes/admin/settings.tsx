@@ -9,14 +9,23 @@ import {
   defaultJoinDomains,
   getJoinRule,
 } from "~/.server/accounts/join-rule";
-import { requirePermission, type Viewer } from "~/.server/authz";
-import { env } from "~/.server/env";
-import { ValidationError } from "~/.server/errors";
-import { type BodyHandle, formText, imageChange, MAX_SETTINGS_FORM_BYTES, readUploadForm } from "~/.server/form-data";
+import { requirePermission, type Viewer } from "~/.server/http/authz";
+import {
+  type BodyHandle,
+  formText,
+  imageChange,
+  MAX_SETTINGS_FORM_BYTES,
+  readUploadForm,
+} from "~/.server/http/form-data";
+import { failure, failureFrom } from "~/.server/http/responses";
+import { redirectWithToast } from "~/.server/http/toast";
 import { REMINDER_DEFAULTS } from "~/.server/invitations/invitations";
 import { eraseLeadsOf } from "~/.server/leads/retention";
+import { env } from "~/.server/platform/env";
+import { ValidationError } from "~/.server/platform/errors";
+import { getStoredSettings, storedImageKey } from "~/.server/platform/site-settings";
+import { EmailSchema, fieldErrors } from "~/.server/platform/validation";
 import { fieldPoliciesFromForm, policiesFrom } from "~/.server/profiles/visibility";
-import { failure, failureFrom } from "~/.server/responses";
 import {
   SITE_IMAGE_FIELDS,
   type SiteImageChanges,
@@ -24,10 +33,7 @@ import {
   siteImageErrors,
 } from "~/.server/settings/save-settings";
 import { SettingsSchema } from "~/.server/settings/schemas";
-import { getStoredSettings, storedImageKey } from "~/.server/settings/settings";
 import { signInProviders } from "~/.server/sso/providers";
-import { redirectWithToast } from "~/.server/toast";
-import { EmailSchema, fieldErrors } from "~/.server/validation";
 import { FormAlert } from "~/components/form-alert";
 import { ErrorList, Field, fieldId, SelectField, TextareaField } from "~/components/forms";
 import { ImagePicker } from "~/components/image-picker";

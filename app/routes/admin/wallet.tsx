@@ -1,10 +1,10 @@
 import { Trash2, TriangleAlert, Wallet } from "lucide-react";
 import { useState } from "react";
 import { Form, useNavigation } from "react-router";
-import { requirePermission } from "~/.server/authz";
-import { type BodyHandle, formText, readUploadForm } from "~/.server/form-data";
-import { failure, failureFrom } from "~/.server/responses";
-import { redirectWithToast } from "~/.server/toast";
+import { requirePermission } from "~/.server/http/authz";
+import { type BodyHandle, formText, readUploadForm } from "~/.server/http/form-data";
+import { failure, failureFrom } from "~/.server/http/responses";
+import { redirectWithToast } from "~/.server/http/toast";
 import { appleWalletStatus, removeAppleWallet, saveAppleWallet } from "~/.server/wallet/apple";
 import { googleWalletStatus, removeGoogleWallet, saveGoogleWallet } from "~/.server/wallet/google";
 import { BackLink } from "~/components/back-link";

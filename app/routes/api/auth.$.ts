@@ -1,6 +1,6 @@
-import { getAuth } from "~/.server/auth";
-import type { BodyHandle } from "~/.server/form-data";
-import { authAnswer } from "~/.server/outage";
+import { getAuth } from "~/.server/http/auth";
+import type { BodyHandle } from "~/.server/http/form-data";
+import { authAnswer } from "~/.server/http/outage";
 import type { Route } from "./+types/auth.$";
 
 /** better-auth reads JSON and url-encoded bodies; the server refuses others before it (server/routes.ts). */

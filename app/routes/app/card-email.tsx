@@ -1,11 +1,11 @@
 import { MailCheck } from "lucide-react";
 import { Form, Link, useNavigation } from "react-router";
-import { ConflictError, NotFoundError } from "~/.server/errors";
-import { readForm } from "~/.server/form-data";
+import { readForm } from "~/.server/http/form-data";
+import { failure, failureFrom } from "~/.server/http/responses";
+import { redirectWithToast } from "~/.server/http/toast";
+import { ConflictError, NotFoundError } from "~/.server/platform/errors";
 import { confirmCardEmail, pendingCardEmail } from "~/.server/profiles/card-email";
 import { EMAIL_TAKEN } from "~/.server/profiles/schemas";
-import { failure, failureFrom } from "~/.server/responses";
-import { redirectWithToast } from "~/.server/toast";
 import { FormAlert } from "~/components/form-alert";
 import { PageHeader } from "~/components/page-header";
 import { Button } from "~/components/ui/button";

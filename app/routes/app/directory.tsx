@@ -1,13 +1,13 @@
 import { LayoutGrid, List, SearchX } from "lucide-react";
 import { useState } from "react";
 import { Form, useNavigation } from "react-router";
+import { parseQuery } from "~/.server/http/responses";
 import {
   directoryBrandOptions,
   directoryFacets,
   parseDirectoryQuery,
   searchDirectory,
 } from "~/.server/profiles/directory";
-import { parseQuery } from "~/.server/responses";
 import { EmptyState } from "~/components/empty-state";
 import { PageHeader } from "~/components/page-header";
 import { Pagination } from "~/components/pagination";

@@ -1,9 +1,9 @@
-import { csvResponse, isoDay } from "~/.server/csv";
-import { attachment } from "~/.server/http";
+import { attachment } from "~/.server/http/http";
+import { csvResponse, notFound, parseQuery } from "~/.server/http/responses";
 import { leadsOf } from "~/.server/leads/access";
 import { leadsCsv, leadsVcf } from "~/.server/leads/owner";
-import { notFound, parseQuery } from "~/.server/responses";
-import { parseSearchText } from "~/.server/validation";
+import { isoDay } from "~/.server/platform/csv";
+import { parseSearchText } from "~/.server/platform/validation";
 import { viewerContext } from "~/middleware/viewer.server";
 import type { Route } from "./+types/leads-export";
 

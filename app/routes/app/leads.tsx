@@ -1,13 +1,13 @@
 import { Building2, Download, Inbox, Mail, Phone, QrCode, Search, Trash2 } from "lucide-react";
 import { data, Form, useNavigation } from "react-router";
 import { z } from "zod";
-import { NotFoundError, ValidationError } from "~/.server/errors";
-import { readForm } from "~/.server/form-data";
+import { readForm } from "~/.server/http/form-data";
+import { notFound, parseQuery } from "~/.server/http/responses";
+import { redirectWithToast } from "~/.server/http/toast";
 import { leadsOf } from "~/.server/leads/access";
 import { deleteLead, LEADS_PER_PAGE, listLeads, saveLeadNote } from "~/.server/leads/owner";
-import { notFound, parseQuery } from "~/.server/responses";
-import { redirectWithToast } from "~/.server/toast";
-import { parseListFilters, parseSearchText } from "~/.server/validation";
+import { NotFoundError, ValidationError } from "~/.server/platform/errors";
+import { parseListFilters, parseSearchText } from "~/.server/platform/validation";
 import { EmptyState } from "~/components/empty-state";
 import { TextareaField } from "~/components/forms";
 import { PageHeader } from "~/components/page-header";

@@ -1,7 +1,7 @@
 import { countSave } from "~/.server/analytics/card-saves";
-import { cardMissing } from "~/.server/card-gone";
-import { attachment, visitOf } from "~/.server/http";
-import { notFound } from "~/.server/responses";
+import { cardMissing } from "~/.server/http/card-gone";
+import { attachment, visitOf } from "~/.server/http/http";
+import { notFound } from "~/.server/http/responses";
 import { appleWalletPass } from "~/.server/wallet/apple";
 import { viewerContext } from "~/middleware/viewer.server";
 import type { Route } from "./+types/share-apple-wallet";

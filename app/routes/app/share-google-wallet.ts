@@ -1,8 +1,8 @@
 import { redirect } from "react-router";
 import { countSave } from "~/.server/analytics/card-saves";
-import { cardMissing } from "~/.server/card-gone";
-import { visitOf } from "~/.server/http";
-import { notFound } from "~/.server/responses";
+import { cardMissing } from "~/.server/http/card-gone";
+import { visitOf } from "~/.server/http/http";
+import { notFound } from "~/.server/http/responses";
 import { googleWalletSaveUrl } from "~/.server/wallet/google";
 import { viewerContext } from "~/middleware/viewer.server";
 import type { Route } from "./+types/share-google-wallet";

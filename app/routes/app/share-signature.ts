@@ -1,5 +1,5 @@
-import { cardMissing } from "~/.server/card-gone";
-import { attachment } from "~/.server/http";
+import { cardMissing } from "~/.server/http/card-gone";
+import { attachment } from "~/.server/http/http";
 import { signatureOfCard } from "~/.server/profiles/signature";
 import { viewerContext } from "~/middleware/viewer.server";
 import type { Route } from "./+types/share-signature";

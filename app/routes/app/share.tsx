@@ -1,9 +1,9 @@
 import { Check, Copy, Download, Mail, QrCode, Video, Wallet } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
 import { Link } from "react-router";
+import { notFound } from "~/.server/http/responses";
 import { cardUrl } from "~/.server/profiles/qr";
 import { signatureOfCard } from "~/.server/profiles/signature";
-import { notFound } from "~/.server/responses";
 import { appleWalletReady } from "~/.server/wallet/apple";
 import { googleWalletReady } from "~/.server/wallet/google";
 import { CopyField } from "~/components/copy-field";

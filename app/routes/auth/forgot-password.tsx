@@ -1,10 +1,10 @@
 import { data, Form, Link, useNavigation } from "react-router";
 import { ForgotPasswordSchema } from "~/.server/accounts/schemas";
-import { callAuth } from "~/.server/auth";
-import { requireAnonymous } from "~/.server/authz";
-import { readForm } from "~/.server/form-data";
-import { failure } from "~/.server/responses";
-import { fieldErrors } from "~/.server/validation";
+import { callAuth } from "~/.server/http/auth";
+import { requireAnonymous } from "~/.server/http/authz";
+import { readForm } from "~/.server/http/form-data";
+import { failure } from "~/.server/http/responses";
+import { fieldErrors } from "~/.server/platform/validation";
 import { AuthShell, MailSentScreen } from "~/components/auth-shell";
 import { Field } from "~/components/forms";
 import { Alert } from "~/components/ui/alert";

@@ -1,12 +1,12 @@
 import { Form, Link, useNavigation } from "react-router";
 import { isLiveResetToken } from "~/.server/accounts/reset-tokens";
 import { ResetPasswordSchema } from "~/.server/accounts/schemas";
-import { callAuth } from "~/.server/auth";
-import { requireAnonymous } from "~/.server/authz";
-import { readForm } from "~/.server/form-data";
-import { failure } from "~/.server/responses";
-import { redirectWithToast } from "~/.server/toast";
-import { fieldErrors } from "~/.server/validation";
+import { callAuth } from "~/.server/http/auth";
+import { requireAnonymous } from "~/.server/http/authz";
+import { readForm } from "~/.server/http/form-data";
+import { failure } from "~/.server/http/responses";
+import { redirectWithToast } from "~/.server/http/toast";
+import { fieldErrors } from "~/.server/platform/validation";
 import { NewPasswordField } from "~/components/account-fields";
 import { AuthShell } from "~/components/auth-shell";
 import { Field } from "~/components/forms";

@@ -1,6 +1,6 @@
 import { redirect } from "react-router";
-import { callAuth, cookieHeaders, getAuth } from "~/.server/auth";
-import { publish } from "~/.server/realtime";
+import { callAuth, cookieHeaders, getAuth } from "~/.server/http/auth";
+import { publish } from "~/.server/platform/realtime";
 import type { Route } from "./+types/sign-out";
 
 /** POST only: signing out is a mutation, never a GET. */

@@ -1,6 +1,6 @@
 import { Link, redirect } from "react-router";
+import { safeRedirect } from "~/.server/platform/validation";
 import { DEACTIVATED_SIGN_IN } from "~/.server/profiles/deactivation";
-import { safeRedirect } from "~/.server/validation";
 import { AuthShell, LinkFailedScreen } from "~/components/auth-shell";
 import { Alert } from "~/components/ui/alert";
 import type { Route } from "./+types/verified";

@@ -1,6 +1,6 @@
 import { BellOff, MailX } from "lucide-react";
 import { data, Form, useNavigation } from "react-router";
-import { readForm } from "~/.server/form-data";
+import { readForm } from "~/.server/http/form-data";
 import { type StopState, stopInvitations, stopState } from "~/.server/invitations/stop";
 import { AuthShell, LinkFailedScreen } from "~/components/auth-shell";
 import { Button } from "~/components/ui/button";

@@ -1,8 +1,8 @@
 import { ArrowLeft, FileText } from "lucide-react";
 import { Link } from "react-router";
+import { notFound } from "~/.server/http/responses";
 import { leadRetentionMonths } from "~/.server/leads/retention";
-import { notFound } from "~/.server/responses";
-import { getSiteSettings } from "~/.server/settings/settings";
+import { getSiteSettings } from "~/.server/platform/site-settings";
 import { RouteErrorBoundary } from "~/components/error-boundary";
 import { StatusPage } from "~/components/status-page";
 import { ThemeSwitch } from "~/components/theme-switch";

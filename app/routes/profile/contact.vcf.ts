@@ -1,8 +1,8 @@
 import { countSave } from "~/.server/analytics/card-saves";
-import { getOptionalViewer } from "~/.server/authz";
-import { noteReusedCard } from "~/.server/cached-render";
-import { cardMissing } from "~/.server/card-gone";
-import { attachment, visitOf } from "~/.server/http";
+import { getOptionalViewer } from "~/.server/http/authz";
+import { noteReusedCard } from "~/.server/http/cached-render";
+import { cardMissing } from "~/.server/http/card-gone";
+import { attachment, visitOf } from "~/.server/http/http";
 import { contactFileOf } from "~/.server/profiles/contact-file";
 import { cardForViewer, getCardByUsername } from "~/.server/profiles/get-card";
 import { cardFileName } from "~/.server/profiles/vcard";

@@ -1,5 +1,5 @@
-import { cardIcon } from "~/.server/brands/icons";
-import { cardMissing } from "~/.server/card-gone";
+import { cardMissing } from "~/.server/http/card-gone";
+import { cardIcon } from "~/.server/profiles/icons";
 import type { Route } from "./+types/icon.png";
 
 /** The sizes a home screen asks for: Android's two and the iPhone's. */

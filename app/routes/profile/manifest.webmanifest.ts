@@ -1,6 +1,6 @@
-import { cardMissing } from "~/.server/card-gone";
+import { cardMissing } from "~/.server/http/card-gone";
+import { getSiteSettings } from "~/.server/platform/site-settings";
 import { getCardByUsername } from "~/.server/profiles/get-card";
-import { getSiteSettings } from "~/.server/settings/settings";
 import { brandPalette } from "~/lib/color";
 import type { Route } from "./+types/manifest.webmanifest";
 

@@ -1,9 +1,9 @@
-import { noteReusedCard } from "~/.server/cached-render";
-import { cardMissing } from "~/.server/card-gone";
-import { isNotModified, notModified } from "~/.server/http";
+import { noteReusedCard } from "~/.server/http/cached-render";
+import { cardMissing } from "~/.server/http/card-gone";
+import { isNotModified, notModified } from "~/.server/http/http";
+import { getSiteSettings } from "~/.server/platform/site-settings";
 import { cardForViewer, getCardByUsername } from "~/.server/profiles/get-card";
 import { ogImage, ogVersion } from "~/.server/profiles/og-image";
-import { getSiteSettings } from "~/.server/settings/settings";
 import type { Route } from "./+types/og.png";
 
 /** The anonymous preview image is kept by the server for the next visitor (server/page-cache.ts). */

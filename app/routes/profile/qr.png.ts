@@ -1,6 +1,6 @@
-import { noteReusedCard } from "~/.server/cached-render";
-import { cardMissing } from "~/.server/card-gone";
-import { attachment, isNotModified, notModified } from "~/.server/http";
+import { noteReusedCard } from "~/.server/http/cached-render";
+import { cardMissing } from "~/.server/http/card-gone";
+import { attachment, isNotModified, notModified } from "~/.server/http/http";
 import { getCardByUsername } from "~/.server/profiles/get-card";
 import { CARD_QR, qrPng, qrPngEtag, qrTargetUrl } from "~/.server/profiles/qr";
 import { cardFileName } from "~/.server/profiles/vcard";

@@ -1,13 +1,13 @@
 import { ArrowUpRight, Eye, Handshake } from "lucide-react";
 import { Link } from "react-router";
 import { uncommittedViews } from "~/.server/analytics/views";
-import { getOptionalViewer } from "~/.server/authz";
-import { reusableCount } from "~/.server/cached-render";
-import { cardMissing } from "~/.server/card-gone";
+import { getOptionalViewer } from "~/.server/http/authz";
+import { reusableCount } from "~/.server/http/cached-render";
+import { cardMissing } from "~/.server/http/card-gone";
+import { getSiteSettings, visitorsSeeStats } from "~/.server/platform/site-settings";
 import { cardForViewer, getCardByUsername } from "~/.server/profiles/get-card";
 import { MOBILE_QR, qrSvg, qrTargetUrl } from "~/.server/profiles/qr";
 import { wayBack } from "~/.server/profiles/way-back";
-import { getSiteSettings, visitorsSeeStats } from "~/.server/settings/settings";
 import { brandScope } from "~/components/brand-badge";
 import { RouteErrorBoundary } from "~/components/error-boundary";
 import { FallbackImage } from "~/components/fallback-image";

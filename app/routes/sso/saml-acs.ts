@@ -1,5 +1,5 @@
-import { getAuth } from "~/.server/auth";
-import { type BodyHandle, formText, MAX_SAML_FORM_BYTES, readForm } from "~/.server/form-data";
+import { getAuth } from "~/.server/http/auth";
+import { type BodyHandle, formText, MAX_SAML_FORM_BYTES, readForm } from "~/.server/http/form-data";
 import { noteSignInFailure } from "~/.server/sso/failures";
 import { loginCookieHeader } from "~/.server/sso/login-cookie";
 import { samlProviderByIssuer } from "~/.server/sso/providers";

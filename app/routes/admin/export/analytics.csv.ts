@@ -1,7 +1,8 @@
 import { getOverviewStats, getTopProfiles, getViewsBySource } from "~/.server/analytics/stats";
-import { requireAdmin, requirePermission } from "~/.server/authz";
-import { csvResponse, isoDay, toCsv } from "~/.server/csv";
+import { requireAdmin, requirePermission } from "~/.server/http/authz";
+import { csvResponse } from "~/.server/http/responses";
 import { leadsByCard } from "~/.server/leads/owner";
+import { isoDay, toCsv } from "~/.server/platform/csv";
 import type { Route } from "./+types/analytics.csv";
 
 /** Cards listed with their lead counts in the file, at most. */

@@ -1,7 +1,7 @@
 import { auditEntriesForExport, parseAuditQuery } from "~/.server/audit/list";
-import { requireAdmin, requirePermission } from "~/.server/authz";
-import { csvResponse, isoDay, toCsv } from "~/.server/csv";
-import { parseQuery } from "~/.server/responses";
+import { requireAdmin, requirePermission } from "~/.server/http/authz";
+import { csvResponse, parseQuery } from "~/.server/http/responses";
+import { isoDay, toCsv } from "~/.server/platform/csv";
 import { describeChange } from "~/lib/audit";
 import type { Route } from "./+types/audit.csv";
 

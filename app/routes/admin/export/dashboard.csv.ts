@@ -1,6 +1,7 @@
 import { getOverviewStats } from "~/.server/analytics/stats";
-import { requireAdmin, requirePermission } from "~/.server/authz";
-import { csvResponse, isoDay, toCsv } from "~/.server/csv";
+import { requireAdmin, requirePermission } from "~/.server/http/authz";
+import { csvResponse } from "~/.server/http/responses";
+import { isoDay, toCsv } from "~/.server/platform/csv";
 import { allProfilesForExport } from "~/.server/profiles/admin-list";
 import type { Route } from "./+types/dashboard.csv";
 

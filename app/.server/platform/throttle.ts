@@ -1,6 +1,6 @@
 import { and, eq, gt, lt, notLike, or, sql } from "drizzle-orm";
-import { db, type Queryable } from "../db/client";
-import { throttleEvents } from "../db/schema";
+import { db, type Queryable } from "./db/client";
+import { throttleEvents } from "./db/schema";
 import { keyedHash } from "./tokens";
 
 const ONE_HOUR_MS = 60 * 60 * 1000;

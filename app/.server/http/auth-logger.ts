@@ -1,6 +1,6 @@
-import { isDatabaseUnavailable } from "./db/availability";
-import { databaseErrorLine, isFailedQuery } from "./db/errors";
-import { loggedText } from "./log-redaction";
+import { isDatabaseUnavailable } from "../platform/db/availability";
+import { databaseErrorLine, isFailedQuery } from "../platform/db/errors";
+import { loggedText } from "../platform/log-redaction";
 import { noteOutage } from "./outage";
 
 type Level = "debug" | "info" | "success" | "warn" | "error";

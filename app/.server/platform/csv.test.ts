@@ -1,6 +1,6 @@
 import { spawnSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
-import { hasPython, PYTHON } from "../../tests/support/checkers";
+import { hasPython, PYTHON } from "../../../tests/support/checkers";
 import { neutralise, toCsv } from "./csv";
 
 /** Reads a CSV file as Python's csv module does, with the given separator: every cell. */

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { BrandSchema } from "./brands/schemas";
-import { CreateProfileSchema, ProfileFieldsSchema } from "./profiles/schemas";
-import { SettingsSchema } from "./settings/schemas";
-import { fieldErrors } from "./validation";
+import { BrandSchema } from "../../app/.server/brands/schemas";
+import { fieldErrors } from "../../app/.server/platform/validation";
+import { CreateProfileSchema, ProfileFieldsSchema } from "../../app/.server/profiles/schemas";
+import { SettingsSchema } from "../../app/.server/settings/schemas";
 
 const PROFILE = {
   firstName: "Amelia",

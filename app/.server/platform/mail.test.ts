@@ -39,7 +39,7 @@ describe("mail through SMTP when SMTP_URL is set", () => {
     vi.stubEnv("SMTP_URL", `smtp://127.0.0.1:${port}`);
     vi.stubEnv("MAIL_FROM", "Namecard <cards@example.com>");
     vi.resetModules();
-    const { actionMail, sendMail } = await import("~/.server/mail");
+    const { actionMail, sendMail } = await import("~/.server/platform/mail");
     await sendMail(
       actionMail({
         to: "grace@example.org",

@@ -1,9 +1,9 @@
 import sharp from "sharp";
 import { brandPalette } from "~/lib/color";
-import { imageWork } from "../image-work";
-import { getCardByUsername } from "../profiles/get-card";
-import { getSiteSettings } from "../settings/settings";
-import { brandLogoPng } from "./logo-png";
+import { brandLogoPng } from "../brands/logo-png";
+import { imageWork } from "../platform/image-work";
+import { getSiteSettings } from "../platform/site-settings";
+import { getCardByUsername } from "./get-card";
 
 /**
  * A card's square icon, for a wallet pass and a phone's home screen: its

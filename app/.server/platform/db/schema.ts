@@ -17,9 +17,9 @@ import {
   uniqueIndex,
   uuid,
 } from "drizzle-orm/pg-core";
-import type { CardLink, FieldPolicies, FieldVisibility } from "../../lib/card-fields";
-import { IDENTITY_PROTOCOL_NAMES } from "../../lib/identity-protocols";
-import { FONT_FAMILIES, JOIN_RULES } from "../../lib/settings";
+import type { CardLink, FieldPolicies, FieldVisibility } from "../../../lib/card-fields";
+import { IDENTITY_PROTOCOL_NAMES } from "../../../lib/identity-protocols";
+import { FONT_FAMILIES, JOIN_RULES } from "../../../lib/settings";
 
 const timestamps = {
   createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
@@ -32,7 +32,6 @@ const timestamps = {
 // ── better-auth ──────────────────────────────────────────────────────────────
 // Written by hand (better-auth's schema generator needs a newer Node): the property names are better-auth's field
 // names, the columns are our snake_case.
-
 
 /** A SAML provider's checked claims, kept until the browser that posted them comes back (sso/claims.ts names them). */
 type StoredClaims = {

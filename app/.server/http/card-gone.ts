@@ -1,5 +1,5 @@
 import { data, redirect } from "react-router";
-import { deactivatedCardAnswer } from "./profiles/deactivation";
+import { deactivatedCardAnswer } from "../profiles/deactivation";
 import { notFound } from "./responses";
 
 /**

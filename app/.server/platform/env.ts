@@ -228,7 +228,7 @@ export function dataDirectoryInUse(
 /**
  * What the embedded database needs free to start at all: one segment of its
  * write-ahead log. Between this and DISK_RESERVE_MB it starts, and refuses
- * changes until space is freed (app/.server/disk-space.ts).
+ * changes until space is freed (app/.server/platform/disk-space.ts).
  */
 const START_MIN_FREE_BYTES = 16 * 1024 * 1024;
 

@@ -7,7 +7,7 @@ import {
   redirect,
 } from "react-router";
 import { TOAST_MS, TOAST_SEEN_COOKIE, type Toast } from "~/lib/toast";
-import { env } from "./env";
+import { env } from "../platform/env";
 
 /**
  * The one way to tell someone how a write went: the action redirects and

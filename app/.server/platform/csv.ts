@@ -42,16 +42,6 @@ export function toCsv(rows: unknown[][]): string {
   );
 }
 
-export function csvResponse(body: string, fileName: string): Response {
-  return new Response(body, {
-    headers: {
-      "Content-Type": "text/csv; charset=utf-8",
-      "Content-Disposition": `attachment; filename="${fileName}"`,
-      "Cache-Control": "no-store",
-    },
-  });
-}
-
 /** YYYY-MM-DD of a date, for file names. */
 export function isoDay(date = new Date()): string {
   return date.toISOString().slice(0, 10);

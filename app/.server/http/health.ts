@@ -1,10 +1,10 @@
 import { sql } from "drizzle-orm";
-import { ANSWER_TIMEOUT_MS, db, getDatabaseHandle } from "./db/client";
-import { BEAT_EVERY_MS } from "./db/database-thread-protocol";
-import { healthChecks } from "./db/schema";
-import { diskSpaceLow, lowSpaceLine } from "./disk-space";
-import { dataDirectoryInUse, env } from "./env";
-import { probeDirectory } from "./monitor";
+import { ANSWER_TIMEOUT_MS, db, getDatabaseHandle } from "../platform/db/client";
+import { BEAT_EVERY_MS } from "../platform/db/database-thread-protocol";
+import { healthChecks } from "../platform/db/schema";
+import { diskSpaceLow, lowSpaceLine } from "../platform/disk-space";
+import { dataDirectoryInUse, env } from "../platform/env";
+import { probeDirectory } from "../platform/monitor";
 
 /**
  * What `/healthz` reports (docs/decisions/011-outages-and-health.md): the

@@ -1,7 +1,7 @@
 import { createContext, type RouterContextProvider } from "react-router";
-import { isDatabaseUnavailable } from "./db/availability";
-import { currentRequestScope, inRequestScope } from "./db/request-scope";
-import { diskSpaceLow } from "./disk-space";
+import { isDatabaseUnavailable } from "../platform/db/availability";
+import { currentRequestScope, inRequestScope } from "../platform/db/request-scope";
+import { diskSpaceLow } from "../platform/disk-space";
 
 /**
  * A request that failed because the database is unavailable is answered with
@@ -18,16 +18,16 @@ export const RETRY_AFTER_SECONDS = 15;
 /**
  * Runs `answer` (a request's whole handling) so that an outage met inside a
  * library is noted for it; a read (`budgeted`) also gets the time budget of
- * app/.server/db/request-scope.ts.
+ * app/.server/platform/db/request-scope.ts.
  */
 export function watchForOutage<T>(answer: () => T, budgeted: boolean): T {
   return inRequestScope(answer, budgeted ? performance.now() : null);
 }
 
 /** Ends the request's budget: its response is sent, and what it set going is not held to it. */
-export { endBudget as responseSent } from "./db/request-scope";
+export { endBudget as responseSent } from "../platform/db/request-scope";
 
-/** Notes that the request being answered met an unavailable database (app/.server/auth-logger.ts does, for better-auth). */
+/** Notes that the request being answered met an unavailable database (app/.server/http/auth-logger.ts does, for better-auth). */
 export function noteOutage() {
   const request = currentRequestScope();
   if (request) request.outageMet = true;

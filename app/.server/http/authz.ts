@@ -1,13 +1,13 @@
 import { eq } from "drizzle-orm";
 import { data, redirect } from "react-router";
 import { can, type Permission } from "~/lib/permissions";
-import { linkCard } from "./accounts/session-start";
-import type { Actor } from "./actor";
-import { roleOf } from "./admins";
+import { linkCard } from "../accounts/session-start";
+import type { Actor } from "../platform/actor";
+import { roleOf } from "../platform/admins";
+import { db } from "../platform/db/client";
+import { brands, profiles } from "../platform/db/schema";
+import { cardsOfAccount, endSessionsOf } from "../profiles/deactivation";
 import { getAuth } from "./auth";
-import { db } from "./db/client";
-import { brands, profiles } from "./db/schema";
-import { cardsOfAccount, endSessionsOf } from "./profiles/deactivation";
 import { accountCards, accountCardsColumns, readSignedIn, type ViewerProfile } from "./signed-in";
 
 /** The signed-in person: who they are to the domain (an Actor), and what their pages show of them. */

@@ -1,5 +1,5 @@
 import { createHash, createHmac, randomBytes } from "node:crypto";
-import { env } from "../env";
+import { env } from "./env";
 
 /** A secret for a link or a cookie: 256 random bits, URL-safe. */
 export function randomToken(): string {

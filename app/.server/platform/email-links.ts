@@ -1,7 +1,7 @@
 import { and, eq, gt } from "drizzle-orm";
-import { db, type Queryable } from "../db/client";
-import { emailLinks } from "../db/schema";
-import { env } from "../env";
+import { db, type Queryable } from "./db/client";
+import { emailLinks } from "./db/schema";
+import { env } from "./env";
 import { randomToken, tokenHash } from "./tokens";
 
 const ONE_DAY_MS = 24 * 60 * 60 * 1000;

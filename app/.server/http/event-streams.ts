@@ -1,8 +1,8 @@
 import { and, gt, inArray } from "drizzle-orm";
-import { db } from "./db/client";
-import { outsideRequest } from "./db/request-scope";
-import { sessions } from "./db/schema";
-import { type RealtimeEvent, subscribe } from "./realtime";
+import { db } from "../platform/db/client";
+import { outsideRequest } from "../platform/db/request-scope";
+import { sessions } from "../platform/db/schema";
+import { type RealtimeEvent, subscribe } from "../platform/realtime";
 
 /**
  * The open `/events` streams of this process, by session

@@ -1,6 +1,6 @@
 import { randomFillSync } from "node:crypto";
 import { createContext } from "react-router";
-import { env } from "./env";
+import { env } from "../platform/env";
 
 const NONCE_BYTES = 16;
 /** Random bytes drawn 256 nonces at a time: one draw per answer was 4% of a kept card's work. */

@@ -1,9 +1,9 @@
 import { data } from "react-router";
 import type { ActionFailure } from "~/lib/action-result";
-import { isDatabaseUnavailable } from "./db/availability";
-import { databaseErrorLine, isFailedQuery } from "./db/errors";
-import { diskSpaceLow } from "./disk-space";
-import { ConflictError, ForbiddenError, NotFoundError, StaleEditError, ValidationError } from "./errors";
+import { isDatabaseUnavailable } from "../platform/db/availability";
+import { databaseErrorLine, isFailedQuery } from "../platform/db/errors";
+import { diskSpaceLow } from "../platform/disk-space";
+import { ConflictError, ForbiddenError, NotFoundError, StaleEditError, ValidationError } from "../platform/errors";
 
 /** What a form says when its write could not reach the database; what was typed stays on the form. */
 const TEMPORARILY_UNAVAILABLE =
@@ -79,4 +79,15 @@ function badRequestFrom(error: unknown): never {
   if (!(error instanceof ValidationError)) throw error;
   const message = Object.values(error.fieldErrors).flat()[0] ?? "This address is not valid.";
   throw data(message, { status: 400 });
+}
+
+/** A CSV file to download, never kept by a cache. */
+export function csvResponse(body: string, fileName: string): Response {
+  return new Response(body, {
+    headers: {
+      "Content-Type": "text/csv; charset=utf-8",
+      "Content-Disposition": `attachment; filename="${fileName}"`,
+      "Cache-Control": "no-store",
+    },
+  });
 }

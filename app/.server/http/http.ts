@@ -1,4 +1,4 @@
-import type { Visit } from "./analytics/views";
+import type { Visit } from "../analytics/views";
 import { CLIENT_IP_HEADER } from "./auth";
 
 /** A Content-Disposition that keeps accents in modern browsers and stays ASCII for the rest. */

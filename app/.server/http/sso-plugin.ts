@@ -1,15 +1,15 @@
 import type { BetterAuthPlugin } from "better-auth";
 import { APIError, createAuthEndpoint, isAPIError } from "better-auth/api";
 import { z } from "zod";
-import { startSession } from "../accounts/auth-plugin";
-import { EmailSchema, safeRedirect } from "../validation";
-import { recordSignInFailure } from "./failures";
-import { accountFromProvider } from "./identities";
-import { LOGIN_COOKIE, LOGIN_COOKIE_MAX_AGE_S } from "./login-cookie";
-import type { SsoMessageCode } from "./messages";
-import { reasonOf, takeLogin } from "./oidc";
-import { protocolOf } from "./protocols";
-import { getProvider, hasSecret, type Provider, providerForEmail } from "./providers";
+import { EmailSchema, safeRedirect } from "../platform/validation";
+import { recordSignInFailure } from "../sso/failures";
+import { accountFromProvider } from "../sso/identities";
+import { LOGIN_COOKIE, LOGIN_COOKIE_MAX_AGE_S } from "../sso/login-cookie";
+import type { SsoMessageCode } from "../sso/messages";
+import { reasonOf, takeLogin } from "../sso/oidc";
+import { protocolOf } from "../sso/protocols";
+import { getProvider, hasSecret, type Provider, providerForEmail } from "../sso/providers";
+import { startSession } from "./auth-plugin";
 
 const StartBodySchema = z.strictObject({
   providerId: z.uuid().optional(),

@@ -1,9 +1,9 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { eq } from "drizzle-orm";
+import { db } from "../platform/db/client";
+import { brands, profiles, sessions, users } from "../platform/db/schema";
+import { cardsOfAccount } from "../profiles/deactivation";
 import { getAuth } from "./auth";
-import { db } from "./db/client";
-import { brands, profiles, sessions, users } from "./db/schema";
-import { cardsOfAccount } from "./profiles/deactivation";
 
 /**
  * The signed-in account behind a request, in one read when nothing is due

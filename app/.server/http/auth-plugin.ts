@@ -2,13 +2,9 @@ import type { BetterAuthPlugin, GenericEndpointContext } from "better-auth";
 import { APIError, createAuthEndpoint, createAuthMiddleware, isAPIError } from "better-auth/api";
 import { setSessionCookie } from "better-auth/cookies";
 import type { z } from "zod";
-import { acceptInvitation, viewInvitation } from "../invitations/accept";
-import { ssoRequiredMessage } from "../sso/messages";
-import { requiredProviderFor } from "../sso/providers";
-import { fieldErrors } from "../validation";
-import { type ConfirmedUser, confirmSignUp, pendingSignUp } from "./confirm-sign-up";
-import { weakPasswordMessage } from "./password-strength";
-import { resetTokenEmail } from "./reset-tokens";
+import { type ConfirmedUser, confirmSignUp, pendingSignUp } from "../accounts/confirm-sign-up";
+import { weakPasswordMessage } from "../accounts/password-strength";
+import { resetTokenEmail } from "../accounts/reset-tokens";
 import {
   AcceptInvitationBodySchema,
   ConfirmBodySchema,
@@ -18,8 +14,9 @@ import {
   ResetBodySchema,
   SignInBodySchema,
   SignUpBodySchema,
-} from "./schemas";
-import { resendConfirmation, signUp } from "./sign-up";
+} from "../accounts/schemas";
+import { resendConfirmation, signUp } from "../accounts/sign-up";
+import { acceptInvitation, viewInvitation } from "../invitations/accept";
 import {
   clearSignInFailures,
   MAILS_PER_ADDRESS_PER_HOUR,
@@ -27,8 +24,11 @@ import {
   signInWait,
   takeMailQuota,
   waitText,
-} from "./throttle";
-import { randomToken } from "./tokens";
+} from "../platform/throttle";
+import { randomToken } from "../platform/tokens";
+import { fieldErrors } from "../platform/validation";
+import { ssoRequiredMessage } from "../sso/messages";
+import { requiredProviderFor } from "../sso/providers";
 
 const ONE_DAY_S = 60 * 60 * 24;
 

@@ -2,18 +2,18 @@ import { betterAuth } from "better-auth";
 import { drizzleAdapter } from "better-auth/adapters/drizzle";
 import type { FieldErrors } from "~/lib/action-result";
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "~/lib/limits";
-import { namecardAccounts } from "./accounts/auth-plugin";
-import { sendResetMail } from "./accounts/mails";
-import { sessionHooks } from "./accounts/session-start";
-import { clearSignInFailures } from "./accounts/throttle";
+import { sendResetMail } from "../accounts/mails";
+import { sessionHooks } from "../accounts/session-start";
+import { type Database, getDatabaseHandle } from "../platform/db/client";
+import { authSchema } from "../platform/db/schema";
+import { env } from "../platform/env";
+import { learnAuthApi } from "../platform/log-redaction";
+import { afterAnswer } from "../platform/mail";
+import { publish } from "../platform/realtime";
+import { clearSignInFailures } from "../platform/throttle";
 import { authLogger } from "./auth-logger";
-import { type Database, getDatabaseHandle } from "./db/client";
-import { authSchema } from "./db/schema";
-import { env } from "./env";
-import { learnAuthApi } from "./log-redaction";
-import { afterAnswer } from "./mail";
-import { publish } from "./realtime";
-import { namecardSso } from "./sso/plugin";
+import { namecardAccounts } from "./auth-plugin";
+import { namecardSso } from "./sso-plugin";
 
 /**
  * The header our server sets to the client's address (from the socket, or from

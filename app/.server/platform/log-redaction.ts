@@ -111,7 +111,7 @@ function wordOf(segment: string): string | null {
 let known: AuthApiPaths | null = null;
 
 /**
- * Learns the auth API's paths from better-auth once it runs (app/.server/auth.ts
+ * Learns the auth API's paths from better-auth once it runs (app/.server/http/auth.ts
  * tells it): its base path, and the words of every endpoint's path, plugins'
  * too. Until then every path segment is replaced.
  */

@@ -1,6 +1,6 @@
 import { data } from "react-router";
 import { MAX_IMAGE_BYTES, MAX_SITE_IMAGE_BYTES } from "~/lib/limits";
-import type { ImageChange } from "./images";
+import type { ImageChange } from "../platform/images";
 
 /**
  * Request bodies, in one place: what a route may declare about them, which
