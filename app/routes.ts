@@ -9,6 +9,7 @@ export default [
   route("auth/verified", "routes/auth/verified.tsx"),
   route("auth/sign-out", "routes/auth/sign-out.tsx"),
   route("auth/invitation", "routes/auth/invitation.tsx"),
+  route("auth/confirm-admin", "routes/auth/confirm-admin.tsx"),
   route("invitations/stop", "routes/invitations/stop.tsx"),
   route("api/auth/*", "routes/api/auth.$.ts"),
   // SAML single sign-on: Namecard's metadata, and where providers post their answers.

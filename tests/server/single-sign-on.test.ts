@@ -12,11 +12,14 @@ import {
   users,
   verifications,
 } from "~/.server/platform/db/schema";
+import { env } from "~/.server/platform/env";
 import { setCardState } from "~/.server/profiles/deactivation";
 import { listProviders, saveProvider } from "~/.server/sso/providers";
 import { ProviderFormSchema } from "~/.server/sso/schemas";
 import { action as authAction } from "~/routes/auth/auth";
+import { loader as confirmAdminLoader } from "~/routes/auth/confirm-admin";
 import { newBrowser, newestLink, openIn, signUpIn } from "../security/accounts-support";
+import { MEMBER_PASSWORD } from "../support/members";
 import { startOidcProvider, type TestProvider } from "../support/oidc-provider";
 import { connectProvider, SsoBrowser } from "../support/sso-flow";
 import { createMember, formRequest, getRequest, insertCard, present, run } from "./helpers";
@@ -257,6 +260,50 @@ describe("single sign-on with an OpenID Connect provider", () => {
     expect(await browser.signIn({ providerId: provider.id })).toMatchObject({ location: "/auth?sso=break-glass" });
     expect(await browser.session()).toBeNull();
     expect(await db.select().from(ssoIdentities)).toEqual([]);
+  });
+
+  it("links a provider into an administrator's account only once the administrator confirms with their password", async () => {
+    const provider = await connect(await adminOf(), { verifiesAddresses: true });
+    const lead = await createMember({ email: "lead@acme.test", firstName: "Lee", lastName: "Lead" });
+    await db.update(users).set({ role: "admin" }).where(eq(users.id, lead.id));
+    idp.signInAs("sub-lead", { email: "lead@acme.test", email_verified: true, given_name: "Lee" });
+
+    const browser = new SsoBrowser();
+    const back = await browser.signIn({ providerId: provider.id });
+    const state = present(
+      /^\/auth\/confirm-admin\?state=([^&]+)$/.exec(back.location ?? "")?.[1],
+      "the confirmation page",
+    );
+    expect(await browser.session()).toBeNull();
+    expect(await db.select().from(ssoIdentities)).toEqual([]);
+    // The page names the provider and the account; the password is asked for there.
+    const page = await run(confirmAdminLoader, getRequest(`/auth/confirm-admin?state=${state}`));
+    expect(page.data).toMatchObject({ pending: { providerName: "Acme Login", email: "lead@acme.test" } });
+
+    const confirm = (password: string, from = browser) =>
+      from.app(`${env.PUBLIC_URL}/api/auth/sso/confirm-admin`, {
+        method: "POST",
+        body: { state: decodeURIComponent(state), password },
+      });
+    // Another browser with the page's address has nothing to confirm: the sign-in is this browser's.
+    expect((await confirm(MEMBER_PASSWORD, new SsoBrowser())).status).toBe(400);
+    const wrong = await confirm("not the password");
+    expect(wrong.status).toBe(400);
+    expect(await wrong.json()).toMatchObject({ code: "WRONG_PASSWORD" });
+    expect(await db.select().from(ssoIdentities)).toEqual([]);
+    expect(await browser.session()).toBeNull();
+
+    const right = await confirm(MEMBER_PASSWORD);
+    expect(right.status).toBe(200);
+    expect(present(await browser.session(), "a session").user.id).toBe(lead.id);
+    expect(await db.select({ userId: ssoIdentities.userId }).from(ssoIdentities)).toEqual([{ userId: lead.id }]);
+    // Used once: the same confirmation again finds nothing.
+    expect((await confirm(MEMBER_PASSWORD)).status).toBe(400);
+
+    // From then on the provider signs the administrator in directly.
+    const later = new SsoBrowser();
+    expect(await later.signIn({ providerId: provider.id })).toMatchObject({ status: 302, location: "/" });
+    expect(present(await later.session(), "a session").user.id).toBe(lead.id);
   });
 
   it("makes no new account where only invited people may join, and signs in the one whose card was prepared", async () => {

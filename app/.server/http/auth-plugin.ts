@@ -55,6 +55,7 @@ const OPEN_ENDPOINTS = new Set([
   "POST /accept-invitation",
   "POST /sign-in/sso",
   "GET /sso/callback",
+  "POST /sso/confirm-admin",
 ]);
 
 function refuse(error: z.ZodError): never {

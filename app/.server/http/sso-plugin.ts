@@ -1,15 +1,31 @@
 import type { BetterAuthPlugin } from "better-auth";
 import { APIError, createAuthEndpoint, isAPIError } from "better-auth/api";
 import { z } from "zod";
+import {
+  clearSignInFailures,
+  recordSignInFailure as recordPasswordFailure,
+  signInWait,
+  waitText,
+} from "../platform/throttle";
 import { EmailSchema, safeRedirect } from "../platform/validation";
+import { heldAdminLink, holdAdminLink, releaseAdminLink } from "../sso/admin-link";
 import { recordSignInFailure } from "../sso/failures";
 import { accountFromProvider } from "../sso/identities";
 import { LOGIN_COOKIE, LOGIN_COOKIE_MAX_AGE_S } from "../sso/login-cookie";
-import type { SsoMessageCode } from "../sso/messages";
+import { SSO_MESSAGES, type SsoMessageCode, ssoMessage } from "../sso/messages";
 import { reasonOf, takeLogin } from "../sso/oidc";
 import { protocolOf } from "../sso/protocols";
 import { getProvider, hasSecret, type Provider, providerForEmail } from "../sso/providers";
 import { startSession } from "./auth-plugin";
+
+const ConfirmBodySchema = z.strictObject({
+  state: z.string().min(1).max(200),
+  password: z.string().min(1).max(200),
+});
+
+const WRONG_PASSWORD = "That is not this account's password. Nothing was linked.";
+const NO_PASSWORD_TO_CONFIRM =
+  "This administrator account has no Namecard password to confirm with, so it was not linked. Sign in the way you usually do.";
 
 const StartBodySchema = z.strictObject({
   providerId: z.uuid().optional(),
@@ -78,6 +94,12 @@ export function namecardSso() {
         if (finished.outcome !== "ok") return refuse(finished.outcome, finished.reason, provider);
         const { claims } = finished;
         const account = await accountFromProvider(provider, claims);
+        if (account.outcome === "confirm-admin") {
+          // An administrator's account: it waits for their password (sso/admin-link.ts), in this browser.
+          const held = await holdAdminLink({ providerId: provider.id, claims, redirectTo: login.redirectTo });
+          ctx.setCookie(cookie.name, held.browserKey, cookie.attributes);
+          throw ctx.redirect(`/auth/confirm-admin?${new URLSearchParams({ state: held.token })}`);
+        }
         if (account.outcome !== "ok") {
           return refuse(account.outcome, `subject ${JSON.stringify(claims.subject.slice(0, 255))}`, provider);
         }
@@ -90,6 +112,52 @@ export function namecardSso() {
           throw error;
         }
         throw ctx.redirect(login.redirectTo);
+      }),
+
+      /**
+       * An administrator confirms, with their password, that a provider may
+       * sign in to their account from now on. A wrong password counts as a
+       * failed sign-in of the account, slowed as those are.
+       */
+      confirmAdminLink: createAuthEndpoint("/sso/confirm-admin", { method: "POST" }, async (ctx) => {
+        const parsed = ConfirmBodySchema.safeParse(ctx.body ?? {});
+        if (!parsed.success) {
+          throw new APIError("BAD_REQUEST", { message: "The request is not valid", code: "INVALID_INPUT" });
+        }
+        const { state, password } = parsed.data;
+        const cookie = ctx.context.createAuthCookie(LOGIN_COOKIE, { maxAge: LOGIN_COOKIE_MAX_AGE_S });
+        const held = await heldAdminLink(state, ctx.getCookie(cookie.name) ?? null);
+        if (!held) throw new APIError("BAD_REQUEST", { message: SSO_MESSAGES.expired, code: "EXPIRED" });
+        const email = (held.claims.text.email ?? "").trim().toLowerCase();
+        const wait = await signInWait(email);
+        if (wait > 0) {
+          throw new APIError("TOO_MANY_REQUESTS", {
+            message: `Too many wrong passwords for this account. Try again in ${waitText(wait)}.`,
+            code: "THROTTLED",
+          });
+        }
+        const found = await ctx.context.internalAdapter.findUserByEmail(email, { includeAccounts: true });
+        const hash = found?.accounts.find((account) => account.providerId === "credential")?.password;
+        if (!found || !hash) {
+          throw new APIError("BAD_REQUEST", { message: NO_PASSWORD_TO_CONFIRM, code: "NO_PASSWORD" });
+        }
+        if (!(await ctx.context.password.verify({ hash, password }))) {
+          await recordPasswordFailure(email);
+          throw new APIError("BAD_REQUEST", { message: WRONG_PASSWORD, code: "WRONG_PASSWORD" });
+        }
+        await clearSignInFailures(email);
+        await releaseAdminLink(state);
+        ctx.setCookie(cookie.name, "", { ...cookie.attributes, maxAge: 0 });
+        const account = await accountFromProvider(held.provider, held.claims, { confirmedAdmin: found.user.id });
+        if (account.outcome !== "ok") {
+          await recordSignInFailure(held.provider.id, account.outcome, `account ${found.user.id}`).catch(() => {});
+          throw new APIError("BAD_REQUEST", {
+            message: ssoMessage(account.outcome) ?? SSO_MESSAGES.failed,
+            code: "REFUSED",
+          });
+        }
+        await startSession(ctx, account.user);
+        return ctx.json({ url: held.redirectTo });
       }),
     },
   } satisfies BetterAuthPlugin;

@@ -76,7 +76,10 @@ const SUBJECT = /^[\x20-\x7e\u00a0-\uffff]{1,255}$/u;
 /** Google's own issuer signs in any Google account: only its hosted-domain claim ties one to a company. */
 const GOOGLE_ISSUER = "https://accounts.google.com";
 
-type Resolved = { outcome: "ok"; user: Account; linked: boolean } | { outcome: IdentityRefusal };
+type Resolved =
+  | { outcome: "ok"; user: Account; linked: boolean }
+  | { outcome: IdentityRefusal }
+  | { outcome: "confirm-admin" };
 
 /**
  * The account a provider's sign-in is for (docs/decisions/030-single-sign-on.md).
@@ -88,7 +91,12 @@ type Resolved = { outcome: "ok"; user: Account; linked: boolean } | { outcome: I
  * same issuer is refused, not taken over, and so is an address of
  * ADMIN_EMAILS, which keeps its password as the way in a provider cannot touch.
  */
-async function resolveIn(tx: Queryable, provider: Provider, claims: ProviderClaims): Promise<Resolved> {
+async function resolveIn(
+  tx: Queryable,
+  provider: Provider,
+  claims: ProviderClaims,
+  confirmedAdmin: string | null,
+): Promise<Resolved> {
   if (!SUBJECT.test(claims.subject)) return { outcome: "failed" };
   const email = addressOf(claims);
   const [known] = await tx
@@ -129,6 +137,8 @@ async function resolveIn(tx: Queryable, provider: Provider, claims: ProviderClai
     if (user.emailVerified && claims.emailVerified !== true && !provider.verifiesAddresses) {
       return { outcome: "link-unverified" };
     }
+    // An administrator's account is linked only once the administrator confirms it with their password.
+    if (user.role === "admin" && confirmedAdmin !== user.id) return { outcome: "confirm-admin" };
     if (!user.emailVerified) {
       // An unconfirmed sign-up for the address, which the provider has now proven: nothing
       // typed there (its password, its names, its phone) was confirmed by the mailbox's owner.
@@ -165,14 +175,16 @@ async function resolveIn(tx: Queryable, provider: Provider, claims: ProviderClai
 export async function accountFromProvider(
   provider: Provider,
   claims: ProviderClaims,
-): Promise<{ outcome: "ok"; user: Account } | { outcome: IdentityRefusal }> {
+  options: { confirmedAdmin?: string } = {},
+): Promise<{ outcome: "ok"; user: Account } | { outcome: IdentityRefusal | "confirm-admin" }> {
+  const confirmedAdmin = options.confirmedAdmin ?? null;
   let resolved: Resolved;
   try {
-    resolved = await db.transaction((tx) => resolveIn(tx, provider, claims));
+    resolved = await db.transaction((tx) => resolveIn(tx, provider, claims, confirmedAdmin));
   } catch (error) {
     // The same person's first sign-in in two tabs at once: the second finds what the first made.
     if (!isUniqueViolation(error)) throw error;
-    resolved = await db.transaction((tx) => resolveIn(tx, provider, claims));
+    resolved = await db.transaction((tx) => resolveIn(tx, provider, claims, confirmedAdmin));
   }
   if (resolved.outcome !== "ok") return resolved;
   const { user } = resolved;
