@@ -136,13 +136,31 @@ describe("sharing back from a card", () => {
     expect(await db.select().from(mailJobs).where(eq(mailJobs.profileId, card.id))).toEqual([]);
   });
 
-  it("answers bots as people and keeps nothing: a filled hidden field, a form sent too soon, a stamp it never gave", async () => {
+  it("shows a form sent sooner than a person types (a phone's autofill) again, filled in, to be sent once more", async () => {
+    const owner = await createMember();
+    const card = owner.profile;
+    const stamp = formStamp(card.id, Date.now() - 500);
+    const answer = await share(card, { ...VISITOR, stamp });
+    expect(answer.status).toBe(400);
+    expect(answer.data).toMatchObject({
+      formError: "Check your details, then press Share my details again.",
+      values: { name: VISITOR.name, email: VISITOR.email },
+      stamp,
+    });
+    expect(await leadsOfCard(card.id)).toEqual([]);
+    // Pressed again once a person could have typed it: it goes through.
+    expect((await share(card, { ...VISITOR, stamp: shownAgo(card.id) })).data).toMatchObject({ sent: true });
+    expect(await leadsOfCard(card.id)).toHaveLength(1);
+  });
+
+  it("answers bots as people and keeps nothing: a filled hidden field, a stamp it never gave", async () => {
     const owner = await createMember();
     const card = owner.profile;
     const other = await insertCard();
     for (const fields of [
       { ...VISITOR, website_url: "https://spam.example" },
-      { ...VISITOR, stamp: formStamp(card.id, Date.now() - 500) },
+      // A bot that fills the hidden field too, however fast.
+      { ...VISITOR, website_url: "https://spam.example", stamp: formStamp(card.id, Date.now() - 500) },
       { ...VISITOR, stamp: `${Date.now() - 10_000}.${"A".repeat(43)}` },
       // A stamp this server gave, for another card.
       { ...VISITOR, stamp: shownAgo(other.id) },

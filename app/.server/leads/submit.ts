@@ -16,9 +16,10 @@ import { leadRetentionMonths, monthsAfter } from "./retention";
 
 /**
  * A visitor shares their details back from a card (docs/decisions/034-leads.md).
- * Bots are dropped quietly (a filled hidden field, a form sent sooner than a
- * person could fill it, or a stamp this server never gave): they are answered
- * as a person is, and nothing is stored or sent. People are limited per
+ * Bots are dropped quietly (a filled hidden field, or a stamp this server
+ * never gave): they are answered as a person is, and nothing is stored or
+ * sent. A form sent sooner than a person could type it (a phone's autofill
+ * can be that quick) is shown again to be sent once more, never dropped. People are limited per
  * network and card, and each card takes a bounded number an hour.
  */
 
@@ -113,6 +114,8 @@ export type SubmitOutcome =
   | { kind: "dropped" }
   /** The form is too old to trust its timing: shown again, filled in, to be sent anew. */
   | { kind: "expired" }
+  /** Sent sooner than a person types: shown again, filled in, to be sent once more. */
+  | { kind: "too-soon" }
   | { kind: "too-many" };
 
 /** The consent the visitor reads on the form for this card, as it is stored with their lead. */
@@ -174,7 +177,7 @@ export async function submitLead(options: {
   const { card, input, source } = options;
   const now = options.now ?? new Date();
   const age = formAge(options.stamp, card.id, now.getTime());
-  const looksLikeBot = options.honeypot.trim() !== "" || age === null || age < MIN_FILL_MS;
+  const looksLikeBot = options.honeypot.trim() !== "" || age === null;
 
   const network = networkOf(options.ip);
   const networkKey = keyedHash("lead-network", `${network}\n${card.id}`);
@@ -206,6 +209,7 @@ export async function submitLead(options: {
       { key: everywhereKey, createdAt: now },
     ]);
     if (looksLikeBot) return { kind: "dropped" };
+    if (age < MIN_FILL_MS) return { kind: "too-soon" };
     if (age > MAX_FORM_AGE_MS) return { kind: "expired" };
     if ((await countSince(tx, stampKey, new Date(now.getTime() - MAX_FORM_AGE_MS - 60_000))) > 0) {
       return { kind: "dropped" };

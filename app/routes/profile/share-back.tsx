@@ -150,6 +150,13 @@ export async function action({ params, request }: Route.ActionArgs) {
       { status: 400 },
     );
   }
+  if (outcome.kind === "too-soon") {
+    // Filled in sooner than a person types (a phone's autofill): the same form, to be sent once more.
+    return data<FormFailure>(
+      { formError: "Check your details, then press Share my details again.", values, stamp },
+      { status: 400 },
+    );
+  }
   // A bot is answered as a person is: it learns nothing from the answer.
   return data<SentResult>({
     sent: true,
