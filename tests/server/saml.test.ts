@@ -86,8 +86,15 @@ describe("single sign-on with a SAML provider", () => {
           "urn:mace:dir:attribute-def:givenName": "Pete",
           "urn:mace:dir:attribute-def:sn": "Gibbons",
           "urn:mace:dir:attribute-def:title": "Programmer",
+          "urn:oid:2.5.4.19": "Initech HQ",
         },
-        { email: "pete.gibbons@acme.test", firstName: "Pete", lastName: "Gibbons", title: "Programmer" },
+        {
+          email: "pete.gibbons@acme.test",
+          firstName: "Pete",
+          lastName: "Gibbons",
+          title: "Programmer",
+          office: "Initech HQ",
+        },
       ],
       [
         "joanna",
@@ -95,8 +102,9 @@ describe("single sign-on with a SAML provider", () => {
           "urn:x-acme:attributes:42": { value: "joanna@acme.test", friendlyName: "mail" },
           "urn:x-acme:attributes:43": { value: "Joanna", friendlyName: "givenName" },
           "urn:x-acme:attributes:44": { value: "Flair", friendlyName: "sn" },
+          "urn:x-acme:attributes:45": { value: "Chotchkie's", friendlyName: "physicalDeliveryOfficeName" },
         },
-        { email: "joanna@acme.test", firstName: "Joanna", lastName: "Flair" },
+        { email: "joanna@acme.test", firstName: "Joanna", lastName: "Flair", office: "Chotchkie's" },
       ],
       [
         "samir",

@@ -109,6 +109,7 @@ describe("recognising the exports of the tools companies use", () => {
       phone: "Mobile Phone",
       manager: "Manager Email",
       department: "Department",
+      office: "Building ID",
     });
     expect(disabledColumnOf(workspace.sheet.headers)?.values).toContain("suspended");
   });

@@ -143,6 +143,7 @@ const EXPORT_FORMATS: ExportFormat[] = [
       workphone: "",
       homephone: "",
       workaddress: "",
+      buildingid: "office",
       employeeid: "",
     },
     disabled: { column: "statusreadonly", values: ["suspended", "archived"] },

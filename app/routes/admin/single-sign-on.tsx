@@ -231,7 +231,7 @@ function ProviderCard({ provider, onRemove }: { provider: Provider; onRemove: ()
           ) : null}
           <p className="text-xs text-slate-500 dark:text-slate-400">
             {provider.refreshCard
-              ? "Names, job titles and phones are refreshed from the provider at each sign-in."
+              ? "Names, job titles, departments, offices and phones are refreshed from the provider at each sign-in."
               : "Cards are filled from the provider at the first sign-in only."}
           </p>
           {provider.failures.length > 0 ? <SignInFailures provider={provider} /> : null}
@@ -341,7 +341,7 @@ function ProviderForm({
             name="refreshCard"
             defaultChecked={checked("refreshCard")}
             label="Refresh cards at each sign-in"
-            hint="Names, job titles and phone numbers the provider sends replace those on the card. Otherwise they fill a card only at the first sign-in."
+            hint="Names, job titles, departments, offices and phone numbers the provider sends replace those on the card. Otherwise they fill a card only at the first sign-in."
             errors={errors?.refreshCard}
           />
           <Checkbox
