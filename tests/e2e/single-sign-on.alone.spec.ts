@@ -52,6 +52,29 @@ test("an administrator connects the company's provider in Settings; a colleague 
   await page.setViewportSize({ width: 1280, height: 720 });
   await page.emulateMedia({ colorScheme: "light" });
 
+  // The administrator tests the provider first: what it sends, and what a real sign-in would do.
+  idp.signInAs("sub-ada-test", {
+    email: "ada.test@sso.example.org",
+    email_verified: true,
+    given_name: "Ada",
+    family_name: "Tester",
+    title: "Integration Lead",
+  });
+  await card.getByRole("button", { name: "Test sign-in with Acme Login" }).click();
+  const result = page.getByRole("region", { name: "Test sign-in with Acme Login" });
+  await expect(result).toBeVisible();
+  await expect(
+    result.getByText("A real sign-in would make a Namecard account and a card for this person, and sign them in."),
+  ).toBeVisible();
+  await expect(result.getByText("Integration Lead").first()).toBeVisible();
+  await expectAccessible(page);
+  await screenshot(page, "single-sign-on-test-desktop");
+  await page.emulateMedia({ colorScheme: "dark" });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await screenshot(page, "single-sign-on-test-phone-dark");
+  await page.setViewportSize({ width: 1280, height: 720 });
+  await page.emulateMedia({ colorScheme: "light" });
+
   // On a desktop, the address is enough: the password steps aside for the provider.
   idp.signInAs("sub-grace", {
     email: "grace@sso.example.org",

@@ -16,6 +16,7 @@ import { env } from "~/.server/platform/env";
 import { setCardState } from "~/.server/profiles/deactivation";
 import { listProviders, saveProvider } from "~/.server/sso/providers";
 import { ProviderFormSchema } from "~/.server/sso/schemas";
+import { loader as ssoLoader } from "~/routes/admin/single-sign-on";
 import { action as authAction } from "~/routes/auth/auth";
 import { loader as confirmAdminLoader } from "~/routes/auth/confirm-admin";
 import { newBrowser, newestLink, openIn, signUpIn } from "../security/accounts-support";
@@ -304,6 +305,73 @@ describe("single sign-on with an OpenID Connect provider", () => {
     const later = new SsoBrowser();
     expect(await later.signIn({ providerId: provider.id })).toMatchObject({ status: 302, location: "/" });
     expect(present(await later.session(), "a session").user.id).toBe(lead.id);
+  });
+
+  it("lets an administrator test a provider: it shows what the provider sent and what a real sign-in would do, and makes, links or signs in nobody", async () => {
+    const admin = await adminOf();
+    const provider = await connect(admin);
+    idp.signInAs("sub-tess", {
+      email: "tess@acme.test",
+      email_verified: true,
+      given_name: "Tess",
+      family_name: "Tester",
+      title: "Pilot",
+    });
+    const browser = new SsoBrowser();
+    browser.keep(
+      env.PUBLIC_URL,
+      new Headers(admin.cookie.split("; ").map((pair): [string, string] => ["set-cookie", pair])),
+    );
+    const started = await browser.app(`${env.PUBLIC_URL}/api/auth/sign-in/sso`, {
+      method: "POST",
+      body: { providerId: provider.id, test: true },
+    });
+    const startedBody = (await started.json()) as { url: string };
+    expect(started.status, JSON.stringify(startedBody)).toBe(200);
+    const { url } = startedBody;
+    const back = await browser.callback(await browser.atProvider(url));
+    const tested = present(/[?&]tested=([^&#]+)/.exec(back.location ?? "")?.[1], "the test's result");
+    expect(back.location).toMatch(/^\/admin\/settings\/single-sign-on\?/);
+
+    const page = await run(
+      ssoLoader,
+      getRequest(`/admin/settings/single-sign-on?tested=${tested}`, admin.cookie),
+      {},
+      admin.viewer,
+    );
+    expect((page.data as { test: unknown }).test).toMatchObject({
+      providerName: "Acme Login",
+      claims: { subject: "sub-tess", emailVerified: true, text: { email: "tess@acme.test" } },
+      rehearsal: {
+        outcome: "ok",
+        account: "new",
+        card: { firstName: "Tess", lastName: "Tester", fields: { title: "Pilot" } },
+      },
+    });
+    // Nothing was made, linked or signed in: the browser is still the administrator's.
+    expect(await db.select().from(users).where(eq(users.email, "tess@acme.test"))).toEqual([]);
+    expect(await db.select().from(ssoIdentities)).toEqual([]);
+    expect(present(await browser.session(), "the administrator's session").user.id).toBe(admin.id);
+    // Another administrator does not see it, and a member cannot start a test at all.
+    const other = await createMember();
+    await db.update(users).set({ role: "admin" }).where(eq(users.id, other.id));
+    const elsewhere = await run(
+      ssoLoader,
+      getRequest(`/admin/settings/single-sign-on?tested=${tested}`, other.cookie),
+      {},
+      {
+        ...other.viewer,
+        role: "admin",
+      },
+    );
+    expect((elsewhere.data as { test: unknown }).test).toEqual({ gone: true });
+    const member = new SsoBrowser();
+    member.keep(env.PUBLIC_URL, new Headers([["set-cookie", (await createMember()).cookie]]));
+    const refused = await member.app(`${env.PUBLIC_URL}/api/auth/sign-in/sso`, {
+      method: "POST",
+      body: { providerId: provider.id, test: true },
+    });
+    expect(refused.status).toBe(403);
   });
 
   it("makes no new account where only invited people may join, and signs in the one whose card was prepared", async () => {

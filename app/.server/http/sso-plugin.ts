@@ -1,6 +1,8 @@
 import type { BetterAuthPlugin } from "better-auth";
-import { APIError, createAuthEndpoint, isAPIError } from "better-auth/api";
+import { APIError, createAuthEndpoint, getSessionFromCtx, isAPIError } from "better-auth/api";
 import { z } from "zod";
+import { can } from "~/lib/permissions";
+import { roleOf } from "../platform/admins";
 import {
   clearSignInFailures,
   recordSignInFailure as recordPasswordFailure,
@@ -16,6 +18,7 @@ import { SSO_MESSAGES, type SsoMessageCode, ssoMessage } from "../sso/messages";
 import { reasonOf, takeLogin } from "../sso/oidc";
 import { protocolOf } from "../sso/protocols";
 import { getProvider, hasSecret, type Provider, providerForEmail } from "../sso/providers";
+import { keepTestResult } from "../sso/test-sign-in";
 import { startSession } from "./auth-plugin";
 
 const ConfirmBodySchema = z.strictObject({
@@ -31,7 +34,12 @@ const StartBodySchema = z.strictObject({
   providerId: z.uuid().optional(),
   email: EmailSchema.optional(),
   callbackURL: z.string().max(2000).optional(),
+  /** An administrator's test sign-in: the answer is shown to them, and nothing is made or signed in. */
+  test: z.literal(true).optional(),
 });
+
+/** Where a test sign-in comes back to. */
+const TEST_PAGE = "/admin/settings/single-sign-on";
 
 /**
  * Single sign-on's two endpoints (docs/decisions/030-single-sign-on.md):
@@ -48,7 +56,18 @@ export function namecardSso() {
         if (!parsed.success) {
           throw new APIError("BAD_REQUEST", { message: "The request is not valid", code: "INVALID_INPUT" });
         }
-        const { providerId, email, callbackURL } = parsed.data;
+        const { providerId, email, callbackURL, test } = parsed.data;
+        let testBy: string | undefined;
+        if (test) {
+          const session = await getSessionFromCtx(ctx);
+          if (!session || !can(roleOf(session.user), "update:settings:any")) {
+            throw new APIError("FORBIDDEN", {
+              message: "Only an administrator can test a provider",
+              code: "FORBIDDEN",
+            });
+          }
+          testBy = session.user.id;
+        }
         const provider = providerId ? await getProvider(providerId) : email ? await providerForEmail(email) : null;
         if (!provider) throw new APIError("NOT_FOUND", { message: "No such provider", code: "NO_PROVIDER" });
         if (!hasSecret(provider)) {
@@ -57,8 +76,8 @@ export function namecardSso() {
         }
         let started: { url: string; browserKey: string };
         try {
-          const redirectTo = safeRedirect(callbackURL);
-          started = await protocolOf(provider).start(provider, { redirectTo, loginHint: email });
+          const redirectTo = testBy ? TEST_PAGE : safeRedirect(callbackURL);
+          started = await protocolOf(provider).start(provider, { redirectTo, loginHint: email, testBy });
         } catch (error) {
           console.warn(`[sso] ${provider.name}: could not start a sign-in: ${reasonOf(error)}`);
           await recordSignInFailure(provider.id, "unavailable", reasonOf(error)).catch(() => {});
@@ -71,10 +90,13 @@ export function namecardSso() {
 
       /** The provider's answer. Whatever fails, the browser lands on /auth with a message, never a token in sight. */
       ssoCallback: createAuthEndpoint("/sso/callback", { method: "GET" }, async (ctx) => {
+        let testing = false;
         const refuse = async (code: SsoMessageCode, reason: string, provider?: Provider): Promise<never> => {
           console.warn(`[sso] ${provider?.name ?? "a provider"}: sign-in refused (${code}): ${reason}`);
           // Shown to the provider's administrators; a failure to keep it changes nothing for the person.
           if (provider) await recordSignInFailure(provider.id, code, reason).catch(() => {});
+          // A test sign-in goes back to the screen whose failures list now says why.
+          if (testing) throw ctx.redirect(`${TEST_PAGE}?${new URLSearchParams({ tested: "failed" })}#failures`);
           throw ctx.redirect(`/auth?${new URLSearchParams({ sso: code })}`);
         };
         const cookie = ctx.context.createAuthCookie(LOGIN_COOKIE, { maxAge: LOGIN_COOKIE_MAX_AGE_S });
@@ -87,12 +109,18 @@ export function namecardSso() {
         const taken = await takeLogin(query, browserKey);
         if (taken.outcome !== "ok") return refuse(taken.outcome, taken.reason);
         const { login } = taken;
+        testing = login.testBy !== null;
         const provider = await getProvider(login.providerId);
         if (!provider) return refuse("expired", "the provider was removed");
         if (!hasSecret(provider)) return refuse("unavailable", "its secret cannot be opened", provider);
         const finished = await protocolOf(provider).finish(provider, login, query);
         if (finished.outcome !== "ok") return refuse(finished.outcome, finished.reason, provider);
         const { claims } = finished;
+        if (login.testBy) {
+          // Shown to the administrator who asked, with what a real sign-in would do; nothing is made or signed in.
+          const token = await keepTestResult(provider.id, claims, login.testBy);
+          throw ctx.redirect(`${TEST_PAGE}?${new URLSearchParams({ tested: token })}#test-result`);
+        }
         const account = await accountFromProvider(provider, claims);
         if (account.outcome === "confirm-admin") {
           // An administrator's account: it waits for their password (sso/admin-link.ts), in this browser.

@@ -48,7 +48,7 @@ export async function recentFailures(
  * What a failure means for the administrator, by the code the person was
  * shown and the check's own reason: what happened, and what to change.
  */
-function adviceFor(code: string, reason: string, protocol: IdentityProtocol): Omit<SignInFailure, "at"> {
+export function adviceFor(code: string, reason: string, protocol: IdentityProtocol): Omit<SignInFailure, "at"> {
   const saml = protocol === "saml";
   switch (code) {
     case "no-email":

@@ -220,3 +220,54 @@ async function refreshCard(userId: string, values: CardValues) {
       await cards.update({ id: card.id, label: cardLabel(card) }, changes, { where: isNull(profiles.deactivatedAt) });
   });
 }
+
+/** Thrown to undo a rehearsal's transaction: nothing it wrote stays. */
+class Rehearsed extends Error {
+  constructor(readonly resolved: Resolved) {
+    super("rehearsed");
+  }
+}
+
+/** What a real sign-in with these claims would do, as a test sign-in reports it. */
+export type Rehearsal = {
+  /** The account it would sign in: one linked before, one it would link, or a new one; null when refused. */
+  account: "returning" | "existing" | "new" | null;
+  outcome: IdentityRefusal | "confirm-admin" | "ok";
+  /** What a new card would be given from the claims (each through the card form's checks). */
+  card: CardValues;
+};
+
+/**
+ * Runs a sign-in's decisions on the claims inside a transaction that is then
+ * undone: an administrator's test sign-in learns what a real one would do,
+ * and nothing is made, linked or changed.
+ */
+export async function rehearseSignIn(provider: Provider, claims: ProviderClaims): Promise<Rehearsal> {
+  let resolved: Resolved;
+  let existed = false;
+  try {
+    await db.transaction(async (tx) => {
+      const email = addressOf(claims);
+      if (email) {
+        const [user] = await tx.select({ id: users.id }).from(users).where(sql`lower(${users.email}) = ${email}`);
+        existed = !!user;
+      }
+      throw new Rehearsed(await resolveIn(tx, provider, claims, null));
+    });
+    throw new Error("The rehearsal was not undone");
+  } catch (error) {
+    if (!(error instanceof Rehearsed)) throw error;
+    resolved = error.resolved;
+  }
+  const account =
+    resolved.outcome === "ok"
+      ? resolved.linked
+        ? existed
+          ? "existing"
+          : "new"
+        : "returning"
+      : resolved.outcome === "confirm-admin"
+        ? "existing"
+        : null;
+  return { account, outcome: resolved.outcome, card: cardValuesFrom(claims) };
+}

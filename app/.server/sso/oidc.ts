@@ -231,7 +231,7 @@ async function postSecretFromNowOn(provider: OidcProvider): Promise<client.Confi
  */
 export async function startOidcSignIn(
   provider: OidcProvider,
-  options: { redirectTo: string; loginHint?: string | undefined },
+  options: { redirectTo: string; loginHint?: string | undefined; testBy?: string | undefined },
 ): Promise<{ url: string; browserKey: string }> {
   const config = await configurationOf(provider);
   const state = client.randomState();
@@ -246,6 +246,7 @@ export async function startOidcSignIn(
     codeVerifier,
     nonce,
     redirectTo: options.redirectTo,
+    testBy: options.testBy ?? null,
     expiresAt: new Date(Date.now() + LOGIN_TTL_MS),
   });
   const supported = config.serverMetadata().scopes_supported;

@@ -96,7 +96,7 @@ interface ProtocolSeam<Name extends ProtocolName> {
   /** Sends the browser to the provider: its address, and the key the browser keeps so that only it can finish. */
   start(
     provider: Extract<Provider, { protocol: Name }>,
-    options: { redirectTo: string; loginHint?: string | undefined },
+    options: { redirectTo: string; loginHint?: string | undefined; testBy?: string | undefined },
   ): Promise<{ url: string; browserKey: string }>;
   /** The provider's answer to a pending sign-in, as claims about the person. */
   finish(

@@ -120,7 +120,7 @@ function samlFor(provider: SamlProvider, requestId?: string): SAML {
  */
 export async function startSamlSignIn(
   provider: SamlProvider,
-  options: { redirectTo: string },
+  options: { redirectTo: string; testBy?: string | undefined },
 ): Promise<{ url: string; browserKey: string }> {
   const requestId = `_${randomBytes(20).toString("hex")}`;
   const browserKey = randomToken();
@@ -131,6 +131,7 @@ export async function startSamlSignIn(
     providerId: provider.id,
     browserHash: tokenHash(browserKey),
     redirectTo: options.redirectTo,
+    testBy: options.testBy ?? null,
     expiresAt: new Date(Date.now() + LOGIN_TTL_MS),
   });
   return { url, browserKey };

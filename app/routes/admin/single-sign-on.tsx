@@ -1,17 +1,20 @@
-import { KeyRound, Pencil, ShieldCheck, Trash2, TriangleAlert } from "lucide-react";
-import { type ReactNode, useState } from "react";
-import { Form, Link, useNavigation } from "react-router";
+import { FlaskConical, KeyRound, Pencil, ShieldCheck, Trash2, TriangleAlert } from "lucide-react";
+import { Fragment, type ReactNode, useState } from "react";
+import { Form, Link, redirect, useNavigation } from "react-router";
 import { z } from "zod";
+import { callAuth, cookieHeaders } from "~/.server/http/auth";
 import { requirePermission } from "~/.server/http/authz";
+import { formTargetsContext } from "~/.server/http/csp";
 import { type BodyHandle, formText, MAX_SAML_FORM_BYTES, readForm } from "~/.server/http/form-data";
 import { failure, failureFrom } from "~/.server/http/responses";
 import { redirectWithToast } from "~/.server/http/toast";
 import { parseForm } from "~/.server/platform/validation";
 import { recentFailures } from "~/.server/sso/failures";
 import { callbackUrl } from "~/.server/sso/oidc";
-import { deleteProvider, listProviders, saveProvider } from "~/.server/sso/providers";
+import { deleteProvider, listProviders, saveProvider, signInProviders } from "~/.server/sso/providers";
 import { samlAcsUrl, samlEntityId } from "~/.server/sso/saml";
 import { ProviderFormSchema, ProviderIdSchema } from "~/.server/sso/schemas";
+import { testResultOf } from "~/.server/sso/test-sign-in";
 import { BackLink } from "~/components/back-link";
 import { CopyField } from "~/components/copy-field";
 import { EmptyState } from "~/components/empty-state";
@@ -21,6 +24,7 @@ import { PageHeader } from "~/components/page-header";
 import { Button, ButtonLink } from "~/components/ui/button";
 import { Confirm } from "~/components/ui/dialog";
 import { useDialogFetcher } from "~/components/use-dialog-fetcher";
+import { CARD_FIELDS, type CardFieldKey } from "~/lib/card-fields";
 import {
   IDENTITY_PROTOCOL_NAMES,
   IDENTITY_PROTOCOLS,
@@ -35,7 +39,11 @@ export const meta: Route.MetaFunction = () => [{ title: "Single sign-on" }];
 const PAGE = "/admin/settings/single-sign-on";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  requirePermission(context.get(viewerContext), "update:settings:any");
+  const viewer = requirePermission(context.get(viewerContext), "update:settings:any");
+  // A test sign-in's form leads on to the provider's sign-in page: the page's policy allows it, without JavaScript too.
+  context.set(formTargetsContext, [
+    ...new Set((await signInProviders()).map((provider) => provider.authorizationOrigin)),
+  ]);
   const providers = await Promise.all(
     (await listProviders()).map(async (provider) => ({
       ...provider,
@@ -44,8 +52,16 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   );
   const query = new URL(request.url).searchParams;
   const editing = providers.find((provider) => provider.id === query.get("edit")) ?? null;
+  const tested = query.get("tested");
   return {
     providers,
+    // A test sign-in's answer, for the administrator who started it; "failed" when the failures list says why.
+    test:
+      tested === "failed"
+        ? ({ failed: true } as const)
+        : tested
+          ? ((await testResultOf(tested, viewer.user.id)) ?? { gone: true as const })
+          : null,
     redirectUrl: callbackUrl(),
     saml: { entityId: samlEntityId(), acsUrl: samlAcsUrl(), metadataUrl: samlEntityId() },
     editing,
@@ -80,6 +96,17 @@ export async function action({ request, context }: Route.ActionArgs) {
       });
     }
   }
+  if (values.intent === "test") {
+    const { id } = parseForm(ProviderIdSchema, values);
+    const started = await callAuth<{ url: string }>(request, "/sign-in/sso", { providerId: id, test: true });
+    if (started.ok) throw redirect(started.data.url, { headers: cookieHeaders(started.headers) });
+    return failure(400, {
+      formError:
+        started.code === "NO_PROVIDER"
+          ? "This provider was removed meanwhile."
+          : "The provider cannot be reached right now: its failures below say why.",
+    });
+  }
   if (values.intent === "delete") {
     try {
       const removed = await deleteProvider({ actor: viewer, id: parseForm(ProviderIdSchema, values).id });
@@ -94,7 +121,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 type Provider = Route.ComponentProps["loaderData"]["providers"][number];
 
 export default function SingleSignOn({ loaderData, actionData }: Route.ComponentProps) {
-  const { providers, redirectUrl, saml, editing, protocol } = loaderData;
+  const { providers, redirectUrl, saml, editing, protocol, test } = loaderData;
   const [removing, setRemoving] = useState<Provider | null>(null);
   const remover = useDialogFetcher(() => setRemoving(null));
 
@@ -105,6 +132,13 @@ export default function SingleSignOn({ loaderData, actionData }: Route.Component
         title="Single sign-on"
         description="Let people sign in with your company's identity provider, such as Okta, Microsoft Entra ID or Google Workspace, through OpenID Connect or SAML 2.0."
       />
+
+      {test ? <TestResultPanel test={test} /> : null}
+      {actionData?.formError && !editing ? (
+        <div className="mb-6">
+          <FormAlert failure={actionData} nothingDone="Nothing was changed." />
+        </div>
+      ) : null}
 
       <section aria-labelledby="providers-title" className="mb-10 space-y-4">
         <h2 id="providers-title" className="text-lg font-semibold">
@@ -189,6 +223,98 @@ function SignInFailures({ provider }: { provider: Provider }) {
   );
 }
 
+type TestShown = NonNullable<Route.ComponentProps["loaderData"]["test"]>;
+
+/** What a real sign-in would do, as the test saw it. */
+const REHEARSED: Record<string, string> = {
+  returning: "sign in the account this person signed in with before",
+  existing: "link this person to the Namecard account that has the address, and sign them in",
+  new: "make a Namecard account and a card for this person, and sign them in",
+};
+
+/** The answer of the administrator's test sign-in: what the provider sent, and what a real sign-in would do. */
+function TestResultPanel({ test }: { test: TestShown }) {
+  if ("failed" in test || "gone" in test) {
+    return (
+      <section id="test-result" aria-labelledby="test-result-title" className="mb-8">
+        <h2 id="test-result-title" className="sr-only">
+          Test sign-in
+        </h2>
+        <FormAlert
+          failure={{
+            formError:
+              "failed" in test
+                ? "The test sign-in did not come through: the provider's failures below say why."
+                : "This test's answer is no longer kept: press Test sign-in again.",
+          }}
+          nothingDone="Nothing was made or signed in."
+        />
+      </section>
+    );
+  }
+  const { providerName, claims, rehearsal, refusal } = test;
+  const card = [
+    ["First name", rehearsal.card.firstName],
+    ["Last name", rehearsal.card.lastName],
+    ...Object.entries(rehearsal.card.fields).map(([key, value]) => [
+      CARD_FIELDS[key as CardFieldKey]?.label ?? key,
+      value,
+    ]),
+  ].filter((row): row is [string, string] => typeof row[1] === "string" && row[1] !== "");
+  const outcome =
+    rehearsal.outcome === "ok"
+      ? `A real sign-in would ${REHEARSED[rehearsal.account ?? "new"]}.`
+      : rehearsal.outcome === "confirm-admin"
+        ? "A real sign-in would ask this administrator for their Namecard password once, then link the provider to their account."
+        : `A real sign-in would be refused. ${refusal?.what ?? ""} ${refusal?.change ?? ""}`.trim();
+  return (
+    <section
+      id="test-result"
+      aria-labelledby="test-result-title"
+      className="mb-8 space-y-4 rounded-2xl border border-slate-200 bg-white p-5 shadow-sm sm:p-6 dark:border-slate-800 dark:bg-slate-900"
+    >
+      <div className="space-y-1">
+        <h2 id="test-result-title" className="text-lg font-semibold">
+          Test sign-in with {providerName}
+        </h2>
+        <p className="text-sm text-slate-600 dark:text-slate-400">
+          What the provider sent. Nothing was made, linked or signed in.
+        </p>
+      </div>
+      <p
+        className={`rounded-lg px-3 py-2 text-sm font-medium ${rehearsal.outcome === "ok" || rehearsal.outcome === "confirm-admin" ? "bg-emerald-50 text-emerald-900 dark:bg-emerald-950 dark:text-emerald-200" : "bg-amber-50 text-amber-900 dark:bg-amber-950 dark:text-amber-200"}`}
+      >
+        {outcome}
+      </p>
+      <dl className="grid gap-x-6 gap-y-2 text-sm sm:grid-cols-[max-content_1fr]">
+        <dt className="text-slate-500 dark:text-slate-400">Issuer</dt>
+        <dd className="break-all">{claims.issuer}</dd>
+        <dt className="text-slate-500 dark:text-slate-400">Subject</dt>
+        <dd className="break-all">{claims.subject}</dd>
+        <dt className="text-slate-500 dark:text-slate-400">Address verified</dt>
+        <dd>{claims.emailVerified === null ? "Not said" : claims.emailVerified ? "Yes" : "No"}</dd>
+        {card.map(([label, value]) => (
+          <Fragment key={label}>
+            <dt className="text-slate-500 dark:text-slate-400">{label}</dt>
+            <dd className="break-all">{value}</dd>
+          </Fragment>
+        ))}
+      </dl>
+      <details className="text-sm">
+        <summary className="cursor-pointer font-medium">Every claim it sent</summary>
+        <dl className="mt-2 grid gap-x-6 gap-y-1 font-mono text-xs sm:grid-cols-[max-content_1fr]">
+          {Object.entries(claims.text).map(([name, value]) => (
+            <Fragment key={name}>
+              <dt className="break-all text-slate-500 dark:text-slate-400">{name}</dt>
+              <dd className="break-all">{value}</dd>
+            </Fragment>
+          ))}
+        </dl>
+      </details>
+    </section>
+  );
+}
+
 function ProviderCard({ provider, onRemove }: { provider: Provider; onRemove: () => void }) {
   return (
     <article className="rounded-2xl border border-slate-200 bg-white p-5 shadow-sm sm:p-6 dark:border-slate-800 dark:bg-slate-900">
@@ -236,7 +362,15 @@ function ProviderCard({ provider, onRemove }: { provider: Provider; onRemove: ()
           </p>
           {provider.failures.length > 0 ? <SignInFailures provider={provider} /> : null}
         </div>
-        <div className="flex shrink-0 gap-2">
+        <div className="flex shrink-0 flex-wrap gap-2">
+          <Form method="post">
+            <input type="hidden" name="intent" value="test" />
+            <input type="hidden" name="id" value={provider.id} />
+            <Button type="submit" variant="secondary" size="sm">
+              <FlaskConical aria-hidden className="size-4" />
+              Test sign-in<span className="sr-only"> with {provider.name}</span>
+            </Button>
+          </Form>
           <ButtonLink to={`?edit=${provider.id}#provider-form`} variant="secondary" size="sm">
             <Pencil aria-hidden className="size-4" />
             Edit<span className="sr-only"> {provider.name}</span>

@@ -648,6 +648,11 @@ export const ssoLogins = pgTable(
      * (the answer is a form posted from the provider's site, which carries no cookie).
      */
     claims: jsonb("claims").$type<StoredClaims>(),
+    /**
+     * A test sign-in an administrator started from the single sign-on screen: what the
+     * provider sends is shown to them, and nothing is made, linked or signed in.
+     */
+    testBy: text("test_by").references(() => users.id, { onDelete: "cascade" }),
     expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
   },
   (table) => [index("sso_logins_expires_idx").on(table.expiresAt)],
