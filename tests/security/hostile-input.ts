@@ -369,6 +369,34 @@ export const HOSTILE_INPUT: Row[] = [
       why: "shows 'this link did not work' and changes nothing",
     }),
   ),
+  // A provider's sign-in into an administrator's account, held for their password: only the browser that holds it confirms.
+  ...[`?state=${"%00".repeat(5)}`, `?state=${LONG.slice(0, 3000)}`, "?state=%E2%80%AE", ""].map(
+    (query): Row => ({
+      route: "auth/confirm-admin",
+      who: "visitor",
+      method: "GET",
+      url: `/auth/confirm-admin${query}`,
+      status: 200,
+      why: "shows 'this sign-in was started too long ago' and changes nothing",
+    }),
+  ),
+  ...(<Record<string, string>[]>[
+    { state: NUL, password: "a password" },
+    { state: LONG, password: "a password" },
+    { state: "a".repeat(43), password: "" },
+    { state: "a".repeat(43), password: LONG },
+    { state: "a".repeat(43), password: "a password" },
+    {},
+  ]).map(
+    (form): Row => ({
+      route: "auth/confirm-admin",
+      who: "visitor",
+      method: "POST",
+      url: "/auth/confirm-admin",
+      form,
+      status: 400,
+    }),
+  ),
   // Stopping invitations: only a genuine key for a card stops anything; every other link is not found.
   ...[
     `?card=${"%00".repeat(5)}&key=x`,
@@ -727,6 +755,7 @@ export const HOSTILE_INPUT: Row[] = [
       ["auth/reset-password", "visitor"],
       ["auth/confirm", "visitor"],
       ["auth/invitation", "visitor"],
+      ["auth/confirm-admin", "visitor"],
       ["invitations/stop", "visitor"],
       ["account/card-email", "member"],
       ["profile/edit", "member"],
@@ -870,6 +899,16 @@ export const HOSTILE_INPUT: Row[] = [
     status: 200,
     why: "a provider to edit that does not exist leaves the form empty, to add one",
   },
+  ...["?tested=%00", `?tested=${LONG.slice(0, 3000)}`, "?tested=failed"].map(
+    (query): Row => ({
+      route: "admin/settings/single-sign-on",
+      who: "admin",
+      method: "GET",
+      url: `/admin/settings/single-sign-on${query}`,
+      status: 200,
+      why: "a test's answer that is not kept for this administrator says so, and shows nothing else",
+    }),
+  ),
   // Each refused before the provider is asked anything: its address is never fetched.
   ...(<Record<string, string>[]>[
     provider({ name: NUL }),
@@ -899,6 +938,9 @@ export const HOSTILE_INPUT: Row[] = [
     { intent: "delete", id: NUL },
     { intent: "delete", id: HUGE_ID },
     { intent: "delete" },
+    { intent: "test", id: NUL },
+    { intent: "test", id: HUGE_ID },
+    { intent: "test" },
     { intent: "nope" },
   ]).map(
     (form): Row => ({

@@ -97,7 +97,12 @@ export async function action({ request, context }: Route.ActionArgs) {
     }
   }
   if (values.intent === "test") {
-    const { id } = parseForm(ProviderIdSchema, values);
+    let id: string;
+    try {
+      id = parseForm(ProviderIdSchema, values).id;
+    } catch (error) {
+      return failureFrom(error);
+    }
     const started = await callAuth<{ url: string }>(request, "/sign-in/sso", { providerId: id, test: true });
     if (started.ok) throw redirect(started.data.url, { headers: cookieHeaders(started.headers) });
     return failure(400, {
