@@ -941,6 +941,9 @@ export const HOSTILE_INPUT: Row[] = [
     { intent: "test", id: NUL },
     { intent: "test", id: HUGE_ID },
     { intent: "test" },
+    { intent: "recheck", id: NUL },
+    { intent: "recheck", id: HUGE_ID },
+    { intent: "recheck" },
     { intent: "nope" },
   ]).map(
     (form): Row => ({

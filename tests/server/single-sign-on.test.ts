@@ -16,7 +16,7 @@ import { env } from "~/.server/platform/env";
 import { setCardState } from "~/.server/profiles/deactivation";
 import { listProviders, saveProvider } from "~/.server/sso/providers";
 import { ProviderFormSchema } from "~/.server/sso/schemas";
-import { loader as ssoLoader } from "~/routes/admin/single-sign-on";
+import { action as ssoAction, loader as ssoLoader } from "~/routes/admin/single-sign-on";
 import { action as authAction } from "~/routes/auth/auth";
 import { loader as confirmAdminLoader } from "~/routes/auth/confirm-admin";
 import { newBrowser, newestLink, openIn, signUpIn } from "../security/accounts-support";
@@ -503,6 +503,29 @@ describe("links sent before a domain required single sign-on", () => {
 });
 
 describe("a provider's settings", () => {
+  it("are read again from the provider on Check again, and a provider that no longer answers is named with the reason", async () => {
+    const admin = await adminOf();
+    const provider = await connect(admin);
+    const recheck = () =>
+      run(
+        ssoAction,
+        formRequest("/admin/settings/single-sign-on", { intent: "recheck", id: provider.id }, { cookie: admin.cookie }),
+        {},
+        admin.viewer,
+      );
+    expect(await recheck()).toMatchObject({ status: 302 });
+    // The provider moved and no longer answers at the saved issuer.
+    await db
+      .update(identityProviders)
+      .set({ issuer: "http://127.0.0.1:9/gone" })
+      .where(eq(identityProviders.id, provider.id));
+    const refused = await recheck();
+    expect(refused.status).toBe(400);
+    expect((refused.data as { formError: string }).formError).toMatch(
+      /^Acme Login: Could not read the provider's settings at http:\/\/127\.0\.0\.1:9\/gone\/\.well-known\/openid-configuration/,
+    );
+  });
+
   it("keep the client secret sealed: not in the table in the clear, never listed, never in the audit log", async () => {
     const provider = await connect(await adminOf());
     const [row] = await db.select().from(identityProviders).where(eq(identityProviders.id, provider.id));

@@ -119,6 +119,13 @@ interface ProtocolSeam<Name extends ProtocolName> {
   issuerTaken(form: FormOf<Name>): Record<string, string[]>;
   /** Drops what was read from the provider (its discovery document), after it changed. */
   forget(providerId: string): void;
+  /**
+   * Reads again what the provider publishes about itself, for "Check again";
+   * null for a protocol whose settings are all pasted in (nothing to read).
+   */
+  recheck:
+    | ((provider: Extract<Provider, { protocol: Name }>) => Promise<{ ok: true } | { ok: false; message: string }>)
+    | null;
 }
 
 const OIDC: ProtocolSeam<"oidc"> = {
@@ -158,6 +165,11 @@ const OIDC: ProtocolSeam<"oidc"> = {
   summary: (provider) => ({ clientId: provider.clientId, ssoUrl: null, idpInitiated: false, certificates: [] }),
   issuerTaken: () => ({ issuer: ["Another provider already has this issuer"] }),
   forget: forgetConfiguration,
+  async recheck(provider) {
+    forgetConfiguration(provider.id);
+    const discovered = await checkDiscovery(provider.issuer);
+    return discovered.ok ? { ok: true } : discovered;
+  },
 };
 
 const SAML: ProtocolSeam<"saml"> = {
@@ -207,6 +219,7 @@ const SAML: ProtocolSeam<"saml"> = {
     [form.metadata ? "metadata" : "entityId"]: ["Another provider already has this entity ID"],
   }),
   forget: () => {},
+  recheck: null,
 };
 
 /** Every protocol by its name: a name added to app/lib/identity-protocols.ts fails the type check here until it has one. */

@@ -27,6 +27,8 @@ export type ProviderSummary = Pick<
   idpInitiated: boolean;
   secret: "set" | "unreadable";
   certificates: CertificateSummary[];
+  /** Whether "Check again" can read anything from the provider (its discovery document). */
+  rereadable: boolean;
 };
 
 /** What /auth offers: a button per provider, which domains each signs in, and where its sign-in page is. */
@@ -89,6 +91,7 @@ function summarized(row: Row): ProviderSummary {
     verifiesAddresses: row.verifiesAddresses,
     ...protocolOf(provider).summary(provider),
     secret: hasSecret(provider) ? "set" : "unreadable",
+    rereadable: protocolOf(provider).recheck !== null,
   };
 }
 
@@ -291,4 +294,18 @@ export async function deleteProvider({ actor, id }: { actor: Actor; id: string }
   });
   protocolOf(removed).forget(id);
   return { name: removed.name };
+}
+
+/**
+ * Reads again what a provider publishes about itself ("Check again": its
+ * discovery document), so that a change at the provider is taken at once
+ * rather than when what was read grows old. Says why when it cannot be read.
+ */
+export async function recheckProvider({ actor, id }: { actor: Actor; id: string }) {
+  if (!can(actor.role, "update:settings:any")) throw new ForbiddenError();
+  const provider = await getProvider(id);
+  if (!provider) throw new NotFoundError("provider");
+  const recheck = protocolOf(provider).recheck;
+  const result = recheck ? await recheck(provider) : ({ ok: true } as const);
+  return { name: provider.name, ...result };
 }

@@ -1,4 +1,4 @@
-import { FlaskConical, KeyRound, Pencil, ShieldCheck, Trash2, TriangleAlert } from "lucide-react";
+import { FlaskConical, KeyRound, Pencil, RefreshCw, ShieldCheck, Trash2, TriangleAlert } from "lucide-react";
 import { Fragment, type ReactNode, useState } from "react";
 import { Form, Link, redirect, useNavigation } from "react-router";
 import { z } from "zod";
@@ -11,7 +11,7 @@ import { redirectWithToast } from "~/.server/http/toast";
 import { parseForm } from "~/.server/platform/validation";
 import { recentFailures } from "~/.server/sso/failures";
 import { callbackUrl } from "~/.server/sso/oidc";
-import { deleteProvider, listProviders, saveProvider, signInProviders } from "~/.server/sso/providers";
+import { deleteProvider, listProviders, recheckProvider, saveProvider, signInProviders } from "~/.server/sso/providers";
 import { samlAcsUrl, samlEntityId } from "~/.server/sso/saml";
 import { ProviderFormSchema, ProviderIdSchema } from "~/.server/sso/schemas";
 import { testResultOf } from "~/.server/sso/test-sign-in";
@@ -111,6 +111,15 @@ export async function action({ request, context }: Route.ActionArgs) {
           ? "This provider was removed meanwhile."
           : "The provider cannot be reached right now: its failures below say why.",
     });
+  }
+  if (values.intent === "recheck") {
+    try {
+      const checked = await recheckProvider({ actor: viewer, id: parseForm(ProviderIdSchema, values).id });
+      if (!checked.ok) return failure(400, { formError: `${checked.name}: ${checked.message}` });
+      return redirectWithToast(PAGE, { text: `${checked.name}'s settings were read again from the provider.` });
+    } catch (error) {
+      return failureFrom(error, { notFound: "This provider was removed meanwhile." });
+    }
   }
   if (values.intent === "delete") {
     try {
@@ -376,6 +385,16 @@ function ProviderCard({ provider, onRemove }: { provider: Provider; onRemove: ()
               Test sign-in<span className="sr-only"> with {provider.name}</span>
             </Button>
           </Form>
+          {provider.rereadable ? (
+            <Form method="post">
+              <input type="hidden" name="intent" value="recheck" />
+              <input type="hidden" name="id" value={provider.id} />
+              <Button type="submit" variant="secondary" size="sm">
+                <RefreshCw aria-hidden className="size-4" />
+                Check again<span className="sr-only"> {provider.name}'s settings</span>
+              </Button>
+            </Form>
+          ) : null}
           <ButtonLink to={`?edit=${provider.id}#provider-form`} variant="secondary" size="sm">
             <Pencil aria-hidden className="size-4" />
             Edit<span className="sr-only"> {provider.name}</span>
