@@ -3,11 +3,13 @@ import {
   CircleHelp,
   Contact,
   FileUp,
+  House,
   Inbox,
   LayoutDashboard,
   LogOut,
   Palette,
   ScrollText,
+  Send,
   Settings,
   UserRound,
   Users,
@@ -55,10 +57,15 @@ function navigationFor(isAdmin: boolean, hasCard: boolean): { sidebar: NavItem[]
       bottom: [dashboard, directory, brands, analytics],
     };
   }
+  // A member's phone bar holds what they came to do: their card and its QR code (Home),
+  // a colleague, handing the card out, and who shared back.
+  const home = { to: "/", label: "Home", Icon: House, end: true };
   const directory = { to: "/directory", label: "Directory", Icon: Users };
+  const share = { to: "/share", label: "Share", Icon: Send };
+  const editProfile = { to: "/profile/edit", label: "Edit Profile", Icon: UserRound };
   return {
-    sidebar: [directory, { to: "/profile/edit", label: "Edit Profile", Icon: UserRound }, ...leads, HELP],
-    bottom: [directory, { to: "/profile/edit", label: "Profile", Icon: UserRound }],
+    sidebar: [home, directory, editProfile, ...(hasCard ? [share] : []), ...leads, HELP],
+    bottom: hasCard ? [home, directory, share, LEADS] : [home, directory, { ...editProfile, label: "Profile" }],
   };
 }
 

@@ -78,7 +78,7 @@ test("Settings marks the tab that holds an error and opens it after a failed sav
     }
 
     // The entry leads to the field, opening its tab when another is shown.
-    await page.getByRole("tab", { name: "Privacy" }).click();
+    await page.getByRole("tab", { name: "Legal & privacy" }).click();
     await summary.getByRole("link").first().click();
     await expect(branding).toHaveAttribute("aria-selected", "true");
     await expect(page.getByLabel("Accent colour", { exact: true })).toBeFocused();

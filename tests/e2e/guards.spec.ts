@@ -42,7 +42,7 @@ test.describe("a member", () => {
     await login("member");
     await page.goto("/");
     const nav = page.getByRole("navigation", { name: "Main" }).first();
-    await expect(nav.getByRole("link")).toHaveText(["Directory", "Edit Profile", "Leads", "Help"]);
+    await expect(nav.getByRole("link")).toHaveText(["Home", "Directory", "Edit Profile", "Share", "Leads", "Help"]);
     await expect(page.getByText("(Admin)")).toHaveCount(0);
     await expect(page.getByText("@mia.member")).toBeVisible();
 

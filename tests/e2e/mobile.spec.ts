@@ -2,7 +2,7 @@ import { expect, expectAccessible, screenshot, test } from "./fixtures";
 
 test.use({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
 
-test("at phone width a member gets a bottom bar with Directory and Profile, and no sidebar", async ({
+test("at phone width a member gets a bottom bar with what they came to do (their card, a colleague, sharing, leads), and no sidebar", async ({
   page,
   login,
 }) => {
@@ -10,13 +10,31 @@ test("at phone width a member gets a bottom bar with Directory and Profile, and 
   await page.goto("/");
   const bar = page.locator("nav[aria-label='Main']:visible");
   await expect(bar).toHaveCount(1);
-  await expect(bar.getByRole("link")).toHaveText(["Directory", "Profile"]);
+  await expect(bar.getByRole("link")).toHaveText(["Home", "Directory", "Share", "Leads"]);
+  await expect(bar.getByRole("link", { name: "Home" })).toHaveAttribute("aria-current", "page");
   await expect(page.getByRole("complementary")).toBeHidden();
+  // Home holds the card's QR code, one tap from full screen.
+  await expect(page.getByRole("img", { name: "Your card's QR code: opens it full screen" })).toBeVisible();
   await expectAccessible(page);
   await screenshot(page, "home-member-mobile-light");
+  await page.emulateMedia({ colorScheme: "dark" });
+  await screenshot(page, "home-member-mobile-dark");
+  await page.emulateMedia({ colorScheme: "light" });
 
+  // Each item stays inside the screen.
+  const rights = await bar
+    .getByRole("link")
+    .evaluateAll((links) => links.map((link) => link.getBoundingClientRect().right));
+  expect(Math.max(...rights)).toBeLessThanOrEqual(390);
+  await bar.getByRole("link", { name: "Share" }).click();
+  await expect(page).toHaveURL(/\/share$/);
+  await bar.getByRole("link", { name: "Leads" }).click();
+  await expect(page).toHaveURL(/\/leads$/);
+
+  // Editing the card and the rest are in the account menu.
   await page.getByRole("button", { name: "Account menu" }).click();
   await expect(page.getByRole("menuitem", { name: "View My Card" })).toBeVisible();
+  await expect(page.getByRole("menuitem", { name: "Edit Profile" })).toBeVisible();
   await expect(page.getByRole("button", { name: "Sign Out" })).toBeVisible();
 });
 

@@ -13,7 +13,7 @@ test("settings apply across the product and a cleared field returns to its defau
   await page.getByRole("tab", { name: "Branding" }).click();
   await page.getByLabel("Primary colour", { exact: true }).fill("#0f766e");
   await page.getByLabel("Font").selectOption("Poppins");
-  await page.getByRole("tab", { name: "Privacy" }).click();
+  await page.getByRole("tab", { name: "Legal & privacy" }).click();
   await expect(page.getByLabel("Terms of service")).toHaveAttribute("rows", "10");
   await page.getByLabel("Terms of service").fill("Be kind to each other.\nShare cards, not secrets.");
   await page.getByRole("tab", { name: "Security" }).click();
@@ -41,7 +41,7 @@ test("settings apply across the product and a cleared field returns to its defau
   // Clearing on purpose brings the defaults back.
   await page.getByRole("tab", { name: "General" }).click();
   await page.getByLabel("Company name").fill("");
-  await page.getByRole("tab", { name: "Privacy" }).click();
+  await page.getByRole("tab", { name: "Legal & privacy" }).click();
   await page.getByLabel("Terms of service").fill("");
   await page.getByRole("button", { name: "Save Settings" }).click();
   await expect(page.getByText("Settings saved successfully!")).toBeVisible();

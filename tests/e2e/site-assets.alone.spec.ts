@@ -201,12 +201,12 @@ test("a visitor sees no view count or Member Since when the company hides them; 
   await login("admin");
   await openBranding(page);
   // Who sees the numbers is a matter of privacy: its tab.
-  await page.getByRole("tab", { name: "Privacy" }).click();
+  await page.getByRole("tab", { name: "Legal & privacy" }).click();
   const hide = page.getByRole("radio", { name: "Only people who are signed in" });
   await expect(page.getByRole("radio", { name: "Everyone who opens a card" })).toBeChecked();
   await hide.check();
   await saveSettings(page);
-  await page.getByRole("tab", { name: "Privacy" }).click();
+  await page.getByRole("tab", { name: "Legal & privacy" }).click();
   await expect(hide).toBeChecked();
 
   // The card's owner sees both numbers, and so does an administrator.
@@ -241,7 +241,7 @@ test("a visitor sees no view count or Member Since when the company hides them; 
 
   // Shown again: the default.
   await openBranding(page);
-  await page.getByRole("tab", { name: "Privacy" }).click();
+  await page.getByRole("tab", { name: "Legal & privacy" }).click();
   await page.getByRole("radio", { name: "Everyone who opens a card" }).check();
   await saveSettings(page);
   await visitor.goto(card);

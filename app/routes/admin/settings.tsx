@@ -100,7 +100,7 @@ const TABS = [
   },
   {
     value: "legal",
-    label: "Privacy",
+    label: "Legal & privacy",
     fields: [
       "showStatsToVisitors",
       "termsOfService",
