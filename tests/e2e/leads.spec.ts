@@ -21,6 +21,7 @@ test("a visitor on a phone without JavaScript shares their details from a card's
   page,
   login,
   newContext,
+  sessions,
   expectConsoleError,
 }) => {
   // The form's answer to a mistake is a 400, which the browser reports.
@@ -73,6 +74,18 @@ test("a visitor on a phone without JavaScript shares their details from a card's
   await expect(lead.getByLabel("Your note")).toHaveValue("Send the price list");
   await expectAccessible(page);
   await screenshot(page, "leads-desktop-light");
+
+  // An owner in Tokyo reads when it came in their own time, with the zone named.
+  const tokyo = await newContext({ timezoneId: "Asia/Tokyo" });
+  await tokyo.addCookies((await sessions("member")).cookies);
+  const inTokyo = await tokyo.newPage();
+  await inTokyo.goto("/leads");
+  const shared = inTokyo
+    .getByRole("listitem")
+    .filter({ has: inTokyo.getByRole("heading", { name: "Quentin Quest" }) })
+    .locator("time");
+  await expect(shared).toHaveText(/ GMT\+9$/);
+  await tokyo.close();
 
   const download = page.waitForEvent("download");
   await page.getByRole("link", { name: "Export CSV" }).click();

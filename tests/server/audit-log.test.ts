@@ -285,12 +285,12 @@ describe("the audit screen and its export", () => {
     const first = await screen("");
     expect(first.data).toMatchObject({ shown: 32, pageCount: 2 });
     const firstPage = present(
-      first.data as { entries: { target: { label: string }; when: string; action: string; changes: string[] }[] },
+      first.data as { entries: { target: { label: string }; at: string; action: string; changes: string[] }[] },
       "page",
     );
     expect(firstPage.entries).toHaveLength(25);
     expect(firstPage.entries[0]).toMatchObject({
-      when: "10 Nov 2026, 09:00 UTC",
+      at: "2026-11-10T09:00:00.000Z",
       action: "Deactivated",
       target: { label: "Lena Leaver (@lena)" },
       changes: ["state: active → deactivated"],

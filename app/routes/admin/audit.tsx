@@ -4,6 +4,7 @@ import { auditActors, listAuditEntries, parseAuditQuery } from "~/.server/audit/
 import { CONNECTION_PREFIX } from "~/.server/audit/record";
 import { parseQuery } from "~/.server/http/responses";
 import { EmptyState } from "~/components/empty-state";
+import { LocalTime } from "~/components/local-time";
 import { PageHeader } from "~/components/page-header";
 import { Pagination } from "~/components/pagination";
 import { FilterSelect, SearchBox, useLiveSearch } from "~/components/search-form";
@@ -20,15 +21,6 @@ import type { Route } from "./+types/audit";
 
 export const meta: Route.MetaFunction = () => [{ title: "Audit Log" }];
 
-const WHEN = new Intl.DateTimeFormat("en-GB", {
-  day: "numeric",
-  month: "short",
-  year: "numeric",
-  hour: "2-digit",
-  minute: "2-digit",
-  timeZone: "UTC",
-});
-
 export async function loader({ request }: Route.LoaderArgs) {
   const query = parseQuery(() => parseAuditQuery(new URL(request.url)));
   const [list, actors] = await Promise.all([listAuditEntries(query), auditActors()]);
@@ -40,7 +32,6 @@ export async function loader({ request }: Route.LoaderArgs) {
     pageCount: list.pageCount,
     entries: list.rows.map((row) => ({
       id: row.id,
-      when: `${WHEN.format(row.createdAt)} UTC`,
       at: row.createdAt.toISOString(),
       // A provisioning connection has no address: the second line says what it is.
       actor: {
@@ -186,9 +177,7 @@ export default function AuditLog({ loaderData }: Route.ComponentProps) {
               className="grid gap-2 p-4 md:grid-cols-[11rem_minmax(0,14rem)_minmax(0,1fr)] md:gap-6"
               data-testid="audit-entry"
             >
-              <time dateTime={entry.at} className="text-sm text-slate-500 tabular-nums dark:text-slate-400">
-                {entry.when}
-              </time>
+              <LocalTime at={entry.at} className="text-sm text-slate-500 tabular-nums dark:text-slate-400" />
               <div className="min-w-0 text-sm">
                 <p className="font-medium wrap-anywhere">{entry.actor.name || entry.actor.email}</p>
                 <p className="text-slate-500 wrap-anywhere dark:text-slate-400">{entry.actor.email}</p>

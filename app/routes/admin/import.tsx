@@ -7,6 +7,7 @@ import { failure, failureFrom } from "~/.server/http/responses";
 import { createImport, MAX_IMPORT_FORM_BYTES, recentImports } from "~/.server/imports/imports";
 import { FormAlert } from "~/components/form-alert";
 import { ErrorList } from "~/components/forms";
+import { LocalTime } from "~/components/local-time";
 import { PageHeader } from "~/components/page-header";
 import { Button, buttonClasses } from "~/components/ui/button";
 import { IMPORT_TOO_LARGE, MAX_IMPORT_BYTES } from "~/lib/import";
@@ -131,12 +132,8 @@ export default function ImportPage({ loaderData, actionData }: Route.ComponentPr
                   <span className="min-w-0">
                     <span className="block truncate font-medium">{entry.fileName}</span>
                     <span className="text-sm text-slate-500 dark:text-slate-400">
-                      {new Date(entry.createdAt).toLocaleString("en-GB", {
-                        dateStyle: "medium",
-                        timeStyle: "short",
-                        timeZone: "UTC",
-                      })}{" "}
-                      UTC · {entry.totalRows.toLocaleString("en-US")} rows
+                      <LocalTime at={new Date(entry.createdAt).toISOString()} /> ·{" "}
+                      {entry.totalRows.toLocaleString("en-US")} rows
                     </span>
                   </span>
                   <span className="text-sm text-slate-600 dark:text-slate-300">

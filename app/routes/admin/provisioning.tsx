@@ -16,6 +16,7 @@ import { CopyField } from "~/components/copy-field";
 import { EmptyState } from "~/components/empty-state";
 import { FormAlert } from "~/components/form-alert";
 import { ErrorList, Field } from "~/components/forms";
+import { LocalTime } from "~/components/local-time";
 import { PageHeader } from "~/components/page-header";
 import { Button } from "~/components/ui/button";
 import { Confirm } from "~/components/ui/dialog";
@@ -27,8 +28,8 @@ import type { Route } from "./+types/provisioning";
 export const meta: Route.MetaFunction = () => [{ title: "Provisioning" }];
 
 const PAGE = "/admin/settings/provisioning";
-const WHEN = new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" });
-const when = (date: Date | null) => (date ? `${WHEN.format(date)} UTC` : null);
+/** A moment as the page shows it (components/local-time.tsx), in the viewer's time zone. */
+const when = (date: Date | null) => (date ? date.toISOString() : null);
 
 export async function loader({ context }: Route.LoaderArgs) {
   requirePermission(context.get(viewerContext), "update:settings:any");
@@ -214,8 +215,20 @@ function ConnectionCard({
             {connection.people === 1 ? "1 person provisioned" : `${connection.people} people provisioned`}
           </p>
           <p className="text-xs text-slate-500 dark:text-slate-400">
-            Created {connection.created} · {connection.lastUsed ? `last used ${connection.lastUsed}` : "not used yet"}
-            {connection.revoked ? ` · revoked ${connection.revoked}` : ""}
+            Created {connection.created ? <LocalTime at={connection.created} /> : null} ·{" "}
+            {connection.lastUsed ? (
+              <>
+                last used <LocalTime at={connection.lastUsed} />
+              </>
+            ) : (
+              "not used yet"
+            )}
+            {connection.revoked ? (
+              <>
+                {" "}
+                · revoked <LocalTime at={connection.revoked} />
+              </>
+            ) : null}
           </p>
         </div>
         {connection.revoked ? null : (
@@ -237,7 +250,7 @@ function ConnectionCard({
             {connection.errors.map((entry, index) => (
               // biome-ignore lint/suspicious/noArrayIndexKey: a fixed list, newest first, never reordered on the page
               <li key={index} className="wrap-anywhere">
-                <span className="text-slate-500 dark:text-slate-400">{entry.when}</span> {entry.what}
+                <LocalTime at={entry.when ?? ""} className="text-slate-500 dark:text-slate-400" /> {entry.what}
               </li>
             ))}
           </ul>
@@ -254,7 +267,7 @@ function ConnectionCard({
             {connection.activity.map((entry, index) => (
               // biome-ignore lint/suspicious/noArrayIndexKey: a fixed list, newest first, never reordered on the page
               <li key={index} className="wrap-anywhere">
-                <span className="text-slate-500 dark:text-slate-400">{entry.when}</span> {entry.what}
+                <LocalTime at={entry.when ?? ""} className="text-slate-500 dark:text-slate-400" /> {entry.what}
               </li>
             ))}
           </ul>

@@ -20,6 +20,7 @@ import { CopyField } from "~/components/copy-field";
 import { EmptyState } from "~/components/empty-state";
 import { FormAlert } from "~/components/form-alert";
 import { ErrorList, Field, fieldId, TextareaField } from "~/components/forms";
+import { LocalTime } from "~/components/local-time";
 import { PageHeader } from "~/components/page-header";
 import { Button, ButtonLink } from "~/components/ui/button";
 import { Confirm } from "~/components/ui/dialog";
@@ -222,7 +223,7 @@ function SignInFailures({ provider }: { provider: Provider }) {
           >
             <p className="text-slate-900 dark:text-slate-100">
               <time dateTime={new Date(failure.at).toISOString()} className="text-slate-500 dark:text-slate-400">
-                {new Date(failure.at).toISOString().slice(0, 16).replace("T", " ")} UTC
+                <LocalTime at={new Date(failure.at).toISOString()} />
               </time>{" "}
               {failure.what}
             </p>

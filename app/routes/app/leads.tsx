@@ -10,6 +10,7 @@ import { NotFoundError, ValidationError } from "~/.server/platform/errors";
 import { parseListFilters, parseSearchText } from "~/.server/platform/validation";
 import { EmptyState } from "~/components/empty-state";
 import { TextareaField } from "~/components/forms";
+import { LocalTime } from "~/components/local-time";
 import { PageHeader } from "~/components/page-header";
 import { Pagination } from "~/components/pagination";
 import { SearchBox, useLiveSearch } from "~/components/search-form";
@@ -22,8 +23,6 @@ import { viewerContext } from "~/middleware/viewer.server";
 import type { Route } from "./+types/leads";
 
 export const meta: Route.MetaFunction = () => [{ title: "Leads" }];
-
-const WHEN = new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" });
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const url = new URL(request.url);
@@ -204,8 +203,7 @@ function LeadItem({ lead, own, failure }: { lead: LeadRow; own: boolean; failure
           <SourceIcon aria-hidden className="size-3.5" />
           <span>
             <span className="sr-only">From: </span>
-            {LEAD_SOURCE_LABELS[lead.source]} ·{" "}
-            <time dateTime={lead.createdAt}>{WHEN.format(new Date(lead.createdAt))} UTC</time>
+            {LEAD_SOURCE_LABELS[lead.source]} · <LocalTime at={lead.createdAt} />
           </span>
         </p>
       </div>
