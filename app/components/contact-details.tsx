@@ -64,7 +64,7 @@ export function ContactDetails({ card, website }: { card: CardDetails; website: 
       {website ? (
         <ContactRow
           icon={<Globe aria-hidden className="size-5" />}
-          label="Website"
+          label="Company website"
           href={website}
           text={addressLabel(website)}
           external

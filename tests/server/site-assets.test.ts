@@ -16,7 +16,7 @@ import { loader as cardLoader } from "~/routes/profile/$username";
 import { loader as qrLoader } from "~/routes/qr/$username";
 import { loader as uploadsLoader } from "~/routes/uploads.$";
 import { expectConsoleError } from "../support/console";
-import { BASE, cookieFrom, createMember, getRequest, multipartRequest, present, run } from "./helpers";
+import { BASE, cookieFrom, createMember, getRequest, insertCard, multipartRequest, present, run } from "./helpers";
 
 type Failure = { fieldErrors?: Record<string, string[]>; formError?: string };
 
@@ -339,6 +339,13 @@ describe("view count and Member Since on public cards", () => {
     expect(seen.card.viewCount).toBe(42);
     expect(seen.card.memberSince).toMatch(/^\d{4}-\d{2}-\d{2}T/);
     expect(seen.qr).toBe(42);
+  });
+
+  it("gives a card nobody has claimed yet no Member Since: there is no member to date", async () => {
+    const prepared = await insertCard({ firstName: "Una", lastName: "Claimed" });
+    const seen = await numbersSeenBy(prepared.username);
+    expect(seen.card.memberSince).toBeNull();
+    expect(seen.card.viewCount).not.toBeNull();
   });
 
   it("leaves them out of what a visitor receives when the company hides them, while the owner, members and administrators still see them", async () => {

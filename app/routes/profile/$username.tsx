@@ -115,7 +115,8 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
       ...detailsOf(card),
       photoUrl: mediaUrl(card.profilePhoto),
       viewCount: showStats ? reusableCount(context, card.id, card.viewCount + uncommittedViews(card.id)) : null,
-      memberSince: showStats ? card.createdAt.toISOString() : null,
+      // A card nobody has claimed yet has no member to date.
+      memberSince: showStats && card.userId !== null ? card.createdAt.toISOString() : null,
       brand: card.brand
         ? {
             name: card.brand.name,
