@@ -15,11 +15,21 @@ import type { ActionFacts, RouteFacts } from "./routes";
  * - Requests are checked against what their route declares (server/routes.ts)
  *   before React Router runs: a method the route does not take answers 405, a
  *   body over the route's limit 413 (never buffered), one of a media type it
- *   does not read 415, one that cannot be read 400. Each is a short plain
- *   message, and the body React Router gets is one that its action can read.
+ *   does not read 415, one that cannot be read 400, a form from another site
+ *   403, a request whose Host makes no URL 400. Each is a short plain
+ *   message, and the body React Router gets is one that its action can read,
+ *   read whole first.
  * - Response headers replace the defaults set earlier (so a page's own
  *   Content-Security-Policy replaces the strict one every other response
- *   carries).
+ *   carries); cookies set earlier are kept. Content-Type is sent as the
+ *   answer says it, without the charset Express would add.
+ * - The URL's port comes from the header its host came from, never the
+ *   Host's port beside a proxy's host.
+ * - A signed-in visitor's answer is private unless it says otherwise, and
+ *   `keepAnswer` may answer instead.
+ *
+ * Everything else is held to the library's own handler by
+ * tests/unit/request-handler-contract.test.ts.
  */
 export function createRequestHandler(options: {
   /** The build, or in development a function that loads it afresh (it changes as files are edited). */
@@ -297,10 +307,11 @@ export function endLingering() {
 }
 
 function toFetchRequest(req: ExpressRequest, signal: AbortSignal, body: Body | undefined) {
-  const [, hostPort] = req.get("host")?.split(":") ?? [];
+  // The port comes from the header the hostname came from: a trusted proxy's X-Forwarded-Host, else Host.
+  const [, hostPort] = req.host?.split(":") ?? [];
   const port = Number.parseInt(hostPort ?? "", 10);
   const hostname = (req.hostname ?? "").split(/[\\/?#@]/)[0] || "localhost";
-  const url = new URL(`${req.protocol}://${hostname}${Number.isSafeInteger(port) ? `:${port}` : ""}${req.originalUrl}`);
+  const url = new URL(`${req.protocol}://${hostname}${port ? `:${port}` : ""}${req.originalUrl}`);
   const headers = new Headers();
   for (const [key, values] of Object.entries(req.headers)) {
     if (!values) continue;
@@ -323,8 +334,9 @@ async function sendResponse(res: ExpressResponse, response: Response, signedIn: 
     if (key === "set-cookie") continue;
     res.setHeader(key, value);
   }
+  // A cookie is never a default: those set earlier are sent too.
   const cookies = response.headers.getSetCookie();
-  if (cookies.length) res.setHeader("set-cookie", cookies);
+  if (cookies.length) res.append("set-cookie", cookies);
   const eventStream = /text\/event-stream/i.test(response.headers.get("content-type") ?? "");
   if (eventStream) res.flushHeaders();
   if (!response.body) {
