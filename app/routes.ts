@@ -64,7 +64,17 @@ export default [
       route("admin/profiles/create", "routes/admin/profiles-create.tsx"),
       route("admin/brands", "routes/admin/brands.tsx"),
       route("admin/analytics", "routes/admin/analytics.tsx"),
-      route("admin/settings", "routes/admin/settings.tsx"),
+      // Settings: one page per tab, each saving its own fields.
+      route("admin/settings", "routes/admin/settings/layout.tsx", [
+        index("routes/admin/settings/index.tsx"),
+        route("general", "routes/admin/settings/general.tsx"),
+        route("branding", "routes/admin/settings/branding.tsx"),
+        route("legal", "routes/admin/settings/legal.tsx"),
+        route("invitations", "routes/admin/settings/invitations.tsx"),
+        route("joining", "routes/admin/settings/joining.tsx"),
+        route("fields", "routes/admin/settings/fields.tsx"),
+        route("security", "routes/admin/settings/security.tsx"),
+      ]),
       route("admin/settings/single-sign-on", "routes/admin/single-sign-on.tsx"),
       route("admin/settings/provisioning", "routes/admin/provisioning.tsx"),
       route("admin/settings/wallet", "routes/admin/wallet.tsx"),

@@ -50,3 +50,14 @@ export const DEFAULT_BRAND_SECONDARY = "#8b5cf6";
  */
 export const JOIN_RULES = ["domains", "invited", "anyone"] as const;
 export type JoinRuleMode = (typeof JOIN_RULES)[number];
+
+/** The tabs of the settings screen, in order: each is its own page, /admin/settings/<value>. */
+export const SETTINGS_TABS = [
+  { value: "general", label: "General" },
+  { value: "branding", label: "Branding" },
+  { value: "legal", label: "Legal & privacy" },
+  { value: "invitations", label: "Invitations" },
+  { value: "joining", label: "Who can join" },
+  { value: "fields", label: "Card fields" },
+  { value: "security", label: "Security" },
+] as const;

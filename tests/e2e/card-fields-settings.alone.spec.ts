@@ -5,7 +5,7 @@ test("an administrator locks pronouns to colleagues, and a member's form shows i
   login,
 }) => {
   await login("admin");
-  await page.goto("/admin/settings?tab=fields");
+  await page.goto("/admin/settings/fields");
   await page.getByLabel("Pronouns visibility").selectOption("colleagues");
   await page.getByLabel("Lock Pronouns").check();
   await page.getByRole("button", { name: "Save Settings" }).click();
@@ -18,7 +18,7 @@ test("an administrator locks pronouns to colleagues, and a member's form shows i
 
   // Back as it was, for the tests after this one.
   await login("admin", { fresh: true });
-  await page.goto("/admin/settings?tab=fields");
+  await page.goto("/admin/settings/fields");
   await page.getByLabel("Pronouns visibility").selectOption("public");
   await page.getByLabel("Lock Pronouns").uncheck();
   await page.getByRole("button", { name: "Save Settings" }).click();

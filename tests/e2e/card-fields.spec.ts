@@ -1,4 +1,4 @@
-import { expect, expectAccessible, failedLoad, screenshot, test } from "./fixtures";
+import { expect, expectAccessible, failedLoad, screenshot, settingsTab, test } from "./fixtures";
 
 test.describe("on a phone", () => {
   test.use({ viewport: { width: 390, height: 844 } });
@@ -91,8 +91,8 @@ test("the edit form with each detail's visibility, and Settings' Card fields tab
   ] as const) {
     await page.setViewportSize(viewport);
     await page.emulateMedia({ colorScheme: scheme });
-    await page.goto("/admin/settings?tab=fields");
-    await expect(page.getByRole("tab", { name: "Card fields" })).toHaveAttribute("aria-selected", "true");
+    await page.goto("/admin/settings/fields");
+    await expect(settingsTab(page, "Card fields")).toHaveAttribute("aria-current", "page");
     await expect(page.getByLabel("Office visibility").locator("option")).toHaveCount(2);
     await expect(page.getByLabel("Bio visibility").locator("option")).toHaveCount(3);
     await expectAccessible(page);

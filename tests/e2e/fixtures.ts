@@ -282,3 +282,8 @@ export async function chooseAction(row: Locator, person: string, action: string 
   await row.getByRole("button", { name: `Actions for ${person}` }).click();
   await row.page().getByRole("menuitem", { name: action }).click();
 }
+
+/** A tab of System Settings: a link in the settings' own navigation. */
+export function settingsTab(page: Page, name: string) {
+  return page.getByRole("navigation", { name: "Settings" }).getByRole("link", { name, exact: true });
+}

@@ -94,7 +94,7 @@ test("at phone width an administrator reaches every administrator screen, Settin
 
   await page.getByRole("button", { name: "Account menu" }).click();
   await page.getByRole("menuitem", { name: "Settings" }).click();
-  await expect(page).toHaveURL(/\/admin\/settings$/);
+  await expect(page).toHaveURL(/\/admin\/settings\/general$/);
   await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
   await expectAccessible(page);
   await screenshot(page, "admin-settings-mobile-dark");

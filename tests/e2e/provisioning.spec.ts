@@ -13,7 +13,7 @@ test("an administrator creates a provisioning connection, sees its token once, m
   request,
 }) => {
   await login("admin");
-  await page.goto("/admin/settings?tab=security");
+  await page.goto("/admin/settings/security");
   await page.getByRole("link", { name: "Provisioning" }).click();
   await expect(page.getByRole("heading", { name: "Provisioning", level: 1 })).toBeVisible();
   const name = `Entra ID ${Math.random().toString(36).slice(2, 6)}`;

@@ -26,7 +26,7 @@ test("an administrator connects the company's provider in Settings; a colleague 
 }) => {
   const client = idp.addClient();
   await login("admin");
-  await page.goto("/admin/settings?tab=security");
+  await page.goto("/admin/settings/security");
   await page.getByRole("link", { name: "Set up single sign-on" }).click();
   await expect(page.getByRole("heading", { name: "Single sign-on", level: 1 })).toBeVisible();
   await expect(page.getByText("No provider yet")).toBeVisible();

@@ -1,6 +1,6 @@
 import type { Locator, Page } from "@playwright/test";
 import sharp from "sharp";
-import { expect, expectAccessible, failedLoad, PEOPLE, screenshot, test } from "./fixtures";
+import { expect, expectAccessible, failedLoad, PEOPLE, screenshot, settingsTab, test } from "./fixtures";
 
 /** A logo-like picture (a mark and a bar of "text") in `color` on a transparent background. */
 async function logoFile(name: string, color: string, width = 600, height = 160) {
@@ -30,8 +30,7 @@ async function shownLogo(scope: Locator, expected?: string | null) {
 }
 
 async function openBranding(page: Page) {
-  await page.goto("/admin/settings");
-  await page.getByRole("tab", { name: "Branding" }).click();
+  await page.goto("/admin/settings/branding");
 }
 
 async function saveSettings(page: Page) {
@@ -49,7 +48,7 @@ test("the company's logos and favicon are uploaded in Settings and show in the a
   newContext,
   expectConsoleError,
 }) => {
-  expectConsoleError(failedLoad(400, "/admin/settings.data"));
+  expectConsoleError(failedLoad(400, "/admin/settings/branding.data"));
   expectConsoleError(failedLoad(404, "/no-such-page"));
   expectConsoleError(failedLoad(404, "/terms"));
   expectConsoleError(failedLoad(404, "/profile/nobody.here"));
@@ -67,14 +66,14 @@ test("the company's logos and favicon are uploaded in Settings and show in the a
   await expect(page.locator("#field-primaryLogo-error")).toHaveText(
     "This file is not an image we can read. Use a JPG, PNG or WebP file.",
   );
-  await expect(page.getByRole("tab", { name: "Branding (has errors)" })).toHaveAttribute("aria-selected", "true");
   await expect(page.locator('link[rel="icon"]')).toHaveAttribute("href", "/favicon.svg");
 
   await page.locator("#field-primaryLogo").setInputFiles(await logoFile("logo.png", "#0f766e"));
   await page.locator("#field-darkModeLogo").setInputFiles(await logoFile("logo-dark.png", "#e2e8f0"));
   await page.locator("#field-favicon").setInputFiles(await logoFile("icon.png", "#ea580c", 64, 64));
   await expect(page.getByAltText("Preview of the chosen file (Dark-mode logo)")).toBeVisible();
-  await page.getByRole("tab", { name: "General" }).click();
+  await saveSettings(page);
+  await settingsTab(page, "General").click();
   await page.getByLabel("Website", { exact: true }).fill(WEBSITE);
   await saveSettings(page);
 
@@ -82,7 +81,7 @@ test("the company's logos and favicon are uploaded in Settings and show in the a
   const sidebar = page.locator("aside").first();
   const lightLogo = await shownLogo(sidebar);
   expect(lightLogo).toMatch(/^\/uploads\/settings\/[0-9a-f]{32}-logo\.webp$/);
-  await page.getByRole("tab", { name: "Branding" }).click();
+  await settingsTab(page, "Branding").click();
   await expect(page.getByAltText("Preview of the chosen file (Logo)")).toHaveAttribute("src", lightLogo ?? "");
   await expectAccessible(page);
   for (const [size, width] of [
@@ -184,7 +183,8 @@ test("the company's logos and favicon are uploaded in Settings and show in the a
   for (const label of ["Logo", "Dark-mode logo", "Favicon"]) {
     await page.getByRole("button", { name: `Remove image (${label})` }).click();
   }
-  await page.getByRole("tab", { name: "General" }).click();
+  await saveSettings(page);
+  await settingsTab(page, "General").click();
   await page.getByLabel("Website", { exact: true }).fill("");
   await saveSettings(page);
   await expect(page.locator('link[rel="icon"]')).toHaveAttribute("href", "/favicon.svg");
@@ -199,14 +199,13 @@ test("a visitor sees no view count or Member Since when the company hides them; 
   sessions,
 }) => {
   await login("admin");
-  await openBranding(page);
   // Who sees the numbers is a matter of privacy: its tab.
-  await page.getByRole("tab", { name: "Legal & privacy" }).click();
+  await page.goto("/admin/settings/legal");
   const hide = page.getByRole("radio", { name: "Only people who are signed in" });
   await expect(page.getByRole("radio", { name: "Everyone who opens a card" })).toBeChecked();
   await hide.check();
   await saveSettings(page);
-  await page.getByRole("tab", { name: "Legal & privacy" }).click();
+  await page.reload();
   await expect(hide).toBeChecked();
 
   // The card's owner sees both numbers, and so does an administrator.
@@ -240,8 +239,7 @@ test("a visitor sees no view count or Member Since when the company hides them; 
   await expect(visitor.getByTestId("view-count")).toHaveCount(0);
 
   // Shown again: the default.
-  await openBranding(page);
-  await page.getByRole("tab", { name: "Legal & privacy" }).click();
+  await page.goto("/admin/settings/legal");
   await page.getByRole("radio", { name: "Everyone who opens a card" }).check();
   await saveSettings(page);
   await visitor.goto(card);

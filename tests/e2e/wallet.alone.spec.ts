@@ -25,7 +25,7 @@ test("an administrator sets up Google Wallet, and a member's Share page offers t
     client_email: "wallet@namecard-e2e.iam.gserviceaccount.com",
   });
   await login("admin");
-  await page.goto("/admin/settings?tab=security");
+  await page.goto("/admin/settings/security");
   await page.getByRole("link", { name: "Wallet passes" }).click();
   await expect(page.getByRole("heading", { name: "Wallet passes", level: 1 })).toBeVisible();
   await expect(page.getByRole("region", { name: "Google Wallet" }).getByText("Not set up")).toBeVisible();

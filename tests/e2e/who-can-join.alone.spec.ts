@@ -1,4 +1,4 @@
-import { expect, expectAccessible, failedLoad, screenshot, test } from "./fixtures";
+import { expect, expectAccessible, failedLoad, screenshot, settingsTab, test } from "./fixtures";
 import { COMPANY_DOMAINS, OUTSIDER } from "./people";
 
 // Changes who is active, which other files' pages would show: runs with the settings files, last.
@@ -27,8 +27,8 @@ test("the administrator sees who can join, is warned before opening it to anyone
 }) => {
   test.slow();
   await login("admin");
-  await page.goto("/admin/settings?tab=joining");
-  await expect(page.getByRole("tab", { name: "Who can join" })).toHaveAttribute("aria-selected", "true");
+  await page.goto("/admin/settings/joining");
+  await expect(settingsTab(page, "Who can join")).toHaveAttribute("aria-current", "page");
   await expect(page.getByRole("radio", { name: "People with an address at these domains" })).toBeChecked();
   await expect(page.getByRole("textbox", { name: "Domains" })).toHaveValue(COMPANY_DOMAINS.join("\n"));
   await expect(page.getByRole("heading", { name: "1 person who joined is outside the saved rule" })).toBeVisible();
@@ -48,7 +48,7 @@ test("the administrator sees who can join, is warned before opening it to anyone
   await expect(
     page.getByText("1 account was deactivated: they are signed out and their card is hidden."),
   ).toBeVisible();
-  await expect(page.getByRole("tab", { name: "Who can join" })).toHaveAttribute("aria-selected", "true");
+  await expect(page).toHaveURL(/\/admin\/settings\/joining$/);
   await expect(page.getByRole("heading", { name: /outside the saved rule/ })).toHaveCount(0);
   const card = await page.request.get("/profile/oscar.outsider", { maxRedirects: 0 });
   expect(card.status()).toBe(410);
@@ -63,7 +63,7 @@ for (const [name, viewport] of [
       await page.setViewportSize(viewport);
       await page.emulateMedia({ colorScheme: scheme });
       await login("admin");
-      await page.goto("/admin/settings?tab=joining");
+      await page.goto("/admin/settings/joining");
       await page.getByRole("radio", { name: "Anyone who has the link" }).check();
       await expect(page.getByText(/Anyone on the internet who finds the sign-up page/)).toBeVisible();
       await screenshot(page, `who-can-join-${name}-${scheme}`);

@@ -93,7 +93,14 @@ describe.skipIf(ON_POSTGRES || !SERVER_BUILT)("requests no browser sends, to eve
 
   it("finds the routes with actions in app/routes.ts", () => {
     expect(ACTIONS.map((route) => route.path)).toEqual(
-      expect.arrayContaining(["theme", "auth", "api/auth/*", "profile/edit", "admin/settings", "admin/import/:id"]),
+      expect.arrayContaining([
+        "theme",
+        "auth",
+        "api/auth/*",
+        "profile/edit",
+        "admin/settings/branding",
+        "admin/import/:id",
+      ]),
     );
   });
 

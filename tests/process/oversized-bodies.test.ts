@@ -4,7 +4,13 @@ import net from "node:net";
 import path from "node:path";
 import type { ServerBuild } from "react-router";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BODY_TOO_LARGE, MAX_FORM_BYTES, MAX_SAML_FORM_BYTES, MAX_UPLOAD_FORM_BYTES } from "~/.server/http/form-data";
+import {
+  BODY_TOO_LARGE,
+  MAX_FORM_BYTES,
+  MAX_SAML_FORM_BYTES,
+  MAX_SETTINGS_FORM_BYTES,
+  MAX_UPLOAD_FORM_BYTES,
+} from "~/.server/http/form-data";
 import { routeTable } from "../../server/routes";
 import { addressOf, ROUTES, routeBuild } from "../security/hostile-input";
 import { ON_POSTGRES } from "../support/process-suite";
@@ -29,10 +35,15 @@ const ACTIONS = ROUTES.flatMap((route) => {
   return action ? [{ ...route, address, action }] : [];
 });
 
-/** Actions that read no file but a long text: SAML documents (a provider's metadata pasted, its signed answers). */
+/**
+ * Actions that read no file but a long text: SAML documents (a provider's metadata pasted, its signed answers),
+ * the legal texts, and the ids of everyone the join rule leaves outside.
+ */
 const LONG_TEXT_LIMITS: Record<string, number> = {
   "routes/admin/single-sign-on.tsx": MAX_SAML_FORM_BYTES,
   "routes/sso/saml-acs.ts": MAX_SAML_FORM_BYTES,
+  "routes/admin/settings/legal.tsx": MAX_SETTINGS_FORM_BYTES,
+  "routes/admin/settings/joining.tsx": MAX_SETTINGS_FORM_BYTES,
 };
 
 describe("what routes declare", () => {

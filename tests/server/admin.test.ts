@@ -24,7 +24,9 @@ import { loader as analyticsCsv } from "~/routes/admin/export/analytics.csv";
 import { loader as dashboardCsv } from "~/routes/admin/export/dashboard.csv";
 import { action as profilesAction } from "~/routes/admin/profiles";
 import { action as createAction } from "~/routes/admin/profiles-create";
-import { action as settingsAction } from "~/routes/admin/settings";
+import { action as brandingSettings } from "~/routes/admin/settings/branding";
+import { action as generalSettings } from "~/routes/admin/settings/general";
+import { action as legalSettings } from "~/routes/admin/settings/legal";
 import { hasPython, PYTHON } from "../support/checkers";
 import { cookieFrom, createMember, formRequest, getRequest, multipartRequest, present, run } from "./helpers";
 
@@ -491,32 +493,33 @@ describe("administrator actions", () => {
     expect(fs.existsSync(logoFile)).toBe(false);
   });
 
-  it("saves settings, and a cleared field goes back to its default", async () => {
+  it("saves each settings tab's own fields, leaves the other tabs' as they are, and a cleared field goes back to its default", async () => {
     const admin = await createMember({ email: "admin@example.com" });
-    const save = (fields: Record<string, string>) =>
-      run(settingsAction, formRequest("/admin/settings", fields, { cookie: admin.cookie }), {}, admin.viewer);
-    const bad = await save({
-      companyName: "X",
-      primaryColor: "red",
-      fontFamily: "Comic Sans",
-      website: "javascript:1",
-    });
-    expect(bad.status).toBe(400);
-    expect(Object.keys((bad.data as { fieldErrors: object }).fieldErrors).sort()).toEqual([
+    const tabs = { general: generalSettings, branding: brandingSettings, legal: legalSettings };
+    const save = (tab: keyof typeof tabs, fields: Record<string, string>) =>
+      run(tabs[tab], formRequest(`/admin/settings/${tab}`, fields, { cookie: admin.cookie }), {}, admin.viewer);
+    const general = await save("general", { companyName: "X", website: "javascript:1" });
+    expect(general.status).toBe(400);
+    expect(Object.keys((general.data as { fieldErrors: object }).fieldErrors)).toEqual(["website"]);
+    const branding = await save("branding", { primaryColor: "red", fontFamily: "Comic Sans" });
+    expect(branding.status).toBe(400);
+    expect(Object.keys((branding.data as { fieldErrors: object }).fieldErrors).sort()).toEqual([
       "fontFamily",
       "primaryColor",
-      "website",
     ]);
     expect(await db.select().from(siteSettings)).toEqual([]);
 
-    const ok = await save({
-      companyName: "Acme Cards",
-      primaryColor: "#112233",
-      fontFamily: "Poppins",
-      termsOfService: "Be kind.",
-    });
-    expect(ok).toMatchObject({ status: 302, location: "/admin/settings" });
+    const ok = await save("general", { companyName: "Acme Cards" });
+    expect(ok).toMatchObject({ status: 302, location: "/admin/settings/general" });
     expect(await toastOf(ok)).toBe("Settings saved successfully!");
+    expect(await save("branding", { primaryColor: "#112233", fontFamily: "Poppins" })).toMatchObject({
+      status: 302,
+      location: "/admin/settings/branding",
+    });
+    expect(await save("legal", { termsOfService: "Be kind." })).toMatchObject({
+      status: 302,
+      location: "/admin/settings/legal",
+    });
     expect(await getSiteSettings()).toMatchObject({
       companyName: "Acme Cards",
       primaryColor: "#112233",
@@ -524,7 +527,14 @@ describe("administrator actions", () => {
       termsOfService: "Be kind.",
     });
 
-    await save({ companyName: "", primaryColor: "", fontFamily: "Poppins", termsOfService: "" });
+    await save("general", { companyName: "" });
+    expect(await getSiteSettings()).toMatchObject({
+      companyName: "Namecard",
+      primaryColor: "#112233",
+      termsOfService: "Be kind.",
+    });
+    await save("branding", { primaryColor: "", fontFamily: "Poppins" });
+    await save("legal", { termsOfService: "" });
     expect(await getSiteSettings()).toMatchObject({
       companyName: "Namecard",
       primaryColor: "#3b82f6",

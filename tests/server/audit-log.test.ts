@@ -10,7 +10,8 @@ import { action as brandsAction } from "~/routes/admin/brands";
 import { loader as auditCsv } from "~/routes/admin/export/audit.csv";
 import { action as profilesAction } from "~/routes/admin/profiles";
 import { action as createAction } from "~/routes/admin/profiles-create";
-import { action as settingsAction } from "~/routes/admin/settings";
+import { action as generalSettings } from "~/routes/admin/settings/general";
+import { action as legalSettings } from "~/routes/admin/settings/legal";
 import { action as editAction, loader as editLoader } from "~/routes/app/profile-edit";
 import { createMember, formRequest, getRequest, multipartRequest, present, run } from "./helpers";
 
@@ -158,23 +159,31 @@ describe("the audit log records", () => {
     await send(admin, brandsAction, "/admin/brands", { intent: "delete", id: brandId });
 
     const terms = "T".repeat(1_000);
-    const saved = await run(
-      settingsAction,
+    const general = await run(
+      generalSettings,
       formRequest(
-        "/admin/settings",
-        { companyName: "Acme Cards", deactivatedCards: "brand-website", termsOfService: terms },
+        "/admin/settings/general",
+        { companyName: "Acme Cards", deactivatedCards: "brand-website" },
         { cookie: admin.cookie },
       ),
       {},
       admin.viewer,
     );
-    expect(saved.status).toBe(302);
+    expect(general.status).toBe(302);
+    const legal = await run(
+      legalSettings,
+      formRequest("/admin/settings/legal", { termsOfService: terms }, { cookie: admin.cookie }),
+      {},
+      admin.viewer,
+    );
+    expect(legal.status).toBe(302);
 
     const log = await entries();
     expect(log.map((entry) => [entry.action, entry.targetKind, entry.targetLabel])).toEqual([
       ["create", "brand", "Acme"],
       ["update", "brand", "Acme Corp"],
       ["delete", "brand", "Acme Corp"],
+      ["settings", "settings", "Site settings"],
       ["settings", "settings", "Site settings"],
     ]);
     expect(log[0]?.changes).toMatchObject({ name: [null, "Acme"], primaryColor: [null, "#3b82f6"] });
@@ -183,12 +192,13 @@ describe("the audit log records", () => {
       website: [null, "https://acme.example/"],
       logo: [null, "new image"],
     });
-    expect(log[3]?.changes).toMatchObject({
+    // Each tab's entry holds its own changes.
+    expect(log[3]?.changes).toEqual({
       companyName: [null, "Acme Cards"],
       deactivatedCards: [null, "brand-website"],
     });
     // A long text is kept to its beginning and its length.
-    expect(log[3]?.changes.termsOfService?.[1]).toBe(`${"T".repeat(300)}… (1000 characters)`);
+    expect(log[4]?.changes.termsOfService?.[1]).toBe(`${"T".repeat(300)}… (1000 characters)`);
     // No stored image key, password or secret anywhere.
     expect(JSON.stringify(log)).not.toMatch(/\.webp|password|\$2[aby]\$|scrypt/i);
   });

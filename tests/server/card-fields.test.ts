@@ -17,7 +17,7 @@ import {
   type Viewer,
   type Visibility,
 } from "~/lib/card-fields";
-import { action as settingsAction } from "~/routes/admin/settings";
+import { action as settingsAction } from "~/routes/admin/settings/fields";
 import { loader as directoryLoader } from "~/routes/app/directory";
 import { action as editAction } from "~/routes/app/profile-edit";
 import { loader as cardLoader } from "~/routes/profile/$username";
@@ -407,7 +407,7 @@ describe("the company's default and lock per field", () => {
     const member = await createMember();
     await db.update(profiles).set({ phone: "+351 21 555 0100" }).where(eq(profiles.id, member.profile.id));
     const save = (fields: Record<string, string>) =>
-      run(settingsAction, formRequest("/admin/settings", fields, { cookie: admin.cookie }), {}, admin.viewer);
+      run(settingsAction, formRequest("/admin/settings/fields", fields, { cookie: admin.cookie }), {}, admin.viewer);
     const page = async () =>
       JSON.stringify(
         (
@@ -438,7 +438,9 @@ describe("the company's default and lock per field", () => {
     const admin = await createMember({ email: "admin@example.com" });
     const result = await run(
       settingsAction,
-      formRequest("/admin/settings", policyForm({ office: { visibility: "private" } }), { cookie: admin.cookie }),
+      formRequest("/admin/settings/fields", policyForm({ office: { visibility: "private" } }), {
+        cookie: admin.cookie,
+      }),
       {},
       admin.viewer,
     );

@@ -32,7 +32,7 @@ import { setCardState } from "~/.server/profiles/deactivation";
 import { sealSecret } from "~/.server/sso/secrets";
 import { contrastRatio } from "~/lib/color";
 import { action as profilesAction, loader as profilesLoader } from "~/routes/admin/profiles";
-import { action as settingsAction } from "~/routes/admin/settings";
+import { action as settingsAction } from "~/routes/admin/settings/invitations";
 import { action as authAction } from "~/routes/auth/auth";
 import { action as invitationAction, loader as invitationLoader } from "~/routes/auth/invitation";
 import { action as stopAction, loader as stopLoader } from "~/routes/invitations/stop";
@@ -502,7 +502,7 @@ describe("reminders", () => {
     const save = async (fields: Record<string, string>) => {
       const form = new FormData();
       for (const [name, value] of Object.entries(fields)) form.set(name, value);
-      return run(settingsAction, await multipartRequest("/admin/settings", form), {}, admin.viewer);
+      return run(settingsAction, await multipartRequest("/admin/settings/invitations", form), {}, admin.viewer);
     };
     const refused = await save({ autoReminders: "on", reminderAfterDays: "0", reminderMaxCount: "eleven" });
     expect(refused.status).toBe(400);

@@ -10,7 +10,9 @@ import { db } from "~/.server/platform/db/client";
 import { profiles, siteSettings } from "~/.server/platform/db/schema";
 import { createS3Storage, getStorage, setStorage } from "~/.server/platform/storage";
 import { loader as rootLoader } from "~/root";
-import { action as settingsAction, loader as settingsLoader } from "~/routes/admin/settings";
+import { action as brandingAction, loader as brandingLoader } from "~/routes/admin/settings/branding";
+import { action as generalAction } from "~/routes/admin/settings/general";
+import { action as legalAction, loader as legalLoader } from "~/routes/admin/settings/legal";
 import { loader as faviconLoader } from "~/routes/favicon.ico";
 import { loader as cardLoader } from "~/routes/profile/$username";
 import { loader as qrLoader } from "~/routes/qr/$username";
@@ -26,13 +28,12 @@ async function png(color: string, width = 160, height = width) {
     .toBuffer();
 }
 
-/** A settings form as the browser sends it: the text fields, and files where chosen. */
+/** A settings tab's form as the browser sends it: the text fields, and files where chosen. */
 function settingsForm(
   fields: Record<string, string>,
   files: Record<string, { bytes: Uint8Array; name?: string }> = {},
 ) {
   const form = new FormData();
-  form.set("companyName", "Northwind Group");
   for (const [name, value] of Object.entries(fields)) form.set(name, value);
   for (const [name, file] of Object.entries(files)) {
     form.set(name, new File([new Uint8Array(file.bytes)], file.name ?? `${name}.png`, { type: "image/png" }));
@@ -44,8 +45,12 @@ async function admin() {
   return createMember({ email: "admin@example.com" });
 }
 
-async function save(who: Awaited<ReturnType<typeof admin>>, form: FormData) {
-  return run(settingsAction, await multipartRequest("/admin/settings", form, { cookie: who.cookie }), {}, who.viewer);
+const TABS = { branding: brandingAction, general: generalAction, legal: legalAction };
+
+/** Sends a tab's form (the branding tab's, which holds the images, unless said). */
+async function save(who: Awaited<ReturnType<typeof admin>>, form: FormData, tab: keyof typeof TABS = "branding") {
+  const request = await multipartRequest(`/admin/settings/${tab}`, form, { cookie: who.cookie });
+  return run(TABS[tab], request, {}, who.viewer);
 }
 
 async function storedRow() {
@@ -116,7 +121,7 @@ describe.each(STORES)("the site's logos and favicon, stored $name", (store) => {
         },
       ),
     );
-    expect(result).toMatchObject({ status: 302, location: "/admin/settings" });
+    expect(result).toMatchObject({ status: 302, location: "/admin/settings/branding" });
 
     const row = present(await storedRow(), "the settings row");
     expect(row.primaryLogo).toMatch(/^settings\/[0-9a-f]{32}-logo\.webp$/);
@@ -153,7 +158,7 @@ describe.each(STORES)("the site's logos and favicon, stored $name", (store) => {
     expect(Buffer.from(await ico.arrayBuffer()).equals(Buffer.from(favicon.body))).toBe(true);
 
     // The form shows the images it keeps.
-    const page = await run(settingsLoader, getRequest("/admin/settings", who.cookie), {}, who.viewer);
+    const page = await run(brandingLoader, getRequest("/admin/settings/branding", who.cookie), {}, who.viewer);
     expect((page.data as { images: object }).images).toMatchObject({ favicon: `/uploads/${row.favicon}` });
   });
 
@@ -162,8 +167,9 @@ describe.each(STORES)("the site's logos and favicon, stored $name", (store) => {
     await save(who, settingsForm({}, { primaryLogo: { bytes: await png("#1d4ed8", 400, 100) } }));
     const first = present((await storedRow())?.primaryLogo, "the first logo");
 
-    // Saving other fields keeps the logo.
-    await save(who, settingsForm({ companyName: "Northwind" }));
+    // Saving other fields, on this tab or another, keeps the logo.
+    await save(who, settingsForm({ primaryColor: "#0f766e" }));
+    await save(who, settingsForm({ companyName: "Northwind" }), "general");
     expect((await storedRow())?.primaryLogo).toBe(first);
 
     await save(who, settingsForm({}, { primaryLogo: { bytes: await png("#b91c1c", 400, 100) } }));
@@ -232,7 +238,7 @@ describe("a store that fails", () => {
 
   it("says the upload failed on the field and changes nothing", async () => {
     const who = await admin();
-    await save(who, settingsForm({ companyName: "Before" }));
+    await save(who, settingsForm({ primaryColor: "#111111" }));
     // An S3 endpoint where nothing listens.
     setStorage(
       createS3Storage({
@@ -246,13 +252,13 @@ describe("a store that fails", () => {
     expectConsoleError(/\[images\] storing the site logo failed/);
     const failed = await save(
       who,
-      settingsForm({ companyName: "After" }, { primaryLogo: { bytes: await png("#0f766e", 300, 100) } }),
+      settingsForm({ primaryColor: "#222222" }, { primaryLogo: { bytes: await png("#0f766e", 300, 100) } }),
     );
     expect(failed.status).toBe(400);
     expect((failed.data as Failure).fieldErrors).toEqual({
       primaryLogo: ["Failed to upload image. Please try again."],
     });
-    expect(await storedRow()).toMatchObject({ companyName: "Before", primaryLogo: null });
+    expect(await storedRow()).toMatchObject({ primaryColor: "#111111", primaryLogo: null });
   });
 });
 
@@ -296,7 +302,7 @@ describe("settings that held an address before images were uploads", () => {
     });
     // The settings form shows the kept image and offers uploads for the rest.
     const who = await admin();
-    const form = await run(settingsLoader, getRequest("/admin/settings", who.cookie), {}, who.viewer);
+    const form = await run(brandingLoader, getRequest("/admin/settings/branding", who.cookie), {}, who.viewer);
     expect((form.data as { images: object }).images).toEqual({
       primaryLogo: "/uploads/settings/0123456789abcdef0123456789abcdef-logo.webp",
       darkModeLogo: null,
@@ -327,7 +333,7 @@ describe("view count and Member Since on public cards", () => {
   }
 
   async function setVisitorStats(who: Awaited<ReturnType<typeof admin>>, value: "shown" | "hidden") {
-    const result = await save(who, settingsForm({ showStatsToVisitors: value }));
+    const result = await save(who, settingsForm({ showStatsToVisitors: value }), "legal");
     expect(result.status).toBe(302);
   }
 
@@ -354,7 +360,7 @@ describe("view count and Member Since on public cards", () => {
     const colleague = await createMember();
     await db.update(profiles).set({ viewCount: 1234 });
     await setVisitorStats(who, "hidden");
-    const settings = await run(settingsLoader, getRequest("/admin/settings", who.cookie), {}, who.viewer);
+    const settings = await run(legalLoader, getRequest("/admin/settings/legal", who.cookie), {}, who.viewer);
     expect((settings.data as { values: { showStatsToVisitors: string } }).values.showStatsToVisitors).toBe("hidden");
 
     const visitor = await numbersSeenBy(owner.profile.username);

@@ -5,7 +5,7 @@ import { readToast } from "~/.server/http/toast";
 import { db } from "~/.server/platform/db/client";
 import { auditLog, profiles, sessions, siteSettings, users } from "~/.server/platform/db/schema";
 import { mailSettled } from "~/.server/platform/mail";
-import { action as settingsAction, loader as settingsLoader } from "~/routes/admin/settings";
+import { action as settingsAction, loader as settingsLoader } from "~/routes/admin/settings/joining";
 import { action as authAction } from "~/routes/auth/auth";
 import {
   BASE,
@@ -53,7 +53,7 @@ async function saveRule(
 ) {
   return run(
     settingsAction,
-    formRequest("/admin/settings", fields, { cookie: administrator.cookie }),
+    formRequest("/admin/settings/joining", fields, { cookie: administrator.cookie }),
     {},
     administrator.viewer,
   );
@@ -191,7 +191,7 @@ describe("who can join", () => {
 
     const page = await run(
       settingsLoader,
-      getRequest("/admin/settings", administrator.cookie),
+      getRequest("/admin/settings/joining", administrator.cookie),
       {},
       administrator.viewer,
     );
@@ -206,7 +206,7 @@ describe("who can join", () => {
     const form = new URLSearchParams({ intent: "deactivate-outside", profileIds: outside.ids.join(",") });
     const result = await run(
       settingsAction,
-      new Request(`${BASE}/admin/settings`, {
+      new Request(`${BASE}/admin/settings/joining`, {
         method: "POST",
         headers: { cookie: administrator.cookie, origin: BASE },
         body: form,
@@ -214,7 +214,7 @@ describe("who can join", () => {
       {},
       administrator.viewer,
     );
-    expect(result).toMatchObject({ status: 302, location: "/admin/settings?tab=joining" });
+    expect(result).toMatchObject({ status: 302, location: "/admin/settings/joining" });
     expect((await readToast(cookieFrom(result.headers)))?.text).toBe(
       "2 accounts were deactivated: they are signed out and their cards are hidden.",
     );
@@ -242,7 +242,7 @@ describe("who can join", () => {
     const result = await run(
       settingsAction,
       formRequest(
-        "/admin/settings",
+        "/admin/settings/joining",
         { intent: "deactivate-outside", profileIds: present(card, "card").id },
         { cookie: member.cookie },
       ),

@@ -72,12 +72,9 @@ export async function populate(server: ServerProcess) {
     ),
     member,
   );
-  await post(
-    server,
-    "/admin/settings",
-    upload({ companyName: "Backup Group", showStatsToVisitors: "hidden" }, { favicon: await png("#22aa55", 64) }),
-    admin,
-  );
+  await post(server, "/admin/settings/general", upload({ companyName: "Backup Group" }, {}), admin);
+  await post(server, "/admin/settings/legal", upload({ showStatsToVisitors: "hidden" }, {}), admin);
+  await post(server, "/admin/settings/branding", upload({}, { favicon: await png("#22aa55", 64) }), admin);
   for (let visitor = 0; visitor < 3; visitor++) {
     const page = await fetch(`${server.url}/profile/pho.tograph?src=qr`, {
       headers: { "user-agent": `Mozilla/5.0 (X11; Linux x86_64) Chrome/126.0 Visitor/${visitor}` },

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { BrandSchema } from "../../app/.server/brands/schemas";
 import { fieldErrors } from "../../app/.server/platform/validation";
 import { CreateProfileSchema, ProfileFieldsSchema } from "../../app/.server/profiles/schemas";
-import { SettingsSchema } from "../../app/.server/settings/schemas";
+import { BrandingSettingsSchema, GeneralSettingsSchema } from "../../app/.server/settings/schemas";
 
 const PROFILE = {
   firstName: "Amelia",
@@ -22,11 +22,11 @@ const FAULT_WORDING = /\b(is too long|is required|invalid|must be|cannot|can't)\
 describe("form messages say what to do, one per field", () => {
   it("asks for a hex colour whatever is wrong with a settings colour, long values included", () => {
     for (const typed of ["#ff00001", "orange", "#12345", "#f97316f97316"]) {
-      expect(errorsOf(SettingsSchema, { accentColor: typed }).accentColor).toEqual([
+      expect(errorsOf(BrandingSettingsSchema, { accentColor: typed }).accentColor).toEqual([
         "Use a hex colour such as #f97316",
       ]);
     }
-    expect(errorsOf(SettingsSchema, { accentColor: "#F97316" }).accentColor).toBeUndefined();
+    expect(errorsOf(BrandingSettingsSchema, { accentColor: "#F97316" }).accentColor).toBeUndefined();
   });
 
   it("gives each field one instruction at a time, the first rule it fails", () => {
@@ -66,7 +66,7 @@ describe("form messages say what to do, one per field", () => {
       secondaryColor: ["Choose a secondary colour"],
       website: ["Enter the whole address, starting with https://, such as https://www.example.com"],
     });
-    const settings = errorsOf(SettingsSchema, {
+    const settings = errorsOf(GeneralSettingsSchema, {
       companyName: "x".repeat(81),
       email: "someone@",
       website: "example",

@@ -53,7 +53,7 @@ export async function siteImageErrors(images: SiteImageChanges): Promise<FieldEr
 }
 
 /**
- * Updates or inserts the single settings row with its images, and tells every
+ * Updates or inserts the single settings row with one tab's fields (and the images), and tells every
  * open page. A file that cannot be used, or a store that fails, changes nothing.
  */
 export async function saveSiteSettings({
@@ -63,25 +63,28 @@ export async function saveSiteSettings({
   fieldPolicies,
 }: {
   actor: Actor;
+  /** One tab's fields; a field not given is left as it is. */
   values: SettingsInput;
-  images: SiteImageChanges;
+  /** The site's images, from the tab that holds them; absent leaves them as they are. */
+  images?: SiteImageChanges;
   /** Who sees each card field by default, and which are locked; absent leaves them as they are. */
   fieldPolicies?: FieldPolicies | null;
 }) {
   if (!can(actor.role, "update:settings:any")) throw new ForbiddenError();
   const [current] = await db.select().from(siteSettings).where(eq(siteSettings.id, 1));
 
+  const imageFields: readonly SiteImageField[] = images ? SITE_IMAGE_FIELDS : [];
   const stored = {} as Record<SiteImageField, FormImage>;
-  for (const field of SITE_IMAGE_FIELDS) {
+  for (const field of imageFields) {
     stored[field] = await storeFormImage(
-      images[field],
+      (images as SiteImageChanges)[field],
       (bytes) => storeSiteImage(bytes, KIND[field]),
       `site ${KIND[field]}`,
     );
   }
-  const newKeys = () => SITE_IMAGE_FIELDS.map((field) => storedKey(stored[field]));
+  const newKeys = () => imageFields.map((field) => storedKey(stored[field]));
   const errors: FieldErrors = {};
-  for (const field of SITE_IMAGE_FIELDS) {
+  for (const field of imageFields) {
     const outcome = stored[field];
     if (outcome.outcome === "invalid") errors[field] = [outcome.message];
     if (outcome.outcome === "storage-failed") errors[field] = [UPLOAD_FAILED];
@@ -92,12 +95,20 @@ export async function saveSiteSettings({
   }
 
   const keys = Object.fromEntries(
-    SITE_IMAGE_FIELDS.map((field) => [field, nextImageKey(images[field], stored[field], current?.[field] ?? null)]),
-  ) as Record<SiteImageField, string | null>;
-  const fontFamily = values.fontFamily as FontFamily | null;
+    imageFields.map((field) => [
+      field,
+      nextImageKey((images as SiteImageChanges)[field], stored[field], current?.[field] ?? null),
+    ]),
+  ) as Partial<Record<SiteImageField, string | null>>;
+  const { fontFamily, ...rest } = values;
   const policiesChanged =
     fieldPolicies != null && JSON.stringify(fieldPolicies) !== JSON.stringify(policiesFrom(current?.fieldPolicies));
-  const row = { ...values, ...keys, fontFamily, ...(policiesChanged ? { fieldPolicies } : {}) };
+  const row = {
+    ...rest,
+    ...keys,
+    ...(fontFamily !== undefined ? { fontFamily: fontFamily as FontFamily | null } : {}),
+    ...(policiesChanged ? { fieldPolicies } : {}),
+  };
   try {
     await db.transaction(async (tx) => {
       await tx
@@ -124,7 +135,7 @@ export async function saveSiteSettings({
   // store that cannot delete an old image), and before an old logo's file is gone.
   await publish({ kind: "settings", id: "1" });
   // The images no setting uses any more.
-  for (const field of SITE_IMAGE_FIELDS) {
+  for (const field of imageFields) {
     const previous = current?.[field];
     if (previous && previous !== keys[field]) await deleteImageIfUnused(previous);
   }

@@ -98,56 +98,70 @@ const JoinFields = {
 };
 
 /**
- * Every text field of the settings form (its images are files, read apart). An emptied field is
- * stored as empty (null), so an administrator can clear a value on purpose;
- * an empty field then shows its default.
+ * The text fields of each settings tab, each saved by its own form (the
+ * branding tab's images are files, read apart). An emptied field is stored as
+ * empty (null), so an administrator can clear a value on purpose; an empty
+ * field then shows its default. A field a tab does not hold is left as it is.
  */
-export const SettingsSchema = z
-  .object({
-    companyName: optional(80, "Company name"),
-    website: OptionalUrlSchema("Website"),
-    // Empty means none; anything else is an address, with the address's own messages.
-    email: z
-      .string()
-      .optional()
-      .transform((value) => (value?.trim() ? value : null))
-      .pipe(EmailSchema.nullable()),
-    phone: PhoneSchema,
-    description: optional(500, "Description", { multiline: true }),
-    address: optional(300, "Address", { multiline: true }),
-    primaryColor: OptionalColor("Primary colour"),
-    secondaryColor: OptionalColor("Secondary colour"),
-    accentColor: OptionalColor("Accent colour"),
-    fontFamily: z
-      .string({ message: "Choose one of the offered fonts" })
-      .optional()
-      .transform((value) => (value ? value : null))
-      .refine((value) => value === null || (FONT_FAMILIES as readonly string[]).includes(value), {
-        message: "Choose one of the offered fonts",
-      }),
-    showStatsToVisitors: z
-      .enum(["", "shown", "hidden"], { message: "Choose whether visitors see the numbers" })
-      .optional()
-      .transform((value) => (value === "shown" ? true : value === "hidden" ? false : null)),
-    deactivatedCards: z
-      .enum(["", "gone", "brand-website"], { message: "Choose what a deactivated card's address shows" })
-      .optional()
-      .transform((value) => (value ? value : null)),
-    termsOfService: optional(100_000, "Terms of service", { multiline: true }),
-    privacyPolicy: optional(100_000, "Privacy policy", { multiline: true }),
-    ...ReminderFields,
-    ...LeadFields,
-    ...JoinFields,
-  })
-  .superRefine((values, context) => {
-    // The default rule with no domain would let nobody but administrators and invited people in: say so instead.
-    if ((values.joinRule ?? "domains") === "domains" && values.joinDomains === "") {
-      context.addIssue({
-        code: "custom",
-        path: ["joinDomains"],
-        message: "List at least one domain, or choose that only invited people can join",
-      });
-    }
-  });
+export const GeneralSettingsSchema = z.object({
+  companyName: optional(80, "Company name"),
+  website: OptionalUrlSchema("Website"),
+  // Empty means none; anything else is an address, with the address's own messages.
+  email: z
+    .string()
+    .optional()
+    .transform((value) => (value?.trim() ? value : null))
+    .pipe(EmailSchema.nullable()),
+  phone: PhoneSchema,
+  description: optional(500, "Description", { multiline: true }),
+  address: optional(300, "Address", { multiline: true }),
+  deactivatedCards: z
+    .enum(["", "gone", "brand-website"], { message: "Choose what a deactivated card's address shows" })
+    .optional()
+    .transform((value) => (value ? value : null)),
+});
 
-export type SettingsInput = z.infer<typeof SettingsSchema>;
+export const BrandingSettingsSchema = z.object({
+  primaryColor: OptionalColor("Primary colour"),
+  secondaryColor: OptionalColor("Secondary colour"),
+  accentColor: OptionalColor("Accent colour"),
+  fontFamily: z
+    .string({ message: "Choose one of the offered fonts" })
+    .optional()
+    .transform((value) => (value ? value : null))
+    .refine((value) => value === null || (FONT_FAMILIES as readonly string[]).includes(value), {
+      message: "Choose one of the offered fonts",
+    }),
+});
+
+export const LegalSettingsSchema = z.object({
+  showStatsToVisitors: z
+    .enum(["", "shown", "hidden"], { message: "Choose whether visitors see the numbers" })
+    .optional()
+    .transform((value) => (value === "shown" ? true : value === "hidden" ? false : null)),
+  termsOfService: optional(100_000, "Terms of service", { multiline: true }),
+  privacyPolicy: optional(100_000, "Privacy policy", { multiline: true }),
+  ...LeadFields,
+});
+
+export const InvitationSettingsSchema = z.object(ReminderFields);
+
+export const JoinSettingsSchema = z.object(JoinFields).superRefine((values, context) => {
+  // The default rule with no domain would let nobody but administrators and invited people in: say so instead.
+  if ((values.joinRule ?? "domains") === "domains" && values.joinDomains === "") {
+    context.addIssue({
+      code: "custom",
+      path: ["joinDomains"],
+      message: "List at least one domain, or choose that only invited people can join",
+    });
+  }
+});
+
+/** What one tab's form saves: its own fields, the others left as they are. */
+export type SettingsInput = Partial<
+  z.infer<typeof GeneralSettingsSchema> &
+    z.infer<typeof BrandingSettingsSchema> &
+    z.infer<typeof LegalSettingsSchema> &
+    z.infer<typeof InvitationSettingsSchema> &
+    z.infer<typeof JoinSettingsSchema>
+>;

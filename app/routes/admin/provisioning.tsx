@@ -115,7 +115,7 @@ export default function Provisioning({ loaderData, actionData }: Route.Component
 
   return (
     <div className="max-w-4xl">
-      <BackLink to="/admin/settings?tab=security">Settings</BackLink>
+      <BackLink to="/admin/settings/security">Settings</BackLink>
       <PageHeader
         title="Provisioning"
         description="Let your identity provider, such as Microsoft Entra ID or Okta, create, update and switch off cards by itself through SCIM 2.0: people who join get a card, people who leave are switched off the hour they leave."

@@ -142,7 +142,7 @@ export default function SingleSignOn({ loaderData, actionData }: Route.Component
 
   return (
     <div className="max-w-4xl">
-      <BackLink to="/admin/settings?tab=security">Settings</BackLink>
+      <BackLink to="/admin/settings/security">Settings</BackLink>
       <PageHeader
         title="Single sign-on"
         description="Let people sign in with your company's identity provider, such as Okta, Microsoft Entra ID or Google Workspace, through OpenID Connect or SAML 2.0."

@@ -92,7 +92,7 @@ export default function WalletSettings({ loaderData, actionData: answer }: Route
   const configured = google.clientEmail !== null;
   return (
     <div className="max-w-3xl">
-      <BackLink to="/admin/settings?tab=security">Settings</BackLink>
+      <BackLink to="/admin/settings/security">Settings</BackLink>
       <PageHeader
         title="Wallet passes"
         description="Let members keep their card in their phone's wallet, with its QR code, to show it without a network."

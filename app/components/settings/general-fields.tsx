@@ -1,0 +1,99 @@
+import type { FieldErrors } from "~/lib/action-result";
+import { DEFAULT_SETTINGS } from "~/lib/settings";
+import { ErrorList, Field, fieldId, TextareaField } from "../forms";
+
+export type GeneralValues = {
+  companyName: string;
+  website: string;
+  email: string;
+  phone: string;
+  description: string;
+  address: string;
+  deactivatedCards: string;
+};
+
+/** The company's details, and what a deactivated card's address shows. */
+export function GeneralFields({ values, errors }: { values: GeneralValues; errors?: FieldErrors }) {
+  return (
+    <>
+      <div className="grid gap-4 sm:grid-cols-2">
+        <Field
+          label="Company name"
+          name="companyName"
+          defaultValue={values.companyName}
+          placeholder={DEFAULT_SETTINGS.companyName}
+          errors={errors?.companyName}
+        />
+        <Field
+          label="Website"
+          name="website"
+          type="url"
+          defaultValue={values.website}
+          placeholder="https://example.com"
+          errors={errors?.website}
+        />
+        <Field
+          label="Email"
+          name="email"
+          type="email"
+          defaultValue={values.email}
+          placeholder="hello@example.com"
+          errors={errors?.email}
+        />
+        <Field label="Phone" name="phone" type="tel" defaultValue={values.phone} errors={errors?.phone} />
+      </div>
+      <TextareaField
+        label="Description"
+        name="description"
+        rows={3}
+        defaultValue={values.description}
+        placeholder={DEFAULT_SETTINGS.description}
+        errors={errors?.description}
+      />
+      <TextareaField label="Address" name="address" rows={3} defaultValue={values.address} errors={errors?.address} />
+      <p className="text-sm text-slate-500 dark:text-slate-400">Empty fields use the default shown in grey.</p>
+      <div className="border-t border-slate-200 pt-5 dark:border-slate-800">
+        <DeactivatedCardsField defaultValue={values.deactivatedCards} errors={errors?.deactivatedCards} />
+      </div>
+    </>
+  );
+}
+
+/** What a deactivated card's public addresses answer (docs/decisions/019-deactivation-and-audit-log.md). */
+function DeactivatedCardsField({ defaultValue, errors }: { defaultValue: string; errors?: string[] }) {
+  const options = [
+    { value: "gone", label: "A page saying the card is no longer active" },
+    { value: "brand-website", label: "A redirect to the card's brand website" },
+  ];
+  return (
+    <fieldset
+      id={fieldId("deactivatedCards")}
+      tabIndex={-1}
+      aria-describedby="deactivated-cards-hint"
+      className="space-y-2 outline-none"
+    >
+      <legend className="text-sm font-medium text-slate-700 dark:text-slate-300">
+        What a deactivated card's address shows
+      </legend>
+      <p id="deactivated-cards-hint" className="text-sm text-slate-500 dark:text-slate-400">
+        For its card page, QR page, contact file and images. A card whose brand has no website always gets the page (410
+        Gone).
+      </p>
+      <div className="flex flex-col gap-2">
+        {options.map((option) => (
+          <label key={option.value} className="flex items-center gap-2 text-sm">
+            <input
+              type="radio"
+              name="deactivatedCards"
+              value={option.value}
+              defaultChecked={defaultValue === option.value}
+              className="size-4 accent-[var(--color-brand-solid)]"
+            />
+            {option.label}
+          </label>
+        ))}
+      </div>
+      <ErrorList errors={errors} />
+    </fieldset>
+  );
+}
