@@ -3,7 +3,8 @@ import { cn } from "~/lib/cn";
 import { SETTINGS_TABS } from "~/lib/settings";
 
 const TAB =
-  "rounded-md px-2 py-2 text-center text-sm font-medium sm:px-4 text-slate-600 hover:text-slate-900 " +
+  "flex items-center justify-center rounded-md px-2 py-2 text-center text-sm font-medium sm:px-4 " +
+  "text-slate-600 hover:text-slate-900 " +
   "focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand " +
   "dark:text-slate-400 dark:hover:text-white";
 const CURRENT = "bg-white text-slate-900 shadow-sm dark:bg-slate-800 dark:text-white";
