@@ -59,7 +59,12 @@ test("visitors and members can neither see nor change anything an administrator 
     expect(asMember.headers().location).toBe("/directory");
 
     const asAdmin = await admin.get(path, { maxRedirects: 0 });
-    expect(asAdmin.status(), `admin ${path}`).toBe(200);
+    if (path === "/admin/settings") {
+      // The settings open on their first tab.
+      expect([asAdmin.status(), asAdmin.headers().location], `admin ${path}`).toEqual([302, "/admin/settings/general"]);
+    } else {
+      expect(asAdmin.status(), `admin ${path}`).toBe(200);
+    }
   }
 
   // The data requests client-side navigation makes: no administrator data either.
