@@ -81,6 +81,18 @@ export default defineConfig({
           setupFiles: ["tests/setup/console.ts"],
         },
       },
+      {
+        // Screens rendered in a DOM with React Router's createRoutesStub: their loaders and
+        // actions are stubs, so what is checked is the form itself (its state, messages, dialogs).
+        resolve: { alias },
+        test: {
+          name: "component",
+          include: ["tests/component/**/*.test.tsx"],
+          environment: "happy-dom",
+          env: testEnv,
+          setupFiles: ["tests/setup/console.ts", "tests/setup/component.ts"],
+        },
+      },
       // Loaders, actions and domain code against a real database, once per engine;
       // then the built server's processes, once per engine.
       ...databases.flatMap((database) =>

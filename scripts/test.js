@@ -121,9 +121,9 @@ const quickSuite = [
     [
       // NAMECARD_NO_BUILD leaves out the check of the browser build, which this run does not make.
       vitest(
-        "unit and server tests on the embedded database",
+        "unit, component and server tests on the embedded database",
         process.execPath,
-        ["--project", "unit", "--project", "server:pglite"],
+        ["--project", "unit", "--project", "component", "--project", "server:pglite"],
         { NAMECARD_NO_BUILD: "1" },
       ),
     ],

@@ -93,8 +93,7 @@ test("the edit form with each detail's visibility, and Settings' Card fields tab
     await page.emulateMedia({ colorScheme: scheme });
     await page.goto("/admin/settings/fields");
     await expect(settingsTab(page, "Card fields")).toHaveAttribute("aria-current", "page");
-    await expect(page.getByLabel("Office visibility").locator("option")).toHaveCount(2);
-    await expect(page.getByLabel("Bio visibility").locator("option")).toHaveCount(3);
+    await expect(page.getByLabel("Office visibility")).toBeVisible();
     await expectAccessible(page);
     await screenshot(page, `card-fields-settings-${name}-${scheme}`);
   }

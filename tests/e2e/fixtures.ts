@@ -287,3 +287,17 @@ export async function chooseAction(row: Locator, person: string, action: string 
 export function settingsTab(page: Page, name: string) {
   return page.getByRole("navigation", { name: "Settings" }).getByRole("link", { name, exact: true });
 }
+
+/**
+ * Saves the settings tab shown and waits for its answer: a toast from the save before may
+ * still be on the screen, so the toast alone does not prove this save arrived.
+ */
+export async function saveSettings(page: Page) {
+  const answered = page.waitForResponse(
+    (response) =>
+      response.request().method() === "POST" && new URL(response.url()).pathname.startsWith("/admin/settings/"),
+  );
+  await page.getByRole("button", { name: "Save Settings" }).click();
+  expect((await answered).status()).toBeLessThan(400);
+  await expect(page.getByText("Settings saved successfully!")).toBeVisible();
+}

@@ -1,24 +1,15 @@
-import { expect, expectAccessible, failedLoad, screenshot, settingsTab, test } from "./fixtures";
+import { expect, expectAccessible, screenshot, settingsTab, test } from "./fixtures";
 
-test("an administrator switches automatic reminders on in Settings, with a clear message for a bad number", async ({
-  page,
-  login,
-  expectConsoleError,
-}) => {
-  expectConsoleError(failedLoad(400, "/admin/settings/invitations.data"));
+// The form's own behaviour (its message for a bad number, Saving...) is tests/component/settings.test.tsx's.
+test("an administrator switches automatic reminders on in Settings, and they are kept", async ({ page, login }) => {
   await login("admin");
   await page.goto("/admin/settings");
   await settingsTab(page, "Invitations").click();
   const after = page.getByLabel("Remind after (days)");
   await expect(after).toHaveValue("7");
   await expect(page.getByLabel("Reminders at most")).toHaveValue("3");
-  await page.getByLabel("Send reminders automatically").check();
-  await after.fill("0");
-  await page.getByRole("button", { name: "Save Settings" }).click();
-  await expect(page.locator("#field-reminderAfterDays-error")).toHaveText("Enter a whole number of days from 1 to 365");
-  await expect(settingsTab(page, "Invitations")).toHaveAttribute("aria-current", "page");
   await expectAccessible(page);
-
+  await page.getByLabel("Send reminders automatically").check();
   await page.getByLabel("Remind after (days)").fill("10");
   await page.getByRole("button", { name: "Save Settings" }).click();
   await expect(page.getByText("Settings saved successfully!")).toBeVisible();

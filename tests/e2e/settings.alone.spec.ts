@@ -1,10 +1,4 @@
-import type { Page } from "@playwright/test";
-import { expect, expectAccessible, PEOPLE, screenshot, settingsTab, test } from "./fixtures";
-
-async function saveSettings(page: Page) {
-  await page.getByRole("button", { name: "Save Settings" }).click();
-  await expect(page.getByText("Settings saved successfully!")).toBeVisible();
-}
+import { expect, expectAccessible, PEOPLE, saveSettings, screenshot, settingsTab, test } from "./fixtures";
 
 test("settings apply across the product, each tab saving its own, and a cleared field returns to its default", async ({
   page,
@@ -29,14 +23,12 @@ test("settings apply across the product, each tab saving its own, and a cleared 
   await saveSettings(page);
 
   await settingsTab(page, "Legal & privacy").click();
-  await expect(page.getByLabel("Terms of service")).toHaveAttribute("rows", "10");
   await page.getByLabel("Terms of service").fill("Be kind to each other.\nShare cards, not secrets.");
   await saveSettings(page);
 
   await settingsTab(page, "Security").click();
   await expect(page.getByText("Administrators are a role.")).toBeVisible();
   await expect(page.getByText(PEOPLE.admin.email)).toBeVisible();
-  await expect(page.getByRole("button", { name: "Save Settings" })).toHaveCount(0);
 
   // Everywhere: the name, the colour, the font, the published terms.
   await expect(page.getByRole("link", { name: "Acme Group" }).first()).toBeVisible();

@@ -1,6 +1,6 @@
 import type { Locator, Page } from "@playwright/test";
 import sharp from "sharp";
-import { expect, expectAccessible, failedLoad, PEOPLE, screenshot, settingsTab, test } from "./fixtures";
+import { expect, expectAccessible, failedLoad, PEOPLE, saveSettings, screenshot, settingsTab, test } from "./fixtures";
 
 /** A logo-like picture (a mark and a bar of "text") in `color` on a transparent background. */
 async function logoFile(name: string, color: string, width = 600, height = 160) {
@@ -31,11 +31,6 @@ async function shownLogo(scope: Locator, expected?: string | null) {
 
 async function openBranding(page: Page) {
   await page.goto("/admin/settings/branding");
-}
-
-async function saveSettings(page: Page) {
-  await page.getByRole("button", { name: "Save Settings" }).click();
-  await expect(page.getByText("Settings saved successfully!")).toBeVisible();
 }
 
 const DESKTOP = { width: 1440, height: 900 };
