@@ -1,6 +1,7 @@
 import os from "node:os";
 import path from "node:path";
 import { defineConfig } from "vitest/config";
+import { ON_BOTH_ENGINES } from "./tests/setup/engines";
 
 // Kept apart from vite.config.ts so the React Router plugin is not loaded into the tests.
 const testEnv = {
@@ -21,29 +22,6 @@ const serverTests = ["app/**/*.server.test.ts", "tests/server/**/*.test.ts", "te
 const processTests = ["tests/process/**/*.test.ts"];
 /** Tests that need a real PostgreSQL server (several processes on one database). */
 const postgresOnlyTests = ["tests/process/**/*.postgres.test.ts"];
-/**
- * Server tests of what no database engine changes (where a redirect may send a
- * browser, which passwords are guessable and how guessing is slowed, which
- * bodies the auth API and the routes refuse, which answers of an identity
- * provider are refused): run once, on PGlite, rather than twice.
- */
-const engineNeutralTests = [
-  "tests/security/redirects.test.ts",
-  "tests/security/passwords.test.ts",
-  // Bodies the auth API refuses before any query.
-  "tests/security/auth-api.test.ts",
-  // What a provider's answer must prove is checked by the protocol libraries, before any query but the provider's.
-  "tests/security/single-sign-on.test.ts",
-  "tests/security/saml.test.ts",
-  // An independent provider's answers, checked before any query but the provider's.
-  "tests/server/independent-saml.test.ts",
-  // Hostile requests are refused before any query; what is stored is compared the same way on both.
-  "tests/security/hostile-input.test.ts",
-  // What a card's signature, background and wallet pass hold: drawn and signed the same on either engine.
-  "tests/server/share.test.ts",
-  "tests/server/wallet.test.ts",
-  "tests/server/apple-wallet.test.ts",
-];
 
 if (!process.env.TEST_DATABASE_URL) {
   console.warn(
@@ -52,10 +30,14 @@ if (!process.env.TEST_DATABASE_URL) {
   );
 }
 
+/**
+ * Every server test runs on PGlite; those of tests/setup/engines.ts on PostgreSQL too.
+ * Process tests run on both, each file skipping what one engine does not have.
+ */
 const databases = [
-  { name: "pglite", env: {}, exclude: postgresOnlyTests },
+  { name: "pglite", env: {}, server: serverTests, exclude: postgresOnlyTests },
   ...(process.env.TEST_DATABASE_URL
-    ? [{ name: "postgres", env: { NAMECARD_TEST_DB: "postgres" }, exclude: engineNeutralTests }]
+    ? [{ name: "postgres", env: { NAMECARD_TEST_DB: "postgres" }, server: ON_BOTH_ENGINES, exclude: [] }]
     : []),
 ];
 
@@ -64,9 +46,10 @@ export default defineConfig({
   test: {
     // Server logs (mail links, auth warnings) show only for failing tests.
     silent: "passed-only",
-    // Server tests wait on databases, scrypt and child processes as much as they
-    // compute: even on 2 cores, two workers finish far sooner than one.
-    maxWorkers: Math.max(2, os.availableParallelism() - 1),
+    // Server and process tests wait on databases, scrypt, child processes and the
+    // conditions they poll for more than they compute: one worker more than the
+    // cores keeps them busy (docs/decisions/042-a-fast-test-command-and-the-whole-suite.md).
+    maxWorkers: Math.max(3, os.availableParallelism() + 1),
     projects: [
       {
         // Pure functions and modules with their own real counterpart (SMTP,
@@ -75,10 +58,13 @@ export default defineConfig({
         test: {
           name: "unit",
           include: ["app/**/*.test.ts", "scripts/**/*.test.ts", "tests/unit/**/*.test.ts"],
-          // `npm run test:quick` makes no build, so the check of the browser build is left out.
+          // `npm test` makes no build, so the check of the browser build is left out.
           exclude: [...serverTests, ...(process.env.NAMECARD_NO_BUILD === "1" ? ["app/client-bundle.test.ts"] : [])],
           env: testEnv,
           setupFiles: ["tests/setup/console.ts"],
+          // Bounds on a hang, not on time: beside the process tests a file's first test also compiles what it imports.
+          testTimeout: 20_000,
+          hookTimeout: 60_000,
         },
       },
       {
@@ -93,11 +79,10 @@ export default defineConfig({
           setupFiles: ["tests/setup/console.ts", "tests/setup/component.ts"],
         },
       },
-      // Loaders, actions and domain code against a real database, once per engine;
-      // then the built server's processes, once per engine.
+      // Loaders, actions and domain code against a real database, then the built server's processes.
       ...databases.flatMap((database) =>
         [
-          { kind: "server", include: serverTests },
+          { kind: "server", include: database.server },
           { kind: "process", include: processTests },
         ].map(({ kind, include }) => ({
           resolve: { alias },
