@@ -1,6 +1,6 @@
 import type { KnipConfig } from "knip";
 
-/** Unused files, exports and dependencies; `npm run knip`, and the second step of `npm test`. */
+/** Unused files, exports and dependencies; `npm run knip`, and a step of `npm test`. */
 const config: KnipConfig = {
   entry: [
     "server/app.ts",

@@ -4,14 +4,14 @@ import { describe, expect, it } from "vitest";
 import { FONT_FAMILIES, FONT_STACKS } from "./lib/settings";
 
 /**
- * Checks the browser build (`react-router build`, which `npm test` runs first):
+ * Checks the browser build (`react-router build`, which `npm run test:all` runs first):
  * only what the browser uses may reach it.
  */
 const ASSETS = path.resolve(import.meta.dirname, "../build/client/assets");
 
 function assets(extension: string) {
   if (!fs.existsSync(ASSETS)) {
-    throw new Error(`No browser build at ${ASSETS}: run \`npx react-router build\` first (npm test does).`);
+    throw new Error(`No browser build at ${ASSETS}: run \`npx react-router build\` first (npm run test:all does).`);
   }
   return fs
     .readdirSync(ASSETS)

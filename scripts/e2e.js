@@ -1,6 +1,6 @@
 // The browser tests: builds the app, then runs Playwright in Debian's Chromium
 // (scripts/chromium.js). Without one it says so plainly and how to install one;
-// under CI that fails the run, elsewhere it exits 0 so that `npm test` still runs the rest.
+// under CI that fails the run, elsewhere it exits 0 so that `npm run test:all` still runs the rest.
 import { spawnSync } from "node:child_process";
 import { CHROMIUM_CANDIDATES, CHROMIUM as chromium } from "./chromium.js";
 
@@ -13,7 +13,7 @@ if (!chromium) {
       `┌─ End-to-end tests ${IN_CI ? "FAILED" : "SKIPPED"}: no Chromium found.`,
       `│  Looked for: ${CHROMIUM_CANDIDATES.join(", ")}`,
       "│  Install Debian's headless Chromium:  sudo apt-get install chromium-headless-shell fonts-liberation",
-      "│  or point CHROMIUM_PATH at a Chromium binary, then run `npm test` again.",
+      "│  or point CHROMIUM_PATH at a Chromium binary, then run `npm run test:all` again.",
       ...(IN_CI ? ["│  Under CI every check must run."] : []),
       "└─",
       "",

@@ -1,25 +1,27 @@
-// `npm test`: the whole suite, in the order that fails fastest. The machine's
+// The tests, in the order that fails fastest (docs/decisions/042-a-fast-test-command-and-the-whole-suite.md).
+//
+// `npm test`: the checks and the tests that need neither a build, PostgreSQL nor
+// a browser: the route types, lint, unused code, the typecheck, then the unit,
+// component and server tests on the embedded database.
+//
+// `npm run test:all` (`--all`), what CI runs: the whole suite. The machine's
 // cores are the limit, so steps that need nothing from each other run side by
 // side in lanes, and a phase ends when all its lanes have:
 //
 // 1. the route types (knip and tsc read them);
 // 2. lint and format, then unused code | the typecheck | the build;
-// 3. the unit and server tests (some start the built server) | the browser
-//    tests' database;
+// 3. the unit, component and server tests, and the built server's process
+//    tests, on each database | the browser tests' database;
 // 4. the browser tests.
 //
 // With NAMECARD_SECOND_NODE set to another Node binary (CI sets it to Node 24),
 // what depends on the Node version runs once more on it, in the same lane.
-//
-// `--quick` (`npm run test:quick`) is the loop while editing: the checks, the unit
-// tests and the server tests on the embedded database, with no build, no process,
-// PostgreSQL or browser tests (docs/decisions/036-the-whole-suite.md).
 import { spawn } from "node:child_process";
 import { performance } from "node:perf_hooks";
 
 const VITEST = "node_modules/vitest/vitest.mjs";
-const QUICK = process.argv.includes("--quick");
-const secondNode = QUICK ? undefined : process.env.NAMECARD_SECOND_NODE;
+const ALL = process.argv.includes("--all");
+const secondNode = ALL ? process.env.NAMECARD_SECOND_NODE : undefined;
 
 /** Runs one step; its output goes straight through, or is held until it ends when it shares the screen. */
 function run({ name, command, args, env = {} }, { live }) {
@@ -112,8 +114,8 @@ const wholeSuite = [
   ],
 ];
 
-/** The checks, then the tests that need neither a build nor PostgreSQL. */
-const quickSuite = [
+/** The checks, then the tests that need neither a build, PostgreSQL nor a browser. */
+const fastSuite = [
   wholeSuite[0],
   // Lint, unused code and the typecheck, without the build.
   wholeSuite[1].slice(0, 2),
@@ -130,7 +132,7 @@ const quickSuite = [
   ],
 ];
 
-const phases = QUICK ? quickSuite : wholeSuite;
+const phases = ALL ? wholeSuite : fastSuite;
 const started = performance.now();
 const results = [];
 for (const lanes of phases) {
@@ -146,4 +148,6 @@ for (const lanes of phases) {
 console.info("\nTimes (the steps of one phase ran side by side):");
 for (const { name, seconds } of results) console.info(`  ${name.padEnd(48)} ${seconds.toFixed(1)} s`);
 console.info(`  ${"total".padEnd(48)} ${((performance.now() - started) / 1000).toFixed(1)} s`);
-console.info(QUICK ? "\n✔ the quick checks passed; `npm test` runs the whole suite" : "\n✔ all tests passed");
+console.info(
+  ALL ? "\n✔ all tests passed" : "\n✔ the checks and fast tests passed; `npm run test:all` runs the whole suite",
+);

@@ -6,7 +6,7 @@
 // One server per instance of tests/e2e/instances.js, `--instance=NAME` (main by default).
 //
 // `node tests/e2e/serve.js --prepare` only makes the data of every instance and exits,
-// so that `npm test` can do it while other tests run; a server started
+// so that `npm run test:all` can do it while other tests run; a server started
 // afterwards with NAMECARD_E2E_PREPARED=1 uses that data as it is.
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
