@@ -4,7 +4,7 @@ import { CARD_FIELDS, type CardDetails, type CardFieldKey } from "~/lib/card-fie
 import { telHref } from "~/lib/phone";
 import { addressLabel, LINK_ICONS, linkLabel } from "./card-links";
 
-type ContactField = {
+export type ContactField = {
   [Key in CardFieldKey]: (typeof CARD_FIELDS)[Key]["page"] extends "contact" ? Key : never;
 }[CardFieldKey];
 
@@ -23,6 +23,12 @@ const CONTACT_ROWS: Record<ContactField, { icon: LucideIcon; label?: string }> =
 };
 
 const CONTACT_FIELDS = Object.keys(CONTACT_ROWS) as ContactField[];
+
+/** A contact field's icon, and the label it goes by where the field's own is longer. */
+export function contactRow(key: ContactField): { icon: LucideIcon; label: string } {
+  const { icon, label = CARD_FIELDS[key].label } = CONTACT_ROWS[key];
+  return { icon, label };
+}
 
 /** The rows of the card page's contact list, each detail the way its kind opens: a message, a call, a site. */
 export function ContactDetails({ card, website }: { card: CardDetails; website: string | null }) {

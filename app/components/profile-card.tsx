@@ -1,32 +1,59 @@
-import { BriefcaseBusiness, Eye, Mail, MapPin, Network, Phone } from "lucide-react";
+import { Eye, type LucideIcon, MapPin, Network } from "lucide-react";
 import { Link } from "react-router";
 import { Avatar } from "~/components/avatar";
 import { BrandBadge, brandScope } from "~/components/brand-badge";
+import { contactRow } from "~/components/contact-details";
 import { buttonClasses } from "~/components/ui/button";
+import { CARD_FIELD_KEYS, CARD_FIELDS, type TileField } from "~/lib/card-fields";
 import { cn } from "~/lib/cn";
 import { mediaUrl } from "~/lib/media";
 import { fullName } from "~/lib/names";
 import { telHref } from "~/lib/phone";
 import { viewsWord } from "~/lib/views";
 
+/** A person as the directory lists them: who they are, and each field the tile shows (`tile` in the registry). */
 export type DirectoryPerson = {
   id: string;
   firstName: string;
   lastName: string;
   username: string;
-  title: string | null;
-  department: string | null;
-  office: string | null;
-  pronouns: string | null;
-  email: string | null;
-  phone: string | null;
-  bio: string | null;
-  linkedinUrl: string | null;
   profilePhoto: string | null;
   viewCount: number;
   brand: { name: string; primaryColor: string; secondaryColor: string } | null;
   claimed?: boolean;
-};
+} & { [Key in TileField]: string | null };
+
+/**
+ * Where the tile shows each of its fields: beside the name, under it, on the
+ * line of where someone works, in its contact list (each the way its kind
+ * opens, with the card page's icon), or as the paragraph about them. A tile
+ * field without a place fails the type check.
+ */
+const TILE_PLACES = {
+  pronouns: "name",
+  title: "role",
+  department: "workplace",
+  office: "workplace",
+  email: "contact",
+  phone: "contact",
+  linkedinUrl: "contact",
+  bio: "about",
+} as const satisfies Record<TileField, "name" | "role" | "workplace" | "contact" | "about">;
+
+type TilePlace = (typeof TILE_PLACES)[TileField];
+
+type FieldAt<Place extends TilePlace> = {
+  [Key in TileField]: (typeof TILE_PLACES)[Key] extends Place ? Key : never;
+}[TileField];
+
+/** The tile's fields shown in one place, in the registry's order. */
+function fieldsAt<Place extends TilePlace>(place: Place): FieldAt<Place>[] {
+  return CARD_FIELD_KEYS.filter(
+    (key): key is FieldAt<Place> => CARD_FIELDS[key].tile && TILE_PLACES[key as TileField] === place,
+  );
+}
+
+const WORKPLACE_ICONS: Record<FieldAt<"workplace">, LucideIcon> = { department: Network, office: MapPin };
 
 /** Where 'View Card' leads: the card, marked as a directory visit (counted once, by the card). */
 function cardHref(person: { username: string }) {
@@ -50,28 +77,56 @@ function ClaimDot({ claimed, className }: { claimed: boolean | undefined; classN
   );
 }
 
-/** Department and office on one line, each with its icon; nothing when neither is shown. */
+/** Where someone works (department, office) on one line, each with its icon; nothing when none is shown. */
 function WorkPlace({ person, className }: { person: DirectoryPerson; className?: string }) {
-  if (!person.department && !person.office) return null;
+  const shown = fieldsAt("workplace").filter((key) => person[key]);
+  if (shown.length === 0) return null;
   return (
     <p className={cn("flex min-w-0 items-center gap-3 text-sm text-slate-500 dark:text-slate-400", className)}>
-      {person.department ? (
-        <span className="flex min-w-0 items-center gap-1">
-          <Network aria-hidden className="size-3.5 shrink-0" />
-          <span className="sr-only">Department: </span>
-          <span className="truncate" data-testid="department">
-            {person.department}
+      {shown.map((key) => {
+        const Icon = WORKPLACE_ICONS[key];
+        return (
+          <span key={key} className="flex min-w-0 items-center gap-1">
+            <Icon aria-hidden className="size-3.5 shrink-0" />
+            <span className="sr-only">{CARD_FIELDS[key].label}: </span>
+            <span className="truncate" data-testid={key}>
+              {person[key]}
+            </span>
           </span>
-        </span>
-      ) : null}
-      {person.office ? (
-        <span className="flex min-w-0 items-center gap-1">
-          <MapPin aria-hidden className="size-3.5 shrink-0" />
-          <span className="sr-only">Office: </span>
-          <span className="truncate">{person.office}</span>
-        </span>
-      ) : null}
+        );
+      })}
     </p>
+  );
+}
+
+/** A contact detail the way its kind opens: a message, a call, a site (named, since its address says little). */
+function ContactLink({
+  field,
+  value,
+  name,
+  className,
+}: {
+  field: FieldAt<"contact">;
+  value: string;
+  name: string;
+  className: string;
+}) {
+  const { kind } = CARD_FIELDS[field];
+  if (kind === "url") {
+    return (
+      <a href={value} target="_blank" rel="noopener noreferrer" className={className}>
+        {contactRow(field).label}
+        <span className="sr-only"> profile of {name}</span>
+      </a>
+    );
+  }
+  const href = kind === "email" ? `mailto:${value}` : kind === "phone" ? telHref(value) : undefined;
+  return href ? (
+    <a href={href} className={className}>
+      {value}
+    </a>
+  ) : (
+    <span className={className}>{value}</span>
   );
 }
 
@@ -109,52 +164,50 @@ export function ProfileGridCard({ person }: { person: DirectoryPerson }) {
         </div>
         <h3 className="mt-3 truncate text-lg font-semibold">
           {name}
-          {person.pronouns ? (
-            <span className="ml-1.5 text-sm font-normal text-slate-500 dark:text-slate-400">({person.pronouns})</span>
-          ) : null}
+          {fieldsAt("name").map((key) =>
+            person[key] ? (
+              <span key={key} className="ml-1.5 text-sm font-normal text-slate-500 dark:text-slate-400">
+                ({person[key]})
+              </span>
+            ) : null,
+          )}
         </h3>
-        {person.title ? <p className="truncate text-sm text-slate-600 dark:text-slate-300">{person.title}</p> : null}
+        {fieldsAt("role").map((key) =>
+          person[key] ? (
+            <p key={key} className="truncate text-sm text-slate-600 dark:text-slate-300">
+              {person[key]}
+            </p>
+          ) : null,
+        )}
         <WorkPlace person={person} className="mt-0.5" />
         <div className="mt-1 flex flex-wrap items-center gap-2 text-sm text-slate-500 dark:text-slate-400">
           <span className="truncate">@{person.username}</span>
           <BrandBadge brand={person.brand} />
         </div>
-        {person.bio ? (
-          <p className="mt-3 line-clamp-2 text-sm text-slate-600 dark:text-slate-300">{person.bio}</p>
-        ) : null}
+        {fieldsAt("about").map((key) =>
+          person[key] ? (
+            <p key={key} className="mt-3 line-clamp-2 text-sm text-slate-600 dark:text-slate-300">
+              {person[key]}
+            </p>
+          ) : null,
+        )}
         <ul className="mt-3 space-y-1 text-sm">
-          {person.email ? (
-            <li className="flex min-w-0 items-center gap-2">
-              <Mail aria-hidden className="size-4 shrink-0 text-slate-400" />
-              <a
-                href={`mailto:${person.email}`}
-                className="truncate text-slate-700 hover:underline dark:text-slate-300"
-              >
-                {person.email}
-              </a>
-            </li>
-          ) : null}
-          {person.phone ? (
-            <li className="flex items-center gap-2">
-              <Phone aria-hidden className="size-4 shrink-0 text-slate-400" />
-              <a href={telHref(person.phone)} className="text-slate-700 hover:underline dark:text-slate-300">
-                {person.phone}
-              </a>
-            </li>
-          ) : null}
-          {person.linkedinUrl ? (
-            <li className="flex items-center gap-2">
-              <BriefcaseBusiness aria-hidden className="size-4 shrink-0 text-slate-400" />
-              <a
-                href={person.linkedinUrl}
-                target="_blank"
-                rel="noopener noreferrer"
-                className="text-slate-700 hover:underline dark:text-slate-300"
-              >
-                LinkedIn<span className="sr-only"> profile of {name}</span>
-              </a>
-            </li>
-          ) : null}
+          {fieldsAt("contact").map((key) => {
+            const value = person[key];
+            if (!value) return null;
+            const Icon = contactRow(key).icon;
+            return (
+              <li key={key} className="flex min-w-0 items-center gap-2">
+                <Icon aria-hidden className="size-4 shrink-0 text-slate-400" />
+                <ContactLink
+                  field={key}
+                  value={value}
+                  name={name}
+                  className="truncate text-slate-700 hover:underline dark:text-slate-300"
+                />
+              </li>
+            );
+          })}
         </ul>
         <div className="mt-auto pt-4">
           <Link to={cardHref(person)} className={buttonClasses("secondary", "sm", "w-full")}>
@@ -186,31 +239,32 @@ export function ProfileListRow({ person }: { person: DirectoryPerson }) {
           </div>
           <p className="truncate text-sm text-slate-500 dark:text-slate-400">
             @{person.username}
-            {person.title ? ` · ${person.title}` : ""}
+            {fieldsAt("role").map((key) => (person[key] ? ` · ${person[key]}` : ""))}
           </p>
           <WorkPlace person={person} />
-          {person.bio ? (
-            <p className="mt-1 line-clamp-1 text-sm text-slate-600 dark:text-slate-300">{person.bio}</p>
-          ) : null}
+          {fieldsAt("about").map((key) =>
+            person[key] ? (
+              <p key={key} className="mt-1 line-clamp-1 text-sm text-slate-600 dark:text-slate-300">
+                {person[key]}
+              </p>
+            ) : null,
+          )}
         </div>
       </div>
       <div className="flex min-w-0 flex-col text-sm sm:w-64">
-        {person.email ? (
-          <a href={`mailto:${person.email}`} className="truncate text-slate-700 hover:underline dark:text-slate-300">
-            {person.email}
-          </a>
-        ) : null}
-        {person.phone ? <span className="text-slate-500 dark:text-slate-400">{person.phone}</span> : null}
-        {person.linkedinUrl ? (
-          <a
-            href={person.linkedinUrl}
-            target="_blank"
-            rel="noopener noreferrer"
-            className="text-slate-500 hover:underline dark:text-slate-400"
-          >
-            LinkedIn<span className="sr-only"> profile of {name}</span>
-          </a>
-        ) : null}
+        {fieldsAt("contact").map((key) => {
+          const value = person[key];
+          if (!value) return null;
+          return (
+            <ContactLink
+              key={key}
+              field={key}
+              value={value}
+              name={name}
+              className="truncate text-slate-600 hover:underline dark:text-slate-300"
+            />
+          );
+        })}
       </div>
       <div className="flex items-center justify-between gap-4 sm:justify-end">
         <span className="text-sm whitespace-nowrap text-slate-500 dark:text-slate-400">{views(person.viewCount)}</span>

@@ -182,6 +182,11 @@ export const CARD_FIELDS = {
 export type CardFieldKey = keyof typeof CARD_FIELDS;
 export const CARD_FIELD_KEYS = Object.keys(CARD_FIELDS) as CardFieldKey[];
 
+/** The fields the directory's tile of a person shows (`tile` in their definitions). */
+export type TileField = {
+  [Key in CardFieldKey]: (typeof CARD_FIELDS)[Key]["tile"] extends true ? Key : never;
+}[CardFieldKey];
+
 export function isCardField(value: string): value is CardFieldKey {
   return Object.hasOwn(CARD_FIELDS, value);
 }

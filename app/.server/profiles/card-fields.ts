@@ -9,6 +9,7 @@ import {
   LINK_KINDS,
   type LinkKind,
   MAX_LINKS,
+  type TileField,
 } from "~/lib/card-fields";
 import { profiles } from "../platform/db/schema";
 import { completeUrl, EmailSchema, OptionalTextSchema, OptionalUrlSchema, PhoneSchema } from "../platform/validation";
@@ -447,8 +448,6 @@ export const CARD_DETAIL_COLUMNS = {
   bio: profiles.bio,
   fieldVisibility: profiles.fieldVisibility,
 } satisfies Record<CardFieldKey | "fieldVisibility", unknown>;
-
-type TileField = { [Key in CardFieldKey]: (typeof CARD_FIELDS)[Key]["tile"] extends true ? Key : never }[CardFieldKey];
 
 /** The columns of the fields the directory's tile of a person shows (`tile` in their definitions). */
 export const TILE_COLUMNS = Object.fromEntries(
