@@ -131,7 +131,7 @@ export function handleDataRequest(response: Response, { context }: { context: un
   }
   if (!failedForOutage(context as RouterContextProvider)) {
     if (response.status !== 410 || response.headers.has("Cache-Control")) return response;
-    // As for the page: a gone card can come back, so no browser keeps the answer.
+    // As for the page: a gone card can come back, so no browser caches the response.
     const headers = new Headers(response.headers);
     headers.set("Cache-Control", "no-store");
     return new Response(response.body, { status: response.status, statusText: response.statusText, headers });

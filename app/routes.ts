@@ -12,7 +12,7 @@ export default [
   route("auth/confirm-admin", "routes/auth/confirm-admin.tsx"),
   route("invitations/stop", "routes/invitations/stop.tsx"),
   route("api/auth/*", "routes/api/auth.$.ts"),
-  // SAML single sign-on: Namecard's metadata, and where providers post their answers.
+  // SAML single sign-on: Namecard's metadata, and where providers post their responses.
   route("sso/saml/metadata", "routes/sso/saml-metadata.ts"),
   route("sso/saml/acs", "routes/sso/saml-acs.ts"),
 
@@ -26,13 +26,13 @@ export default [
   route("profile/:username/icon-180.png", "routes/profile/icon.png.ts", { id: "card-icon-180" }),
   route("profile/:username/icon-192.png", "routes/profile/icon.png.ts", { id: "card-icon-192" }),
   route("profile/:username/icon-512.png", "routes/profile/icon.png.ts", { id: "card-icon-512" }),
-  // A visitor shares their details with the card's owner (docs/decisions/034-leads.md).
-  route("profile/:username/share-back", "routes/profile/share-back.tsx"),
+  // The lead form: a visitor shares their details with the card's owner (docs/decisions/034-leads.md).
+  route("profile/:username/share-back", "routes/profile/lead-form.tsx"),
   route("uploads/*", "routes/uploads.$.ts"),
   // A brand's logo as PNG, for e-mail signatures.
   route("brands/:id/logo.png", "routes/brands/logo.png.ts"),
   route("favicon.ico", "routes/favicon.ico.ts"),
-  // The service worker that keeps a member's own card for use without a network.
+  // The service worker that caches a member's own card for use without a network.
   route("sw.js", "routes/sw.js.ts"),
   route("events", "routes/events.ts"),
   route("terms", "routes/legal/document.tsx", { id: "terms" }),

@@ -34,8 +34,8 @@ import { loggedUrl } from "~/.server/platform/log-redaction";
 import { endStreams as endEventStreams, startRealtime } from "~/.server/platform/realtime";
 import { StartupError } from "~/.server/platform/startup-error";
 import { backupEndpoint } from "./backup-endpoint";
-import { MISDIRECTED_SAML_PATH, misdirectedSamlAnswerEndpoint } from "./misdirected-saml";
-import { keepAnswer, servePages, startPageCache } from "./page-cache";
+import { MISDIRECTED_SAML_PATH, misdirectedSamlEndpoint } from "./misdirected-saml";
+import { cacheResponse, servePages, startPageCache } from "./page-cache";
 import { createRequestHandler, endLingering, refuse, refuseUnknownExpectations } from "./request-handler";
 import { findRoutes, routeOf, routeTable } from "./routes";
 import { SCIM_PATH, scimEndpoint } from "./scim-endpoint";
@@ -65,7 +65,7 @@ if (env.DATABASE_URL && env.AUTH_SECRET_GENERATED) {
 }
 
 // The pages' module is loaded before the database opens, and what its routes declare (body limits,
-// kept pages) is checked: a mistake stops the start before anything is touched. Compiling it holds
+// cached pages) is checked: a mistake stops the start before anything is touched. Compiling it holds
 // this thread for most of a second, several on a busy machine, which the watchdog started below
 // would have taken for a stuck thread.
 const build = () => import("virtual:react-router/server-build") as Promise<ServerBuild>;
@@ -176,7 +176,7 @@ function securityHeaders(_req: Request, res: Response, next: NextFunction) {
 }
 
 /**
- * What every request passes before anything answers it, static files
+ * What every request passes before anything responds to it, static files
  * included: the client-address rule, a well-formed URL, the security headers
  * and the health check.
  */
@@ -213,17 +213,17 @@ export function prepare(app: Express) {
 /** The app itself, after static files. */
 export function handle(app: Express) {
   app.post(BACKUP_PATH, backupEndpoint);
-  app.post(MISDIRECTED_SAML_PATH, misdirectedSamlAnswerEndpoint);
+  app.post(MISDIRECTED_SAML_PATH, misdirectedSamlEndpoint);
   // Provisioning from the company's identity provider: an API with bearer tokens, beside the pages.
   app.use(SCIM_PATH, scimEndpoint);
-  app.use(answerOutagesWith503);
+  app.use(respondToOutagesWith503);
   // What the request's route declares (docs/decisions/023-route-declared-limits.md).
   app.use(findRoutes(routerBuild));
-  // Anonymous cards are answered from pages kept for reuse (docs/decisions/018-reused-cards-and-batched-views.md).
+  // Anonymous cards are served from the page cache (docs/decisions/018-reused-cards-and-batched-views.md).
   app.use(servePages);
   app.use(
     createRequestHandler({
-      keepAnswer,
+      cacheResponse,
       build: routerBuild,
       mode: env.NODE_ENV,
       route: (_req, res) => routeOf(res),
@@ -231,16 +231,16 @@ export function handle(app: Express) {
       getLoadContext: (_req, res) => res.locals.routerContext as RouterContextProvider,
     }),
   );
-  app.use(answerErrors);
+  app.use(respondToErrors);
 }
 
 /**
  * The last word on a request whose handler failed outside React Router's own
- * handling (a kept page's count, an answer being sent): an outage is the same
+ * handling (a cached page's count, a response being sent): an outage is the same
  * calm 503 (or 507) as everywhere, and anything else a 500 logged in one line,
  * never Express's page with a stack trace.
  */
-function answerErrors(error: unknown, req: Request, res: Response, _next: NextFunction) {
+function respondToErrors(error: unknown, req: Request, res: Response, _next: NextFunction) {
   const outage = isDatabaseUnavailable(error) || outageNoted();
   if (outage && !diskSpaceLow()) {
     console.warn(`[db] unavailable: ${req.method} ${loggedUrl(req.path)} answered 503 (${databaseErrorLine(error)})`);
@@ -266,12 +266,12 @@ function answerErrors(error: unknown, req: Request, res: Response, _next: NextFu
 
 /**
  * Each request gets its router context here, so that after React Router has
- * answered we can tell whether it failed because the database is unavailable
- * (app/.server/http/outage.ts). Pages and data requests are answered 503 by
+ * responded we can tell whether it failed because the database is unavailable
+ * (app/.server/http/outage.ts). Pages and data requests get 503 from
  * app/entry.server.tsx; a file route (vCard, QR code, export) that failed for
  * that reason gets 503 here instead of 500.
  */
-function answerOutagesWith503(req: Request, res: Response, next: NextFunction) {
+function respondToOutagesWith503(req: Request, res: Response, next: NextFunction) {
   const context = new RouterContextProvider();
   res.locals.routerContext = context;
   const status = res.status.bind(res);

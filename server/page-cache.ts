@@ -12,55 +12,55 @@ import { profiles } from "~/.server/platform/db/schema";
 import { currentListeningPeriod, onPublished, type RealtimeEvent, subscribe } from "~/.server/platform/realtime";
 import { THEME_COOKIE, themeFromCookie } from "~/lib/theme";
 import { viewsWord, viewsWordMarkup } from "~/lib/views";
-import { type KeptPage, routeOf } from "./routes";
+import { type CachedPage, routeOf } from "./routes";
 
 /**
  * The anonymous card page, QR page and contact file, rendered once and reused
  * for every anonymous visitor until something they show changes
  * (docs/decisions/018-reused-cards-and-batched-views.md).
  *
- * - Which answers are kept, and as what, each route says in its `handle`
- *   (`keptPage`, read through server/routes.ts).
+ * - Which responses are cached, and as what, each route says in its `handle`
+ *   (`cachedPage`, read through server/routes.ts).
  * - Only requests without any cookie but the theme's, and without a query but
- *   the view's source, are answered from here: nothing per viewer is in the
+ *   the view's source, are served from here: nothing per viewer is in the
  *   page. The key is the path, the source and the theme.
  * - An event about the card drops its pages; one about a brand or the site
  *   settings drops all. This instance's own edits drop them before the
- *   editor's answer; other instances' arrive through PostgreSQL. A render
- *   that overlapped any of these is used once and not kept, and nothing is
- *   kept while events could be missed (not listening, or since the last
+ *   editor's response; other instances' arrive through PostgreSQL. A render
+ *   that overlapped any of these is used once and not cached, and nothing is
+ *   cached while events could be missed (not listening, or since the last
  *   reconnection). A page is also dropped after PAGE_TTL_MS, for changes made
  *   to the database by hand.
- * - What changes with every visitor is filled in per answer: the view count
+ * - What changes with every visitor is filled in per response: the view count
  *   (the page is rendered with a placeholder count, replaced by the stored
  *   count plus the views counted here and not yet written) and the script
- *   nonce of the page's policy (a new one for each answer, in the header and
- *   the page alike). Each answer is compressed whole: compressing the parts
- *   between them apart, to send with the filled-in text between, made pages
- *   a quarter larger (each part lost what the others had taught the
- *   compressor), and a page compresses in a fraction of a millisecond.
+ *   nonce of the page's policy (a new one for each response, in the header and
+ *   the page alike). Each response is compressed whole, never as parts
+ *   compressed apart with the filled-in text between: each part would lose
+ *   what the others teach the compressor (decision 035 has what that cost).
  */
 const PAGE_TTL_MS = 5 * 60_000;
 /**
- * Compressing each answer was the largest part of a kept card's work (29%, on the main
- * thread). Level 3 takes half the time of the default 6 for a card's page (70 µs against
- * 140 µs) and sends 8% more (6.7 KB against 6.2 KB); nginx's default is 1.
+ * Compressing each response is the largest part of a cached card's work, on the main
+ * thread: a level below zlib's default 6 trades a few more bytes for much less time
+ * (nginx's default is 1). docs/decisions/035-both-cores-and-many-instances.md has the
+ * measurements (bench/README.md, "Less of the one thread per page").
  */
-const KEPT_GZIP_LEVEL = 3;
-/** Pages kept at most, in bytes (their text); the least recently used go first. */
+const GZIP_LEVEL = 3;
+/** Pages cached at most, in bytes (their text); the least recently used go first. */
 const MAX_BYTES = 24 * 1024 * 1024;
 const MAX_COUNTS = 50_000;
 
 type Entry = {
   key: string;
-  kind: KeptPage;
+  kind: CachedPage;
   profileId: string;
   headers: [string, string][];
   /** The body cut at each placeholder count (and its word) and nonce. */
   parts: string[];
   /** What each cut was: the placeholder as digits, with thousands separators, the word after it, or the nonce. */
   cuts: Cut[];
-  /** The nonce the page was rendered with, replaced in each answer's headers and body. */
+  /** The nonce the page was rendered with, replaced in each response's headers and body. */
   nonce: string | null;
   /** The body of an image (the QR code's and the preview's PNG), sent as it is. */
   image?: Buffer;
@@ -71,7 +71,7 @@ type Entry = {
 
 const entries = new Map<string, Entry>();
 let bytes = 0;
-/** Moves on every change that drops pages: a render that saw it move is not kept. */
+/** Moves on every change that drops pages: a render that saw it move is not cached. */
 let generation = 0;
 
 /** Stored view counts of cards, read when first needed and again after views of them are written. */
@@ -160,14 +160,14 @@ function themeOf(cookieHeader: string | undefined): string | null {
     if (name !== THEME_COOKIE) return null;
     themes++;
   }
-  // A doubled theme cookie (`theme=dark; theme=light`) is left to the route, and its page is not kept.
+  // A doubled theme cookie (`theme=dark; theme=light`) is left to the route, and its page is not cached.
   if (themes > 1) return null;
   // Read by the one function the page reads it with: the key is the theme the page shows.
   return themeFromCookie(cookieHeader);
 }
 
 /** The query a reused page may carry: none, or the view's source alone (a preview image: its version). */
-function sourceQuery(url: string, kind: KeptPage): string | null {
+function sourceQuery(url: string, kind: CachedPage): string | null {
   const mark = url.indexOf("?");
   if (mark < 0) return "";
   const query = url.slice(mark + 1);
@@ -189,7 +189,7 @@ type Cut = "plain" | "formatted" | "word" | "nonce";
 /** What the rendered placeholder's word (always "views") looks like in the page. */
 const PLACEHOLDER_WORD = viewsWordMarkup(viewsWord(2));
 
-/** An answer's body: the kept parts, and between them what this answer fills in. */
+/** A response's body: the cached parts, and between them what this response fills in. */
 function bodyOf(entry: Entry, count: number, nonce: string): string {
   const filled: Record<Cut, string> = {
     plain: String(count),
@@ -207,7 +207,7 @@ function bodyOf(entry: Entry, count: number, nonce: string): string {
 
 function send(entry: Entry, count: number, req: Request, res: Response, cookies: string[] = []) {
   res.status(200);
-  // A nonce known in advance would let injected markup run: each answer gets its own.
+  // A nonce known in advance would let injected markup run: each response gets its own.
   const nonce = entry.nonce ? newNonce() : "";
   for (const [name, value] of entry.headers) {
     res.setHeader(name, entry.nonce ? value.replaceAll(entry.nonce, nonce) : value);
@@ -221,40 +221,40 @@ function send(entry: Entry, count: number, req: Request, res: Response, cookies:
   }
   res.setHeader("Vary", "Accept-Encoding");
   const text = bodyOf(entry, count, nonce);
-  const body = acceptsGzip(req) ? gzipSync(text, { level: KEPT_GZIP_LEVEL }) : Buffer.from(text);
+  const body = acceptsGzip(req) ? gzipSync(text, { level: GZIP_LEVEL }) : Buffer.from(text);
   if (acceptsGzip(req)) res.setHeader("Content-Encoding", "gzip");
   res.setHeader("Content-Length", body.length);
   res.end(body);
 }
 
-type Fill = { key: string; kind: KeptPage; generation: number; period: number; render: CachedRender };
+type Fill = { key: string; kind: CachedPage; generation: number; period: number; render: CachedRender };
 
 /**
- * Before React Router: answers from a kept page (counting the view, for the
- * card), or marks the request so that its answer is kept (`keepAnswer`).
+ * Before React Router: responds with a cached page (counting the view, for the
+ * card), or marks the request so that its response is cached (`cacheResponse`).
  */
 export function servePages(req: Request, res: Response, next: NextFunction) {
   serve(req, res, next, false);
 }
 
 /**
- * Pages being made to be kept, by key: a rush of visitors to a card that is not
- * kept yet (a QR code on a stand) waits for the first one's render instead of
- * each rendering it. A visitor waits once; if the page was not kept (a 404, a
- * 410, a change meanwhile), React Router answers them as usual.
+ * Pages being made to be cached, by key: a rush of visitors to a card that is not
+ * cached yet (a QR code on a stand) waits for the first one's render instead of
+ * each rendering it. A visitor waits once; if the page was not cached (a 404, a
+ * 410, a change meanwhile), React Router responds to them as usual.
  */
 const filling = new Map<string, Promise<void>>();
 
 function serve(req: Request, res: Response, next: NextFunction, waited: boolean) {
   if (req.method !== "GET") return next();
-  const kind = routeOf(res).keptPage;
+  const kind = routeOf(res).cachedPage;
   // Only whole pages (and the files); the app's data requests (`.data`) go to React Router.
   if (!kind || req.path.endsWith(".data")) return next();
   const theme = themeOf(req.headers.cookie);
   const query = sourceQuery(req.originalUrl, kind);
   const period = currentListeningPeriod();
   if (theme === null || query === null || period === null) return next();
-  // A browser that holds an image asks whether it changed: the route answers that without drawing it.
+  // A browser that holds an image asks whether it changed: the route responds to that without drawing it.
   if (kind === "image" && req.headers["if-none-match"]) return next();
   const key = `${theme}\n${req.path}?${query}`;
   const entry = entries.get(key);
@@ -264,8 +264,8 @@ function serve(req: Request, res: Response, next: NextFunction, waited: boolean)
     entries.set(key, entry);
     countOf(entry)
       .then(
-        (count) => answerKept(entry, count, req, res),
-        // The stored count cannot be read (the database is unavailable): React Router answers.
+        (count) => sendCached(entry, count, req, res),
+        // The stored count cannot be read (the database is unavailable): React Router responds.
         () => next(),
       )
       .catch(next);
@@ -287,7 +287,7 @@ function serve(req: Request, res: Response, next: NextFunction, waited: boolean)
       if (filling.get(key) === made) filling.delete(key);
       release();
     };
-    // Released as soon as the page is kept, else when its answer ends however it ends.
+    // Released as soon as the page is cached, else when its response ends however it ends.
     res.locals.pageFilled = done;
     res.once("close", done);
   }
@@ -301,8 +301,8 @@ function countOf(entry: Entry): Promise<number> {
   return entry.kind === "vcard" || entry.kind === "image" ? Promise.resolve(0) : viewCount(entry.profileId);
 }
 
-/** A kept page's answer: the visit is counted (on the card, and a saved contact file) and shown. */
-function answerKept(entry: Entry, stored: number, req: Request, res: Response) {
+/** A cached page's response: the visit is counted (on the card, and a saved contact file) and shown. */
+function sendCached(entry: Entry, stored: number, req: Request, res: Response) {
   if (entry.kind === "card" || entry.kind === "vcard") {
     const purpose = String(req.headers["sec-purpose"] ?? req.headers.purpose ?? "");
     const ip = req.headers[CLIENT_IP_HEADER];
@@ -324,12 +324,12 @@ function shownCount(entry: Entry, stored: number) {
 }
 
 /**
- * After React Router, for a request `servePages` marked: the answer is read
- * whole, its placeholder count replaced, and kept when it is a page for
+ * After React Router, for a request `servePages` marked: the response is read
+ * whole, its placeholder count replaced, and cached when it is a page for
  * anyone (200, no cookie set, nothing changed while it was made). Returns
  * false when the request was not marked.
  */
-export async function keepAnswer(req: Request, res: Response, response: globalThis.Response): Promise<boolean> {
+export async function cacheResponse(req: Request, res: Response, response: globalThis.Response): Promise<boolean> {
   const fill = res.locals.pageFill as Fill | undefined;
   if (!fill) return false;
   const image =
@@ -380,7 +380,7 @@ export async function keepAnswer(req: Request, res: Response, response: globalTh
     fill.generation === generation &&
     fill.period === currentListeningPeriod();
   if (!profileId || response.status !== 200) {
-    // Not a card's page (not found, an error): answered as it is.
+    // Not a card's page (not found, an error): sent as it is.
     res.statusMessage = response.statusText;
     res.status(response.status);
     for (const [name, value] of response.headers) {

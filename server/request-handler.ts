@@ -13,7 +13,7 @@ import type { ActionFacts, RouteFacts } from "./routes";
  * with these changes:
  *
  * - Requests are checked against what their route declares (server/routes.ts)
- *   before React Router runs: a method the route does not take answers 405, a
+ *   before React Router runs: a method the route does not take gets 405, a
  *   body over the route's limit 413 (never buffered), one of a media type it
  *   does not read 415, one that cannot be read 400, a form from another site
  *   403, a request whose Host makes no URL 400. Each is a short plain
@@ -22,11 +22,11 @@ import type { ActionFacts, RouteFacts } from "./routes";
  * - Response headers replace the defaults set earlier (so a page's own
  *   Content-Security-Policy replaces the strict one every other response
  *   carries); cookies set earlier are kept. Content-Type is sent as the
- *   answer says it, without the charset Express would add.
+ *   response says it, without the charset Express would add.
  * - The URL's port comes from the header its host came from, never the
  *   Host's port beside a proxy's host.
- * - A signed-in visitor's answer is private unless it says otherwise, and
- *   `keepAnswer` may answer instead.
+ * - A signed-in visitor's response is private unless it says otherwise, and
+ *   `cacheResponse` may respond instead.
  *
  * Everything else is held to the library's own handler by
  * tests/unit/request-handler-contract.test.ts.
@@ -37,12 +37,12 @@ export function createRequestHandler(options: {
   mode: string;
   /** What the request's route declares (server/routes.ts). */
   route: (req: ExpressRequest, res: ExpressResponse) => RouteFacts;
-  /** Whether the request carries a session: its answers are then private unless they say otherwise. */
+  /** Whether the request carries a session: its responses are then private unless they say otherwise. */
   signedIn: (req: ExpressRequest) => boolean;
   /** The router context the app's loaders and actions receive. */
   getLoadContext: (req: ExpressRequest, res: ExpressResponse) => RouterContextProvider;
-  /** Answers in its own way when it returns true (server/page-cache.ts keeps pages for reuse). */
-  keepAnswer?: (req: ExpressRequest, res: ExpressResponse, response: Response) => Promise<boolean>;
+  /** Responds in its own way when it returns true (server/page-cache.ts caches pages for reuse). */
+  cacheResponse?: (req: ExpressRequest, res: ExpressResponse, response: Response) => Promise<boolean>;
 }) {
   const handleRequest = createRouterHandler(options.build, options.mode);
   return async (req: ExpressRequest, res: ExpressResponse, next: NextFunction) => {
@@ -66,7 +66,7 @@ export function createRequestHandler(options: {
         await response.body?.cancel().catch(() => {});
         return;
       }
-      if (await options.keepAnswer?.(req, res, response)) return;
+      if (await options.cacheResponse?.(req, res, response)) return;
       await sendResponse(res, response, options.signedIn(req));
     } catch (error) {
       next(error);
@@ -74,12 +74,12 @@ export function createRequestHandler(options: {
   };
 }
 
-/** An answer given before React Router: a status, a short message, and any headers it needs. */
+/** A response given before React Router: a status, a short message, and any headers it needs. */
 export type Refusal = {
   status: number;
   message: string;
   headers?: Record<string, string>;
-  /** The message's media type: plain text unless an API answers in its own (SCIM's JSON errors). */
+  /** The message's media type: plain text unless an API responds in its own (SCIM's JSON errors). */
   type?: string;
 };
 
@@ -87,7 +87,7 @@ const TOO_LARGE: Refusal = { status: 413, message: BODY_TOO_LARGE };
 
 /** What is wrong with a request before its body is looked at, or null. */
 function requestFault(req: ExpressRequest, route: RouteFacts): Refusal | null {
-  // HTTP/1.1 requires a Host (Node answers 400 without one); the app's URLs are made from it, so 1.0 must send it too.
+  // HTTP/1.1 requires a Host (Node responds 400 without one); the app's URLs are made from it, so 1.0 must send it too.
   if (!req.headers.host) return { status: 400, message: "The request has no Host header." };
   // The request's URL is made from the Host: one that makes no URL ("a b", "x:y:z") is the client's mistake.
   if (!URL.canParse(`http://${req.headers.host}/`))
@@ -150,7 +150,7 @@ export function expectsContinue(req: ExpressRequest): boolean {
 /**
  * An Expect header other than `100-continue` cannot be met: 417 with a
  * message (server.js passes these requests to the app rather than letting Node
- * answer a bare 417). `100-continue` itself is answered when the body is
+ * respond with a bare 417). `100-continue` itself is answered when the body is
  * about to be read (`acceptBody`).
  */
 export function refuseUnknownExpectations(req: ExpressRequest, res: ExpressResponse, next: NextFunction) {
@@ -227,7 +227,7 @@ export function readBody(req: ExpressRequest, limit: number): Promise<Body | "to
 }
 
 /**
- * Answers a refused request with its status and message, then closes the
+ * Responds to a refused request with its status and message, then closes the
  * connection after a lingering read (`lingerThenEnd`). Returns null, for the
  * callers that return what they would have read.
  */
@@ -249,7 +249,7 @@ export function refuse(req: ExpressRequest, res: ExpressResponse, refusal: Refus
   return null;
 }
 
-/** How long, and how much, a refused body is still read and thrown away after the answer (as nginx's lingering close). */
+/** How long, and how much, a refused body is still read and thrown away after the response (as nginx's lingering close). */
 const LINGER_MS = 30_000;
 const LINGER_IDLE_MS = 5_000;
 const LINGER_BYTES = 64 * 1024 * 1024;
@@ -258,11 +258,11 @@ const LINGER_BYTES = 64 * 1024 * 1024;
 const lingering = new Set<() => void>();
 
 /**
- * Node closes the socket as soon as an answer with `Connection: close` ends.
+ * Node closes the socket as soon as a response with `Connection: close` ends.
  * Closing a socket with unread data makes the kernel reset the connection,
  * and a reset makes the client's kernel drop what it has not read yet: a
  * client still sending its body saw EPIPE or ECONNRESET instead of the 413.
- * So a refused answer is written whole (its length declared) and ended only
+ * So a refused response is written whole (its length declared) and ended only
  * once the client has stopped sending: its body ended, it went quiet for
  * LINGER_IDLE_MS, or it sent LINGER_BYTES or for LINGER_MS more. What is read
  * meanwhile is counted and dropped, never kept.

@@ -19,17 +19,17 @@ import { MAX_IMPORT_FORM_BYTES } from "~/.server/imports/imports";
  *
  * - `bodyLimit` and `bodyTypes` (`BodyHandle`): how large a body its action
  *   takes and in which media types;
- * - `keptPage`: that its anonymous answer is kept for reuse, and as what
+ * - `cachedPage`: that its anonymous response is cached for reuse, and as what
  *   (server/page-cache.ts).
  *
  * A request's path is matched against the server build's routes as React
- * Router matches it, once per path (kept in a bounded map: the anonymous card
+ * Router matches it, once per path (cached in a bounded map: the anonymous card
  * is the busiest address).
  */
 
-/** The answers server/page-cache.ts keeps: a card page, a QR page, a contact file, an image. */
-const KEPT_PAGES = ["card", "qr", "vcard", "image"] as const;
-export type KeptPage = (typeof KEPT_PAGES)[number];
+/** The responses server/page-cache.ts caches: a card page, a QR page, a contact file, an image. */
+const CACHED_PAGES = ["card", "qr", "vcard", "image"] as const;
+export type CachedPage = (typeof CACHED_PAGES)[number];
 
 const BODY_LIMITS = {
   form: MAX_FORM_BYTES,
@@ -45,18 +45,18 @@ export type ActionFacts = { limit: number; types: readonly string[]; crossSite: 
 export type RouteFacts = {
   /** The action a POST to this address runs, or null when none does (405). */
   action: ActionFacts | null;
-  /** What the answer to an anonymous GET is kept as, or null when it is not kept. */
-  keptPage: KeptPage | null;
+  /** What the response to an anonymous GET is cached as, or null when it is not cached. */
+  cachedPage: CachedPage | null;
 };
 
 type RouteModule = NonNullable<ServerBuild["routes"][string]>["module"];
 
-type Declared = { keptPage: KeptPage | null; action: ActionFacts | null };
+type Declared = { cachedPage: CachedPage | null; action: ActionFacts | null };
 
 type RouteNode = { id: string; path?: string; index?: boolean; caseSensitive?: boolean; children: RouteNode[] };
 
 type PathFacts = {
-  keptPage: KeptPage | null;
+  cachedPage: CachedPage | null;
   /** The action a POST reaches: the deepest route with a path of its own. */
   action: ActionFacts | null;
   /** For an index route, the action a POST with a bare `?index` reaches instead (as React Router decides). */
@@ -67,7 +67,7 @@ type PathFacts = {
 const MAX_PATHS = 5_000;
 
 type RouteTable = {
-  /** The facts of the route that answers `pathname` (a `.data` request's as its page's); `search` decides `?index`. */
+  /** The facts of the route that responds to `pathname` (a `.data` request's as its page's); `search` decides `?index`. */
   factsOf(pathname: string, search?: string): RouteFacts;
 };
 
@@ -100,7 +100,7 @@ function makeTable(build: ServerBuild): RouteTable {
         byPath.set(path, facts);
       }
       const action = facts.indexAction !== undefined && hasBareIndex(search) ? facts.indexAction : facts.action;
-      return { action, keptPage: facts.keptPage };
+      return { action, cachedPage: facts.cachedPage };
     },
   };
 }
@@ -108,8 +108,8 @@ function makeTable(build: ServerBuild): RouteTable {
 /** A route module's declarations, checked: a mistyped one stops the server at its start, not a request later. */
 function declarationsOf(id: string, module: RouteModule): Declared {
   // Read as unknown values: a route module's `handle` is not checked against these types by anything else.
-  const handle = (module.handle ?? {}) as { [Key in keyof BodyHandle | "keptPage"]?: unknown };
-  const { bodyLimit = "form", bodyTypes = FORM_TYPES, keptPage = null, crossSite = false } = handle;
+  const handle = (module.handle ?? {}) as { [Key in keyof BodyHandle | "cachedPage"]?: unknown };
+  const { bodyLimit = "form", bodyTypes = FORM_TYPES, cachedPage = null, crossSite = false } = handle;
   if (typeof crossSite !== "boolean") throw new Error(`route ${id}: handle.crossSite must be true or false`);
   if (typeof bodyLimit !== "string" || !(bodyLimit in BODY_LIMITS)) {
     throw new Error(`route ${id}: handle.bodyLimit must be one of ${Object.keys(BODY_LIMITS).join(", ")}`);
@@ -120,11 +120,11 @@ function declarationsOf(id: string, module: RouteModule): Declared {
   ) {
     throw new Error(`route ${id}: handle.bodyTypes must be a list of lowercase media types`);
   }
-  if (keptPage !== null && !KEPT_PAGES.includes(keptPage as KeptPage)) {
-    throw new Error(`route ${id}: handle.keptPage must be one of ${KEPT_PAGES.join(", ")}`);
+  if (cachedPage !== null && !CACHED_PAGES.includes(cachedPage as CachedPage)) {
+    throw new Error(`route ${id}: handle.cachedPage must be one of ${CACHED_PAGES.join(", ")}`);
   }
   return {
-    keptPage: keptPage as KeptPage | null,
+    cachedPage: cachedPage as CachedPage | null,
     action: module.action
       ? { limit: BODY_LIMITS[bodyLimit as BodyLimit], types: bodyTypes as string[], crossSite }
       : null,
@@ -161,7 +161,7 @@ function matchPath(tree: RouteNode[], declared: Map<string, Declared>, path: str
     | RouteNode
     | undefined;
   const facts: PathFacts = {
-    keptPage: leaf ? (declared.get(leaf.id)?.keptPage ?? null) : null,
+    cachedPage: leaf ? (declared.get(leaf.id)?.cachedPage ?? null) : null,
     action: target ? (declared.get(target.id)?.action ?? null) : null,
   };
   if (leaf?.index) facts.indexAction = declared.get(leaf.id)?.action ?? null;
@@ -182,7 +182,7 @@ function hasBareIndex(search: string): boolean {
 
 /**
  * Finds each request's route facts (`res.locals.route`) for the steps that
- * need them before React Router: the kept pages and the request handler.
+ * need them before React Router: the page cache and the request handler.
  */
 export function findRoutes(build: ServerBuild | (() => Promise<ServerBuild>)) {
   return (req: Request, res: Response, next: NextFunction) => {

@@ -17,7 +17,7 @@ import { declaredLength, expectsContinue, hasBody, readBody, refuse } from "./re
  * SCIM 2.0 at /scim/v2 (docs/decisions/032-scim-provisioning.md): the HTTP side
  * of app/.server/scim. A provider calls it with the bearer token of its
  * connection, never with a session, so it is mounted beside the pages rather
- * than among them: no cookie, no form, no same-site check, and every answer
+ * than among them: no cookie, no form, no same-site check, and every response
  * (a refusal before the body is read included) is a SCIM resource in
  * `application/scim+json`.
  */
@@ -37,7 +37,7 @@ function send(res: Response, status: number, body: unknown, headers: Record<stri
   else res.send(JSON.stringify(body));
 }
 
-/** A SCIM error answered before (or instead of) reading the body, with the lingering close of every refusal. */
+/** A SCIM error sent before (or instead of) reading the body, with the lingering close of every refusal. */
 function refuseAsScim(req: Request, res: Response, error: ScimError, headers: Record<string, string> = {}): null {
   return refuse(req, res, {
     status: error.status,
@@ -87,16 +87,16 @@ function decodedSegment(segment: string): string {
   }
 }
 
-type Answer = { status: number; body: unknown; headers?: Record<string, string> };
+type ScimResult = { status: number; body: unknown; headers?: Record<string, string> };
 
 /** Runs the request's operation; the path is relative to /scim/v2. */
-async function answer(
+async function runOperation(
   req: Request,
   res: Response,
   context: ScimContext,
   segments: string[],
   query: URLSearchParams,
-): Promise<Answer | null> {
+): Promise<ScimResult | null> {
   const [collection = "", id = null, ...rest] = segments;
   const method = req.method;
   if (rest.length > 0) throw new ScimError(404, "No such resource.");
@@ -181,7 +181,7 @@ export async function scimEndpoint(req: Request, res: Response) {
     }
     const segments = url.pathname.slice(SCIM_PATH.length).split("/").filter(Boolean).map(decodedSegment);
     const context: ScimContext = { connection, baseUrl: `${env.PUBLIC_URL}${SCIM_PATH}` };
-    const result = await answer(req, res, context, segments, url.searchParams);
+    const result = await runOperation(req, res, context, segments, url.searchParams);
     if (!result || res.headersSent) return;
     send(res, result.status, result.body, result.headers);
   } catch (error) {

@@ -11,12 +11,12 @@ import express from "express";
 
 // After each full collection V8 lets the heap grow to a multiple of what
 // survived it before collecting again: up to four times on a machine with a
-// few gigabytes of memory. A server under load keeps about 90 MB alive, so its
-// heap reached 360 MB and its resident memory 560 MB, and stayed there until a
-// minute of idleness; heap snapshots over a soak showed no object that grew.
-// One and a half times holds the heap near 150 MB under the same load at the
-// same throughput (bench/README.md, "Memory"). Read at every collection, so it
-// can be set here rather than on the command line.
+// few gigabytes of memory, so a server under load held several times the
+// memory it used, until a minute of idleness; heap snapshots over a soak
+// showed no object that grew. One and a half times holds the heap far lower
+// under the same load at the same throughput (bench/README.md, "Memory over a
+// 10-minute soak", has the figures). Read at every collection, so it can be
+// set here rather than on the command line.
 v8.setFlagsFromString("--heap-growing-percent=50");
 
 // Production unless told otherwise: React, React Router and Express all read

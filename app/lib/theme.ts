@@ -14,7 +14,7 @@ function isTheme(value: unknown): value is Theme {
   return value === "light" || value === "dark" || value === "system";
 }
 
-/** The theme a `Cookie` header names, for the server's first paint (and pages kept per theme). */
+/** The theme a `Cookie` header names, for the server's first paint (and pages cached per theme). */
 export function themeFromCookie(header: string | null | undefined): Theme {
   const match = new RegExp(`(?:^|;\\s*)${THEME_COOKIE}=([a-z]+)`).exec(header ?? "");
   return isTheme(match?.[1]) ? match[1] : "system";

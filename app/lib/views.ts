@@ -4,7 +4,7 @@ export function viewsWord(count: number): string {
 }
 
 /**
- * The word as a page renders it (components/views-word.tsx). A card page kept
+ * The word as a page renders it (components/views-word.tsx). A card page cached
  * for reuse is rendered with a placeholder count (server/page-cache.ts), so
  * its word is found by this markup and follows the count each visitor is shown.
  */

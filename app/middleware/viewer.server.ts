@@ -13,7 +13,7 @@ export const requireViewerMiddleware: MiddlewareFunction<Response> = async ({ re
   const response = await next();
   try {
     for (const cookie of sessionCookieUpdates(request)) response.headers.append("set-cookie", cookie);
-    // Signed-in pages carry personal data: never kept by a shared cache or the browser's history cache.
+    // Signed-in pages carry personal data: never stored by a shared cache or the browser's history cache.
     if (!/immutable|public/.test(response.headers.get("cache-control") ?? "")) {
       response.headers.set("Cache-Control", "private, no-store");
     }

@@ -1,7 +1,7 @@
 import { getSiteSettings } from "~/.server/platform/site-settings";
 import { getStorage } from "~/.server/platform/storage";
 
-/** Browsers and feed readers ask for it without reading a page; it can change in the settings, so it is kept an hour. */
+/** Browsers and feed readers ask for it without reading a page; it can change in the settings, so it is cached for an hour. */
 const FAVICON_CACHE = "public, max-age=3600";
 
 /**

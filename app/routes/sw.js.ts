@@ -1,10 +1,10 @@
 /**
- * The service worker that keeps a member's own card for when there is no
+ * The service worker that caches a member's own card for when there is no
  * network (docs/decisions/033-card-everywhere.md). It is registered only by
  * the card's owner, with their username in its address, and caches exactly
  * their card page, their QR page and what those pages load; every other
- * request passes through untouched, so visitors' pages are never kept. The
- * network always answers first: the copy is used only when it does not.
+ * request passes through untouched, so visitors' pages are never cached. The
+ * network always responds first: the copy is used only when it does not.
  * Signing out clears it (Clear-Site-Data).
  */
 const WORKER = `

@@ -6,8 +6,8 @@ import type { Route } from "./+types/uploads.$";
 
 /**
  * Uploaded images; keys are content-addressed, so their bytes never change.
- * Brand and site images are kept by browsers for a year. A person's photo is
- * answered only while their card is active, and kept for five minutes, then
+ * Brand and site images are cached by browsers for a year. A person's photo is
+ * served only while their card is active, and cached for five minutes, then
  * checked again (a copy still current costs a 304): a deactivated person's
  * photo leaves caches with their card.
  */

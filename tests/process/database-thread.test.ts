@@ -103,21 +103,21 @@ describe.runIf(EMBEDDED && SERVER_BUILT)("the embedded database on its own threa
   it("holds a statement from outside back until an open transaction ends, then shows it the committed rows", async () => {
     const handle = await open(await copyOfMigrated(), true);
     await handle.db.execute(sql`create table queue (id int primary key)`);
-    let outsideAnswered = false;
+    let outsideResponded = false;
     let outside: Promise<number> | undefined;
-    let answeredWhileOpen = true;
+    let respondedWhileOpen = true;
     await handle.db.transaction(async (tx) => {
       await tx.execute(sql`insert into queue values (1)`);
       outside = count(handle, "queue").then((n) => {
-        outsideAnswered = true;
+        outsideResponded = true;
         return n;
       });
       // Two more statements of the transaction, sent after the outside read and answered before it.
       await tx.execute(sql`select 1`);
       await tx.execute(sql`insert into queue values (2)`);
-      answeredWhileOpen = outsideAnswered;
+      respondedWhileOpen = outsideResponded;
     });
-    expect(answeredWhileOpen).toBe(false);
+    expect(respondedWhileOpen).toBe(false);
     expect(await outside).toBe(2);
   });
 

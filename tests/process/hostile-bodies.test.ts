@@ -26,13 +26,13 @@ const ACTIONS = EVERY_ROUTE.flatMap((route) => (route.action ? [{ ...route, acti
 /** The actions that take only forms of this site: all but where SAML providers post their answers. */
 const SAME_SITE_ACTIONS = ACTIONS.filter(({ action }) => !action.crossSite);
 
-type Answer = { status: number; headers: http.IncomingHttpHeaders; text: string };
+type Received = { status: number; headers: http.IncomingHttpHeaders; text: string };
 
 /** One request as sent, headers and all (fetch would add a Content-Type, and refuses a GET with a body). */
 function send(
   port: number,
   request: { method: string; path: string; headers?: Record<string, string>; body?: string },
-): Promise<Answer> {
+): Promise<Received> {
   return new Promise((resolve, reject) => {
     const headers = { ...request.headers };
     if (request.body !== undefined) headers["content-length"] = String(Buffer.byteLength(request.body));
@@ -62,7 +62,7 @@ function sendRaw(port: number, text: string): Promise<{ status: number; text: st
 }
 
 /** A refusal as the server gives it: a short plain message, never kept by a cache. */
-function expectPlainRefusal(answer: Answer, label: string) {
+function expectPlainRefusal(answer: Received, label: string) {
   expect(answer.headers["content-type"], label).toBe("text/plain; charset=utf-8");
   expect(answer.headers["cache-control"], label).toBe("no-store");
   expect(answer.text.length, label).toBeGreaterThan(10);

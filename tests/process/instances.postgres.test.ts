@@ -37,7 +37,7 @@ const ADMIN = {
   role: "admin" as const,
 };
 /**
- * Every instance keeps what pages read for a minute at most (app/.server/platform/kept-reads.ts): a change
+ * Every instance keeps what pages read for a minute at most (app/.server/platform/read-cache.ts): a change
  * seen within half of that reached it by its event, not by the kept copy growing old. How soon it
  * does is measured by bench/instances.ts, not here.
  */

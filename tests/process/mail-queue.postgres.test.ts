@@ -41,7 +41,7 @@ describe.skipIf(!BUILT)("the mail queue shared by two server processes on one Po
   const messages: { to: string[]; raw: string }[] = [];
   /** The answer to the next message is held back (its sender is to die waiting for it). */
   let holdNext = false;
-  const heldAnswers: (() => void)[] = [];
+  const heldResponses: (() => void)[] = [];
   let smtp: SMTPServer;
   let smtpPort = 0;
   const servers: { process: ChildProcess; dataDir: string; log: string[] }[] = [];
@@ -117,7 +117,7 @@ describe.skipIf(!BUILT)("the mail queue shared by two server processes on one Po
           messages.push({ to, raw: Buffer.concat(chunks).toString("utf8") });
           if (holdNext) {
             holdNext = false;
-            heldAnswers.push(() => callback());
+            heldResponses.push(() => callback());
             return;
           }
           // A mail server takes a moment per message, so the processes overlap.
@@ -130,7 +130,7 @@ describe.skipIf(!BUILT)("the mail queue shared by two server processes on one Po
   });
 
   afterAll(async () => {
-    for (const answer of heldAnswers.splice(0)) answer();
+    for (const answer of heldResponses.splice(0)) answer();
     for (const server of servers) {
       await stopServer(server);
       fs.rmSync(server.dataDir, { recursive: true, force: true });

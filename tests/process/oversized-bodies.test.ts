@@ -60,8 +60,8 @@ describe("what routes declare", () => {
   it("keeps the anonymous pages their routes declare, and no other", () => {
     const kept = new Map<string, string>();
     for (const route of ROUTES) {
-      const keptPage = table.factsOf(addressOf(route.path)).keptPage;
-      if (keptPage) kept.set(route.path, keptPage);
+      const cachedPage = table.factsOf(addressOf(route.path)).cachedPage;
+      if (cachedPage) kept.set(route.path, cachedPage);
     }
     expect(Object.fromEntries(kept)).toEqual({
       "profile/:username": "card",
@@ -71,7 +71,7 @@ describe("what routes declare", () => {
       "qr/:username": "qr",
     });
     // A static address beside a card's is not a card.
-    expect(table.factsOf("/profile/edit").keptPage).toBeNull();
+    expect(table.factsOf("/profile/edit").cachedPage).toBeNull();
   });
 
   it("gives a new route the limit and the kept page it declares, with nothing else to change", () => {
@@ -87,17 +87,17 @@ describe("what routes declare", () => {
         id: "routes/new-card",
         parentId: "root",
         path: "card/:username",
-        module: { handle: { keptPage: "card" }, loader: () => null },
+        module: { handle: { cachedPage: "card" }, loader: () => null },
       },
     };
     const grown = routeTable({ ...build, routes } as unknown as ServerBuild);
     expect(grown.factsOf("/badges/new").action?.limit).toBe(MAX_UPLOAD_FORM_BYTES);
     expect(grown.factsOf("/badges/new.data").action?.limit).toBe(MAX_UPLOAD_FORM_BYTES);
-    expect(grown.factsOf("/card/ann").keptPage).toBe("card");
+    expect(grown.factsOf("/card/ann").cachedPage).toBe("card");
     expect(grown.factsOf("/card/ann").action).toBeNull();
   });
 
-  it.each([{ keptPage: "cards" }, { bodyLimit: "huge" }, { bodyTypes: "application/json" }])(
+  it.each([{ cachedPage: "cards" }, { bodyLimit: "huge" }, { bodyTypes: "application/json" }])(
     "refuses to start with a mistyped declaration: %o",
     (handle) => {
       const routes = {
@@ -169,7 +169,7 @@ function sendAllThenRead(
 }
 
 /** A client that streams a body without a length until it is answered (up to `maxBytes`); reads as it sends. */
-function streamUntilAnswered(url: string, headers: Record<string, string>, maxBytes: number, paceMs = 0) {
+function streamUntilResponse(url: string, headers: Record<string, string>, maxBytes: number, paceMs = 0) {
   return new Promise<{ status: number; text: string; sent: number }>((resolve, reject) => {
     const request = http.request(url, { method: "POST", headers });
     let sent = 0;
@@ -277,7 +277,7 @@ describe.skipIf(ON_POSTGRES || !SERVER_BUILT)("a body over its route's limit, to
 
   it("answers a client that streams without a length before it sends 64 MB, and reads none of it into memory", async () => {
     const before = rssKb(server.child.pid!);
-    const { status, text, sent } = await streamUntilAnswered(
+    const { status, text, sent } = await streamUntilResponse(
       url("/auth"),
       { "content-type": "application/x-www-form-urlencoded", origin: origin() },
       300 * 1024 * 1024,
@@ -289,7 +289,7 @@ describe.skipIf(ON_POSTGRES || !SERVER_BUILT)("a body over its route's limit, to
   });
 
   it("answers a slow client that streams without a length", async () => {
-    const { status, text } = await streamUntilAnswered(
+    const { status, text } = await streamUntilResponse(
       url("/api/auth/sign-up/email"),
       { "content-type": "application/json", origin: origin() },
       2 * 1024 * 1024,

@@ -4,7 +4,7 @@ import { db } from "~/.server/platform/db/client";
 import { users } from "~/.server/platform/db/schema";
 import { createMember } from "../server/helpers";
 import { connectSamlProvider, finish, samlSignIn, startSamlIdp } from "../support/saml-flow";
-import { type Answer, makeKeyPair, type TestSamlIdp } from "../support/saml-idp";
+import { makeKeyPair, type SamlReply, type TestSamlIdp } from "../support/saml-idp";
 import { SsoBrowser } from "../support/sso-flow";
 
 /**
@@ -30,7 +30,7 @@ beforeEach(async () => {
   providerId = (await connectSamlProvider(idp, admin.viewer)).id;
 });
 
-async function expectRefused(answer: Partial<Answer>, code = "failed") {
+async function expectRefused(answer: Partial<SamlReply>, code = "failed") {
   const browser = new SsoBrowser();
   const ended = await samlSignIn(browser, idp, providerId, { nameId: EVE, ...answer });
   expect(ended.location).toBe(`/auth?sso=${code}`);
@@ -39,7 +39,7 @@ async function expectRefused(answer: Partial<Answer>, code = "failed") {
 }
 
 /** A request is started in `browser`, then the answer `change` makes of a signed one is posted. */
-async function tampered(change: (xml: string) => string, answer: Partial<Answer> = {}) {
+async function tampered(change: (xml: string) => string, answer: Partial<SamlReply> = {}) {
   const browser = new SsoBrowser();
   const started = await browser.start({ providerId });
   const requestId = await idp.requestIdOf(started.body.url ?? "");

@@ -53,7 +53,7 @@ describe.skipIf(!installed)(
       });
       const browser = new SsoBrowser();
       const started = await browser.start({ providerId: provider.id });
-      const encoded = await idp.answerTo(present(started.body.url, "the provider's address"));
+      const encoded = await idp.responseTo(present(started.body.url, "the provider's address"));
       expect(await finish(browser, encoded)).toMatchObject({ status: 302, location: "/" });
       const session = present(await browser.session(), "a session");
       expect(session.user.email).toBe("pete.gibbons@initech.test");
@@ -63,9 +63,11 @@ describe.skipIf(!installed)(
       // The next sign-in finds the same person.
       const again = new SsoBrowser();
       const next = await again.start({ providerId: provider.id });
-      expect(await finish(again, await idp.answerTo(present(next.body.url, "the provider's address")))).toMatchObject({
-        location: "/",
-      });
+      expect(await finish(again, await idp.responseTo(present(next.body.url, "the provider's address")))).toMatchObject(
+        {
+          location: "/",
+        },
+      );
       expect(present(await again.session(), "a second session").user.id).toBe(session.user.id);
     });
 
@@ -85,7 +87,7 @@ describe.skipIf(!installed)(
         await sha1.signInAs("milton", { mail: ["milton@initech.test"], givenName: ["Milton"], sn: ["Waddams"] });
         const browser = new SsoBrowser();
         const started = await browser.start({ providerId: provider.id });
-        const encoded = await sha1.answerTo(present(started.body.url, "the provider's address"));
+        const encoded = await sha1.responseTo(present(started.body.url, "the provider's address"));
         expect(await finish(browser, encoded)).toMatchObject({ location: "/auth?sso=failed" });
         expect(await browser.session()).toBeNull();
         const [failure] = await recentFailures(provider.id, "saml");

@@ -15,7 +15,7 @@ import { LEAD_CONSENT_VERSION } from "~/lib/leads";
 import { viewerContext } from "~/middleware/viewer.server";
 import { action as leadsAction, loader as leadsLoader } from "~/routes/app/leads";
 import { loader as exportLoader } from "~/routes/app/leads-export";
-import { action as shareBackAction, loader as shareBackLoader } from "~/routes/profile/share-back";
+import { action as leadFormAction, loader as leadFormLoader } from "~/routes/profile/lead-form";
 import { createMember, formRequest, getRequest, insertCard, nextIp, present, run } from "./helpers";
 
 /**
@@ -41,7 +41,7 @@ const VISITOR = {
 /** The form sent from a card's page: a stamp of a form shown long enough ago unless `fields` give one. */
 async function share(card: { id: string; username: string }, fields: Record<string, string>, ip?: string) {
   const request = formRequest(`/profile/${card.username}/share-back`, { stamp: shownAgo(card.id), ...fields }, { ip });
-  return run(shareBackAction, request, { username: card.username });
+  return run(leadFormAction, request, { username: card.username });
 }
 
 async function leadsOfCard(profileId: string) {
@@ -59,7 +59,7 @@ describe("sharing back from a card", () => {
   it("reaches the card's owner once, with the consent the visitor read, and sends the visitor the contact card they asked for", async () => {
     const owner = await createMember({ firstName: "Olga", lastName: "Owner" });
     const card = owner.profile;
-    const page = await run(shareBackLoader, getRequest(`/profile/${card.username}/share-back?src=qr`), {
+    const page = await run(leadFormLoader, getRequest(`/profile/${card.username}/share-back?src=qr`), {
       username: card.username,
     });
     expect(page.status).toBe(200);
@@ -228,7 +228,7 @@ describe("sharing back from a card", () => {
     const card = owner.profile;
     expect((await share(card, VISITOR)).status).toBe(200);
     await db.update(profiles).set({ deactivatedAt: new Date() }).where(eq(profiles.id, card.id));
-    const page = await run(shareBackLoader, getRequest(`/profile/${card.username}/share-back`), {
+    const page = await run(leadFormLoader, getRequest(`/profile/${card.username}/share-back`), {
       username: card.username,
     });
     expect(page.status).toBe(410);

@@ -102,7 +102,7 @@ describe("mail of a process that died mid-send", () => {
     const received: string[] = [];
     /** The mail server's answer to the first message, held back: its sender dies waiting for it. */
     let holdFirst = false;
-    const heldAnswers: (() => void)[] = [];
+    const heldResponses: (() => void)[] = [];
 
     beforeAll(async () => {
       server = new SMTPServer({
@@ -114,7 +114,7 @@ describe("mail of a process that died mid-send", () => {
           stream.on("data", (chunk: Buffer) => chunks.push(chunk));
           stream.on("end", () => {
             received.push(Buffer.concat(chunks).toString("utf8"));
-            if (holdFirst && received.length === 1) heldAnswers.push(() => callback());
+            if (holdFirst && received.length === 1) heldResponses.push(() => callback());
             else callback();
           });
         },
@@ -124,7 +124,7 @@ describe("mail of a process that died mid-send", () => {
     });
 
     afterAll(async () => {
-      for (const answer of heldAnswers) answer();
+      for (const answer of heldResponses) answer();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     });
 
@@ -152,7 +152,7 @@ describe("mail of a process that died mid-send", () => {
       expect(await theJob()).toMatchObject({ status: "sent", attempts: 2, messageId });
 
       // The answer the dead process waited for changes nothing.
-      for (const answer of heldAnswers.splice(0)) answer();
+      for (const answer of heldResponses.splice(0)) answer();
       expect(await dead).toMatchObject({ sent: 0 });
       expect(await theJob()).toMatchObject({ status: "sent", attempts: 2 });
     });

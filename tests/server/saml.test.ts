@@ -10,7 +10,7 @@ import { listProviders, saveProvider } from "~/.server/sso/providers";
 import { samlMetadata } from "~/.server/sso/saml";
 import { ProviderFormSchema } from "~/.server/sso/schemas";
 import { action as settingsAction, loader as settingsLoader } from "~/routes/admin/single-sign-on";
-import { MISDIRECTED_SAML_PATH, misdirectedSamlAnswerEndpoint } from "../../server/misdirected-saml";
+import { MISDIRECTED_SAML_PATH, misdirectedSamlEndpoint } from "../../server/misdirected-saml";
 import { connectSamlProvider, finish, finishElsewhere, samlSignIn, startSamlIdp } from "../support/saml-flow";
 import { makeKeyPair, PERSISTENT_FORMAT, type TestSamlIdp, TRANSIENT_FORMAT } from "../support/saml-idp";
 import { SsoBrowser } from "../support/sso-flow";
@@ -206,7 +206,7 @@ describe("single sign-on with a SAML provider", () => {
     const admin = await adminOf();
     const provider = await connectSamlProvider(idp, admin.viewer);
     const app = express();
-    app.post(MISDIRECTED_SAML_PATH, misdirectedSamlAnswerEndpoint);
+    app.post(MISDIRECTED_SAML_PATH, misdirectedSamlEndpoint);
     app.use((_req, res) => res.status(403).end());
     const server = app.listen(0, "127.0.0.1");
     await new Promise<void>((resolve) => server.once("listening", () => resolve()));

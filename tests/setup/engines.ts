@@ -17,8 +17,8 @@ export const ON_BOTH_ENGINES = [
   "tests/server/roles.test.ts",
   // Events between connections (LISTEN and NOTIFY), which PGlite answers within one.
   "tests/server/realtime.test.ts",
-  "tests/server/kept-reads.test.ts",
-  "tests/server/kept-settings.test.ts",
+  "tests/server/read-cache.test.ts",
+  "tests/server/settings-cache.test.ts",
   "tests/security/events.test.ts",
   // The pool, its bounds and its health; leases taken with SKIP LOCKED.
   "tests/server/database-connections.test.ts",

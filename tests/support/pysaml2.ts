@@ -53,7 +53,7 @@ export async function startPysaml2Idp(options: { defaultAlgorithms?: boolean } =
       if (answer.status !== 204) throw new Error(`the provider did not take the person: ${answer.status}`);
     },
     /** The provider's sign-in page for a request: the SAMLResponse its form posts back. */
-    answerTo: async (url: string): Promise<string> => {
+    responseTo: async (url: string): Promise<string> => {
       const page = await fetch(url);
       const html = await page.text();
       if (!page.ok) throw new Error(`pysaml2's provider answered ${page.status}: ${html}`);

@@ -5,7 +5,7 @@ import { samlAcsUrl, samlEntityId } from "~/.server/sso/saml";
 import { ProviderFormSchema } from "~/.server/sso/schemas";
 import { action as acsAction } from "~/routes/sso/saml-acs";
 import { run } from "../server/helpers";
-import { type Answer, TestSamlIdp } from "./saml-idp";
+import { type SamlReply, TestSamlIdp } from "./saml-idp";
 import type { SsoBrowser } from "./sso-flow";
 
 /** A test SAML provider for Namecard's service provider, serving its sign-in page. */
@@ -34,7 +34,7 @@ export async function connectSamlProvider(
  * The provider's page posts an answer to the assertion consumer service, from its
  * own site, in `browser` (which keeps any cookie it sets): where it goes next.
  */
-async function postAnswer(browser: SsoBrowser, encoded: string, from = "https://idp.acme.test") {
+async function postSamlResponse(browser: SsoBrowser, encoded: string, from = "https://idp.acme.test") {
   const request = new Request(samlAcsUrl(), {
     method: "POST",
     headers: { origin: from, "content-type": "application/x-www-form-urlencoded" },
@@ -55,7 +55,7 @@ export async function samlSignIn(
   browser: SsoBrowser,
   idp: TestSamlIdp,
   providerId: string,
-  answer: Partial<Answer> & Pick<Answer, "nameId">,
+  answer: Partial<SamlReply> & Pick<SamlReply, "nameId">,
   options: { callbackURL?: string } = {},
 ) {
   const started = await browser.start({ providerId, ...options });
@@ -67,13 +67,13 @@ export async function samlSignIn(
 
 /** The answer is posted, and the browser follows where the assertion consumer service sends it. */
 export async function finish(browser: SsoBrowser, encoded: string) {
-  const next = await postAnswer(browser, encoded);
+  const next = await postSamlResponse(browser, encoded);
   if (!next.startsWith("/api/auth/")) return { status: 303, location: next };
   return browser.callback(`${env.PUBLIC_URL}${next}`);
 }
 
 /** The answer is posted by `poster`, and the page it is sent on to is opened by `opener`, as a link would be. */
 export async function finishElsewhere(poster: SsoBrowser, opener: SsoBrowser, encoded: string) {
-  const next = await postAnswer(poster, encoded);
+  const next = await postSamlResponse(poster, encoded);
   return opener.callback(`${env.PUBLIC_URL}${next}`);
 }

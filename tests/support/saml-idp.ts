@@ -79,7 +79,7 @@ const xmlEscape = (value: string) =>
   value.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
 
 /** What one answer says, each part changeable for the attacks. */
-export type Answer = {
+export type SamlReply = {
   nameId: string;
   nameIdFormat?: string;
   /** By Name; a value with `friendlyName` also carries that FriendlyName. */
@@ -112,7 +112,7 @@ export class TestSamlIdp {
   private server: http.Server | null = null;
   ssoUrl = "";
   /** Who the sign-in page signs in, and what it sends of them. */
-  person: Pick<Answer, "nameId" | "nameIdFormat" | "attributes"> = { nameId: "nobody@acme.test" };
+  person: Pick<SamlReply, "nameId" | "nameIdFormat" | "attributes"> = { nameId: "nobody@acme.test" };
 
   constructor(
     private readonly sp: { entityId: string; acsUrl: string },
@@ -185,7 +185,7 @@ export class TestSamlIdp {
   }
 
   /** A signed answer (base64, as posted), saying what `answer` says. */
-  async answer(answer: Answer): Promise<string> {
+  async answer(answer: SamlReply): Promise<string> {
     const sign = answer.sign ?? { assertion: true, response: false };
     const xml = this.responseXml(answer);
     const unsigned = !sign.assertion && !sign.response;
@@ -201,7 +201,7 @@ export class TestSamlIdp {
   }
 
   /** The response's XML before it is signed. */
-  responseXml(answer: Answer): string {
+  responseXml(answer: SamlReply): string {
     const issued = new Date(Date.now() + (answer.issuedAtMs ?? 0));
     const until = new Date(issued.getTime() + (answer.validForMs ?? 5 * 60 * 1000));
     const confirmationEnd = new Date(

@@ -27,7 +27,7 @@ const ADMIN = {
   role: "admin" as const,
 };
 
-export type ScimAnswer = { status: number; body: Record<string, unknown> | null; headers: Headers };
+export type ScimResponse = { status: number; body: Record<string, unknown> | null; headers: Headers };
 
 export async function startScim(name = "Entra ID") {
   const app = express();
@@ -42,7 +42,7 @@ export async function startScim(name = "Entra ID") {
     pathname: string,
     body?: unknown,
     options: { token?: string | null; contentType?: string; raw?: string } = {},
-  ): Promise<ScimAnswer> {
+  ): Promise<ScimResponse> {
     const headers: Record<string, string> = {};
     const bearer = options.token === undefined ? token : options.token;
     if (bearer !== null) headers.authorization = `Bearer ${bearer}`;

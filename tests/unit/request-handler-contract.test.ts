@@ -210,7 +210,7 @@ const BODY_LIMIT = 1024;
 function facts(req: ExpressRequest): RouteFacts {
   const takesBodies = /^\/(?:page(?:\.data)?|echo)$/.test(req.path);
   return {
-    keptPage: null,
+    cachedPage: null,
     action: takesBodies
       ? { limit: BODY_LIMIT, types: [...FORM_TYPES, "text/plain", "application/json"], crossSite: false }
       : null,
@@ -272,7 +272,7 @@ async function pair(setup: Setup = {}): Promise<Pair> {
       route: (req) => facts(req),
       signedIn: (req) => /(?:^|;\s*)session=/.test(req.headers.cookie ?? ""),
       getLoadContext: () => contextWith(setup.libraryContext === "none" ? "none" : "given"),
-      keepAnswer: async (req, res) => {
+      cacheResponse: async (req, res) => {
         if (req.headers["x-keep"] === undefined) return false;
         res.status(200).end("kept by the page cache");
         return true;
@@ -301,7 +301,7 @@ type Sent = {
   chunked?: boolean;
 };
 
-type Answer = {
+type Received = {
   status: number;
   statusText: string;
   /** Every header but Date, lowercased, sorted; repeats kept. */
@@ -329,7 +329,7 @@ function open(port: number, sent: Sent) {
   });
 }
 
-function read(response: http.IncomingMessage): Promise<Answer> {
+function read(response: http.IncomingMessage): Promise<Received> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     response.on("data", (chunk: Buffer) => chunks.push(chunk));
@@ -351,7 +351,7 @@ function read(response: http.IncomingMessage): Promise<Answer> {
   });
 }
 
-function send(port: number, sent: Sent): Promise<Answer> {
+function send(port: number, sent: Sent): Promise<Received> {
   return new Promise((resolve, reject) => {
     const request = open(port, sent);
     request.on("response", (response) => read(response).then(resolve, reject));
@@ -368,14 +368,14 @@ function send(port: number, sent: Sent): Promise<Answer> {
 }
 
 /** The same request, each with its own case id, to the library's handler and to ours. */
-async function both(handlers: Pair, sent: Sent, id: string): Promise<{ library: Answer; ours: Answer }> {
+async function both(handlers: Pair, sent: Sent, id: string): Promise<{ library: Received; ours: Received }> {
   const tagged = (side: string) => ({ ...sent, headers: [...(sent.headers ?? []), ["X-Case", `${id}:${side}`]] });
   const [library, ours] = await Promise.all([
     send(handlers.library, tagged("library") as Sent),
     send(handlers.ours, tagged("ours") as Sent),
   ]);
   // The case id each side carried is the one thing meant to differ.
-  const untagged = (answer: Answer): Answer => ({
+  const untagged = (answer: Received): Received => ({
     ...answer,
     body: answer.body.replaceAll(/:(?:library|ours)\b/g, ""),
   });
@@ -387,7 +387,7 @@ async function both(handlers: Pair, sent: Sent, id: string): Promise<{ library: 
  * to a text or JSON Content-Type that has none; ours sends the answer's own
  * (a deliberate difference, asserted below). The rest must be the same.
  */
-function withExpressCharset(ours: Answer, library: Answer): Answer {
+function withExpressCharset(ours: Received, library: Received): Received {
   const headers = ours.headers.map(([name, value]): [string, string] => {
     const libraryType = header(library, "content-type")[0];
     return name === "content-type" && libraryType === `${value}; charset=utf-8` ? [name, libraryType] : [name, value];
@@ -396,17 +396,17 @@ function withExpressCharset(ours: Answer, library: Answer): Answer {
 }
 
 /** Sends to both and expects the same answer, returning it. */
-async function same(handlers: Pair, sent: Sent, id: string): Promise<Answer> {
+async function same(handlers: Pair, sent: Sent, id: string): Promise<Received> {
   const { library, ours } = await both(handlers, sent, id);
   expect(withExpressCharset(ours, library)).toEqual(library);
   return library;
 }
 
-function header(answer: Answer, name: string): string[] {
+function header(answer: Received, name: string): string[] {
   return answer.headers.filter(([key]) => key === name).map(([, value]) => value);
 }
 
-function echoed(answer: Answer): Echo {
+function echoed(answer: Received): Echo {
   return JSON.parse(answer.body) as Echo;
 }
 
@@ -630,7 +630,7 @@ describe("the request handler and @react-router/express's, over the same build",
             return { ...answer, body: `${first}${answer.body}` };
           }),
         );
-        const [library, ours] = answers as [Answer, Answer];
+        const [library, ours] = answers as [Received, Received];
         expect(withExpressCharset(ours, library)).toEqual(library);
         expect(library.body).toBe("first;second;");
       },
@@ -853,7 +853,9 @@ describe("the request handler's deliberate differences", () => {
         chunked: true,
         body: "",
       });
-      const answered = new Promise<Answer>((resolve) => request.on("response", (response) => resolve(read(response))));
+      const answered = new Promise<Received>((resolve) =>
+        request.on("response", (response) => resolve(read(response))),
+      );
       request.write("first half, ");
       if (side === "library") await probe(id).entered.promise;
       request.end("second half");
@@ -900,7 +902,7 @@ describe("the request handler's deliberate differences", () => {
     await same(handlers, { path: "/answer/sized", headers: signedIn }, "signed in, cached");
   });
 
-  it("the page cache may answer instead (keepAnswer)", async () => {
+  it("the page cache may answer instead (cacheResponse)", async () => {
     const { library, ours } = await both(handlers, { path: "/echo", headers: [["X-Keep", "1"]] }, "kept");
     expect(ours.body).toBe("kept by the page cache");
     expect(echoed(library).url).toBe("http://card.example:8080/echo");

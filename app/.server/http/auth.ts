@@ -8,7 +8,7 @@ import { type Database, getDatabaseHandle } from "../platform/db/client";
 import { authSchema } from "../platform/db/schema";
 import { env } from "../platform/env";
 import { learnAuthApi } from "../platform/log-redaction";
-import { afterAnswer } from "../platform/mail";
+import { afterResponse } from "../platform/mail";
 import { publish } from "../platform/realtime";
 import { clearSignInFailures } from "../platform/throttle";
 import { authLogger } from "./auth-logger";
@@ -87,7 +87,7 @@ function createAuth(database: Database) {
     plugins: [
       namecardAccounts({
         resetLater: (body) =>
-          afterAnswer("a password reset", async () => {
+          afterResponse("a password reset", async () => {
             await getAuth().api.requestPasswordReset({ body });
           }),
       }),

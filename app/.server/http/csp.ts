@@ -3,7 +3,7 @@ import { createContext } from "react-router";
 import { env } from "../platform/env";
 
 const NONCE_BYTES = 16;
-/** Random bytes drawn 256 nonces at a time: one draw per answer was 4% of a kept card's work. */
+/** Random bytes drawn 256 nonces at a time: one draw per response was a measurable share of a cached card's work (decision 035). */
 const nonceBytes = Buffer.alloc(NONCE_BYTES * 256);
 let nonceOffset = nonceBytes.length;
 

@@ -81,7 +81,8 @@ export function mediaTypeFault(contentType: string | null | undefined, accepted:
 
 /**
  * Fields a form may hold. Parsing costs time on the one thread that serves
- * everyone (a 5 MB body of tiny parts takes a third of a second), and the
+ * everyone (docs/decisions/023-route-declared-limits.md has how long a large
+ * body of tiny parts takes), and the
  * largest real form, inviting the 500 chosen profiles, holds about 500.
  */
 const MAX_FORM_FIELDS = 2_000;

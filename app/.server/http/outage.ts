@@ -4,10 +4,10 @@ import { currentRequestScope, inRequestScope } from "../platform/db/request-scop
 import { diskSpaceLow } from "../platform/disk-space";
 
 /**
- * A request that failed because the database is unavailable is answered with
+ * A request that failed because the database is unavailable gets a response with
  * 503 and a calm page, never with "not found" or a defect's 500. React Router
  * hands every error of a request to `handleError` (app/entry.server.tsx) with
- * the request's context: the mark is set there and read where the answer is
+ * the request's context: the mark is set there and read where the response is
  * made (the document, a data request, or a resource route in server/app.ts).
  */
 const databaseUnavailableContext = createContext<boolean>(false);
@@ -16,12 +16,12 @@ const databaseUnavailableContext = createContext<boolean>(false);
 export const RETRY_AFTER_SECONDS = 15;
 
 /**
- * Runs `answer` (a request's whole handling) so that an outage met inside a
+ * Runs `respond` (a request's whole handling) so that an outage met inside a
  * library is noted for it; a read (`budgeted`) also gets the time budget of
  * app/.server/platform/db/request-scope.ts.
  */
-export function watchForOutage<T>(answer: () => T, budgeted: boolean): T {
-  return inRequestScope(answer, budgeted ? performance.now() : null);
+export function watchForOutage<T>(respond: () => T, budgeted: boolean): T {
+  return inRequestScope(respond, budgeted ? performance.now() : null);
 }
 
 /** Ends the request's budget: its response is sent, and what it set going is not held to it. */
@@ -49,7 +49,7 @@ export function failedForOutage(context: RouterContextProvider | undefined): boo
 }
 
 /**
- * The status of an answer the database could not give: 507 while the disk is
+ * The status of a response the database could not give: 507 while the disk is
  * too full to take changes (the embedded database is read-only then), else 503.
  */
 export function outageStatus(): 503 | 507 {
@@ -57,15 +57,15 @@ export function outageStatus(): 503 | 507 {
 }
 
 /**
- * better-auth's answer, except that one it could not give because the database
- * was unavailable is the outage's 503 (or 507), as every other answer is then:
- * it throws what is not its own error (`onAPIError.throw`), and answers a
+ * better-auth's response, except that one it could not give because the database
+ * was unavailable is the outage's 503 (or 507), as every other response is then:
+ * it throws what is not its own error (`onAPIError.throw`), and responds to a
  * session lookup that failed with its own 500, whose cause only its log sees.
  */
-export async function authAnswer(answer: () => Promise<Response>): Promise<Response> {
+export async function authResponse(respond: () => Promise<Response>): Promise<Response> {
   let response: Response;
   try {
-    response = await answer();
+    response = await respond();
   } catch (error) {
     if (!isDatabaseUnavailable(error)) throw error;
     noteOutage();

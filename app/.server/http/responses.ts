@@ -81,7 +81,7 @@ function badRequestFrom(error: unknown): never {
   throw data(message, { status: 400 });
 }
 
-/** A CSV file to download, never kept by a cache. */
+/** A CSV file to download, never cached. */
 export function csvResponse(body: string, fileName: string): Response {
   return new Response(body, {
     headers: {

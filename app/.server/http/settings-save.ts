@@ -5,11 +5,15 @@ import { redirectWithToast } from "./toast";
 export type SettingsTab = "general" | "branding" | "legal" | "invitations" | "joining" | "fields";
 
 /**
- * What every settings tab answers its Save with: back to the tab with the
+ * The response to every settings tab's Save: back to the tab with the
  * toast, or the form again with its messages and what was typed (a database
  * that does not answer, or a full disk, as `failureFrom` says).
  */
-export async function answerSettingsSave(tab: SettingsTab, values: Record<string, string>, save: () => Promise<void>) {
+export async function respondToSettingsSave(
+  tab: SettingsTab,
+  values: Record<string, string>,
+  save: () => Promise<void>,
+) {
   try {
     await save();
     return redirectWithToast(`/admin/settings/${tab}`, { text: "Settings saved successfully!" });

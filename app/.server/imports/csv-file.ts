@@ -13,8 +13,9 @@ const BOM = "\uFEFF";
 /**
  * What a file may hold, checked while it is read and before anything is kept
  * or shown: a sheet of people has a few dozen columns and rows of a few hundred
- * characters. A file of 100,000 columns made a mapping page of 106 MB and held
- * the server for half a minute.
+ * characters. A file of a strange shape is refused before it is read whole: one
+ * of very many columns made an enormous mapping page and held the server
+ * (docs/decisions/020-bulk-import.md has the figures).
  */
 export const MAX_COLUMNS = 200;
 export const MAX_ROWS = 100_000;

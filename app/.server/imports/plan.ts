@@ -315,13 +315,13 @@ function planUpdate(
       changed.push(importFieldLabel(field));
     }
   }
-  const kept = keptFields(values, card, settings, context);
+  const kept = untickedDifferences(values, card, settings, context);
   if (changed.length === 0) return { kind: "unchanged", profileId: card.id, kept };
   return { kind: "update", profileId: card.id, changes, changed, newBrand, kept };
 }
 
 /** Fields whose cell differs from the card but were not ticked: the card keeps its own. */
-function keptFields(
+function untickedDifferences(
   values: Partial<Record<ImportField, string>>,
   card: StoredCard,
   settings: ImportSettings,

@@ -118,7 +118,7 @@ export async function sendMail(message: MailMessage, smtpUrl = env.SMTP_URL): Pr
 const pending = new Set<Promise<void>>();
 
 /**
- * Sends after the request has answered: how long a mail server takes must not
+ * Sends after the request has its response: how long a mail server takes must not
  * tell anyone whether an account exists, and a slow server must not hold the
  * page. A failure is logged with the recipient; the person can ask again.
  */
@@ -132,26 +132,26 @@ export function sendMailLater(message: MailMessage): void {
 }
 
 /**
- * How long work that must not show in an answer waits: long enough for the
- * answer to be compressed and sent (the embedded database's queries hold the
- * thread while they run, and would hold the answer with them).
+ * How long work that must not show in a response waits: long enough for the
+ * response to be compressed and sent (the embedded database's queries hold the
+ * thread while they run, and would hold the response with them).
  */
-const AFTER_ANSWER_MS = 200;
+const AFTER_RESPONSE_MS = 200;
 
 /**
- * Work whose time must not show in the answer (whether an account exists):
- * started once the answer has left, and waited for by `mailSettled` with the
+ * Work whose time must not show in the response (whether an account exists):
+ * started once the response has left, and waited for by `mailSettled` with the
  * mail it sends. A failure is logged.
  */
-export function afterAnswer(what: string, task: () => Promise<void>): void {
-  const running = new Promise<void>((resolve) => setTimeout(resolve, AFTER_ANSWER_MS))
+export function afterResponse(what: string, task: () => Promise<void>): void {
+  const running = new Promise<void>((resolve) => setTimeout(resolve, AFTER_RESPONSE_MS))
     .then(task)
     .catch((error: unknown) => console.error(`[mail] ${what} failed: ${databaseErrorLine(error)}`))
     .finally(() => pending.delete(running));
   pending.add(running);
 }
 
-/** Resolves once every mail handed to `sendMailLater` (or work to `afterAnswer`) so far has been sent or has failed. */
+/** Resolves once every mail handed to `sendMailLater` (or work to `afterResponse`) so far has been sent or has failed. */
 export async function mailSettled(): Promise<void> {
   while (pending.size) await Promise.all([...pending]);
 }

@@ -7,12 +7,13 @@ import { Worker } from "node:worker_threads";
  *   (server/watchdog.ts).
  * - It writes the health check's probe of DATA_DIR (health.ts). On the main thread each step
  *   of that probe (open, write, sync, close, remove, free space) waits for a whole turn of
- *   the event loop, and under load a turn is every busy connection's work: 50 connections
- *   fetching contact files made the probe take 200–300 ms, six turns of 15–40 ms. Here
- *   the steps run on an idle loop of their own, and the main thread waits for one answer.
+ *   the event loop, and under load a turn is every busy connection's work, so the probe
+ *   took six busy turns (docs/decisions/035-both-cores-and-many-instances.md; bench/README.md
+ *   has the times). Here the steps run on an idle loop of their own, and the main thread
+ *   waits for one reply.
  *
- * One thread does both, started when first needed: each thread costs about 10 MB. It keeps
- * the process alive only while a probe waits for its answer.
+ * One thread does both, started when first needed: each thread costs memory (decision 035
+ * says how much). It keeps the process alive only while a probe waits for its reply.
  */
 let thread: Worker | undefined;
 let nextProbe = 0;

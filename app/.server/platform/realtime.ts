@@ -68,7 +68,7 @@ export function onPublished(hook: Listener): () => void {
 /**
  * Counts the times this instance started listening; null while it is not.
  * Events sent while an instance was not listening never reach it, so what it
- * keeps because no event said otherwise (server/page-cache.ts) is valid only
+ * caches because no event said otherwise (server/page-cache.ts, app/.server/platform/read-cache.ts) is valid only
  * within one listening period.
  */
 let listeningPeriod: number | null = null;
@@ -126,10 +126,10 @@ const RECONNECT_MAX_MS = 30_000;
 /**
  * A LISTEN connection can die without a word: a NAT or firewall that forgets
  * an idle connection drops its packets and sends no reset, and the instance
- * would serve what it kept, missing every change, for as long as TCP takes to
+ * would serve what it cached, missing every change, for as long as TCP takes to
  * notice (many minutes). So each instance sends itself a notification on its
  * own channel every few seconds through that connection; when none has come
- * back for `HEARTBEAT_LOST_MS`, it drops what it kept, ends its browsers'
+ * back for `HEARTBEAT_LOST_MS`, it clears its caches, ends its browsers'
  * streams (they reconnect and refresh) and listens again on a new connection.
  */
 const HEARTBEAT_EVERY_MS = 3_000;
@@ -158,7 +158,7 @@ export async function startRealtime(handle: DatabaseHandle): Promise<() => Promi
   let retry: ReturnType<typeof setTimeout> | undefined;
   let heartbeat: ReturnType<typeof setInterval> | undefined;
 
-  /** The connection is gone or mute: nothing kept may be trusted until a new one listens. */
+  /** The connection is gone or mute: nothing cached may be trusted until a new one listens. */
   const lose = (connection: pg.Client, reason: string) => {
     // Only the connection listening now; one that failed before it listened is retried by connect().
     if (connection !== client) return;

@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import { DEFAULT_SETTINGS, type SiteSettings } from "~/lib/settings";
 import { db } from "./db/client";
 import { siteSettings } from "./db/schema";
-import { keptCount } from "./kept-reads";
+import { cachedValue } from "./read-cache";
 
 /** The settings that name a stored image: its storage key (shown through `mediaUrl`). */
 const IMAGE_SETTINGS = new Set<keyof SiteSettings>(["primaryLogo", "darkModeLogo", "favicon", "footerLogo"]);
@@ -16,10 +16,10 @@ export function storedImageKey(value: string | null | undefined): string | null 
 
 /**
  * The single settings row merged over the defaults; absent or empty fields fall back.
- * Every page reads it: it is kept until the settings change (app/.server/platform/kept-reads.ts).
+ * Every page reads it: it is cached until the settings change (app/.server/platform/read-cache.ts).
  */
 export async function getSiteSettings(): Promise<SiteSettings> {
-  return { ...(await keptCount("site settings", readSiteSettings)) };
+  return { ...(await cachedValue("site settings", readSiteSettings)) };
 }
 
 async function readSiteSettings(): Promise<SiteSettings> {

@@ -12,7 +12,7 @@ import { announceCommitted, publishAll, type RealtimeEvent } from "../platform/r
  * Every path that makes, changes, claims or switches off a card (the forms,
  * the import, invitations, single sign-on, provisioning) does it through a
  * `CardWriter`, which in the same transaction records the audit entry under
- * its author and announces the change, so that kept pages, the directory and
+ * its author and announces the change, so that cached pages, the directory and
  * open browsers refresh on every instance. Nothing else writes the table: a
  * test reads every domain file for writes to it.
  */

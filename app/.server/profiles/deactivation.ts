@@ -107,12 +107,12 @@ export type CompanyContact = {
 };
 
 /**
- * What a deactivated card's address answers, by its username now or one it
+ * What a deactivated card's address responds with, by its username now or one it
  * had before: where to send the visitor (the card's brand website, when the
  * site says so and there is one), or null for the 410 page, with how to reach
  * the company. Undefined when no deactivated card has that name.
  */
-export async function deactivatedCardAnswer(
+export async function deactivatedCardResponse(
   username: string,
 ): Promise<{ redirectTo: string | null; contact: CompanyContact } | undefined> {
   if (!isPossibleUsername(username)) return undefined;

@@ -3,7 +3,7 @@ import type { ClaimFilter } from "~/lib/dashboard";
 import { activeBrandOptions } from "../brands/list-brands";
 import { db, rowsOf } from "../platform/db/client";
 import { brands, profiles } from "../platform/db/schema";
-import { directoryTotal, keptAnswer, keptCount } from "../platform/kept-reads";
+import { cachedResult, cachedValue, directoryTotal } from "../platform/read-cache";
 import { parseListFilters, parseSearchText } from "../platform/validation";
 import { TILE_COLUMNS } from "./card-fields";
 import { type CardViewer, completeVisibility, getFieldPolicies, shownDetails, viewerOfCard } from "./visibility";
@@ -83,12 +83,12 @@ export async function searchDirectory(
   options: { includeClaimStatus: boolean; viewer: CardViewer },
 ) {
   const [{ total, page, pageCount, rows }, policies] = await Promise.all([
-    keptAnswer(
+    cachedResult(
       `page ${JSON.stringify(query)}`,
-      (answer) => answer.rows.map((row) => row.id),
+      (page) => page.rows.map((row) => row.id),
       () => directoryPage(query),
     ),
-    keptCount("field policies", getFieldPolicies),
+    cachedValue("field policies", getFieldPolicies),
   ]);
   // Each person's details as this viewer may see them: the page data never holds more.
   const entries = rows.map(
@@ -178,9 +178,9 @@ async function directoryPage(query: DirectoryQuery) {
   return { total, page, pageCount, rows };
 }
 
-/** The brands a search may narrow by, kept as the directory's other reads are. */
+/** The brands a search may narrow by, cached as the directory's other reads are. */
 export function directoryBrandOptions() {
-  return keptCount("brand options", () => activeBrandOptions());
+  return cachedValue("brand options", () => activeBrandOptions());
 }
 
 export type Facet<Value> = { value: Value; label: string; count: number }[];
@@ -188,11 +188,11 @@ export type Facet<Value> = { value: Value; label: string; count: number }[];
 /**
  * How many people each brand, department and office has among those the rest
  * of the search finds: each facet counted with every filter but its own, so
- * its list offers the other choices too. Kept between requests as totals are.
+ * its list offers the other choices too. Cached between requests as totals are.
  */
 export async function directoryFacets(query: DirectoryQuery) {
   const { page: _page, ...filters } = query;
-  return keptCount(`facets ${JSON.stringify(filters)}`, async () => {
+  return cachedValue(`facets ${JSON.stringify(filters)}`, async () => {
     const brandRows = await db
       .select({ id: brands.id, name: brands.name, count: sql<number>`count(*)::int` })
       .from(profiles)

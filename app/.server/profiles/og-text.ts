@@ -97,7 +97,7 @@ export async function face(family: FontFamily, weight: Weight, ...texts: (string
   const extra: fontkit.Font[] = [];
   for (const codePoint of missing) {
     if (extra.some((font) => font.hasGlyphForCodePoint(codePoint))) continue;
-    // Reading a file is a few tens of milliseconds of this thread: a text made to need many of
+    // Reading a file holds this thread (decision 016 has how long): a text made to need many of
     // them (rare characters chosen from every file) gets this many, the rest left to the renderer.
     if (extra.length >= MAX_FALLBACK_FILES_PER_TEXT) break;
     const font = await fallbackFont(codePoint, fallbackOrder(family, text), weight);

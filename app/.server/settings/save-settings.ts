@@ -131,7 +131,7 @@ export async function saveSiteSettings({
     for (const key of newKeys()) await deleteImageIfUnused(key);
     throw error;
   }
-  // Every instance drops its kept settings and pages now, before anything else can fail (a
+  // Every instance clears its cached settings and pages now, before anything else can fail (a
   // store that cannot delete an old image), and before an old logo's file is gone.
   await publish({ kind: "settings", id: "1" });
   // The images no setting uses any more.

@@ -56,20 +56,25 @@ function extensions(issuer: URL) {
   return chosen;
 }
 
-/** How long a discovery answer may be used, from its Cache-Control: no longer than CONFIGURATION_TTL_MS. */
-export function keptForMs(cacheControl: string | null): number {
+/** How long a discovery response may be cached, from its Cache-Control: no longer than CONFIGURATION_TTL_MS. */
+export function cachedForMs(cacheControl: string | null): number {
   if (!cacheControl) return CONFIGURATION_TTL_MS;
   if (/(?:^|,)\s*(?:no-store|no-cache)\b/i.test(cacheControl)) return 0;
   const maxAge = /(?:^|,)\s*max-age\s*=\s*"?(\d+)/i.exec(cacheControl);
   return maxAge ? Math.min(Number(maxAge[1]) * 1000, CONFIGURATION_TTL_MS) : CONFIGURATION_TTL_MS;
 }
 
-/** Reads a provider's settings; `keptFor` hears how long its answer may be used. */
-function discover(issuer: URL, clientId: string, secret: string | undefined, keptFor: (ms: number) => void = () => {}) {
+/** Reads a provider's settings; `cachedFor` hears how long its response may be cached. */
+function discover(
+  issuer: URL,
+  clientId: string,
+  secret: string | undefined,
+  cachedFor: (ms: number) => void = () => {},
+) {
   const fetchNoting: client.CustomFetch = async (url, options) => {
     const response = await fetch(url, options as RequestInit);
     if (new URL(url).pathname.endsWith("/.well-known/openid-configuration")) {
-      keptFor(keptForMs(response.headers.get("cache-control")));
+      cachedFor(cachedForMs(response.headers.get("cache-control")));
     }
     return response;
   };
@@ -201,7 +206,7 @@ async function configurationOf(provider: OidcProvider): Promise<client.Configura
     return entry.posted ? postingSecret(found, provider) : found;
   });
   configurations.set(provider.id, entry);
-  // A failed read is not kept: the next sign-in tries again.
+  // A failed read is not cached: the next sign-in tries again.
   entry.config.catch(() => {
     if (configurations.get(provider.id) === entry) configurations.delete(provider.id);
   });

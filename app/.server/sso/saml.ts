@@ -40,7 +40,7 @@ const MAX_ASSERTION_AGE_MS = 10 * 60 * 1000;
 const LOGIN_TTL_MS = 10 * 60 * 1000;
 /** How long a checked answer waits for its browser: the redirect that follows it. */
 const ASSERTED_TTL_MS = 2 * 60 * 1000;
-/** The largest answer read, in base64 characters: a real one is a few kilobytes. */
+/** The largest response read, in base64 characters: a real one is a few kilobytes. */
 const MAX_RESPONSE_CHARS = 256 * 1024;
 
 const PROTOCOL_NS = "urn:oasis:names:tc:SAML:2.0:protocol";
@@ -67,7 +67,7 @@ export function samlEntityId(): string {
   return `${env.PUBLIC_URL}/sso/saml/metadata`;
 }
 
-/** The assertion consumer service: where every SAML provider posts its answers. */
+/** The assertion consumer service: where every SAML provider posts its responses. */
 export function samlAcsUrl(): string {
   return `${env.PUBLIC_URL}/sso/saml/acs`;
 }
@@ -507,11 +507,11 @@ export function readIdpMetadata(xml: string): { ok: true; settings: SamlSettings
 }
 
 /**
- * A SAML answer posted to the OpenID Connect redirect URL (the first address
+ * A SAML response posted to the OpenID Connect redirect URL (the first address
  * the settings page shows, an easy mistake): the provider it names, unchecked
- * (it is only told where its answers belong), or null. Nothing of it is used.
+ * (it is only told where its responses belong), or null. Nothing of it is used.
  */
-export async function misdirectedSamlAnswer(
+export async function misdirectedSamlResponse(
   encoded: string,
   providerByIssuer: (issuer: string) => Promise<SamlProvider | null>,
 ): Promise<SamlProvider | null> {

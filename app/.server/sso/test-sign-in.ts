@@ -9,7 +9,7 @@ import { getProvider } from "./providers";
 
 /**
  * An administrator's test sign-in (docs/decisions/030-single-sign-on.md):
- * the provider's answer is kept for ten minutes for the administrator who
+ * the provider's response is kept for ten minutes for the administrator who
  * started it, and shown to them with what a real sign-in would do. Nothing
  * is made, linked or signed in.
  */

@@ -107,11 +107,11 @@ export async function action({ request }: Route.ActionArgs) {
     return failure(status, { formError: result.message, values });
   }
   // The next step is in the mailbox: the page says where the link went.
-  return data<Sent>({ sent: email, values: keptValues(values) }, { headers: cookieHeaders(result.headers) });
+  return data<Sent>({ sent: email, values: carriedValues(values) }, { headers: cookieHeaders(result.headers) });
 }
 
 /** What the check-your-email screen carries, to send again or correct the address. */
-function keptValues(values: Record<string, string>) {
+function carriedValues(values: Record<string, string>) {
   const { firstName = "", lastName = "", phone = "" } = values;
   return { firstName, lastName, phone };
 }
@@ -140,9 +140,12 @@ async function resend(request: Request, values: Record<string, string>) {
   const { email } = parsed.data;
   const result = await callAuth(request, "/resend-confirmation", { email });
   if (!result.ok) {
-    return data<Sent>({ sent: email, notice: result.message, values: keptValues(values) }, { status: result.status });
+    return data<Sent>(
+      { sent: email, notice: result.message, values: carriedValues(values) },
+      { status: result.status },
+    );
   }
-  return data<Sent>({ sent: email, resent: true, values: keptValues(values) });
+  return data<Sent>({ sent: email, resent: true, values: carriedValues(values) });
 }
 
 /** The domain of a typed address, as the providers list theirs (the server also reads international names). */

@@ -144,7 +144,7 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
       qrPngName: cardFileName(card, "_QR.png"),
       mobileQr: `/qr/${encodeURIComponent(card.username)}`,
       // A visitor who came by the QR code shares back from it: their lead says so.
-      shareBack: `${base}/share-back${source === "qr" ? "?src=qr" : ""}`,
+      leadForm: `${base}/share-back${source === "qr" ? "?src=qr" : ""}`,
       // The preview image shows what anyone may see, whoever opened the page.
       ogImage: `${absolute}/og.png?v=${ogVersion(await cardForViewer(stored, null, policies), site)}`,
     },
@@ -153,12 +153,12 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
 
 /**
  * A visitor who is not signed in gets the card complete as sent, without the
- * app's JavaScript, and the server keeps that page for the next one
+ * app's JavaScript, and the server caches that page for the next one
  * (server/page-cache.ts).
  */
 export const handle = {
   staticForVisitor: (data: { viewer: unknown }) => data.viewer === null,
-  keptPage: "card",
+  cachedPage: "card",
 };
 
 const MONTH_YEAR = new Intl.DateTimeFormat("en-US", { month: "long", year: "numeric", timeZone: "UTC" });
@@ -171,7 +171,7 @@ export default function PublicCard({ loaderData }: Route.ComponentProps) {
   const name = fullName(card);
   const scope = brandScope(card.brand);
   const owner = viewer?.isOwner === true;
-  // The owner's card and QR page open without a network once seen (routes/sw.js.ts); nobody else's are kept.
+  // The owner's card and QR page open without a network once seen (routes/sw.js.ts); nobody else's are cached.
   useEffect(() => {
     if (owner && "serviceWorker" in navigator) {
       navigator.serviceWorker.register(`/sw.js?card=${encodeURIComponent(card.username)}`).catch(() => {});
@@ -288,7 +288,7 @@ export default function PublicCard({ loaderData }: Route.ComponentProps) {
             </div>
             {owner ? null : (
               <Link
-                to={links.shareBack}
+                to={links.leadForm}
                 className={buttonClasses("ghost", "md", "mt-3 w-full justify-center text-brand-ink sm:w-auto")}
               >
                 <Handshake aria-hidden className="size-5" />

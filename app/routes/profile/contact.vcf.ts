@@ -8,8 +8,8 @@ import { cardForViewer, getCardByUsername } from "~/.server/profiles/get-card";
 import { cardFileName } from "~/.server/profiles/vcard";
 import type { Route } from "./+types/contact.vcf";
 
-/** The anonymous contact file is kept by the server for the next visitor (server/page-cache.ts). */
-export const handle = { keptPage: "vcard" };
+/** The anonymous contact file is cached by the server for the next visitor (server/page-cache.ts). */
+export const handle = { cachedPage: "vcard" };
 
 /** The card as a vCard 3.0 file, at a stable address that works without JavaScript. */
 export async function loader({ params, request, context }: Route.LoaderArgs) {
@@ -18,7 +18,7 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
   // The file holds what this viewer may see of the card, as its page does.
   const card = await cardForViewer(stored, viewer);
   noteReusedCard(context, card.id);
-  // A saved contact file is one of the owner's figures; the kept file counts its own answers (server/page-cache.ts).
+  // A saved contact file is one of the owner's figures; the cached file counts its own responses (server/page-cache.ts).
   if (request.method === "GET") {
     countSave({
       kind: "contact",

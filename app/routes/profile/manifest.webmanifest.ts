@@ -7,7 +7,7 @@ import type { Route } from "./+types/manifest.webmanifest";
 /**
  * The web app manifest a member's own card page links to: it puts the card on
  * their phone's home screen, with its brand's icon, opening full screen on the
- * card (which the service worker keeps for use without a network, routes/sw.js.ts).
+ * card (which the service worker caches for use without a network, routes/sw.js.ts).
  */
 export async function loader({ params }: Route.LoaderArgs) {
   const [card, site] = await Promise.all([getCardByUsername(params.username), getSiteSettings()]);

@@ -6,8 +6,8 @@ import { cardForViewer, getCardByUsername } from "~/.server/profiles/get-card";
 import { ogImage, ogVersion } from "~/.server/profiles/og-image";
 import type { Route } from "./+types/og.png";
 
-/** The anonymous preview image is kept by the server for the next visitor (server/page-cache.ts). */
-export const handle = { keptPage: "image" };
+/** The anonymous preview image is cached by the server for the next visitor (server/page-cache.ts). */
+export const handle = { cachedPage: "image" };
 
 /**
  * The link-preview image; its URL carries the version. It shows a person, so

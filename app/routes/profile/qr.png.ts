@@ -9,8 +9,8 @@ import type { Route } from "./+types/qr.png";
 /** The printable code: large enough to print, encoded once per address and colours (docs/decisions/013-performance.md). */
 const DOWNLOAD_QR = { ...CARD_QR, width: 1024 };
 
-/** The anonymous QR code is kept by the server for the next visitor (server/page-cache.ts). */
-export const handle = { keptPage: "image" };
+/** The anonymous QR code is cached by the server for the next visitor (server/page-cache.ts). */
+export const handle = { cachedPage: "image" };
 
 /** 'Download QR': the card's code as `{first}_{last}_QR.png`, large enough to print. */
 export async function loader({ params, request, context }: Route.LoaderArgs) {

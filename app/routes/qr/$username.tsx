@@ -60,8 +60,8 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
 }
 
 /** Complete as sent, for anyone: sent without the app's JavaScript (docs/decisions/018-reused-cards-and-batched-views.md). */
-/** Complete as sent, and kept by the server for the next anonymous visitor (server/page-cache.ts). */
-export const handle = { staticForVisitor: () => true, keptPage: "qr" };
+/** Complete as sent, and cached by the server for the next anonymous visitor (server/page-cache.ts). */
+export const handle = { staticForVisitor: () => true, cachedPage: "qr" };
 
 export default function MobileQr({ loaderData }: Route.ComponentProps) {
   const site = useSite();

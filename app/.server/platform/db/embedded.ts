@@ -32,8 +32,9 @@ const PGLITE_START_PARAMS = [
 
 /**
  * V8 compiles PGlite's WebAssembly on as many threads as it likes, and each
- * thread's allocator keeps what the compiler used long after: about 30 MB of
- * an idle server. One compiling thread makes the same code. Read when a module
+ * thread's allocator keeps what the compiler used long after, a large share of
+ * an idle server's memory (docs/decisions/022-memory-on-a-small-server.md has
+ * how much). One compiling thread makes the same code. Read when a module
  * is compiled, so it applies to the PGlite created next.
  */
 v8.setFlagsFromString("--wasm-num-compilation-tasks=1");

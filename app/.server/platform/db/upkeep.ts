@@ -18,7 +18,7 @@ import { getDatabaseHandle, rowsOf } from "./client";
  * dead rows again from their sample, so what a restart forgot is still done.
  */
 
-/** How often the tables are looked at; a look that finds nothing to do takes 15–35 ms at 100,000 cards. */
+/** How often the tables are looked at; a look that finds nothing to do is short (bench/README.md, "50,000 rows", has its time). */
 const UPKEEP_EVERY_MS = 10 * 60_000;
 /** autovacuum's defaults: a table is vacuumed past 50 dead rows plus a fifth of its rows... */
 const VACUUM_BASE = 50;
@@ -44,7 +44,7 @@ export async function refreshPlannerStatistics(...tables: PgTable[]) {
     await handle.db.execute(sql`analyze ${sql.join(tables, sql`, `)}`);
     return;
   }
-  // Namecard's own tables: the system catalogs would add about 0.3 s to every start and change nothing.
+  // Namecard's own tables: the system catalogs would lengthen every start and change nothing (bench/README.md, "50,000 rows").
   const names = rowsOf(
     await handle.db.execute(sql`select quote_ident(tablename) as name from pg_tables where schemaname = 'public'`),
   ) as { name: string }[];

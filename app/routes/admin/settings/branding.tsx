@@ -7,7 +7,7 @@ import {
   readUploadForm,
 } from "~/.server/http/form-data";
 import { failure } from "~/.server/http/responses";
-import { answerSettingsSave } from "~/.server/http/settings-save";
+import { respondToSettingsSave } from "~/.server/http/settings-save";
 import { ValidationError } from "~/.server/platform/errors";
 import { getStoredSettings, storedImageKey } from "~/.server/platform/site-settings";
 import { fieldErrors } from "~/.server/platform/validation";
@@ -53,7 +53,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const { form } = await readUploadForm(request, MAX_SETTINGS_FORM_BYTES);
   if (!form) return failure(413, { formError: "Each image can be up to 2MB. Choose smaller files." });
   const values = formText(form);
-  return answerSettingsSave("branding", values, async () => {
+  return respondToSettingsSave("branding", values, async () => {
     const images = Object.fromEntries(
       await Promise.all(SITE_IMAGE_FIELDS.map(async (field) => [field, await imageChange(form, field)] as const)),
     ) as SiteImageChanges;

@@ -1,6 +1,6 @@
 import { requirePermission } from "~/.server/http/authz";
 import { formText, readForm } from "~/.server/http/form-data";
-import { answerSettingsSave } from "~/.server/http/settings-save";
+import { respondToSettingsSave } from "~/.server/http/settings-save";
 import { getStoredSettings } from "~/.server/platform/site-settings";
 import { fieldPoliciesFromForm, policiesFrom } from "~/.server/profiles/visibility";
 import { saveSiteSettings } from "~/.server/settings/save-settings";
@@ -20,7 +20,7 @@ export async function loader({ context }: Route.LoaderArgs) {
 export async function action({ request, context }: Route.ActionArgs) {
   const viewer = requirePermission(context.get(viewerContext), "update:settings:any");
   const values = formText(await readForm(request));
-  return answerSettingsSave("fields", values, () =>
+  return respondToSettingsSave("fields", values, () =>
     saveSiteSettings({ actor: viewer, values: {}, fieldPolicies: fieldPoliciesFromForm(values) }),
   );
 }

@@ -1,6 +1,6 @@
 import { requirePermission } from "~/.server/http/authz";
 import { formText, readForm } from "~/.server/http/form-data";
-import { answerSettingsSave } from "~/.server/http/settings-save";
+import { respondToSettingsSave } from "~/.server/http/settings-save";
 import { getStoredSettings } from "~/.server/platform/site-settings";
 import { parseForm } from "~/.server/platform/validation";
 import { saveSiteSettings } from "~/.server/settings/save-settings";
@@ -31,7 +31,7 @@ export async function loader({ context }: Route.LoaderArgs) {
 export async function action({ request, context }: Route.ActionArgs) {
   const viewer = requirePermission(context.get(viewerContext), "update:settings:any");
   const values = formText(await readForm(request));
-  return answerSettingsSave("general", values, () =>
+  return respondToSettingsSave("general", values, () =>
     saveSiteSettings({ actor: viewer, values: parseForm(GeneralSettingsSchema, values) }),
   );
 }

@@ -1,6 +1,6 @@
 import { requirePermission } from "~/.server/http/authz";
 import { formText, readForm } from "~/.server/http/form-data";
-import { answerSettingsSave } from "~/.server/http/settings-save";
+import { respondToSettingsSave } from "~/.server/http/settings-save";
 import { REMINDER_DEFAULTS } from "~/.server/invitations/invitations";
 import { getStoredSettings } from "~/.server/platform/site-settings";
 import { parseForm } from "~/.server/platform/validation";
@@ -28,7 +28,7 @@ export async function loader({ context }: Route.LoaderArgs) {
 export async function action({ request, context }: Route.ActionArgs) {
   const viewer = requirePermission(context.get(viewerContext), "update:settings:any");
   const values = formText(await readForm(request));
-  return answerSettingsSave("invitations", values, () =>
+  return respondToSettingsSave("invitations", values, () =>
     saveSiteSettings({ actor: viewer, values: parseForm(InvitationSettingsSchema, values) }),
   );
 }

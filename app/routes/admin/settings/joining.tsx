@@ -8,7 +8,7 @@ import {
 import { requirePermission, type Viewer } from "~/.server/http/authz";
 import { type BodyHandle, formText, MAX_SETTINGS_FORM_BYTES, readForm } from "~/.server/http/form-data";
 import { failureFrom } from "~/.server/http/responses";
-import { answerSettingsSave } from "~/.server/http/settings-save";
+import { respondToSettingsSave } from "~/.server/http/settings-save";
 import { redirectWithToast } from "~/.server/http/toast";
 import { getStoredSettings } from "~/.server/platform/site-settings";
 import { parseForm } from "~/.server/platform/validation";
@@ -62,7 +62,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const form = await readForm(request, MAX_SETTINGS_FORM_BYTES);
   if (form.get("intent") === "deactivate-outside") return deactivateOutside(viewer, form);
   const values = formText(form);
-  return answerSettingsSave("joining", values, () =>
+  return respondToSettingsSave("joining", values, () =>
     saveSiteSettings({ actor: viewer, values: parseForm(JoinSettingsSchema, values) }),
   );
 }

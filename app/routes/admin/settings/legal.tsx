@@ -1,7 +1,7 @@
 import { requirePermission, type Viewer } from "~/.server/http/authz";
 import { type BodyHandle, formText, MAX_SETTINGS_FORM_BYTES, readForm } from "~/.server/http/form-data";
 import { failure } from "~/.server/http/responses";
-import { answerSettingsSave } from "~/.server/http/settings-save";
+import { respondToSettingsSave } from "~/.server/http/settings-save";
 import { redirectWithToast } from "~/.server/http/toast";
 import { eraseLeadsOf } from "~/.server/leads/retention";
 import { getStoredSettings } from "~/.server/platform/site-settings";
@@ -39,7 +39,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const form = await readForm(request, MAX_SETTINGS_FORM_BYTES);
   if (form.get("intent") === "erase-leads") return eraseLeads(viewer, form);
   const values = formText(form);
-  return answerSettingsSave("legal", values, () =>
+  return respondToSettingsSave("legal", values, () =>
     saveSiteSettings({ actor: viewer, values: parseForm(LegalSettingsSchema, values) }),
   );
 }

@@ -10,7 +10,7 @@ import { createMember, eventHeard, formRequest, listenForEvents, run } from "./h
 
 /**
  * Every page reads the site settings: a server that listens for changes keeps them
- * (app/.server/platform/kept-reads.ts) until an administrator saves, on this instance or another.
+ * (app/.server/platform/read-cache.ts) until an administrator saves, on this instance or another.
  */
 describe("the site settings every page reads", () => {
   listenForEvents();

@@ -7,7 +7,7 @@ import { readForm } from "~/.server/http/form-data";
 import { consentFor, formStamp, HONEYPOT_FIELD, type LeadCard, LeadSchema, submitLead } from "~/.server/leads/submit";
 import { getSiteSettings } from "~/.server/platform/site-settings";
 import { fieldErrors } from "~/.server/platform/validation";
-import { deactivatedCardAnswer } from "~/.server/profiles/deactivation";
+import { deactivatedCardResponse } from "~/.server/profiles/deactivation";
 import { cardForViewer, getCardByUsername } from "~/.server/profiles/get-card";
 import { cardFileName } from "~/.server/profiles/vcard";
 import { Avatar } from "~/components/avatar";
@@ -22,10 +22,10 @@ import type { ActionFailure } from "~/lib/action-result";
 import { LEAD_LIMITS, type LeadSource } from "~/lib/leads";
 import { mediaUrl } from "~/lib/media";
 import { fullName } from "~/lib/names";
-import type { Route } from "./+types/share-back";
+import type { Route } from "./+types/lead-form";
 
 /**
- * A visitor shares their details with a card's owner (docs/decisions/034-leads.md):
+ * The lead form: a visitor shares their details with a card's owner (docs/decisions/034-leads.md):
  * a plain form that works without JavaScript, on a phone first.
  */
 
@@ -84,7 +84,7 @@ export async function loader({ params, request }: Route.LoaderArgs) {
       stamp: formStamp(found.card.id),
       source,
     },
-    // Each form carries the moment it was shown: never kept by a cache.
+    // Each form carries the moment it was shown: never cached.
     { headers: { "Cache-Control": "no-store" } },
   );
 }
@@ -96,7 +96,7 @@ export async function action({ params, request }: Route.ActionArgs) {
   const found = await cardOf(params.username, request);
   if (!found) {
     // A deactivated card takes no leads, whatever its address otherwise shows.
-    if (await deactivatedCardAnswer(params.username)) {
+    if (await deactivatedCardResponse(params.username)) {
       throw data({ message: "This card is no longer active." }, { status: 410 });
     }
     return cardMissing(params.username, "page");
@@ -157,14 +157,14 @@ export async function action({ params, request }: Route.ActionArgs) {
       { status: 400 },
     );
   }
-  // A bot is answered as a person is: it learns nothing from the answer.
+  // A bot gets the response a person gets: it learns nothing from it.
   return data<SentResult>({
     sent: true,
     wantsCard: outcome.kind === "stored" ? outcome.cardSent : parsed.data.wantsCard,
   });
 }
 
-export default function ShareBack({ loaderData, actionData }: Route.ComponentProps) {
+export default function LeadForm({ loaderData, actionData }: Route.ComponentProps) {
   const { card, owner, consent, source } = loaderData;
   const navigation = useNavigation();
   const busy = navigation.state === "submitting";
