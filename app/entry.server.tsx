@@ -18,7 +18,7 @@ export const streamTimeout = 5_000;
  * Renders a page with a Content-Security-Policy whose nonce is new for every
  * response: only scripts that carry it run (docs/decisions/010-hardening-the-edge.md).
  * A page whose data could not be read because the database is unavailable is
- * answered 503 with a calm page of its own (docs/decisions/011-outages-and-health.md).
+ * sent with 503 and a calm page of its own (docs/decisions/011-outages-and-health.md).
  */
 export default function handleRequest(
   request: Request,
@@ -37,7 +37,7 @@ export default function handleRequest(
     responseHeaders.delete("Set-Cookie");
     return unavailableDocument(request, routerContext, responseHeaders, nonce);
   }
-  // A form the outage refused (503, or 507 for a full disk) says when to try again, as every such answer does.
+  // A form the outage refused (503, or 507 for a full disk) says when to try again, as every such response does.
   if (responseStatusCode === 503 || responseStatusCode === 507) {
     responseHeaders.set("Retry-After", String(RETRY_AFTER_SECONDS));
   }

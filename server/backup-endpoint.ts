@@ -9,7 +9,7 @@ import { getStorage } from "~/.server/platform/storage";
  * The HTTP side of `npm run backup` on the embedded database
  * (docs/decisions/012-backups.md): the script posts here, on the loopback
  * address, with the token the server published into DATA_DIR
- * (app/.server/backup/control.ts), and reads the archive from the answer.
+ * (app/.server/backup/control.ts), and reads the archive from the response.
  */
 
 function isLoopback(address: string | undefined) {

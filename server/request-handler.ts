@@ -150,7 +150,7 @@ export function expectsContinue(req: ExpressRequest): boolean {
 /**
  * An Expect header other than `100-continue` cannot be met: 417 with a
  * message (server.js passes these requests to the app rather than letting Node
- * respond with a bare 417). `100-continue` itself is answered when the body is
+ * respond with a bare 417). `100-continue` itself gets its response when the body is
  * about to be read (`acceptBody`).
  */
 export function refuseUnknownExpectations(req: ExpressRequest, res: ExpressResponse, next: NextFunction) {

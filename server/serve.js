@@ -41,13 +41,13 @@ try {
 const app = express();
 app.disable("x-powered-by");
 let stopping = false;
-// While stopping, each answer closes its connection, so keep-alive clients reconnect elsewhere.
+// While stopping, each response closes its connection, so keep-alive clients reconnect elsewhere.
 app.use((_req, res, next) => {
   if (stopping) res.setHeader("Connection", "close");
   next();
 });
 app.use(compression());
-// One line per answer. Its address is shown by the rule of every log line that prints one: no
+// One line per response. Its address is shown by the rule of every log line that prints one: no
 // query value, no token of the auth API's paths (docs/decisions/039-no-secrets-in-logs.md).
 app.use((req, res, next) => {
   const started = process.hrtime.bigint();
@@ -81,10 +81,10 @@ server.handle(app);
 
 // Request time limits (set by limitConnections below) are checked every second, not every 30.
 const listener = http.createServer({ connectionsCheckingInterval: 1_000 }, app);
-// Node would answer `Expect: 100-continue` itself, before the app has seen the
+// Node would respond to `Expect: 100-continue` itself, before the app has seen the
 // request, and a client then sends a body the app may refuse (its size, its
 // route). The app sends `100 Continue` only when it is about to read the body
-// (server/request-handler.ts) and answers other expectations 417 with a message.
+// (server/request-handler.ts) and responds to other expectations with 417 and a message.
 listener.on("checkContinue", app);
 listener.on("checkExpectation", app);
 // Bounds on what one client may hold: connections at once, and the time to send a request.
@@ -129,7 +129,7 @@ async function stop(signal) {
   console.info(`[server] ${signal}: finishing requests in flight, then closing`);
   const closed = new Promise((resolve) => listener.close(resolve));
   server.endStreams?.();
-  // A keep-alive connection whose answer ends after this point becomes idle
+  // A keep-alive connection whose response ends after this point becomes idle
   // later: close idle ones until none are left.
   listener.closeIdleConnections();
   const sweep = setInterval(() => listener.closeIdleConnections(), 200);

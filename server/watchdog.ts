@@ -15,7 +15,7 @@ export type BeatingThread = { what: string; beat: BigInt64Array };
  * when no beat has come for `seconds`, it prints one line naming the thread
  * and kills the process, so that the supervisor starts it again. A stopped
  * process loses nothing that was answered (commits are synced to disk before
- * the answer).
+ * the response).
  */
 export function startWatchdog(seconds: number, others: BeatingThread[] = []): () => void {
   if (seconds <= 0) return () => {};

@@ -39,7 +39,7 @@ export const INVALID_LINK = "This link is invalid, was already used, or has been
 /**
  * Every path of better-auth's API that is open, by method. The rest of its
  * endpoints (update-user, change-email, delete-user, sessions, social
- * accounts…) are not used by Namecard and answer 404, so no field of theirs
+ * accounts…) are not used by Namecard and respond 404, so no field of theirs
  * can be sent (docs/decisions/009-mailbox-owner-decides.md).
  */
 const OPEN_ENDPOINTS = new Set([
@@ -150,8 +150,8 @@ type ResetRequest = { email: string; redirectTo?: string | undefined };
 
 /**
  * `resetLater` makes the reset (the account's lookup, its token and its mail)
- * after the answer, through better-auth's own endpoint called without a
- * request: the answer is the same work whether or not the account exists.
+ * after the response, through better-auth's own endpoint called without a
+ * request: the response is the same work whether or not the account exists.
  */
 export function namecardAccounts(options: { resetLater: (body: ResetRequest) => void }) {
   return {
@@ -330,7 +330,7 @@ export function namecardAccounts(options: { resetLater: (body: ResetRequest) => 
               }
               case "/request-password-reset": {
                 const body = parseBody(RequestResetBodySchema, ctx.body);
-                // The call made after the answer (no request): it does the reset itself.
+                // The call made after the response (no request): it does the reset itself.
                 if (!ctx.request) return { context: { body } };
                 await assertPasswordAllowed(body.email, "email");
                 if (!(await takeMailQuota("reset", body.email))) tooManyMails();

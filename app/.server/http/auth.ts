@@ -72,7 +72,7 @@ function createAuth(database: Database) {
       revokeSessionsOnPasswordReset: true,
       resetPasswordTokenExpiresIn: ONE_HOUR_S,
       async sendResetPassword({ user, token }) {
-        // The link opens our page directly; the mail leaves after the answer.
+        // The link opens our page directly; the mail leaves after the response.
         await sendResetMail(user, `${env.PUBLIC_URL}/auth/reset-password?${new URLSearchParams({ token })}`);
       },
       async onPasswordReset({ user }) {

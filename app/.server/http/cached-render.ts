@@ -5,7 +5,7 @@ import { createContext, type RouterContextProvider } from "react-router";
  * A page rendered to be reused for anonymous visitors (server/page-cache.ts,
  * docs/decisions/018-reused-cards-and-batched-views.md). The loader names the
  * card it shows, and writes its view count as `placeholder`, which each
- * answer replaces with the count at that moment.
+ * response replaces with the count at that moment.
  */
 export type CachedRender = { profileId: string | null; placeholder: number };
 

@@ -24,7 +24,7 @@ export const MAX_UPLOAD_FORM_BYTES = MAX_IMAGE_BYTES + 256 * 1024;
 export const MAX_SETTINGS_FORM_BYTES = 2 * 1024 * 1024 + 4 * MAX_SITE_IMAGE_BYTES;
 
 /**
- * SAML documents: a provider's answer, posted by its sign-in page (a few
+ * SAML documents: a provider's response, posted by its sign-in page (a few
  * kilobytes, tens with many groups; its base64 percent-encoded in the form),
  * and a provider's metadata pasted into the settings.
  */
@@ -44,7 +44,7 @@ export type BodyHandle = {
   /** The media types its action reads; forms (`FORM_TYPES`) when not said. */
   bodyTypes?: readonly string[];
   /**
-   * Its action takes forms posted from other sites (a SAML provider's answer,
+   * Its action takes forms posted from other sites (a SAML provider's response,
    * which proves itself by its signature): the same-site check is not made.
    */
   crossSite?: boolean;
@@ -58,7 +58,7 @@ const UNREADABLE_FORM =
 const UNREADABLE_JSON = "The request body is not valid JSON.";
 const TOO_MANY_FIELDS = "The form has too many fields.";
 
-/** A body that cannot be used: the status and short message of its answer. */
+/** A body that cannot be used: the status and short message of its response. */
 export type BodyFault = { status: 400 | 415; message: string };
 
 /** The media type of a Content-Type header, lowercased and without parameters ("" when there is none). */
@@ -170,7 +170,7 @@ class BodyTooLargeError extends Error {
   override name = "BodyTooLargeError";
 }
 
-/** A body fault as the answer an action throws: React Router answers it with its status and message. */
+/** A body fault as the response an action throws: React Router sends it with its status and message. */
 function refusal(fault: BodyFault): never {
   throw data(fault.message, { status: fault.status });
 }
@@ -210,7 +210,7 @@ async function readFormData(request: Request, maxBytes: number): Promise<FormDat
 }
 
 /**
- * Reads an action's form. A body that is not a form answers 415, one that
+ * Reads an action's form. A body that is not a form gets 415, one that
  * cannot be read (or with too many fields) 400, one over `maxBytes` 413: each thrown as a short message
  * for React Router to answer, never as an error.
  */
@@ -226,7 +226,7 @@ export async function readForm(request: Request, maxBytes = MAX_FORM_BYTES): Pro
 /**
  * Reads a form that may carry an image; an oversized body is reported, not
  * thrown, so the form can say which file was too large. A body that is not a
- * form, or cannot be read, is answered as by `readForm`.
+ * form, or cannot be read, gets the response `readForm` gives.
  */
 export async function readUploadForm(
   request: Request,

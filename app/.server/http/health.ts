@@ -12,7 +12,7 @@ import { probeDirectory } from "../platform/monitor";
  * on this machine (the embedded database, uploads, the mail outbox), DATA_DIR
  * takes a synced write and has room left. Nothing is cached: a check that
  * failed passes again as soon as the cause is gone (a probe of DATA_DIR asked
- * for while one is under way shares its answer).
+ * for while one is under way shares its result).
  */
 type Check = { ok: boolean; error?: string };
 export type Health = { ok: boolean; database: Check; dataDirectory: Check };

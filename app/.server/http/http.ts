@@ -21,7 +21,7 @@ export function visitOf(request: Request): Visit {
   };
 }
 
-/** Whether the browser's copy, named by `If-None-Match`, is `etag` (a 304 then answers). */
+/** Whether the browser's copy, named by `If-None-Match`, is `etag` (a 304 then responds). */
 export function isNotModified(request: Request | undefined, etag: string): boolean {
   const header = request?.headers.get("if-none-match");
   if (!header) return false;
@@ -30,7 +30,7 @@ export function isNotModified(request: Request | undefined, etag: string): boole
   return header.split(",").some((candidate) => candidate.trim().replace(/^W\//, "") === opaque);
 }
 
-/** The answer to a conditional request whose copy is current: no body, the validators again. */
+/** The response to a conditional request whose copy is current: no body, the validators again. */
 export function notModified(headers: Record<string, string>): Response {
   const kept = Object.fromEntries(
     Object.entries(headers).filter(([name]) => /^(etag|cache-control|vary|expires|content-location)$/i.test(name)),

@@ -54,7 +54,7 @@ export function failureFrom(error: unknown, texts: FailureTexts = {}) {
 
 /**
  * "Not found" has one form everywhere: a thrown 404. A page's error boundary
- * words it for that page; a file route answers it as it is.
+ * words it for that page; a file route sends it as it is.
  */
 export function notFound(text = "Not found"): never {
   throw new Response(text, { status: 404, headers: { "Content-Type": "text/plain; charset=utf-8" } });

@@ -12,7 +12,7 @@ import { getAuth } from "./auth";
  * better-auth's getSession reads the session, then its user, and the viewer's
  * card is a third read after both: three round trips before a page's own.
  * Most requests carry a session that is valid, unexpired and not due for its
- * daily refresh, and better-auth's answer to those has no side effect. For
+ * daily refresh, and better-auth's response to those has no side effect. For
  * exactly those, this checks the same signed cookie with the same secret and
  * reads session, user and card in one statement. Anything else is left to
  * better-auth: no such session, an expired one (deleted, cookie cleared), one
@@ -97,7 +97,7 @@ function cookieValue(raw: string): string | undefined {
 
 /**
  * The session token, when the header carries exactly one session cookie,
- * correctly signed, and none of the cookies that change better-auth's answer.
+ * correctly signed, and none of the cookies that change better-auth's response.
  */
 function tokenOf(header: string, names: Cookies, secret: string): string | undefined {
   let token: string | undefined;

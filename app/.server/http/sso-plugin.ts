@@ -34,7 +34,7 @@ const StartBodySchema = z.strictObject({
   providerId: z.uuid().optional(),
   email: EmailSchema.optional(),
   callbackURL: z.string().max(2000).optional(),
-  /** An administrator's test sign-in: the answer is shown to them, and nothing is made or signed in. */
+  /** An administrator's test sign-in: the provider's response is shown to them, and nothing is made or signed in. */
   test: z.literal(true).optional(),
 });
 
@@ -43,7 +43,7 @@ const TEST_PAGE = "/admin/settings/single-sign-on";
 
 /**
  * Single sign-on's two endpoints (docs/decisions/030-single-sign-on.md):
- * one sends the browser to the provider, the other takes its answer and ends,
+ * one sends the browser to the provider, the other takes its response and ends,
  * like every other sign-in, in the one place that starts sessions.
  */
 export function namecardSso() {
@@ -88,7 +88,7 @@ export function namecardSso() {
         return ctx.json({ url: started.url });
       }),
 
-      /** The provider's answer. Whatever fails, the browser lands on /auth with a message, never a token in sight. */
+      /** The provider's response. Whatever fails, the browser lands on /auth with a message, never a token in sight. */
       ssoCallback: createAuthEndpoint("/sso/callback", { method: "GET" }, async (ctx) => {
         let testing = false;
         const refuse = async (code: SsoMessageCode, reason: string, provider?: Provider): Promise<never> => {

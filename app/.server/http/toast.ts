@@ -17,9 +17,9 @@ import { env } from "../platform/env";
  *
  * When the cookie is cleared: a full page load that shows the toast clears it
  * at once (it will be rendered, with or without JavaScript). A data request of
- * the running app does not: the app may discard its answer (a revalidation
+ * the running app does not: the app may discard its response (a revalidation
  * overtaken by the redirect's own navigation), and a clearing header on a late
- * answer would wipe a newer toast. There the page reports the toast as seen
+ * response would wipe a newer toast. There the page reports the toast as seen
  * (TOAST_SEEN_COOKIE), after which it is handed out no more, and the cookie
  * runs out by itself.
  */
