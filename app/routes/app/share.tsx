@@ -1,4 +1,15 @@
-import { Check, Copy, Download, Mail, QrCode, Video, Wallet } from "lucide-react";
+import {
+  Check,
+  Copy,
+  Download,
+  EllipsisVertical,
+  Mail,
+  QrCode,
+  Share as ShareIcon,
+  Smartphone,
+  Video,
+  Wallet,
+} from "lucide-react";
 import { useEffect, useRef, useState } from "react";
 import { Link } from "react-router";
 import { notFound } from "~/.server/http/responses";
@@ -75,6 +86,48 @@ export default function Share({ loaderData }: Route.ComponentProps) {
             </a>
           </div>
         </div>
+      </section>
+
+      <section aria-labelledby="home-screen-title" className={SECTION}>
+        <div className="flex items-start gap-3">
+          <Smartphone aria-hidden className="mt-0.5 size-5 shrink-0 text-brand-ink" />
+          <div className="space-y-1">
+            <h2 id="home-screen-title" className="text-lg font-semibold">
+              On your phone, without a network
+            </h2>
+            <p className="text-sm text-slate-600 dark:text-slate-400">
+              Open your card once on your phone while signed in: from then on it and its QR code open without a network,
+              in a hall with no signal too. Put it on your home screen to show it in one tap.
+            </p>
+          </div>
+        </div>
+        <div className="grid gap-4 sm:grid-cols-2">
+          <div className="space-y-2">
+            <h3 className="text-sm font-semibold">iPhone and iPad (Safari)</h3>
+            <ol className="list-decimal space-y-1 ps-5 text-sm text-slate-600 dark:text-slate-400">
+              <li>Open your card.</li>
+              <li>
+                Tap Share <ShareIcon aria-hidden className="inline size-4 align-text-bottom" />, then Add to Home
+                Screen.
+              </li>
+              <li>Tap Add.</li>
+            </ol>
+          </div>
+          <div className="space-y-2">
+            <h3 className="text-sm font-semibold">Android (Chrome)</h3>
+            <ol className="list-decimal space-y-1 ps-5 text-sm text-slate-600 dark:text-slate-400">
+              <li>Open your card.</li>
+              <li>
+                Tap the menu <EllipsisVertical aria-hidden className="inline size-4 align-text-bottom" />, then Add to
+                Home screen.
+              </li>
+              <li>Tap Add, or Install.</li>
+            </ol>
+          </div>
+        </div>
+        <Link to={`/profile/${encodeURIComponent(username)}`} className={buttonClasses("secondary")}>
+          Open my card
+        </Link>
       </section>
 
       {googleWallet || appleWallet ? (
