@@ -29,7 +29,7 @@ test("a member finds every way to hand out their card on one page, and copies th
   // How to keep the card on the phone's home screen, for each kind of phone, and the card to open first.
   const homeScreen = page.getByRole("region", { name: "On your phone, without a network" });
   await expect(homeScreen.getByRole("heading", { name: "iPhone and iPad (Safari)" })).toBeVisible();
-  await expect(homeScreen.getByText("Add to Home Screen")).toBeVisible();
+  await expect(homeScreen.getByText(/then Add to Home Screen/)).toBeVisible();
   await expect(homeScreen.getByRole("heading", { name: "Android (Chrome)" })).toBeVisible();
   await expect(homeScreen.getByRole("link", { name: "Open my card" })).toHaveAttribute("href", "/profile/mia.member");
   await expect(page.getByRole("img", { name: "Your video-call background" })).toBeVisible();
