@@ -130,6 +130,10 @@ function ContactLink({
   );
 }
 
+/** On a phone a row's View Card link lies over the whole row, its words left to screen readers. */
+const ROW_LINK =
+  "max-sm:absolute max-sm:inset-0 max-sm:h-auto max-sm:border-0 max-sm:bg-transparent max-sm:text-transparent max-sm:shadow-none max-sm:hover:bg-transparent max-sm:dark:bg-transparent max-sm:dark:text-transparent max-sm:dark:hover:bg-transparent";
+
 function views(count: number) {
   return `${count.toLocaleString("en")} ${viewsWord(count)}`;
 }
@@ -141,76 +145,83 @@ export function ProfileGridCard({ person }: { person: DirectoryPerson }) {
     <article
       className={cn(
         "flex h-full flex-col overflow-hidden rounded-2xl border border-slate-200 bg-white shadow-sm transition hover:shadow-md dark:border-slate-800 dark:bg-slate-900",
+        // On a phone, a row of a phone book: photo, name, title and brand, the whole row opening the card.
+        "max-sm:relative max-sm:rounded-xl max-sm:shadow-none",
         scope.className,
       )}
       style={scope.style}
     >
-      <div className="brand-gradient h-16" />
-      <div className="flex flex-1 flex-col px-5 pb-5">
-        <div className="-mt-8 flex items-end justify-between">
+      <div className="brand-gradient h-16 max-sm:hidden" />
+      <div className="flex flex-1 flex-col px-5 pb-5 max-sm:flex-row max-sm:items-center max-sm:gap-3 max-sm:px-3 max-sm:py-2">
+        <div className="-mt-8 flex items-end justify-between max-sm:mt-0 max-sm:shrink-0">
           <div className="relative">
             <Avatar
               person={person}
               photoUrl={mediaUrl(person.profilePhoto)}
               size="lg"
-              className="ring-4 ring-white dark:ring-slate-900"
+              className="ring-4 ring-white max-sm:size-11 max-sm:text-base max-sm:ring-0 dark:ring-slate-900"
             />
             <ClaimDot claimed={person.claimed} className="absolute right-1 bottom-1" />
           </div>
-          <span className="inline-flex items-center gap-1 text-xs text-slate-500 dark:text-slate-400">
+          <span className="inline-flex items-center gap-1 text-xs text-slate-500 max-sm:hidden dark:text-slate-400">
             <Eye aria-hidden className="size-3.5" />
             {views(person.viewCount)}
           </span>
         </div>
-        <h3 className="mt-3 truncate text-lg font-semibold">
-          {name}
-          {fieldsAt("name").map((key) =>
+        <div className="min-w-0 max-sm:flex-1">
+          <h3 className="mt-3 truncate text-lg font-semibold max-sm:mt-0 max-sm:text-base">
+            {name}
+            {fieldsAt("name").map((key) =>
+              person[key] ? (
+                <span key={key} className="ml-1.5 text-sm font-normal text-slate-500 dark:text-slate-400">
+                  ({person[key]})
+                </span>
+              ) : null,
+            )}
+          </h3>
+          {fieldsAt("role").map((key) =>
             person[key] ? (
-              <span key={key} className="ml-1.5 text-sm font-normal text-slate-500 dark:text-slate-400">
-                ({person[key]})
-              </span>
+              <p key={key} className="truncate text-sm text-slate-600 dark:text-slate-300">
+                {person[key]}
+              </p>
             ) : null,
           )}
-        </h3>
-        {fieldsAt("role").map((key) =>
-          person[key] ? (
-            <p key={key} className="truncate text-sm text-slate-600 dark:text-slate-300">
-              {person[key]}
-            </p>
-          ) : null,
-        )}
-        <WorkPlace person={person} className="mt-0.5" />
-        <div className="mt-1 flex flex-wrap items-center gap-2 text-sm text-slate-500 dark:text-slate-400">
-          <span className="truncate">@{person.username}</span>
-          <BrandBadge brand={person.brand} />
+          <WorkPlace person={person} className="mt-0.5 max-sm:hidden" />
+          <div className="mt-1 flex flex-wrap items-center gap-2 text-sm text-slate-500 max-sm:mt-0.5 dark:text-slate-400">
+            <span className="truncate max-sm:hidden">@{person.username}</span>
+            <BrandBadge brand={person.brand} />
+          </div>
+          {fieldsAt("about").map((key) =>
+            person[key] ? (
+              <p key={key} className="mt-3 line-clamp-2 text-sm text-slate-600 max-sm:hidden dark:text-slate-300">
+                {person[key]}
+              </p>
+            ) : null,
+          )}
+          <ul className="mt-3 space-y-1 text-sm max-sm:hidden">
+            {fieldsAt("contact").map((key) => {
+              const value = person[key];
+              if (!value) return null;
+              const Icon = contactRow(key).icon;
+              return (
+                <li key={key} className="flex min-w-0 items-center gap-2">
+                  <Icon aria-hidden className="size-4 shrink-0 text-slate-400" />
+                  <ContactLink
+                    field={key}
+                    value={value}
+                    name={name}
+                    className="truncate text-slate-700 hover:underline dark:text-slate-300"
+                  />
+                </li>
+              );
+            })}
+          </ul>
         </div>
-        {fieldsAt("about").map((key) =>
-          person[key] ? (
-            <p key={key} className="mt-3 line-clamp-2 text-sm text-slate-600 dark:text-slate-300">
-              {person[key]}
-            </p>
-          ) : null,
-        )}
-        <ul className="mt-3 space-y-1 text-sm">
-          {fieldsAt("contact").map((key) => {
-            const value = person[key];
-            if (!value) return null;
-            const Icon = contactRow(key).icon;
-            return (
-              <li key={key} className="flex min-w-0 items-center gap-2">
-                <Icon aria-hidden className="size-4 shrink-0 text-slate-400" />
-                <ContactLink
-                  field={key}
-                  value={value}
-                  name={name}
-                  className="truncate text-slate-700 hover:underline dark:text-slate-300"
-                />
-              </li>
-            );
-          })}
-        </ul>
-        <div className="mt-auto pt-4">
-          <Link to={cardHref(person)} className={buttonClasses("secondary", "sm", "w-full")}>
+        <div className="mt-auto pt-4 max-sm:contents">
+          <Link
+            to={cardHref(person)}
+            className={buttonClasses("secondary", "sm", cn("w-full max-sm:rounded-xl", ROW_LINK))}
+          >
             View Card<span className="sr-only"> of {name}</span>
           </Link>
         </div>
@@ -224,7 +235,12 @@ export function ProfileListRow({ person }: { person: DirectoryPerson }) {
   const scope = brandScope(person.brand);
   return (
     <li
-      className={cn("flex flex-col gap-3 px-4 py-4 sm:flex-row sm:items-center sm:gap-4 sm:px-6", scope.className)}
+      className={cn(
+        "flex flex-col gap-3 px-4 py-4 sm:flex-row sm:items-center sm:gap-4 sm:px-6",
+        // On a phone, a row of a phone book: photo, name, brand and title, the whole row opening the card.
+        "max-sm:relative max-sm:py-2.5",
+        scope.className,
+      )}
       style={scope.style}
     >
       <div className="flex min-w-0 flex-1 items-center gap-4">
@@ -238,20 +254,27 @@ export function ProfileListRow({ person }: { person: DirectoryPerson }) {
             <BrandBadge brand={person.brand} />
           </div>
           <p className="truncate text-sm text-slate-500 dark:text-slate-400">
-            @{person.username}
-            {fieldsAt("role").map((key) => (person[key] ? ` · ${person[key]}` : ""))}
+            <span className="max-sm:hidden">@{person.username}</span>
+            {fieldsAt("role").map((key) =>
+              person[key] ? (
+                <span key={key}>
+                  <span className="max-sm:hidden"> · </span>
+                  {person[key]}
+                </span>
+              ) : null,
+            )}
           </p>
-          <WorkPlace person={person} />
+          <WorkPlace person={person} className="max-sm:hidden" />
           {fieldsAt("about").map((key) =>
             person[key] ? (
-              <p key={key} className="mt-1 line-clamp-1 text-sm text-slate-600 dark:text-slate-300">
+              <p key={key} className="mt-1 line-clamp-1 text-sm text-slate-600 max-sm:hidden dark:text-slate-300">
                 {person[key]}
               </p>
             ) : null,
           )}
         </div>
       </div>
-      <div className="flex min-w-0 flex-col text-sm sm:w-64">
+      <div className="flex min-w-0 flex-col text-sm max-sm:hidden sm:w-64">
         {fieldsAt("contact").map((key) => {
           const value = person[key];
           if (!value) return null;
@@ -266,9 +289,11 @@ export function ProfileListRow({ person }: { person: DirectoryPerson }) {
           );
         })}
       </div>
-      <div className="flex items-center justify-between gap-4 sm:justify-end">
-        <span className="text-sm whitespace-nowrap text-slate-500 dark:text-slate-400">{views(person.viewCount)}</span>
-        <Link to={cardHref(person)} className={buttonClasses("secondary", "sm")}>
+      <div className="flex items-center justify-between gap-4 max-sm:contents sm:justify-end">
+        <span className="text-sm whitespace-nowrap text-slate-500 max-sm:hidden dark:text-slate-400">
+          {views(person.viewCount)}
+        </span>
+        <Link to={cardHref(person)} className={buttonClasses("secondary", "sm", ROW_LINK)}>
           View Card<span className="sr-only"> of {name}</span>
         </Link>
       </div>

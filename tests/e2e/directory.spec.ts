@@ -102,4 +102,29 @@ test.describe("at phone width", () => {
     await expectAccessible(page);
     await screenshot(page, "directory-mobile-dark");
   });
+
+  test("each colleague is a row of a phone book, without view counts, and the whole row opens the card", async ({
+    page,
+    login,
+  }) => {
+    await login("member");
+    await page.goto("/directory");
+    for (const layout of ["Grid view", "List view"]) {
+      await page.getByRole("button", { name: layout }).click();
+      const rows = page
+        .getByRole(layout === "Grid view" ? "article" : "listitem")
+        .filter({ has: page.getByRole("heading", { level: 3 }) });
+      await expect(rows.first()).toBeVisible();
+      for (const row of (await rows.all()).slice(0, 6)) {
+        expect((await row.boundingBox())?.height).toBeLessThanOrEqual(90);
+      }
+      for (const count of await page.getByText(/^\d+ views?$/).all()) await expect(count).toBeHidden();
+      await screenshot(page, `directory-rows-${layout === "Grid view" ? "grid" : "list"}-phone-light`);
+    }
+    await page.getByPlaceholder("Search by name, email, username, or bio...").fill("fischer");
+    await expect(page.getByRole("heading", { name: "1 Profile", exact: true })).toBeVisible();
+    const row = page.getByRole("listitem").filter({ has: page.getByRole("heading", { name: "Noah Fischer" }) });
+    await row.click({ position: { x: 120, y: 20 } });
+    await expect(page).toHaveURL(/\/profile\/noah\.fischer\?src=directory$/);
+  });
 });

@@ -202,7 +202,7 @@ export default function Directory({ loaderData }: Route.ComponentProps) {
         {entries.length === 0 ? (
           <EmptyState Icon={SearchX} title="No profiles found" text="Try adjusting your search or filter criteria." />
         ) : view === "grid" ? (
-          <ul className="grid grid-cols-1 gap-4 sm:grid-cols-2 lg:grid-cols-3 2xl:grid-cols-4">
+          <ul className="grid grid-cols-1 gap-4 max-sm:gap-2 sm:grid-cols-2 lg:grid-cols-3 2xl:grid-cols-4">
             {entries.map((person) => (
               <li key={person.id}>
                 <ProfileGridCard person={person} />
