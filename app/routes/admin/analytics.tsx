@@ -156,7 +156,7 @@ export default function Analytics({ loaderData }: Route.ComponentProps) {
               {leads.total.toLocaleString("en")} {leads.total === 1 ? "lead" : "leads"} in all.{" "}
               {readLeads
                 ? "The settings let administrators read them."
-                : "Only each card's owner reads their leads (Settings → Privacy)."}
+                : "Only each card's owner reads their leads (Settings → Legal & privacy)."}
             </p>
             <ol className="divide-y divide-slate-100 dark:divide-slate-800">
               {leads.top.map((card) => (
