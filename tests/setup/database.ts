@@ -3,13 +3,13 @@ import fs from "node:fs";
 import path from "node:path";
 import { sql } from "drizzle-orm";
 import pg from "pg";
-import { afterAll, beforeAll, beforeEach, expect, inject } from "vitest";
+import { afterAll, aroundEach, beforeAll, beforeEach, expect, inject } from "vitest";
 import { isRetryableConflict } from "~/.server/platform/db/errors";
 import { type DatabaseHandle, openPglite, openPostgres, setDatabase } from "../../app/.server/platform/db/client";
 import { present } from "../support/present";
 import { ON_BOTH_ENGINES } from "./engines";
 import { adminUrl } from "./global-database";
-import { watchSideBySide } from "./side-by-side";
+import { sentBy, watchSideBySide } from "./side-by-side";
 
 /**
  * Each test worker gets its own freshly migrated database (PGlite, or
@@ -46,19 +46,25 @@ beforeAll(async () => {
   worker[WORKER_DATABASE] ??= openWorkerDatabase();
   handle = await worker[WORKER_DATABASE];
   setDatabase(handle);
-  if ("pglite" in handle.raw) {
-    const seen = watchSideBySide(handle.raw.pglite);
-    seen.transactionMet = false;
-    seen.statementsMet = false;
-  }
+  if ("pglite" in handle.raw) watchSideBySide(handle.raw.pglite);
 });
+
+/** This file's path, as the tests name it. */
+function testFile() {
+  return path.relative(process.cwd(), present(expect.getState().testPath, "the test file"));
+}
 
 // A file that runs statements beside an open transaction runs on PostgreSQL too, where they take
 // a second connection and the engine decides what each sees: on PGlite they only wait in line.
+// Its tests' statements, and those of the work they set going, are marked as the file's.
+aroundEach(async (runTest) => {
+  await sentBy(testFile(), runTest);
+});
+
 afterAll(() => {
   if (!("pglite" in handle.raw)) return;
-  const file = path.relative(process.cwd(), present(expect.getState().testPath, "the test file"));
-  if (watchSideBySide(handle.raw.pglite).transactionMet && !ON_BOTH_ENGINES.includes(file)) {
+  const file = testFile();
+  if (watchSideBySide(handle.raw.pglite).transactionMet.has(file) && !ON_BOTH_ENGINES.includes(file)) {
     throw new Error(
       `${file} runs a statement beside an open transaction, which takes PostgreSQL a second connection: list it in tests/setup/engines.ts so that it runs on PostgreSQL too`,
     );

@@ -15,6 +15,8 @@ export const ON_BOTH_ENGINES = [
   "tests/server/card.test.ts",
   "tests/server/deactivation.test.ts",
   "tests/server/roles.test.ts",
+  // Text as the engine's collation orders and folds it: the directory's order and search.
+  "tests/server/directory.test.ts",
   // Events between connections (LISTEN and NOTIFY), which PGlite answers within one.
   "tests/server/realtime.test.ts",
   "tests/server/read-cache.test.ts",
