@@ -130,9 +130,13 @@ function ContactLink({
   );
 }
 
-/** On a phone a row's View Card link lies over the whole row, its words left to screen readers. */
+/**
+ * On a phone a row's View Card link lies over the whole row, its words left to
+ * screen readers; its focus outline is drawn inside the row, which clips what
+ * lies outside it.
+ */
 const ROW_LINK =
-  "max-sm:absolute max-sm:inset-0 max-sm:h-auto max-sm:border-0 max-sm:bg-transparent max-sm:text-transparent max-sm:shadow-none max-sm:hover:bg-transparent max-sm:dark:bg-transparent max-sm:dark:text-transparent max-sm:dark:hover:bg-transparent";
+  "max-sm:absolute max-sm:inset-0 max-sm:h-auto max-sm:border-0 max-sm:bg-transparent max-sm:text-transparent max-sm:shadow-none max-sm:hover:bg-transparent max-sm:focus-visible:outline-offset-[-3px] max-sm:dark:bg-transparent max-sm:dark:text-transparent max-sm:dark:hover:bg-transparent";
 
 function views(count: number) {
   return `${count.toLocaleString("en")} ${viewsWord(count)}`;
