@@ -1,4 +1,10 @@
-import { type InputHTMLAttributes, type SelectHTMLAttributes, type TextareaHTMLAttributes, useId } from "react";
+import {
+  type InputHTMLAttributes,
+  type ReactNode,
+  type SelectHTMLAttributes,
+  type TextareaHTMLAttributes,
+  useId,
+} from "react";
 import { cn } from "~/lib/cn";
 
 const CONTROL =
@@ -167,5 +173,53 @@ export function Honeypot() {
         <input type="text" name="website_url" tabIndex={-1} autoComplete="off" defaultValue="" />
       </label>
     </div>
+  );
+}
+
+/**
+ * A choice of one among a few, as radio buttons under a legend and a hint;
+ * the group is the field that a message summary leads to.
+ */
+export function ChoiceField({
+  name,
+  legend,
+  hint,
+  options,
+  defaultValue,
+  errors,
+  inline = false,
+}: {
+  name: string;
+  legend: ReactNode;
+  hint: ReactNode;
+  options: readonly { value: string; label: string }[];
+  defaultValue: string;
+  errors?: string[];
+  /** Side by side where there is room, rather than one under another. */
+  inline?: boolean;
+}) {
+  const hintId = `${fieldId(name)}-hint`;
+  return (
+    <fieldset id={fieldId(name)} tabIndex={-1} aria-describedby={hintId} className="space-y-2 outline-none">
+      <legend className="text-sm font-medium text-slate-700 dark:text-slate-300">{legend}</legend>
+      <p id={hintId} className="text-sm text-slate-500 dark:text-slate-400">
+        {hint}
+      </p>
+      <div className={cn("flex flex-col gap-2", inline && "sm:flex-row sm:gap-6")}>
+        {options.map((option) => (
+          <label key={option.value} className="flex items-center gap-2 text-sm">
+            <input
+              type="radio"
+              name={name}
+              value={option.value}
+              defaultChecked={defaultValue === option.value}
+              className="size-4 accent-[var(--color-brand-solid)]"
+            />
+            {option.label}
+          </label>
+        ))}
+      </div>
+      <ErrorList errors={errors} />
+    </fieldset>
   );
 }

@@ -1,6 +1,6 @@
 import type { FieldErrors } from "~/lib/action-result";
 import { DEFAULT_SETTINGS } from "~/lib/settings";
-import { ErrorList, Field, fieldId, TextareaField } from "../forms";
+import { ChoiceField, Field, TextareaField } from "../forms";
 
 export type GeneralValues = {
   companyName: string;
@@ -61,39 +61,17 @@ export function GeneralFields({ values, errors }: { values: GeneralValues; error
 
 /** What a deactivated card's public addresses answer (docs/decisions/019-deactivation-and-audit-log.md). */
 function DeactivatedCardsField({ defaultValue, errors }: { defaultValue: string; errors?: string[] }) {
-  const options = [
-    { value: "gone", label: "A page saying the card is no longer active" },
-    { value: "brand-website", label: "A redirect to the card's brand website" },
-  ];
   return (
-    <fieldset
-      id={fieldId("deactivatedCards")}
-      tabIndex={-1}
-      aria-describedby="deactivated-cards-hint"
-      className="space-y-2 outline-none"
-    >
-      <legend className="text-sm font-medium text-slate-700 dark:text-slate-300">
-        What a deactivated card's address shows
-      </legend>
-      <p id="deactivated-cards-hint" className="text-sm text-slate-500 dark:text-slate-400">
-        For its card page, QR page, contact file and images. A card whose brand has no website always gets the page (410
-        Gone).
-      </p>
-      <div className="flex flex-col gap-2">
-        {options.map((option) => (
-          <label key={option.value} className="flex items-center gap-2 text-sm">
-            <input
-              type="radio"
-              name="deactivatedCards"
-              value={option.value}
-              defaultChecked={defaultValue === option.value}
-              className="size-4 accent-[var(--color-brand-solid)]"
-            />
-            {option.label}
-          </label>
-        ))}
-      </div>
-      <ErrorList errors={errors} />
-    </fieldset>
+    <ChoiceField
+      name="deactivatedCards"
+      legend="What a deactivated card's address shows"
+      hint="For its card page, QR page, contact file and images. A card whose brand has no website always gets the page (410 Gone)."
+      options={[
+        { value: "gone", label: "A page saying the card is no longer active" },
+        { value: "brand-website", label: "A redirect to the card's brand website" },
+      ]}
+      defaultValue={defaultValue}
+      errors={errors}
+    />
   );
 }

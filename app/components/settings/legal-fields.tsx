@@ -2,7 +2,7 @@ import { useState } from "react";
 import { Form, useNavigation, useSubmit } from "react-router";
 import type { FieldErrors } from "~/lib/action-result";
 import { LEAD_RETENTION_MAX_MONTHS } from "~/lib/leads";
-import { ErrorList, Field, fieldId, TextareaField } from "../forms";
+import { ChoiceField, ErrorList, Field, fieldId, TextareaField } from "../forms";
 import { Button } from "../ui/button";
 import { Confirm } from "../ui/dialog";
 
@@ -46,39 +46,19 @@ export function LegalFields({ values, errors }: { values: LegalValues; errors?: 
 
 /** Whether visitors who are not signed in see a card's numbers. */
 function VisitorStatsField({ defaultValue, errors }: { defaultValue: string; errors?: string[] }) {
-  const options = [
-    { value: "shown", label: "Everyone who opens a card" },
-    { value: "hidden", label: "Only people who are signed in" },
-  ];
   return (
-    <fieldset
-      id={fieldId("showStatsToVisitors")}
-      tabIndex={-1}
-      aria-describedby="visitor-stats-hint"
-      className="space-y-2 outline-none"
-    >
-      <legend className="text-sm font-medium text-slate-700 dark:text-slate-300">
-        Who sees a card's view count and "Member Since"
-      </legend>
-      <p id="visitor-stats-hint" className="text-sm text-slate-500 dark:text-slate-400">
-        On public cards and QR pages. The card's owner, signed-in members and administrators always see them.
-      </p>
-      <div className="flex flex-col gap-2 sm:flex-row sm:gap-6">
-        {options.map((option) => (
-          <label key={option.value} className="flex items-center gap-2 text-sm">
-            <input
-              type="radio"
-              name="showStatsToVisitors"
-              value={option.value}
-              defaultChecked={defaultValue === option.value}
-              className="size-4 accent-[var(--color-brand-solid)]"
-            />
-            {option.label}
-          </label>
-        ))}
-      </div>
-      <ErrorList errors={errors} />
-    </fieldset>
+    <ChoiceField
+      name="showStatsToVisitors"
+      legend={'Who sees a card\'s view count and "Member Since"'}
+      hint="On public cards and QR pages. The card's owner, signed-in members and administrators always see them."
+      options={[
+        { value: "shown", label: "Everyone who opens a card" },
+        { value: "hidden", label: "Only people who are signed in" },
+      ]}
+      defaultValue={defaultValue}
+      errors={errors}
+      inline
+    />
   );
 }
 
