@@ -10,6 +10,9 @@ export default [
   route("auth/sign-out", "routes/auth/sign-out.tsx"),
   route("auth/invitation", "routes/auth/invitation.tsx"),
   route("auth/confirm-admin", "routes/auth/confirm-admin.tsx"),
+  // A second factor: the code after a password, and setting one up when the company asks for it.
+  route("auth/two-factor", "routes/auth/two-factor.tsx"),
+  route("auth/two-factor-setup", "routes/auth/two-factor-setup.tsx"),
   route("invitations/stop", "routes/invitations/stop.tsx"),
   route("api/auth/*", "routes/api/auth.$.ts"),
   // SAML single sign-on: Namecard's metadata, and where providers post their responses.
@@ -47,6 +50,9 @@ export default [
     route("profile/edit", "routes/app/profile-edit.tsx"),
     route("help", "routes/app/help.tsx"),
     route("account/card-email", "routes/app/card-email.tsx"),
+    // Sign-in and security: the authenticator app, recovery codes and passkeys.
+    route("account/security", "routes/app/security.tsx"),
+    route("account/security/passkeys", "routes/app/security-passkeys.ts"),
     // Every way to hand out one's card.
     route("share", "routes/app/share.tsx"),
     route("share/signature.html", "routes/app/share-signature.ts"),

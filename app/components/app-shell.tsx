@@ -11,6 +11,7 @@ import {
   ScrollText,
   Send,
   Settings,
+  ShieldCheck,
   UserRound,
   Users,
 } from "lucide-react";
@@ -38,6 +39,8 @@ export type ShellViewer = {
 type NavItem = { to: string; label: string; Icon: typeof Users; end?: boolean };
 
 const HELP: NavItem = { to: "/help", label: "Help", Icon: CircleHelp };
+/** The account's password, authenticator app and passkeys: for everyone. */
+const SECURITY: NavItem = { to: "/account/security", label: "Security", Icon: ShieldCheck };
 /** What visitors shared back from one's card: for everyone who has a card. */
 const LEADS: NavItem = { to: "/leads", label: "Leads", Icon: Inbox };
 
@@ -53,7 +56,7 @@ function navigationFor(isAdmin: boolean, hasCard: boolean): { sidebar: NavItem[]
     const audit = { to: "/admin/audit", label: "Audit Log", Icon: ScrollText };
     const importCsv = { to: "/admin/import", label: "Import", Icon: FileUp };
     return {
-      sidebar: [dashboard, directory, brands, analytics, importCsv, settings, audit, ...leads, HELP],
+      sidebar: [dashboard, directory, brands, analytics, importCsv, settings, audit, ...leads, SECURITY, HELP],
       bottom: [dashboard, directory, brands, analytics],
     };
   }
@@ -64,7 +67,7 @@ function navigationFor(isAdmin: boolean, hasCard: boolean): { sidebar: NavItem[]
   const share = { to: "/share", label: "Share", Icon: Send };
   const editProfile = { to: "/profile/edit", label: "Edit Profile", Icon: UserRound };
   return {
-    sidebar: [home, directory, editProfile, ...(hasCard ? [share] : []), ...leads, HELP],
+    sidebar: [home, directory, editProfile, ...(hasCard ? [share] : []), ...leads, SECURITY, HELP],
     bottom: hasCard ? [home, directory, share, LEADS] : [home, directory, { ...editProfile, label: "Profile" }],
   };
 }

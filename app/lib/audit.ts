@@ -21,6 +21,7 @@ export const AUDIT_ACTIONS = [
   "map",
   "erase",
   "read",
+  "second-factor",
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
@@ -41,6 +42,7 @@ export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
   map: "Mapped",
   erase: "Erased",
   read: "Read",
+  "second-factor": "Removed second step",
 };
 
 const AUDIT_TARGET_KINDS = [
@@ -104,6 +106,7 @@ const FIELD_LABELS: Record<string, string> = {
   refreshCard: "cards refreshed at sign-in",
   leadRetentionMonths: "leads kept (months)",
   adminsSeeLeads: "administrators read leads",
+  secondFactorRule: "second step asked of",
 };
 
 /** A field's name as people say it: "firstName" is "first name". */

@@ -78,6 +78,8 @@ export type ManagedProfile = Person & {
   /** The card's owner is an administrator, and whether ADMIN_EMAILS makes them one (then only the configuration can take it). */
   admin: boolean;
   adminByConfiguration: boolean;
+  /** The owner has an authenticator app or a passkey: an administrator can remove them when the phone is lost. */
+  secondFactor: boolean;
 };
 
 /** Invitation mails the queue gave up on, for the administrator to retry. */

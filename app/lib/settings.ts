@@ -51,6 +51,10 @@ export const DEFAULT_BRAND_SECONDARY = "#8b5cf6";
 export const JOIN_RULES = ["domains", "invited", "anyone"] as const;
 export type JoinRuleMode = (typeof JOIN_RULES)[number];
 
+/** Who must complete a password sign-in with a second factor, besides nobody (the default). */
+export const SECOND_FACTOR_RULES = ["admins", "everyone"] as const;
+export type SecondFactorRule = (typeof SECOND_FACTOR_RULES)[number];
+
 /** The tabs of the settings screen, in order: each is its own page, /admin/settings/<value>. */
 export const SETTINGS_TABS = [
   { value: "general", label: "General" },

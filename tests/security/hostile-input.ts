@@ -399,6 +399,49 @@ export const HOSTILE_INPUT: Row[] = [
       status: 400,
     }),
   ),
+  // The second step of a password sign-in: without the password before it there is nothing to finish.
+  {
+    route: "auth/two-factor",
+    who: "visitor",
+    method: "GET",
+    url: "/auth/two-factor?redirectTo=%00",
+    status: 302,
+    why: "no password sign-in is waiting for its code: back to /auth",
+  },
+  ...(<Record<string, string>[]>[
+    { intent: NUL, code: "123456" },
+    { intent: "code", code: LONG },
+    { intent: "code", code: "" },
+    { intent: "code", code: "123456" },
+    { intent: "recovery", code: "abcde-fghij", redirectTo: "//evil.example" },
+    {},
+  ]).map(
+    (form): Row => ({
+      route: "auth/two-factor",
+      who: "visitor",
+      method: "POST",
+      url: "/auth/two-factor",
+      form,
+      status: 400,
+    }),
+  ),
+  {
+    route: "auth/two-factor-setup",
+    who: "visitor",
+    method: "GET",
+    url: "/auth/two-factor-setup?redirectTo=%00",
+    status: 302,
+    why: "no session owes a second factor: back to /auth",
+  },
+  {
+    route: "auth/two-factor-setup",
+    who: "member",
+    method: "POST",
+    url: "/auth/two-factor-setup",
+    form: { intent: "app-begin", password: NUL },
+    status: 302,
+    why: "a member whose sign-in owes nothing is sent home before the form is read",
+  },
   // Stopping invitations: only a genuine key for a card stops anything; every other link is not found.
   ...[
     `?card=${"%00".repeat(5)}&key=x`,
@@ -773,8 +816,12 @@ export const HOSTILE_INPUT: Row[] = [
       ["admin/settings/single-sign-on", "admin"],
       ["admin/settings/provisioning", "admin"],
       ["admin/settings/wallet", "admin"],
+      ["admin/settings/security", "admin"],
       ["admin/import", "admin"],
       ["leads", "member"],
+      ["auth/two-factor", "visitor"],
+      ["account/security", "member"],
+      ["account/security/passkeys", "member"],
     ] as const
   ).flatMap(([route, who]) =>
     HOSTILE_BODIES.filter((body) => Buffer.byteLength(body.text) <= MAX_FORM_BYTES).map(
@@ -815,6 +862,58 @@ export const HOSTILE_INPUT: Row[] = [
       url: "/account/card-email",
       form,
       status: "token" in form ? 404 : 400,
+    }),
+  ),
+
+  // The account's second factors: each refusal says why and keeps nothing.
+  {
+    route: "account/security",
+    who: "member",
+    method: "GET",
+    url: "/account/security?x=%00",
+    status: 200,
+    why: "the page takes no input",
+  },
+  ...(<Record<string, string>[]>[
+    { intent: NUL },
+    {},
+    { intent: "app-begin", password: "" },
+    { intent: "app-begin", password: "not the password" },
+    { intent: "app-begin", password: NUL },
+    { intent: "app-confirm", uri: "javascript:alert(1)", recoveryCodes: "", code: "123456" },
+    { intent: "app-confirm", uri: "otpauth://totp/x?secret=AAAA", recoveryCodes: LONG, code: "123456" },
+    { intent: "app-confirm", uri: "otpauth://totp/x?secret=AAAA", recoveryCodes: "", code: NUL },
+    { intent: "app-confirm", uri: "otpauth://totp/x?secret=AAAA", recoveryCodes: "", code: "123456" },
+    { intent: "app-off", password: "not the password" },
+    { intent: "codes-new", password: "not the password" },
+    { intent: "passkey-remove", id: NUL },
+    { intent: "passkey-remove", id: LONG },
+    { intent: "passkey-remove", id: "no-such-passkey" },
+  ]).map(
+    (form): Row => ({
+      route: "account/security",
+      who: "member",
+      method: "POST",
+      url: "/account/security",
+      form,
+      status: form.id === "no-such-passkey" ? 404 : 400,
+    }),
+  ),
+  ...(<Record<string, string>[]>[
+    { intent: NUL },
+    {},
+    { intent: "passkey-add", response: LONG },
+    { intent: "passkey-add", response: "not json" },
+    { intent: "passkey-add", response: "{}" },
+    { intent: "passkey-add", response: '{"id":"x"}', name: LONG },
+  ]).map(
+    (form): Row => ({
+      route: "account/security/passkeys",
+      who: "member",
+      method: "POST",
+      url: "/account/security/passkeys",
+      form,
+      status: 400,
     }),
   ),
 
@@ -1078,6 +1177,16 @@ export const HOSTILE_INPUT: Row[] = [
     status: 200,
     why: "the page takes no input",
   },
+  ...[{ secondFactorRule: "sometimes" }, { secondFactorRule: NUL }, { secondFactorRule: LONG }].map(
+    (form): Row => ({
+      route: "admin/settings/security",
+      who: "admin",
+      method: "POST",
+      url: "/admin/settings/security",
+      form,
+      status: 400,
+    }),
+  ),
   // Each settings tab's form, posted to that tab.
   ...(<[string, Record<string, string>][]>[
     ["general", { companyName: NUL }],

@@ -5,6 +5,7 @@ import { db } from "../platform/db/client";
 import { users } from "../platform/db/schema";
 import { type ClaimUser, claimOrCreateProfile, claimUnclaimedProfile } from "../profiles/claim-profile";
 import { DEACTIVATED_SIGN_IN, isDeactivatedAccount } from "../profiles/deactivation";
+import { startedWithSecondFactor } from "./second-factor";
 
 /**
  * The one way into a session (docs/decisions/029-one-way-into-a-session.md).
@@ -48,7 +49,7 @@ export async function linkCard(user: ClaimUser): Promise<void> {
 
 export const sessionHooks = {
   create: {
-    async before(session: { userId: string }) {
+    async before<Session extends { userId: string }>(session: Session, context: { path?: string } | null) {
       const user = await accountOf(session.userId);
       // An unconfirmed account owns nothing and holds no session (docs/decisions/004-verified-claims.md).
       if (!user?.emailVerified) {
@@ -59,6 +60,8 @@ export const sessionHooks = {
       if (await isDeactivatedAccount(user)) {
         throw new APIError("FORBIDDEN", { message: DEACTIVATED_SIGN_IN, code: "CARD_DEACTIVATED" });
       }
+      // Whether it rested on more than a password is the endpoint's to say, never the session's copy of another.
+      return { data: { ...session, secondFactor: startedWithSecondFactor(context?.path) } };
     },
     async after(session: { userId: string }) {
       // One statement records the sign-in and reads what linking the card needs.

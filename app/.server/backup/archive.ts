@@ -19,6 +19,7 @@ import {
   invitations,
   leads,
   mailJobs,
+  passkeys,
   profiles,
   profileViews,
   rateLimits,
@@ -34,6 +35,7 @@ import {
   ssoIdentities,
   ssoLogins,
   throttleEvents,
+  twoFactors,
   usernameRedirects,
   users,
   verifications,
@@ -67,6 +69,10 @@ const UNCHECKED_FORMAT = 1;
 export const BACKUP_TABLES: PgTable[] = [
   users,
   accounts,
+  // A second factor: the authenticator app's secret and recovery codes as stored, encrypted with the server's
+  // secret; a passkey's public key, which lets nobody in by itself.
+  twoFactors,
+  passkeys,
   // A provider's client secret and SAML certificates are in the archive as stored: encrypted with the server's secret.
   identityProviders,
   identityProviderDomains,

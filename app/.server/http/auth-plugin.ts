@@ -56,6 +56,12 @@ const OPEN_ENDPOINTS = new Set([
   "POST /sign-in/sso",
   "GET /sso/callback",
   "POST /sso/confirm-admin",
+  // Signing in with a second factor (docs/decisions/043-a-second-factor.md): the code after the password, and
+  // a passkey. Setting factors up and removing them goes through the account's security page, which checks first.
+  "POST /two-factor/verify-totp",
+  "POST /two-factor/verify-backup-code",
+  "GET /passkey/generate-authenticate-options",
+  "POST /passkey/verify-authentication",
 ]);
 
 function refuse(error: z.ZodError): never {

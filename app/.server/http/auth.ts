@@ -1,16 +1,22 @@
+import { randomInt } from "node:crypto";
+import { passkey } from "@better-auth/passkey";
 import { betterAuth } from "better-auth";
 import { drizzleAdapter } from "better-auth/adapters/drizzle";
+import { APIError } from "better-auth/api";
+import { twoFactor } from "better-auth/plugins/two-factor";
+import { eq } from "drizzle-orm";
 import type { FieldErrors } from "~/lib/action-result";
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "~/lib/limits";
 import { sendResetMail } from "../accounts/mails";
 import { sessionHooks } from "../accounts/session-start";
 import { type Database, getDatabaseHandle } from "../platform/db/client";
-import { authSchema } from "../platform/db/schema";
+import { authSchema, passkeys, users } from "../platform/db/schema";
 import { env } from "../platform/env";
 import { learnAuthApi } from "../platform/log-redaction";
 import { afterResponse } from "../platform/mail";
 import { publish } from "../platform/realtime";
 import { clearSignInFailures } from "../platform/throttle";
+import { requiredProviderFor } from "../sso/providers";
 import { authLogger } from "./auth-logger";
 import { namecardAccounts } from "./auth-plugin";
 import { namecardSso } from "./sso-plugin";
@@ -62,7 +68,12 @@ function createAuth(database: Database) {
     },
     // Every session starts through these, whichever way the person signed in.
     databaseHooks: { session: sessionHooks },
-    session: { expiresIn: THIRTY_DAYS_S, updateAge: ONE_DAY_S },
+    session: {
+      expiresIn: THIRTY_DAYS_S,
+      updateAge: ONE_DAY_S,
+      // Set when the session starts (accounts/session-start.ts), never by a client.
+      additionalFields: { secondFactor: { type: "boolean", required: false, defaultValue: false, input: false } },
+    },
     emailAndPassword: {
       enabled: true,
       requireEmailVerification: true,
@@ -92,6 +103,39 @@ function createAuth(database: Database) {
           }),
       }),
       namecardSso(),
+      // An authenticator app after the password, with ten recovery codes; the secret and the codes are
+      // kept encrypted with the server's secret (docs/decisions/043-a-second-factor.md).
+      twoFactor({
+        issuer: "Namecard",
+        backupCodeOptions: { storeBackupCodes: "encrypted", customBackupCodesGenerate: recoveryCodes },
+        // A device is never trusted to skip the code: a stolen laptop's cookie would be a second factor.
+        trustDeviceMaxAge: 1,
+      }),
+      // A passkey is a sign-in of its own: the device proves both that it holds the key and that its owner unlocked it.
+      passkey({
+        rpID: new URL(env.PUBLIC_URL).hostname,
+        rpName: "Namecard",
+        origin: new URL(env.PUBLIC_URL).origin,
+        authenticatorSelection: { residentKey: "required", userVerification: "required" },
+        authentication: {
+          async afterVerification({ verification, clientData }) {
+            if (!verification.authenticationInfo.userVerified) {
+              throw new APIError("UNAUTHORIZED", {
+                message: "Your device did not ask who you are. Unlock it with your fingerprint, face or PIN.",
+                code: "USER_NOT_VERIFIED",
+              });
+            }
+            // A domain that requires the company's provider signs in there, passkey or not.
+            const provider = await providerRequiredForPasskey(clientData.id);
+            if (provider) {
+              throw new APIError("FORBIDDEN", {
+                message: `Your company signs you in with ${provider}. Use its button below.`,
+                code: "SSO_REQUIRED",
+              });
+            }
+          },
+        },
+      }),
     ],
     rateLimit: {
       enabled: true,
@@ -120,6 +164,28 @@ function createAuth(database: Database) {
     // Namecard ships no OpenTelemetry: its spans were only work on every request (3% of a signed-in page).
     experimental: { instrumentation: { enabled: false } },
   });
+}
+
+/** Letters and digits nobody mistakes for another when reading them off paper: no 0/o, 1/l/i. */
+const RECOVERY_ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789";
+
+/** Ten recovery codes of ten characters (about 50 bits each), written as two groups of five: "k7m2q-x9fhr". */
+function recoveryCodes(): string[] {
+  return Array.from({ length: 10 }, () => {
+    const code = Array.from({ length: 10 }, () => RECOVERY_ALPHABET[randomInt(RECOVERY_ALPHABET.length)]).join("");
+    return `${code.slice(0, 5)}-${code.slice(5)}`;
+  });
+}
+
+/** The name of the provider the owner of this passkey must sign in through, if their domain requires one. */
+async function providerRequiredForPasskey(credentialId: string): Promise<string | null> {
+  const [owner] = await getDatabaseHandle()
+    .db.select({ email: users.email })
+    .from(passkeys)
+    .innerJoin(users, eq(users.id, passkeys.userId))
+    .where(eq(passkeys.credentialID, credentialId))
+    .limit(1);
+  return owner ? ((await requiredProviderFor(owner.email))?.name ?? null) : null;
 }
 
 export type Auth = ReturnType<typeof createAuth>;

@@ -1,6 +1,7 @@
 import { eq } from "drizzle-orm";
 import { data, redirect } from "react-router";
 import { can, type Permission } from "~/lib/permissions";
+import { secondFactorDue } from "../accounts/second-factor";
 import { linkCard } from "../accounts/session-start";
 import type { Actor } from "../platform/actor";
 import { roleOf } from "../platform/admins";
@@ -16,7 +17,14 @@ export type Viewer = Actor & {
   profile: ViewerProfile | null;
 };
 
-const viewerCache = new WeakMap<Request, Promise<Viewer | null>>();
+/**
+ * A request's session as its pages see it: a viewer, or a session that must set up its second
+ * factor before it opens anything else (`due`, accounts/second-factor.ts).
+ */
+type ViewerRead = { viewer: Viewer | null; due: Viewer | null };
+
+const NOBODY: ViewerRead = { viewer: null, due: null };
+const viewerCache = new WeakMap<Request, Promise<ViewerRead>>();
 /** Cookies better-auth wants to refresh (a session nearing its update age), per request. */
 const refreshedCookies = new WeakMap<Request, string[]>();
 
@@ -38,12 +46,26 @@ async function loadProfile(user: { id: string; email: string }) {
   return accountCards(rows, user.id);
 }
 
-async function loadViewer(request: Request): Promise<Viewer | null> {
+/** The viewer, unless the sign-in still owes the second factor its account must use. */
+async function withSecondFactor(
+  viewer: Viewer,
+  account: { twoFactorEnabled?: boolean | null },
+  session: { secondFactor?: boolean | null },
+): Promise<ViewerRead> {
+  const due = await secondFactorDue(
+    { email: viewer.user.email, role: viewer.role, twoFactorEnabled: account.twoFactorEnabled === true },
+    { secondFactor: session.secondFactor === true },
+  );
+  return due ? { viewer: null, due: viewer } : { viewer, due: null };
+}
+
+async function loadViewer(request: Request): Promise<ViewerRead> {
   const signedIn = await readSignedIn(request.headers.get("cookie"));
   if (signedIn) {
     const role = roleOf(signedIn.user);
     const { id, email, name } = signedIn.user;
-    return { user: { id, email, name }, role, isAdmin: role === "admin", profile: signedIn.card };
+    const viewer = { user: { id, email, name }, role, isAdmin: role === "admin", profile: signedIn.card };
+    return withSecondFactor(viewer, signedIn.user, signedIn);
   }
   const { headers, response: session } = await getAuth().api.getSession({
     headers: request.headers,
@@ -52,14 +74,14 @@ async function loadViewer(request: Request): Promise<Viewer | null> {
   const cookies = headers.getSetCookie();
   if (cookies.length) refreshedCookies.set(request, cookies);
   // An unverified account owns nothing and cannot hold a session (docs/decisions/004-verified-claims.md).
-  if (!session?.user.emailVerified) return null;
+  if (!session?.user.emailVerified) return NOBODY;
   const { user } = session;
   // A deactivated card's owner holds no session (docs/decisions/019-deactivation-and-audit-log.md):
   // one that outlived the deactivation (made on another instance meanwhile) ends here.
   const account = await loadProfile(user);
   if (account.deactivated) {
     await endSessionsOf(user.id);
-    return null;
+    return NOBODY;
   }
   const role = roleOf(user);
   let profile = account.profile;
@@ -68,12 +90,13 @@ async function loadViewer(request: Request): Promise<Viewer | null> {
     await linkCard({ ...user, emailVerified: true });
     profile = (await loadProfile(user)).profile;
   }
-  return {
+  const viewer = {
     user: { id: user.id, email: user.email, name: user.name },
     role,
     isAdmin: role === "admin",
     profile,
   };
+  return withSecondFactor(viewer, user, session.session);
 }
 
 /**
@@ -84,8 +107,7 @@ export function hasSessionCookie(request: Request): boolean {
   return /(?:^|;\s*)(?:__Secure-)?namecard\.session_token=/.test(request.headers.get("cookie") ?? "");
 }
 
-/** The signed-in viewer, or null. Looked up once per request. */
-export function getOptionalViewer(request: Request): Promise<Viewer | null> {
+function readViewer(request: Request): Promise<ViewerRead> {
   let pending = viewerCache.get(request);
   if (!pending) {
     pending = loadViewer(request);
@@ -94,6 +116,19 @@ export function getOptionalViewer(request: Request): Promise<Viewer | null> {
   return pending;
 }
 
+/** The signed-in viewer, or null (also while their sign-in owes a second factor). Looked up once per request. */
+export async function getOptionalViewer(request: Request): Promise<Viewer | null> {
+  return (await readViewer(request)).viewer;
+}
+
+/** The person whose password sign-in must set up a second factor before anything else, or null. */
+export async function getSecondFactorDue(request: Request): Promise<Viewer | null> {
+  return (await readViewer(request)).due;
+}
+
+/** Where a sign-in that owes its second factor sets it up. */
+const SECOND_FACTOR_SETUP = "/auth/two-factor-setup";
+
 function currentPath(request: Request) {
   const url = new URL(request.url);
   return `${url.pathname}${url.search}`;
@@ -101,9 +136,13 @@ function currentPath(request: Request) {
 
 /** A visitor goes to /auth and comes back after signing in. */
 export async function requireViewer(request: Request): Promise<Viewer> {
-  const viewer = await getOptionalViewer(request);
+  const { viewer, due } = await readViewer(request);
   if (!viewer) {
     const path = currentPath(request);
+    if (due)
+      throw redirect(
+        path === "/" ? SECOND_FACTOR_SETUP : `${SECOND_FACTOR_SETUP}?${new URLSearchParams({ redirectTo: path })}`,
+      );
     const query = path === "/" ? "" : `?${new URLSearchParams({ redirectTo: path })}`;
     throw redirect(`/auth${query}`);
   }
@@ -112,7 +151,9 @@ export async function requireViewer(request: Request): Promise<Viewer> {
 
 /** A signed-in user on /auth goes to /. */
 export async function requireAnonymous(request: Request): Promise<void> {
-  if (await getOptionalViewer(request)) throw redirect("/");
+  const { viewer, due } = await readViewer(request);
+  if (viewer) throw redirect("/");
+  if (due) throw redirect(SECOND_FACTOR_SETUP);
 }
 
 /** Every non-admin on an admin page goes to /directory. */

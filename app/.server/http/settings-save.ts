@@ -2,7 +2,7 @@ import { failureFrom } from "./responses";
 import { redirectWithToast } from "./toast";
 
 /** The tabs of /admin/settings whose forms save, each at its own address. */
-export type SettingsTab = "general" | "branding" | "legal" | "invitations" | "joining" | "fields";
+export type SettingsTab = "general" | "branding" | "legal" | "invitations" | "joining" | "fields" | "security";
 
 /**
  * The response to every settings tab's Save: back to the tab with the

@@ -77,8 +77,10 @@ export function accountCards(rows: AccountCardRow[], userId: string) {
 }
 
 export type SignedInRead = {
-  user: { id: string; email: string; name: string; role: string | null };
+  user: { id: string; email: string; name: string; role: string | null; twoFactorEnabled: boolean };
   card: ViewerProfile;
+  /** Whether the session's sign-in rested on more than a password (accounts/second-factor.ts). */
+  secondFactor: boolean;
 };
 
 type Cookies = { token: string; others: string[] };
@@ -138,7 +140,15 @@ export async function readSignedIn(cookieHeader: string | null): Promise<SignedI
   const rows = await db
     .select({
       expiresAt: sessions.expiresAt,
-      user: { id: users.id, email: users.email, name: users.name, role: users.role, verified: users.emailVerified },
+      secondFactor: sessions.secondFactor,
+      user: {
+        id: users.id,
+        email: users.email,
+        name: users.name,
+        role: users.role,
+        verified: users.emailVerified,
+        twoFactorEnabled: users.twoFactorEnabled,
+      },
       ...accountCardsColumns,
     })
     .from(sessions)
@@ -156,5 +166,5 @@ export async function readSignedIn(cookieHeader: string | null): Promise<SignedI
   const account = accountCards(rows, first.user.id);
   if (account.deactivated || !account.profile) return undefined;
   const { verified: _verified, ...user } = first.user;
-  return { user, card: account.profile };
+  return { user, card: account.profile, secondFactor: first.secondFactor };
 }

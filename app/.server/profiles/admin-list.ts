@@ -2,7 +2,7 @@ import { and, desc, eq, isNotNull, isNull, or, type SQL, sql } from "drizzle-orm
 import { type AdminProfileQuery, INVITATION_FILTERS, type InvitationFilter } from "~/lib/dashboard";
 import { isAdminEmail, roleOf } from "../platform/admins";
 import { db } from "../platform/db/client";
-import { brands, invitations, profiles, usernameRedirects, users } from "../platform/db/schema";
+import { brands, invitations, passkeys, profiles, usernameRedirects, users } from "../platform/db/schema";
 import { parseListFilters, parseSearchText } from "../platform/validation";
 import { CARD_DETAIL_COLUMNS } from "./card-fields";
 
@@ -105,6 +105,8 @@ export async function listProfilesForAdmin(query: AdminProfileQuery) {
       updatedAt: profiles.updatedAt,
       accountEmail: users.email,
       accountRole: users.role,
+      secondFactor: sql<boolean>`coalesce(${users.twoFactorEnabled}, false)
+        or exists (select 1 from ${passkeys} k where k.user_id = ${profiles.userId})`,
     })
     .from(profiles)
     .leftJoin(brands, eq(brands.id, profiles.companyBrandId))

@@ -2,7 +2,7 @@ import { domainToASCII } from "node:url";
 import { z } from "zod";
 import { HEX_COLOR } from "~/lib/color";
 import { LEAD_RETENTION_MAX_MONTHS } from "~/lib/leads";
-import { FONT_FAMILIES, JOIN_RULES } from "~/lib/settings";
+import { FONT_FAMILIES, JOIN_RULES, SECOND_FACTOR_RULES } from "~/lib/settings";
 import { splitDomains } from "../accounts/join-rule";
 import { EmailSchema, OptionalTextSchema, OptionalUrlSchema, PhoneSchema, TextSchema } from "../platform/validation";
 
@@ -157,11 +157,20 @@ export const JoinSettingsSchema = z.object(JoinFields).superRefine((values, cont
   }
 });
 
+/** Who must finish a password sign-in with a second factor (docs/decisions/043-a-second-factor.md). */
+export const SecuritySettingsSchema = z.object({
+  secondFactorRule: z
+    .enum(["", "nobody", ...SECOND_FACTOR_RULES], { message: "Choose who is asked for a second step" })
+    .optional()
+    .transform((value) => (value === "admins" || value === "everyone" ? value : null)),
+});
+
 /** What one tab's form saves: its own fields, the others left as they are. */
 export type SettingsInput = Partial<
   z.infer<typeof GeneralSettingsSchema> &
     z.infer<typeof BrandingSettingsSchema> &
     z.infer<typeof LegalSettingsSchema> &
     z.infer<typeof InvitationSettingsSchema> &
-    z.infer<typeof JoinSettingsSchema>
+    z.infer<typeof JoinSettingsSchema> &
+    z.infer<typeof SecuritySettingsSchema>
 >;

@@ -2,6 +2,7 @@ import {
   Ellipsis,
   Eye,
   FileUp,
+  KeyRound,
   Pencil,
   Plus,
   Power,
@@ -455,6 +456,12 @@ function ActionsMenu({ row, onDelete, onDeactivate, returnTo }: RowActionProps) 
                 <ShieldPlus aria-hidden className="size-4" />
               )}
               {row.admin ? "Remove administrator" : "Make administrator"}
+            </DropdownMenu.Item>
+          ) : null}
+          {row.secondFactor ? (
+            <DropdownMenu.Item className={MENU_ITEM} onSelect={() => send({ intent: "remove-second-factor" })}>
+              <KeyRound aria-hidden className="size-4" />
+              Remove second step
             </DropdownMenu.Item>
           ) : null}
           <DropdownMenu.Item

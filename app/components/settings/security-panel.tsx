@@ -24,7 +24,7 @@ export function SecurityPanel({
             <strong>Administrators are a role.</strong> Give it and take it back on the Profiles page. The addresses in
             the server's <code className="rounded bg-slate-100 px-1 dark:bg-slate-800">ADMIN_EMAILS</code> setting (
             {adminCount} {adminCount === 1 ? "address" : "addresses"}) are always administrators, and keep their
-            password even where single sign-on is required.
+            password even where single sign-on is required; once it is, they must also use a second step at sign-in.
           </p>
           <p>
             You are signed in as <strong>{adminEmail}</strong>.

@@ -1,4 +1,5 @@
 import { setRole } from "~/.server/accounts/roles";
+import { removeSecondFactor } from "~/.server/accounts/second-factor";
 import { loadDashboard } from "~/.server/analytics/dashboard";
 import { requirePermission, type Viewer } from "~/.server/http/authz";
 import { type BodyHandle, formText, imageChange, readUploadForm } from "~/.server/http/form-data";
@@ -131,6 +132,26 @@ export async function action({ request, context }: Route.ActionArgs) {
         return failureFrom(error, {
           notFound: "Failed to change the role: the card no longer exists.",
           unexpected: "Failed to change the role. Please try again.",
+        });
+      }
+    }
+    case "remove-second-factor": {
+      requirePermission(viewer, "update:role:any");
+      try {
+        const { id } = parseForm(ProfileIdSchema, values);
+        const person = await removeSecondFactor({ actor: viewer, profileId: id });
+        const name = `${person.firstName} ${person.lastName}`;
+        return redirectWithToast(back, {
+          text: person.removed
+            ? `${name}'s authenticator app and passkeys were removed, and they were signed out everywhere.`
+            : `${name} had no second step to remove.`,
+        });
+      } catch (error) {
+        const refusal = error instanceof ValidationError ? error.fieldErrors.id?.[0] : undefined;
+        if (refusal) return redirectWithToast(back, { text: refusal, tone: "error" });
+        return failureFrom(error, {
+          notFound: "Failed to remove the second step: the card no longer exists.",
+          unexpected: "Failed to remove the second step. Please try again.",
         });
       }
     }

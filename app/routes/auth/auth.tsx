@@ -14,6 +14,7 @@ import { providerForEmail, requiresProvider, signInProviders } from "~/.server/s
 import { NameFields, NewPasswordField, PhoneField } from "~/components/account-fields";
 import { AuthShell, MailSentScreen } from "~/components/auth-shell";
 import { Field, Honeypot } from "~/components/forms";
+import { PasskeySignIn } from "~/components/passkey-button";
 import { Alert } from "~/components/ui/alert";
 import { Button } from "~/components/ui/button";
 import type { ActionFailure } from "~/lib/action-result";
@@ -79,7 +80,16 @@ export async function action({ request }: Route.ActionArgs) {
 
   if (parsed.data.intent === "signin") {
     const { email, password } = parsed.data;
-    const result = await callAuth(request, "/sign-in/email", { email, password, rememberMe: true });
+    const result = await callAuth<{ twoFactorRedirect?: boolean }>(request, "/sign-in/email", {
+      email,
+      password,
+      rememberMe: true,
+    });
+    // The password was right and the account has an authenticator app: its code is the second step.
+    if (result.ok && result.data?.twoFactorRedirect) {
+      const next = redirectTo === "/" ? "" : `?${new URLSearchParams({ redirectTo })}`;
+      throw redirect(`/auth/two-factor${next}`, { headers: cookieHeaders(result.headers) });
+    }
     if (result.ok) throw redirect(redirectTo, { headers: cookieHeaders(result.headers) });
     if (result.code !== "EMAIL_NOT_VERIFIED") {
       return failure(result.status === 429 ? 429 : 400, { formError: result.message, values });
@@ -289,6 +299,11 @@ export default function AuthRoute({ loaderData, actionData }: Route.ComponentPro
                 : "Sign In"}
         </Button>
       </Form>
+      {mode === "signin" ? (
+        <div className="mt-3">
+          <PasskeySignIn redirectTo={redirectTo} />
+        </div>
+      ) : null}
       {providers.length > 0 ? <ProviderButtons providers={providers} redirectTo={redirectTo} busy={busy} /> : null}
       <p className="mt-6 text-center text-sm text-slate-600 dark:text-slate-400">
         {mode === "signup" ? "Already have an account? " : "Don't have an account? "}

@@ -19,7 +19,7 @@ import {
 } from "drizzle-orm/pg-core";
 import type { CardLink, FieldPolicies, FieldVisibility } from "../../../lib/card-fields";
 import { IDENTITY_PROTOCOL_NAMES } from "../../../lib/identity-protocols";
-import { FONT_FAMILIES, JOIN_RULES } from "../../../lib/settings";
+import { FONT_FAMILIES, JOIN_RULES, SECOND_FACTOR_RULES } from "../../../lib/settings";
 
 const timestamps = {
   createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
@@ -59,6 +59,8 @@ export const users = pgTable(
     lastSignInAt: timestamp("last_sign_in_at", { withTimezone: true }),
     /** Sign-ins so far: the first is welcomed as one. */
     signInCount: integer("sign_in_count").notNull().default(0),
+    /** Whether a password sign-in asks for a code from an authenticator app (better-auth's two-factor plugin). */
+    twoFactorEnabled: boolean("two_factor_enabled").notNull().default(false),
     ...timestamps,
   },
   (table) => [
@@ -78,9 +80,59 @@ export const sessions = pgTable(
     expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
     ipAddress: text("ip_address"),
     userAgent: text("user_agent"),
+    /**
+     * Whether the sign-in rested on more than a password: a code from an authenticator app or a
+     * recovery code after it, a passkey, or the company's identity provider
+     * (docs/decisions/043-a-second-factor.md). Set when the session starts, never by a client.
+     */
+    secondFactor: boolean("second_factor").notNull().default(false),
     ...timestamps,
   },
   (table) => [index("sessions_user_id_idx").on(table.userId)],
+);
+
+/**
+ * An account's authenticator app: its TOTP secret and recovery codes, both encrypted with the
+ * server's secret by better-auth. `verified` is false until the first code from the app is entered.
+ */
+export const twoFactors = pgTable(
+  "two_factors",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    secret: text("secret").notNull(),
+    backupCodes: text("backup_codes").notNull(),
+    verified: boolean("verified").notNull().default(true),
+    failedVerificationCount: integer("failed_verification_count").notNull().default(0),
+    lockedUntil: timestamp("locked_until", { withTimezone: true }),
+  },
+  (table) => [uniqueIndex("two_factors_user_id_key").on(table.userId)],
+);
+
+/** An account's passkeys: the public key of each (the private key never leaves the person's device). */
+export const passkeys = pgTable(
+  "passkeys",
+  {
+    id: text("id").primaryKey(),
+    name: text("name"),
+    publicKey: text("public_key").notNull(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    credentialID: text("credential_id").notNull(),
+    counter: integer("counter").notNull(),
+    deviceType: text("device_type").notNull(),
+    backedUp: boolean("backed_up").notNull(),
+    transports: text("transports"),
+    aaguid: text("aaguid"),
+    createdAt: timestamp("created_at", { withTimezone: true }).defaultNow(),
+  },
+  (table) => [
+    index("passkeys_user_id_idx").on(table.userId),
+    uniqueIndex("passkeys_credential_id_key").on(table.credentialID),
+  ],
 );
 
 export const accounts = pgTable(
@@ -359,6 +411,11 @@ export const siteSettings = pgTable(
     leadRetentionMonths: integer("lead_retention_months"),
     /** Whether administrators may read the leads of every card (they always see the counts); null means no. */
     adminsSeeLeads: boolean("admins_see_leads"),
+    /**
+     * Who must complete a password sign-in with a second factor (docs/decisions/043-a-second-factor.md):
+     * administrators, or everyone; null means nobody is made to (anyone may still set one up).
+     */
+    secondFactorRule: text("second_factor_rule", { enum: SECOND_FACTOR_RULES }),
     termsOfService: text("terms_of_service"),
     privacyPolicy: text("privacy_policy"),
     updatedAt: timestamp("updated_at", { withTimezone: true })
@@ -369,6 +426,7 @@ export const siteSettings = pgTable(
   (table) => [
     check("site_settings_single_row", sql`${table.id} = 1`),
     check("site_settings_join_rule", sql`${table.joinRule} IN ('domains', 'invited', 'anyone')`),
+    check("site_settings_second_factor_rule", sql`${table.secondFactorRule} IN ('admins', 'everyone')`),
   ],
 );
 
@@ -476,6 +534,8 @@ export const authSchema = {
   account: accounts,
   verification: verifications,
   rateLimit: rateLimits,
+  twoFactor: twoFactors,
+  passkey: passkeys,
 };
 
 export type Profile = typeof profiles.$inferSelect;
