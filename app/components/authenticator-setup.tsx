@@ -89,7 +89,7 @@ export function ScanStep({
         />
         <div className="min-w-0 space-y-1 text-sm">
           <p className="font-medium">Key</p>
-          <p className="font-mono break-all select-all">{setup.key}</p>
+          <p className="font-mono break-words select-all">{setup.key}</p>
           <p className="text-slate-500 dark:text-slate-400">Time-based, 6 digits, every 30 seconds.</p>
         </div>
       </div>
