@@ -95,6 +95,7 @@ export function AddPasskey({ action, onAdded }: { action: string; onAdded: () =>
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [name, setName] = useState("");
+  const [password, setPassword] = useState("");
   if (!supported) {
     return (
       <p className="text-sm text-slate-600 dark:text-slate-400">
@@ -106,7 +107,7 @@ export function AddPasskey({ action, onAdded }: { action: string; onAdded: () =>
     setBusy(true);
     setError(null);
     try {
-      const body = new URLSearchParams({ intent: "passkey-options" });
+      const body = new URLSearchParams({ intent: "passkey-options", password });
       const options = await fetch(action, { method: "POST", body, headers: { accept: "application/json" } });
       if (!options.ok) throw new Error(await readMessage(options, "Passkeys cannot be added now."));
       const { options: optionsJSON } = (await options.json()) as {
@@ -123,6 +124,7 @@ export function AddPasskey({ action, onAdded }: { action: string; onAdded: () =>
         return;
       }
       setName("");
+      setPassword("");
       onAdded();
     } catch (caught) {
       setError(ceremonyMessage(caught, "Adding a passkey was cancelled."));
@@ -133,7 +135,20 @@ export function AddPasskey({ action, onAdded }: { action: string; onAdded: () =>
   return (
     <div className="space-y-3">
       {error ? <Alert tone="error">{error}</Alert> : null}
-      <div className="flex flex-col gap-2 sm:flex-row sm:items-end">
+      <div className="flex flex-col gap-3 sm:flex-row sm:items-end">
+        <div className="flex-1">
+          <label htmlFor="passkey-password" className="mb-1.5 block text-sm font-medium">
+            Your password
+          </label>
+          <input
+            id="passkey-password"
+            type="password"
+            autoComplete="current-password"
+            value={password}
+            onChange={(event) => setPassword(event.currentTarget.value)}
+            className="w-full rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm dark:border-slate-700 dark:bg-slate-900"
+          />
+        </div>
         <div className="flex-1">
           <label htmlFor="passkey-name" className="mb-1.5 block text-sm font-medium">
             Name <span className="font-normal text-slate-500 dark:text-slate-400">(optional)</span>

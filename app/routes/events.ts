@@ -1,3 +1,4 @@
+import { sessionOwesSecondFactor } from "~/.server/accounts/second-factor";
 import { getAuth } from "~/.server/http/auth";
 import { MAX_STREAMS_PER_SESSION, registerStream } from "~/.server/http/event-streams";
 import { BROWSER_EVENT_KINDS, subscribe, trackStream } from "~/.server/platform/realtime";
@@ -13,7 +14,8 @@ const RETRY_MS = 3_000;
  */
 export async function loader({ request }: Route.LoaderArgs) {
   const found = await getAuth().api.getSession({ headers: request.headers });
-  if (!found?.user.emailVerified) {
+  // A sign-in that still owes its second factor sees nothing yet (docs/decisions/043-a-second-factor.md).
+  if (!found?.user.emailVerified || (await sessionOwesSecondFactor(found))) {
     return new Response("Sign in to receive updates.", { status: 401 });
   }
   const encoder = new TextEncoder();

@@ -73,7 +73,7 @@ test("a member turns on an authenticator app, keeps the recovery codes, and the 
   const email = await joinAs(page, "Tess");
   await page.getByRole("link", { name: "Security" }).first().click();
   await expect(page.getByRole("heading", { name: "Sign-in and security" })).toBeVisible();
-  await page.getByLabel("Your password").fill(PASSWORD);
+  await page.getByRole("region", { name: "Authenticator app" }).getByLabel("Your password").fill(PASSWORD);
   await page.getByRole("button", { name: "Set up" }).click();
 
   await expect(page.getByRole("img", { name: "QR code to add Namecard to your authenticator app" })).toBeVisible();
@@ -122,7 +122,9 @@ test("a member adds a passkey and signs in with it alone, on a phone", async ({ 
   await joinAs(page, "Pia");
   await addFingerprintReader(page);
   await page.goto("/account/security");
-  await page.getByLabel("Name (optional)").fill("Pia's phone");
+  const passkeys = page.getByRole("region", { name: "Passkeys" });
+  await passkeys.getByLabel("Your password").fill(PASSWORD);
+  await passkeys.getByLabel("Name (optional)").fill("Pia's phone");
   await page.getByRole("button", { name: "Add a passkey" }).click();
   await expect(page.getByText("Pia's phone")).toBeVisible();
   await expect(page.getByRole("button", { name: "Remove Pia's phone" })).toBeVisible();

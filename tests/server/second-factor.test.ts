@@ -13,15 +13,26 @@ import {
   twoFactors,
   users,
 } from "~/.server/platform/db/schema";
+import { mailSettled } from "~/.server/platform/mail";
 import { sealSecret } from "~/.server/sso/secrets";
 import { action as profilesAction, loader as profilesLoader } from "~/routes/admin/profiles";
 import { action as securitySettingsAction } from "~/routes/admin/settings/security";
 import { action as securityAction, loader as securityLoader } from "~/routes/app/security";
+import { action as passkeysAction } from "~/routes/app/security-passkeys";
 import { action as authAction } from "~/routes/auth/auth";
 import { action as stepAction } from "~/routes/auth/two-factor";
 import { action as setupAction, loader as setupLoader } from "~/routes/auth/two-factor-setup";
 import { totpCode } from "../support/totp";
-import { cookieFrom, createMember, formRequest, getRequest, multipartRequest, present, run } from "./helpers";
+import {
+  cookieFrom,
+  createMember,
+  formRequest,
+  getRequest,
+  latestMail,
+  multipartRequest,
+  present,
+  run,
+} from "./helpers";
 
 type Member = Awaited<ReturnType<typeof createMember>>;
 type Setup = { setup?: { uri: string; key: string; recoveryCodes: string[] } };
@@ -100,6 +111,10 @@ describe("an authenticator app after the password", () => {
     expect(present(stored, "the app").secret).not.toContain(app.key.replace(/ /g, ""));
     const loaded = await run(securityLoader, getRequest("/account/security", app.cookie), {}, member.viewer);
     expect(loaded.data).toMatchObject({ authenticator: true });
+    // The sessions that rested on the password alone ended; the owner was told by mail.
+    expect(await getOptionalViewer(getRequest("/directory", member.cookie))).toBeNull();
+    await mailSettled();
+    expect(latestMail(member.email)?.subject).toBe("Your Namecard sign-in changed");
 
     const signIn = await signInWithPassword(member);
     expect(signIn.location).toBe("/auth/two-factor?redirectTo=%2Fdirectory");
@@ -272,6 +287,91 @@ describe("a second step the administrators ask for", () => {
     });
     await db.insert(identityProviderDomains).values({ domain: "acme.test", providerId: id });
     expect(await getOptionalViewer(getRequest("/", admin.cookie))).toBeNull();
+  });
+});
+
+describe("a password someone else learned", () => {
+  it("cannot add an app beside the account's passkey from a password sign-in the company asks a second step of", async () => {
+    const admin = await createMember({ email: "admin@example.com" });
+    await db.insert(passkeys).values({
+      id: "pk-admin",
+      name: "Phone",
+      publicKey: "AAAA",
+      userId: admin.id,
+      credentialID: "cred-admin",
+      counter: 0,
+      deviceType: "multiDevice",
+      backedUp: true,
+    });
+    await askSecondFactorOf("admins", admin);
+    // The password sign-in owes its second step; the account's way in is its passkey.
+    expect(await getOptionalViewer(getRequest("/", admin.cookie))).toBeNull();
+    const begun = await run(
+      setupAction,
+      formRequest(
+        "/auth/two-factor-setup",
+        { intent: "app-begin", password: admin.password },
+        { cookie: admin.cookie },
+      ),
+    );
+    expect(begun.status).toBe(409);
+    expect(begun.data).toMatchObject({ formError: expect.stringMatching(/sign in with the passkey/) });
+    expect(await db.select().from(twoFactors)).toEqual([]);
+  });
+
+  it("is guessed no faster from a held session than on the sign-in page: wrong passwords make it wait", async () => {
+    const member = await createMember();
+    let last = { status: 0, data: null as unknown };
+    for (let attempt = 0; attempt < 7 && last.status !== 429; attempt++) {
+      last = await run(
+        securityAction,
+        formRequest(
+          "/account/security",
+          { intent: "app-begin", password: `guess ${attempt}` },
+          { cookie: member.cookie },
+        ),
+        {},
+        member.viewer,
+      );
+    }
+    expect(last.status).toBe(429);
+    expect(last.data).toMatchObject({
+      fieldErrors: { password: [expect.stringMatching(/^Too many wrong passwords/)] },
+    });
+    // Even the right password waits now.
+    const right = await run(
+      securityAction,
+      formRequest("/account/security", { intent: "app-begin", password: member.password }, { cookie: member.cookie }),
+      {},
+      member.viewer,
+    );
+    expect(right.status).toBe(429);
+  });
+
+  it("adds no passkey without the password", async () => {
+    const member = await createMember();
+    const asked = await run(
+      passkeysAction,
+      formRequest(
+        "/account/security/passkeys",
+        { intent: "passkey-options", password: "not it" },
+        { cookie: member.cookie },
+      ),
+      {},
+      member.viewer,
+    );
+    expect(asked.status).toBe(400);
+    const options = await run(
+      passkeysAction,
+      formRequest(
+        "/account/security/passkeys",
+        { intent: "passkey-options", password: member.password },
+        { cookie: member.cookie },
+      ),
+      {},
+      member.viewer,
+    );
+    expect(options.status).toBe(200);
   });
 });
 

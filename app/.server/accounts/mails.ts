@@ -67,3 +67,45 @@ export async function sendResetMail(
     }),
   );
 }
+
+/** What changed of an account's second step, as the mail to its owner says it. */
+export type SecondFactorChange =
+  | "app-on"
+  | "app-off"
+  | "new-codes"
+  | "passkey-added"
+  | "passkey-removed"
+  | "removed-by-admin";
+
+const SECOND_FACTOR_CHANGES: Record<SecondFactorChange, string> = {
+  "app-on": "An authenticator app was set up for your account: sign-ins with your password now ask for its code.",
+  "app-off":
+    "The authenticator app of your account was turned off: sign-ins with your password no longer ask for a code.",
+  "new-codes": "New recovery codes were made for your account: the old ones no longer work.",
+  "passkey-added": "A passkey was added to your account: it signs in without your password.",
+  "passkey-removed": "A passkey was removed from your account.",
+  "removed-by-admin": "An administrator removed your authenticator app and passkeys, and signed you out everywhere.",
+};
+
+/**
+ * Tells an account's owner that its second step changed, so that a change they did not make
+ * (someone who learned their password, or holds their open session) does not go unnoticed.
+ */
+export async function sendSecondFactorMail(
+  user: { email: string; firstName?: string | null },
+  change: SecondFactorChange,
+) {
+  const name = await companyName();
+  sendMailLater(
+    actionMail({
+      to: user.email,
+      subject: `Your ${name} sign-in changed`,
+      greeting: greeting({ emailVerified: true, firstName: user.firstName }),
+      body: SECOND_FACTOR_CHANGES[change],
+      action: "Review your sign-in",
+      link: `${env.PUBLIC_URL}/account/security`,
+      footer:
+        "If it was not you, choose a new password now and tell your administrator, who can remove the second step and sign you out everywhere.",
+    }),
+  );
+}

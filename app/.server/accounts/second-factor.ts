@@ -1,11 +1,12 @@
-import { count, eq } from "drizzle-orm";
+import { and, count, eq } from "drizzle-orm";
 import { can, type Role } from "~/lib/permissions";
 import type { SecondFactorRule } from "~/lib/settings";
 import { recordAdminAction } from "../audit/record";
 import type { Actor } from "../platform/actor";
-import { isAdminEmail } from "../platform/admins";
+import { isAdminEmail, roleOf } from "../platform/admins";
 import { db } from "../platform/db/client";
 import {
+  accounts,
   identityProviders,
   passkeys,
   profiles,
@@ -17,6 +18,7 @@ import {
 import { ForbiddenError, NotFoundError, ValidationError } from "../platform/errors";
 import { cachedValue } from "../platform/read-cache";
 import { publish } from "../platform/realtime";
+import { sendSecondFactorMail } from "./mails";
 
 /**
  * Who must complete a password sign-in with a second factor
@@ -80,16 +82,39 @@ export async function mustUseSecondFactor(account: { email: string; role: Role }
   return isAdminEmail(account.email) && (await anyProviderRequired());
 }
 
+/** Whether the account has a password here: an account that signs in only through a provider has none to protect. */
+export async function hasPassword(userId: string): Promise<boolean> {
+  const [row] = await db
+    .select({ id: accounts.id })
+    .from(accounts)
+    .where(and(eq(accounts.userId, userId), eq(accounts.providerId, "credential")))
+    .limit(1);
+  return row !== undefined;
+}
+
 /**
  * Whether a session may open only the page that sets up the second factor: its
- * account must use one, has none set up, and signed in with a password alone.
+ * account must use one, has a password and no app set up, and signed in with a
+ * password alone. (Setting the app up ends the account's other password-only
+ * sessions, so an account with an app holds none.)
  */
 export async function secondFactorDue(
-  account: { email: string; role: Role; twoFactorEnabled: boolean },
+  account: { id: string; email: string; role: Role; twoFactorEnabled: boolean },
   session: { secondFactor: boolean },
 ): Promise<boolean> {
   if (session.secondFactor || account.twoFactorEnabled) return false;
-  return mustUseSecondFactor(account);
+  return (await mustUseSecondFactor(account)) && (await hasPassword(account.id));
+}
+
+/** The same question for a session as better-auth reads it (the event stream, the provider test). */
+export function sessionOwesSecondFactor(found: {
+  user: { id: string; email: string; role?: string | null; twoFactorEnabled?: boolean | null };
+  session: Record<string, unknown>;
+}): Promise<boolean> {
+  return secondFactorDue(
+    { ...found.user, role: roleOf(found.user), twoFactorEnabled: found.user.twoFactorEnabled === true },
+    { secondFactor: found.session.secondFactor === true },
+  );
 }
 
 /**
@@ -108,6 +133,7 @@ export async function removeSecondFactor({ actor, profileId }: { actor: Actor; p
         lastName: profiles.lastName,
         username: profiles.username,
         userId: users.id,
+        email: users.email,
         app: users.twoFactorEnabled,
       })
       .from(profiles)
@@ -136,6 +162,9 @@ export async function removeSecondFactor({ actor, profileId }: { actor: Actor; p
     });
     return { card, removed: true };
   });
-  if (result.removed && result.card.userId) await publish({ kind: "user-sessions-ended", id: result.card.userId });
+  if (result.removed && result.card.userId && result.card.email) {
+    await publish({ kind: "user-sessions-ended", id: result.card.userId });
+    await sendSecondFactorMail({ email: result.card.email, firstName: result.card.firstName }, "removed-by-admin");
+  }
   return { firstName: result.card.firstName, lastName: result.card.lastName, removed: result.removed };
 }

@@ -53,7 +53,7 @@ async function withSecondFactor(
   session: { secondFactor?: boolean | null },
 ): Promise<ViewerRead> {
   const due = await secondFactorDue(
-    { email: viewer.user.email, role: viewer.role, twoFactorEnabled: account.twoFactorEnabled === true },
+    { ...viewer.user, role: viewer.role, twoFactorEnabled: account.twoFactorEnabled === true },
     { secondFactor: session.secondFactor === true },
   );
   return due ? { viewer: null, due: viewer } : { viewer, due: null };

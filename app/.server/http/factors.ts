@@ -1,10 +1,12 @@
 import { isAPIError } from "better-auth/api";
 import { and, asc, eq } from "drizzle-orm";
 import { z } from "zod";
-import { mustUseSecondFactor } from "../accounts/second-factor";
+import { type SecondFactorChange, sendSecondFactorMail } from "../accounts/mails";
+import { hasPassword, mustUseSecondFactor } from "../accounts/second-factor";
 import { db } from "../platform/db/client";
-import { accounts, passkeys, twoFactors } from "../platform/db/schema";
+import { passkeys, sessions, twoFactors } from "../platform/db/schema";
 import { getSiteSettings } from "../platform/site-settings";
+import { clearSignInFailures, recordSignInFailure, signInWait, waitText } from "../platform/throttle";
 import { qrSvg } from "../profiles/qr";
 import { getAuth } from "./auth";
 import type { Viewer } from "./authz";
@@ -15,6 +17,47 @@ import type { Viewer } from "./authz";
  * the account's own pages after their checks: the plugins' endpoints that change
  * factors are not open to the browser (auth-plugin.ts).
  */
+
+/** Whose factor changes: the account, and the name its mails greet. */
+export type FactorOwner = { id: string; email: string; firstName?: string | null };
+
+/**
+ * The account's password, checked before any factor changes and counted as a sign-in attempt:
+ * a held session cannot guess it faster than the sign-in page allows.
+ */
+async function confirmPassword(owner: FactorOwner, password: string): Promise<FactorRefusal | null> {
+  const wait = await signInWait(owner.email);
+  if (wait > 0) {
+    return {
+      field: "password",
+      message: `Too many wrong passwords for this account. Try again in ${waitText(wait)}.`,
+      status: 429,
+    };
+  }
+  const context = await getAuth().$context;
+  const hash = (await context.internalAdapter.findAccounts(owner.id)).find(
+    (account) => account.providerId === "credential",
+  )?.password;
+  if (!hash)
+    return {
+      field: null,
+      message: "Your account has no password here: it signs in through your company.",
+      status: 409,
+    };
+  if (!(await context.password.verify({ hash, password }))) {
+    await recordSignInFailure(owner.email);
+    return { field: "password", message: WRONG_PASSWORD, status: 400 };
+  }
+  await clearSignInFailures(owner.email);
+  return null;
+}
+
+/** Tells the owner what changed, after it changed: a failure to queue the mail undoes nothing. */
+function tell(owner: FactorOwner, change: SecondFactorChange) {
+  return sendSecondFactorMail(owner, change).catch((error: unknown) => {
+    console.error(`[second factor] the mail about a change could not be queued: ${(error as Error).message}`);
+  });
+}
 
 /** What the set-up shows: the app's QR code, the same key to type, and the recovery codes. */
 export type AuthenticatorSetup = { uri: string; key: string; qr: string; recoveryCodes: string[] };
@@ -83,8 +126,11 @@ export const SetupEchoSchema = z.object({
 /** Begins setting up the app: checks the password, makes the secret and ten recovery codes (nothing counts until a code is entered). */
 export async function beginAuthenticator(
   request: Request,
+  owner: FactorOwner,
   password: string,
 ): Promise<{ setup: AuthenticatorSetup } | FactorRefusal> {
+  const refused = await confirmPassword(owner, password);
+  if (refused) return refused;
   const issuer = (await getSiteSettings()).companyName;
   try {
     const started = await getAuth().api.enableTwoFactor({ body: { password, issuer }, headers: request.headers });
@@ -101,18 +147,19 @@ export async function beginAuthenticator(
  */
 export async function confirmAuthenticator(
   request: Request,
+  owner: FactorOwner,
   code: string,
 ): Promise<{ headers: Headers } | FactorRefusal> {
+  let headers: Headers;
   try {
-    const { headers } = await getAuth().api.verifyTOTP({
-      body: { code },
-      headers: request.headers,
-      returnHeaders: true,
-    });
-    return { headers };
+    ({ headers } = await getAuth().api.verifyTOTP({ body: { code }, headers: request.headers, returnHeaders: true }));
   } catch (error) {
     return refusalOf(error);
   }
+  // Sessions that rested on the password alone end: from now on the password is not enough.
+  await db.delete(sessions).where(and(eq(sessions.userId, owner.id), eq(sessions.secondFactor, false)));
+  await tell(owner, "app-on");
+  return { headers };
 }
 
 /** Turns the app off, with the password; never while the account must use a second factor. */
@@ -121,6 +168,7 @@ export async function turnOffAuthenticator(
   viewer: Viewer,
   password: string,
 ): Promise<{ headers: Headers } | FactorRefusal> {
+  const owner = ownerOf(viewer);
   if (await mustUseSecondFactor({ email: viewer.user.email, role: viewer.role })) {
     return {
       field: null,
@@ -128,25 +176,37 @@ export async function turnOffAuthenticator(
       status: 409,
     };
   }
+  const refused = await confirmPassword(owner, password);
+  if (refused) return refused;
   try {
     const { headers } = await getAuth().api.disableTwoFactor({
       body: { password },
       headers: request.headers,
       returnHeaders: true,
     });
+    await tell(owner, "app-off");
     return { headers };
   } catch (error) {
     return refusalOf(error);
   }
 }
 
+/** The account behind a signed-in viewer, as the factor changes name it. */
+export function ownerOf(viewer: Viewer): FactorOwner {
+  return { id: viewer.user.id, email: viewer.user.email, firstName: viewer.profile?.firstName ?? null };
+}
+
 /** Ten new recovery codes, with the password: the old ones stop working. */
 export async function newRecoveryCodes(
   request: Request,
+  owner: FactorOwner,
   password: string,
 ): Promise<{ codes: string[] } | FactorRefusal> {
+  const refused = await confirmPassword(owner, password);
+  if (refused) return refused;
   try {
     const made = await getAuth().api.generateBackupCodes({ body: { password }, headers: request.headers });
+    await tell(owner, "new-codes");
     return { codes: made.backupCodes };
   } catch (error) {
     return refusalOf(error);
@@ -162,11 +222,6 @@ export async function factorsOf(userId: string) {
     .from(twoFactors)
     .where(eq(twoFactors.userId, userId))
     .limit(1);
-  const [password] = await db
-    .select({ id: accounts.id })
-    .from(accounts)
-    .where(and(eq(accounts.userId, userId), eq(accounts.providerId, "credential")))
-    .limit(1);
   const keys = await db
     .select({ id: passkeys.id, name: passkeys.name, createdAt: passkeys.createdAt, backedUp: passkeys.backedUp })
     .from(passkeys)
@@ -174,7 +229,7 @@ export async function factorsOf(userId: string) {
     .orderBy(asc(passkeys.createdAt));
   return {
     authenticator: app?.verified === true,
-    hasPassword: password !== undefined,
+    hasPassword: await hasPassword(userId),
     passkeys: keys.map<PasskeyRow>((key) => ({
       id: key.id,
       name: key.name || "Passkey",
@@ -184,13 +239,30 @@ export async function factorsOf(userId: string) {
   };
 }
 
-/** The options a browser needs to make a passkey for this account, and the cookie that holds their challenge. */
-export async function passkeyRegistrationOptions(request: Request) {
-  const { headers, response } = await getAuth().api.generatePasskeyRegistrationOptions({
-    headers: request.headers,
-    returnHeaders: true,
-  });
-  return { options: response, headers };
+/**
+ * The options a browser needs to make a passkey for this account, and the cookie that holds
+ * their challenge; only with the account's password, since a passkey is a sign-in of its own.
+ */
+export async function passkeyRegistrationOptions(
+  request: Request,
+  owner: FactorOwner,
+  password: string,
+): Promise<{ options: unknown; headers: Headers } | FactorRefusal> {
+  const refused = await confirmPassword(owner, password);
+  if (refused) return refused;
+  try {
+    const { headers, response } = await getAuth().api.generatePasskeyRegistrationOptions({
+      headers: request.headers,
+      returnHeaders: true,
+    });
+    return { options: response, headers };
+  } catch (error) {
+    // better-auth asks for a session started within the day before a passkey is added.
+    if (isAPIError(error) && error.status === "FORBIDDEN") {
+      return { field: null, message: "For your safety, sign out and in again, then add the passkey.", status: 403 };
+    }
+    return refusalOf(error);
+  }
 }
 
 export const PasskeyNameSchema = z
@@ -202,6 +274,7 @@ export const PasskeyNameSchema = z
 /** Keeps the passkey the browser made, after checking it answers this account's challenge. */
 export async function registerPasskey(
   request: Request,
+  owner: FactorOwner,
   response: unknown,
   name: string,
 ): Promise<{ ok: true } | FactorRefusal> {
@@ -211,6 +284,7 @@ export async function registerPasskey(
       body: { response: response as never, name: name || undefined },
       headers: request.headers,
     });
+    await tell(owner, "passkey-added");
     return { ok: true };
   } catch (error) {
     return refusalOf(error);
@@ -218,10 +292,11 @@ export async function registerPasskey(
 }
 
 /** Removes one of the account's own passkeys; another account's id removes nothing. */
-export async function removePasskey(userId: string, id: string): Promise<boolean> {
+export async function removePasskey(owner: FactorOwner, id: string): Promise<boolean> {
   const removed = await db
     .delete(passkeys)
-    .where(and(eq(passkeys.id, id), eq(passkeys.userId, userId)))
+    .where(and(eq(passkeys.id, id), eq(passkeys.userId, owner.id)))
     .returning({ id: passkeys.id });
+  if (removed.length > 0) await tell(owner, "passkey-removed");
   return removed.length > 0;
 }

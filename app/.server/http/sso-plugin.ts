@@ -2,6 +2,7 @@ import type { BetterAuthPlugin } from "better-auth";
 import { APIError, createAuthEndpoint, getSessionFromCtx, isAPIError } from "better-auth/api";
 import { z } from "zod";
 import { can } from "~/lib/permissions";
+import { sessionOwesSecondFactor } from "../accounts/second-factor";
 import { roleOf } from "../platform/admins";
 import {
   clearSignInFailures,
@@ -60,7 +61,11 @@ export function namecardSso() {
         let testBy: string | undefined;
         if (test) {
           const session = await getSessionFromCtx(ctx);
-          if (!session || !can(roleOf(session.user), "update:settings:any")) {
+          if (
+            !session ||
+            !can(roleOf(session.user), "update:settings:any") ||
+            (await sessionOwesSecondFactor(session))
+          ) {
             throw new APIError("FORBIDDEN", {
               message: "Only an administrator can test a provider",
               code: "FORBIDDEN",

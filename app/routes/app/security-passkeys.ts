@@ -1,5 +1,5 @@
 import { cookieHeaders } from "~/.server/http/auth";
-import { PasskeyNameSchema, passkeyRegistrationOptions, registerPasskey } from "~/.server/http/factors";
+import { ownerOf, PasskeyNameSchema, passkeyRegistrationOptions, registerPasskey } from "~/.server/http/factors";
 import { readForm } from "~/.server/http/form-data";
 import { requiredProviderFor } from "~/.server/sso/providers";
 import { viewerContext } from "~/middleware/viewer.server";
@@ -25,8 +25,9 @@ export async function action({ request, context }: Route.ActionArgs) {
   const form = await readForm(request);
   const intent = form.get("intent");
   if (intent === "passkey-options") {
-    const { options, headers } = await passkeyRegistrationOptions(request);
-    return Response.json({ options }, { headers: cookieHeaders(headers) });
+    const made = await passkeyRegistrationOptions(request, ownerOf(viewer), String(form.get("password") ?? ""));
+    if ("message" in made) return refuse(made.status, made.message);
+    return Response.json({ options: made.options }, { headers: cookieHeaders(made.headers) });
   }
   if (intent !== "passkey-add") return refuse(400, "The request is not valid.");
   const typed = String(form.get("response") ?? "");
@@ -40,7 +41,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
   if (!response || typeof response !== "object")
     return refuse(400, "Your device's answer could not be read. Try again.");
-  const saved = await registerPasskey(request, response, name.data);
+  const saved = await registerPasskey(request, ownerOf(viewer), response, name.data);
   if ("message" in saved) return refuse(saved.status, saved.message);
   return Response.json({ ok: true });
 }

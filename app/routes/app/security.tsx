@@ -9,6 +9,7 @@ import {
   type FactorRefusal,
   factorsOf,
   newRecoveryCodes,
+  ownerOf,
   removePasskey,
   SetupEchoSchema,
   showSetup,
@@ -69,7 +70,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   switch (intent) {
     case "app-begin": {
       if (!password) return needPassword("app-begin");
-      const begun = await beginAuthenticator(request, password);
+      const begun = await beginAuthenticator(request, ownerOf(viewer), password);
       return "message" in begun
         ? refused("app-begin", begun)
         : data<SecurityData>({ form: "app-confirm", setup: begun.setup });
@@ -85,7 +86,7 @@ export async function action({ request, context }: Route.ActionArgs) {
           { status: 400 },
         );
       }
-      const confirmed = await confirmAuthenticator(request, code);
+      const confirmed = await confirmAuthenticator(request, ownerOf(viewer), code);
       if ("message" in confirmed) return refused("app-confirm", confirmed, setup);
       return redirectWithToast(
         HERE,
@@ -105,7 +106,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     }
     case "codes-new": {
       if (!password) return needPassword("codes-new");
-      const made = await newRecoveryCodes(request, password);
+      const made = await newRecoveryCodes(request, ownerOf(viewer), password);
       return "message" in made
         ? refused("codes-new", made)
         : data<SecurityData>({ form: "codes-new", codes: made.codes });
@@ -113,7 +114,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     case "passkey-remove": {
       const id = String(form.get("id") ?? "");
       if (!PASSKEY_ID.test(id)) return data<SecurityData>({ formError: "The request is not valid." }, { status: 400 });
-      if (!(await removePasskey(viewer.user.id, id))) {
+      if (!(await removePasskey(ownerOf(viewer), id))) {
         return data<SecurityData>({ formError: "That passkey was removed already." }, { status: 404 });
       }
       return redirectWithToast(HERE, {
@@ -233,9 +234,11 @@ export default function Security({ loaderData, actionData }: Route.ComponentProp
       </Section>
 
       <Section icon={<Fingerprint aria-hidden className="size-5 text-brand-ink" />} title="Passkeys">
-        {providerName ? (
+        {providerName || !hasPassword ? (
           <p className="text-sm text-slate-600 dark:text-slate-400">
-            Your company signs you in with {providerName}, so passkeys are not used here.
+            {providerName
+              ? `Your company signs you in with ${providerName}, so passkeys are not used here.`
+              : "You sign in through your company's sign-in, so passkeys are not used here."}
           </p>
         ) : (
           <>

@@ -6,6 +6,8 @@ import {
   beginAuthenticator,
   confirmAuthenticator,
   type FactorRefusal,
+  factorsOf,
+  ownerOf,
   SetupEchoSchema,
   showSetup,
 } from "~/.server/http/factors";
@@ -19,6 +21,9 @@ import { Button } from "~/components/ui/button";
 import type { Route } from "./+types/two-factor-setup";
 
 export const meta: Route.MetaFunction = () => [{ title: "Set up a second step" }];
+
+const PASSKEY_FIRST =
+  "This account has a passkey: sign out, sign in with the passkey, then set up the app on your Security page.";
 
 type SetupData = { setup?: SetupShown; fieldErrors?: { password?: string[]; code?: string[] }; formError?: string };
 
@@ -41,7 +46,13 @@ function refused(refusal: FactorRefusal, setup?: SetupShown) {
 }
 
 export async function action({ request }: Route.ActionArgs) {
-  if (!(await getSecondFactorDue(request))) throw redirect("/");
+  const due = await getSecondFactorDue(request);
+  if (!due) throw redirect("/");
+  const owner = ownerOf(due);
+  // A password alone never adds a factor beside a passkey: the passkey is the way in (its owner's proof).
+  if ((await factorsOf(due.user.id)).passkeys.length > 0) {
+    return data<SetupData>({ formError: PASSKEY_FIRST }, { status: 409 });
+  }
   const form = await readForm(request);
   const redirectTo = safeRedirect(form.get("redirectTo"));
   if (form.get("intent") === "app-confirm") {
@@ -51,7 +62,7 @@ export async function action({ request }: Route.ActionArgs) {
     const code = String(form.get("code") ?? "").replace(/\s/g, "");
     if (!/^\d{6}$/.test(code))
       return data<SetupData>({ setup, fieldErrors: { code: ["Enter the 6 digits your app shows"] } }, { status: 400 });
-    const confirmed = await confirmAuthenticator(request, code);
+    const confirmed = await confirmAuthenticator(request, owner, code);
     if ("message" in confirmed) return refused(confirmed, setup);
     return redirectWithToast(
       redirectTo,
@@ -61,7 +72,7 @@ export async function action({ request }: Route.ActionArgs) {
   }
   const password = String(form.get("password") ?? "");
   if (!password) return data<SetupData>({ fieldErrors: { password: ["Enter your password"] } }, { status: 400 });
-  const begun = await beginAuthenticator(request, password);
+  const begun = await beginAuthenticator(request, owner, password);
   if ("message" in begun) return refused(begun);
   return data<SetupData>({ setup: begun.setup });
 }
