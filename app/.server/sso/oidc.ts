@@ -154,7 +154,9 @@ export function reasonOf(error: unknown): string {
 
 /** Whether the token endpoint refused the client's authentication (RFC 6749 §5.2). */
 function isRefusedClient(error: unknown): boolean {
-  return (error as { error?: unknown })?.error === "invalid_client";
+  // RFC 6749 says invalid_client; Glewlwyd answers unauthorized_client for a secret it cannot read.
+  const code = (error as { error?: unknown })?.error;
+  return code === "invalid_client" || code === "unauthorized_client";
 }
 
 type Cached = {
@@ -241,7 +243,10 @@ export async function startOidcSignIn(
   const config = await configurationOf(provider);
   const state = client.randomState();
   const nonce = client.randomNonce();
-  const codeVerifier = client.randomPKCECodeVerifier();
+  // PKCE where the provider says it takes it: one that does not (Glewlwyd's default) refuses a sign-in that
+  // sends it, and the nonce in the signed ID token then binds the code to this sign-in instead.
+  const pkce = config.serverMetadata().supportsPKCE();
+  const codeVerifier = pkce ? client.randomPKCECodeVerifier() : "";
   const browserKey = randomToken();
   await db.delete(ssoLogins).where(lt(ssoLogins.expiresAt, sql`now()`));
   await db.insert(ssoLogins).values({
@@ -256,14 +261,11 @@ export async function startOidcSignIn(
   });
   const supported = config.serverMetadata().scopes_supported;
   const scopes = [...ALWAYS_SCOPES, ...LISTED_SCOPES.filter((scope) => supported?.includes(scope))];
-  const parameters: Record<string, string> = {
-    redirect_uri: callbackUrl(),
-    scope: scopes.join(" "),
-    state,
-    nonce,
-    code_challenge: await client.calculatePKCECodeChallenge(codeVerifier),
-    code_challenge_method: "S256",
-  };
+  const parameters: Record<string, string> = { redirect_uri: callbackUrl(), scope: scopes.join(" "), state, nonce };
+  if (pkce) {
+    parameters.code_challenge = await client.calculatePKCECodeChallenge(codeVerifier);
+    parameters.code_challenge_method = "S256";
+  }
   if (options.loginHint) parameters.login_hint = options.loginHint;
   return { url: client.buildAuthorizationUrl(config, parameters).href, browserKey };
 }
@@ -332,8 +334,12 @@ export async function finishOidcSignIn(
   } catch (error) {
     return { outcome: "unavailable", reason: reasonOf(error) };
   }
-  if (!login.codeVerifier || !login.nonce) return { outcome: "expired", reason: "not an OpenID Connect sign-in" };
-  const { codeVerifier, nonce } = login;
+  if (login.codeVerifier === null || !login.nonce) {
+    return { outcome: "expired", reason: "not an OpenID Connect sign-in" };
+  }
+  const { nonce } = login;
+  // Empty when the provider takes no PKCE (startOidcSignIn).
+  const codeVerifier = login.codeVerifier || undefined;
   try {
     const currentUrl = new URL(callbackUrl());
     currentUrl.search = query.toString();
