@@ -7,6 +7,7 @@ import { saveProvider } from "~/.server/sso/providers";
 import { ProviderFormSchema } from "~/.server/sso/schemas";
 import { type Pysaml2Idp, pysaml2Installed, startPysaml2Idp } from "../support/pysaml2";
 import { finish } from "../support/saml-flow";
+import { type SimpleSamlPhp, simpleSamlPhpInstalled, startSimpleSamlPhp } from "../support/simplesamlphp";
 import { SsoBrowser } from "../support/sso-flow";
 import { createMember, present } from "./helpers";
 
@@ -97,6 +98,98 @@ describe.skipIf(!installed)(
         });
       } finally {
         await sha1.close();
+      }
+    });
+  },
+);
+
+const simpleSamlPhpHere = simpleSamlPhpInstalled();
+if (!simpleSamlPhpHere && process.env.CI) {
+  throw new Error("SimpleSAMLphp is missing: `bash .ci/run` installs simplesamlphp, php-cli and php-xml");
+}
+
+describe.skipIf(!simpleSamlPhpHere)(
+  "single sign-on with SimpleSAMLphp's identity provider, set up as the guide says",
+  () => {
+    const PETE = {
+      username: "pete",
+      password: "Initech pass 1",
+      attributes: {
+        uid: ["pete"],
+        mail: ["pete.gibbons@initech.test"],
+        givenName: ["Pete"],
+        sn: ["Gibbons"],
+        title: ["Programmer"],
+      },
+    };
+    let ssp: SimpleSamlPhp;
+
+    beforeAll(async () => {
+      ssp = await startSimpleSamlPhp([PETE]);
+    }, 60_000);
+
+    afterAll(async () => {
+      await ssp?.close();
+    });
+
+    it("signs a person in at the first try with their card filled from its attributes", async () => {
+      const admin = await createMember({ email: "admin@example.com", firstName: "Ada", lastName: "Admin" });
+      const form = ProviderFormSchema.parse({
+        protocol: "saml",
+        name: "Initech SimpleSAMLphp",
+        metadata: await ssp.metadata(),
+        domains: "initech.test",
+        idpInitiated: "",
+        refreshCard: "",
+      });
+      const provider = await saveProvider({ actor: admin.viewer, id: null, form });
+
+      const browser = new SsoBrowser();
+      const started = await browser.start({ providerId: provider.id });
+      const encoded = await ssp.responseTo(present(started.body.url, "the provider's address"), PETE);
+      const answered = await finish(browser, encoded);
+      expect(answered, JSON.stringify(await recentFailures(provider.id, "saml"))).toMatchObject({
+        status: 302,
+        location: "/",
+      });
+      const session = present(await browser.session(), "a session");
+      expect(session.user.email).toBe("pete.gibbons@initech.test");
+      const [card] = await db.select().from(profiles).where(eq(profiles.userId, session.user.id));
+      expect(card).toMatchObject({ firstName: "Pete", lastName: "Gibbons", title: "Programmer" });
+
+      // The next sign-in finds the same person: its NameID is persistent.
+      const again = new SsoBrowser();
+      const next = await again.start({ providerId: provider.id });
+      const second = await ssp.responseTo(present(next.body.url, "the provider's address"), PETE);
+      expect(await finish(again, second)).toMatchObject({ location: "/" });
+      expect(present(await again.session(), "a second session").user.id).toBe(session.user.id);
+    });
+
+    it("without the guide's persistent NameID, refuses its transient default and tells the administrator what to set", async () => {
+      const transient = await startSimpleSamlPhp([PETE], { persistentNameId: false });
+      try {
+        const admin = await createMember({ email: "admin@example.com", firstName: "Ada", lastName: "Admin" });
+        const form = ProviderFormSchema.parse({
+          protocol: "saml",
+          name: "Initech SimpleSAMLphp",
+          metadata: await transient.metadata(),
+          domains: "initech.test",
+          idpInitiated: "",
+          refreshCard: "",
+        });
+        const provider = await saveProvider({ actor: admin.viewer, id: null, form });
+        const browser = new SsoBrowser();
+        const started = await browser.start({ providerId: provider.id });
+        const encoded = await transient.responseTo(present(started.body.url, "the provider's address"), PETE);
+        expect((await finish(browser, encoded)).location).toMatch(/^\/auth\?sso=/);
+        expect(await browser.session()).toBeNull();
+        const [failure] = await recentFailures(provider.id, "saml");
+        expect(failure).toMatchObject({
+          what: "The provider sent a transient NameID, which changes at every sign-in.",
+          change: "Set the NameID format for Namecard to persistent (or emailAddress) at the provider.",
+        });
+      } finally {
+        await transient.close();
       }
     });
   },
