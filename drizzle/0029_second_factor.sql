@@ -39,3 +39,7 @@ ALTER TABLE "site_settings" ADD COLUMN IF NOT EXISTS "second_factor_rule" text;
 ALTER TABLE "site_settings" DROP CONSTRAINT IF EXISTS "site_settings_second_factor_rule";
 --> statement-breakpoint
 ALTER TABLE "site_settings" ADD CONSTRAINT "site_settings_second_factor_rule" CHECK ("second_factor_rule" IN ('admins', 'everyone'));
+--> statement-breakpoint
+ALTER TABLE "identity_providers" ADD COLUMN IF NOT EXISTS "required_since" timestamp with time zone;
+--> statement-breakpoint
+UPDATE "identity_providers" SET "required_since" = now() WHERE "require_sso" AND "required_since" IS NULL;

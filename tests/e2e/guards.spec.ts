@@ -42,7 +42,15 @@ test.describe("a member", () => {
     await login("member");
     await page.goto("/");
     const nav = page.getByRole("navigation", { name: "Main" }).first();
-    await expect(nav.getByRole("link")).toHaveText(["Home", "Directory", "Edit Profile", "Share", "Leads", "Help"]);
+    await expect(nav.getByRole("link")).toHaveText([
+      "Home",
+      "Directory",
+      "Edit Profile",
+      "Share",
+      "Leads",
+      "Security",
+      "Help",
+    ]);
     await expect(page.getByText("(Admin)")).toHaveCount(0);
     await expect(page.getByText("@mia.member")).toBeVisible();
 
@@ -86,6 +94,7 @@ test.describe("an administrator", () => {
       "Settings",
       "Audit Log",
       "Leads",
+      "Security",
       "Help",
     ]);
     await expect(page.getByText("(Admin)").first()).toBeVisible();

@@ -173,3 +173,17 @@ describe.skipIf(!HAVE_VOBJECT)("contact files cannot be forged", () => {
     expect(after).toEqual(card);
   });
 });
+
+describe.skipIf(!HAVE_VOBJECT)("a name written family name first", () => {
+  it("is the contact's display name in its own order, with its family and given parts where phones look for them", async () => {
+    const member = await createMember({ firstName: "浩", lastName: "佐藤", email: "hiroshi.sato@example.com" });
+    const [card] = await db.select().from(profiles).where(eq(profiles.id, member.profile.id));
+    const props = readCards(await contactFile(card!.username))[0] ?? [];
+    const fn = props.find(([name]) => name === "FN")?.[1];
+    const n = props.find(([name]) => name === "N")?.[1];
+    expect(fn).toBe("佐藤浩");
+    expect(n).toMatchObject({ family: "佐藤", given: "浩" });
+    // Its address is how the person writes the name in Latin letters: the card's address follows it.
+    expect(card!.username).toBe("hiroshi.sato");
+  });
+});

@@ -272,7 +272,7 @@ describe("a second step the administrators ask for", () => {
     expect(account?.on).toBe(true);
   });
 
-  it("asks the ADMIN_EMAILS addresses for one as soon as any provider is required, since their password is then the way in", async () => {
+  it("asks the ADMIN_EMAILS addresses for one at their next password sign-in once any provider is required, since their password is then the way in", async () => {
     const admin = await createMember({ email: "admin@example.com" });
     expect(await getOptionalViewer(getRequest("/", admin.cookie))).not.toBeNull();
     const id = "5b0c8a3e-9f57-4b8e-8c0c-2d0a4d5c9e01";
@@ -284,9 +284,18 @@ describe("a second step the administrators ask for", () => {
       clientSecret: sealSecret("secret", id),
       authorizationOrigin: "https://login.acme.test",
       requireSso: true,
+      requiredSince: new Date(),
     });
     await db.insert(identityProviderDomains).values({ domain: "acme.test", providerId: id });
-    expect(await getOptionalViewer(getRequest("/", admin.cookie))).toBeNull();
+    // The session in which it became required goes on: the administrator is usually in it.
+    expect(await getOptionalViewer(getRequest("/", admin.cookie))).not.toBeNull();
+    // The next password sign-in owes its second step.
+    const again = await signInWithPassword(admin, "/");
+    expect(again.location).toBe("/");
+    expect(await getOptionalViewer(getRequest("/", again.cookie))).toBeNull();
+    expect((await run(setupLoader, getRequest("/auth/two-factor-setup", again.cookie))).data).toMatchObject({
+      email: "admin@example.com",
+    });
   });
 });
 

@@ -1,5 +1,6 @@
 import { timingSafeEqual } from "node:crypto";
 import { and, eq } from "drizzle-orm";
+import { fullName } from "~/lib/names";
 import { db } from "../platform/db/client";
 import { accounts, users } from "../platform/db/schema";
 import { consumeLink, findLink } from "../platform/email-links";
@@ -73,7 +74,7 @@ export async function confirmSignUp(options: {
           ? {
               firstName: details.firstName,
               lastName: details.lastName,
-              name: `${details.firstName} ${details.lastName}`,
+              name: fullName(details),
               phone: details.phone,
             }
           : {}),

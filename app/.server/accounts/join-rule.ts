@@ -1,5 +1,6 @@
 import { domainToASCII } from "node:url";
 import { and, asc, eq, isNotNull, isNull, sql } from "drizzle-orm";
+import { fullName } from "~/lib/names";
 import { can } from "~/lib/permissions";
 import type { JoinRuleMode } from "~/lib/settings";
 import type { Actor } from "../platform/actor";
@@ -145,7 +146,7 @@ export async function accountsOutsideRule(rule?: JoinRule): Promise<OutsideAccou
     .orderBy(asc(users.createdAt));
   return rows
     .filter((row) => !ruleAdmits(current, row.email))
-    .map(({ firstName, lastName, ...row }) => ({ ...row, name: `${firstName} ${lastName}`.trim() }));
+    .map(({ firstName, lastName, ...row }) => ({ ...row, name: fullName({ firstName, lastName }) }));
 }
 
 /**

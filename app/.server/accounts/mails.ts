@@ -1,3 +1,4 @@
+import { greetingName } from "~/lib/names";
 import { env } from "../platform/env";
 import { actionMail, sendMailLater } from "../platform/mail";
 import { getSiteSettings } from "../platform/site-settings";
@@ -11,8 +12,9 @@ async function companyName() {
   return (await getSiteSettings()).companyName;
 }
 
-function greeting(user: { emailVerified: boolean; firstName?: string | null }) {
-  return user.emailVerified && user.firstName ? `Hello ${user.firstName},` : "Hello,";
+function greeting(user: { emailVerified: boolean; firstName?: string | null; lastName?: string | null }) {
+  if (!user.emailVerified || !user.firstName) return "Hello,";
+  return `Hello ${greetingName({ firstName: user.firstName, lastName: user.lastName ?? "" })},`;
 }
 
 export async function sendConfirmationMail(to: string, link: string) {

@@ -7,6 +7,7 @@ import { db } from "../platform/db/client";
 import { profiles, users } from "../platform/db/schema";
 import { ForbiddenError, NotFoundError, ValidationError } from "../platform/errors";
 import { publish } from "../platform/realtime";
+import { cardLabel } from "../profiles/card-writer";
 
 /** Why a role could not be given or taken, as the form says it. */
 export const ROLE_MESSAGES = {
@@ -64,7 +65,7 @@ export async function setRole({
     await recordAdminAction(tx, {
       actor,
       action: "role",
-      target: { kind: "profile", id: card.id, label: `${card.firstName} ${card.lastName} (@${card.username})` },
+      target: { kind: "profile", id: card.id, label: cardLabel(card) },
       changes: { role: [ROLE_LABELS[before], ROLE_LABELS[role]] },
     });
     return { card, changed: true };

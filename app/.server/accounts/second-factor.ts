@@ -1,4 +1,4 @@
-import { and, count, eq } from "drizzle-orm";
+import { and, count, eq, lte } from "drizzle-orm";
 import { can, type Role } from "~/lib/permissions";
 import type { SecondFactorRule } from "~/lib/settings";
 import { recordAdminAction } from "../audit/record";
@@ -18,6 +18,7 @@ import {
 import { ForbiddenError, NotFoundError, ValidationError } from "../platform/errors";
 import { cachedValue } from "../platform/read-cache";
 import { publish } from "../platform/realtime";
+import { cardLabel } from "../profiles/card-writer";
 import { sendSecondFactorMail } from "./mails";
 
 /**
@@ -59,12 +60,20 @@ function secondFactorRule(): Promise<SecondFactorRule | null> {
   });
 }
 
-/** Whether any provider is required for its domains: then the ADMIN_EMAILS accounts are the way in, and must be kept. */
-async function anyProviderRequired(): Promise<boolean> {
+/**
+ * Whether any provider is required for its domains (then the ADMIN_EMAILS accounts are the way in,
+ * and must be kept), and was already when a session started at `since`: a session that began
+ * before is not interrupted (the administrator who just required it is usually in one).
+ */
+async function anyProviderRequired(since: Date | null): Promise<boolean> {
   const [row] = await db
     .select({ id: identityProviders.id })
     .from(identityProviders)
-    .where(eq(identityProviders.requireSso, true))
+    .where(
+      since
+        ? and(eq(identityProviders.requireSso, true), lte(identityProviders.requiredSince, since))
+        : eq(identityProviders.requireSso, true),
+    )
     .limit(1);
   return row !== undefined;
 }
@@ -75,11 +84,14 @@ async function anyProviderRequired(): Promise<boolean> {
  * addresses of ADMIN_EMAILS once any provider is required (their password is the
  * company's way in when the provider fails, and then the only one left to guess).
  */
-export async function mustUseSecondFactor(account: { email: string; role: Role }): Promise<boolean> {
+export async function mustUseSecondFactor(
+  account: { email: string; role: Role },
+  sessionStartedAt: Date | null = null,
+): Promise<boolean> {
   const rule = await secondFactorRule();
   if (rule === "everyone") return true;
   if (rule === "admins" && account.role === "admin") return true;
-  return isAdminEmail(account.email) && (await anyProviderRequired());
+  return isAdminEmail(account.email) && (await anyProviderRequired(sessionStartedAt));
 }
 
 /** Whether the account has a password here: an account that signs in only through a provider has none to protect. */
@@ -100,10 +112,10 @@ export async function hasPassword(userId: string): Promise<boolean> {
  */
 export async function secondFactorDue(
   account: { id: string; email: string; role: Role; twoFactorEnabled: boolean },
-  session: { secondFactor: boolean },
+  session: { secondFactor: boolean; createdAt: Date },
 ): Promise<boolean> {
   if (session.secondFactor || account.twoFactorEnabled) return false;
-  return (await mustUseSecondFactor(account)) && (await hasPassword(account.id));
+  return (await mustUseSecondFactor(account, session.createdAt)) && (await hasPassword(account.id));
 }
 
 /** The same question for a session as better-auth reads it (the event stream, the provider test). */
@@ -111,9 +123,10 @@ export function sessionOwesSecondFactor(found: {
   user: { id: string; email: string; role?: string | null; twoFactorEnabled?: boolean | null };
   session: Record<string, unknown>;
 }): Promise<boolean> {
+  const started = found.session.createdAt;
   return secondFactorDue(
     { ...found.user, role: roleOf(found.user), twoFactorEnabled: found.user.twoFactorEnabled === true },
-    { secondFactor: found.session.secondFactor === true },
+    { secondFactor: found.session.secondFactor === true, createdAt: started instanceof Date ? started : new Date() },
   );
 }
 
@@ -157,7 +170,7 @@ export async function removeSecondFactor({ actor, profileId }: { actor: Actor; p
     await recordAdminAction(tx, {
       actor,
       action: "second-factor",
-      target: { kind: "profile", id: card.id, label: `${card.firstName} ${card.lastName} (@${card.username})` },
+      target: { kind: "profile", id: card.id, label: cardLabel(card) },
       changes: { "second step": [had.filter(Boolean).join(", "), null] },
     });
     return { card, removed: true };

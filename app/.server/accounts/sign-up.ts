@@ -1,5 +1,6 @@
 import { generateId } from "better-auth";
 import { and, eq, sql } from "drizzle-orm";
+import { fullName } from "~/lib/names";
 import { db, type Queryable } from "../platform/db/client";
 import { isUniqueViolation } from "../platform/db/errors";
 import { accounts, users } from "../platform/db/schema";
@@ -57,7 +58,7 @@ export async function signUp(options: { fields: SignUpFields; passwordHash: stri
 
 async function signUpIn(tx: Queryable, { fields, passwordHash }: Parameters<typeof signUp>[0], browserHash: string) {
   const pending = {
-    name: `${fields.firstName} ${fields.lastName}`,
+    name: fullName(fields),
     firstName: fields.firstName,
     lastName: fields.lastName,
     phone: fields.phone,

@@ -50,11 +50,11 @@ async function loadProfile(user: { id: string; email: string }) {
 async function withSecondFactor(
   viewer: Viewer,
   account: { twoFactorEnabled?: boolean | null },
-  session: { secondFactor?: boolean | null },
+  session: { secondFactor?: boolean | null; createdAt: Date },
 ): Promise<ViewerRead> {
   const due = await secondFactorDue(
     { ...viewer.user, role: viewer.role, twoFactorEnabled: account.twoFactorEnabled === true },
-    { secondFactor: session.secondFactor === true },
+    { secondFactor: session.secondFactor === true, createdAt: session.createdAt },
   );
   return due ? { viewer: null, due: viewer } : { viewer, due: null };
 }

@@ -79,8 +79,9 @@ export function accountCards(rows: AccountCardRow[], userId: string) {
 export type SignedInRead = {
   user: { id: string; email: string; name: string; role: string | null; twoFactorEnabled: boolean };
   card: ViewerProfile;
-  /** Whether the session's sign-in rested on more than a password (accounts/second-factor.ts). */
+  /** Whether the session's sign-in rested on more than a password (accounts/second-factor.ts), and when it began. */
   secondFactor: boolean;
+  createdAt: Date;
 };
 
 type Cookies = { token: string; others: string[] };
@@ -141,6 +142,7 @@ export async function readSignedIn(cookieHeader: string | null): Promise<SignedI
     .select({
       expiresAt: sessions.expiresAt,
       secondFactor: sessions.secondFactor,
+      createdAt: sessions.createdAt,
       user: {
         id: users.id,
         email: users.email,
@@ -166,5 +168,5 @@ export async function readSignedIn(cookieHeader: string | null): Promise<SignedI
   const account = accountCards(rows, first.user.id);
   if (account.deactivated || !account.profile) return undefined;
   const { verified: _verified, ...user } = first.user;
-  return { user, card: account.profile, secondFactor: first.secondFactor };
+  return { user, card: account.profile, secondFactor: first.secondFactor, createdAt: first.createdAt };
 }

@@ -108,7 +108,7 @@ async function applyBatch(
   const blank = creates.filter(({ plan }) => !plan.fields.username);
   const generated = await uniqueUsernames(
     tx,
-    blank.map(({ plan }) => usernameBase(plan.fields.firstName, plan.fields.lastName)),
+    blank.map(({ plan }) => usernameBase(plan.fields.firstName, plan.fields.lastName, plan.fields.email)),
     fileUsernames,
   );
   const usernames = new Map(blank.map(({ row }, index) => [row.rowNumber, generated[index] as string]));

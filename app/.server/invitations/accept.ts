@@ -1,5 +1,6 @@
 import { generateId } from "better-auth";
 import { and, eq, inArray, isNull, type SQL, sql } from "drizzle-orm";
+import { fullName } from "~/lib/names";
 import { db, type Queryable } from "../platform/db/client";
 import { accounts, emailLinks, mailJobs, type Profile, profiles, users } from "../platform/db/schema";
 import { consumeLink } from "../platform/email-links";
@@ -90,7 +91,7 @@ export async function acceptInvitation(options: {
 
     const passwordHash = options.passwordHash as string;
     const details = {
-      name: `${card.firstName} ${card.lastName}`.trim(),
+      name: fullName(card),
       firstName: card.firstName,
       lastName: card.lastName,
       phone: card.phone,

@@ -1,5 +1,5 @@
 import { and, eq, isNull, sql } from "drizzle-orm";
-import { fullName } from "~/lib/names";
+import { fullName, greetingName } from "~/lib/names";
 import { registerMailJob } from "../invitations/mail-queue";
 import { db } from "../platform/db/client";
 import { leads, type MailJob, profiles, users } from "../platform/db/schema";
@@ -34,6 +34,7 @@ async function leadOf(job: MailJob) {
       // a card not yet claimed, to the address it was prepared for.
       owner: {
         firstName: profiles.firstName,
+        lastName: profiles.lastName,
         email: sql<string>`coalesce(${users.email}, ${profiles.email})`,
         username: profiles.username,
       },
@@ -62,7 +63,7 @@ async function renderLeadForOwner(job: MailJob): Promise<MailMessage | null> {
   ];
   const shown = rows.filter((row): row is [string, string] => Boolean(row[1]));
   const text = [
-    `Hello ${owner.firstName},`,
+    `Hello ${greetingName(owner)},`,
     "",
     `${lead.name} shared their details with you from ${source}:`,
     "",
@@ -77,7 +78,7 @@ async function renderLeadForOwner(job: MailJob): Promise<MailMessage | null> {
     )
     .join("");
   const html = `<!doctype html><html><body style="font-family:system-ui,sans-serif;color:#111827;line-height:1.5">
-<p>Hello ${escapeHtml(owner.firstName)},</p>
+<p>Hello ${escapeHtml(greetingName(owner))},</p>
 <p>${escapeHtml(lead.name)} shared their details with you from ${source}:</p>
 <table role="presentation" style="border-collapse:collapse">${table}</table>
 <p><a href="${escapeHtml(link)}" style="display:inline-block;padding:10px 16px;border-radius:8px;background:#2563eb;color:#fff;text-decoration:none">See all your leads</a></p>

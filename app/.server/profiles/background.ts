@@ -1,5 +1,6 @@
 import sharp from "sharp";
 import { brandPalette } from "~/lib/color";
+import { fullName } from "~/lib/names";
 import { imageWork } from "../platform/image-work";
 import { getSiteSettings } from "../platform/site-settings";
 import { cardForViewer, getCardByUsername } from "./get-card";
@@ -36,7 +37,7 @@ export async function cardBackground(username: string, size: BackgroundSize): Pr
     ? brandPalette(card.brand.primaryColor, card.brand.secondaryColor)
     : brandPalette(site.primaryColor, site.secondaryColor);
   const family = familyOf(site);
-  const name = `${card.firstName} ${card.lastName}`.trim();
+  const name = fullName(card);
   const company = card.brand?.name ?? site.companyName;
   const [bold, regular, logo, qr] = await Promise.all([
     face(family, 700, name, company),

@@ -1,4 +1,5 @@
 import { and, eq, isNull, type SQL, sql } from "drizzle-orm";
+import { fullName } from "~/lib/names";
 import { type AuditChanges, type ConnectionAuthor, changedFields, recordAdminAction } from "../audit/record";
 import type { Actor } from "../platform/actor";
 import { isAdminEmail } from "../platform/admins";
@@ -40,7 +41,7 @@ export type ClaimValues = { [Key in keyof CardValues]?: CardValues[Key] | SQL };
 export type CardTarget = { id: string; label: string };
 
 export function cardLabel(card: { firstName: string; lastName: string; username?: string }): string {
-  const name = `${card.firstName} ${card.lastName}`.trim();
+  const name = fullName(card);
   return card.username ? `${name} (@${card.username})` : name;
 }
 

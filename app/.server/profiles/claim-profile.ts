@@ -106,7 +106,10 @@ async function claimOrCreateIn(cards: CardWriter, user: ClaimUser): Promise<Clai
     : {
         firstName: firstName || user.email.split("@")[0] || "Member",
         lastName,
-        username: await uniqueUsername(tx, usernameBase(firstName || user.email.split("@")[0] || "", lastName)),
+        username: await uniqueUsername(
+          tx,
+          usernameBase(firstName || user.email.split("@")[0] || "", lastName, user.email),
+        ),
         bio: null,
       };
   const created = await cards.create({

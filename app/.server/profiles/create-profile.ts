@@ -21,7 +21,8 @@ export async function createProfile({ actor, fields: input, photo }: CreateProfi
   if (!can(actor.role, "create:profile:any")) throw new ForbiddenError();
   // A username left blank follows the first.last rule, numbered when taken;
   // one that was typed must be free.
-  const username = input.username ?? (await uniqueUsername(db, usernameBase(input.firstName, input.lastName)));
+  const username =
+    input.username ?? (await uniqueUsername(db, usernameBase(input.firstName, input.lastName, input.email)));
   const fields: ProfileFields = { ...input, username };
   await assertProfileFieldsAvailable(fields, null);
 

@@ -6,6 +6,7 @@ import { auditLog, profiles, users } from "../platform/db/schema";
 import { NotFoundError, ValidationError } from "../platform/errors";
 import { deleteImageIfUnused } from "../platform/images";
 import { publish } from "../platform/realtime";
+import { cardLabel } from "./card-writer";
 import { oldNamesOf, reserveNamesOfDeletedCard } from "./previous-usernames";
 import { changeableProfiles } from "./scope";
 
@@ -51,7 +52,7 @@ export async function deleteProfile({ actor, profileId }: { actor: Actor; profil
     await recordAdminAction(tx, {
       actor,
       action: "delete",
-      target: { kind: "profile", id: row.id, label: `${row.firstName} ${row.lastName} (@${row.username})` },
+      target: { kind: "profile", id: row.id, label: cardLabel(row) },
     });
     return row;
   });

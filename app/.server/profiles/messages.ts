@@ -1,3 +1,5 @@
+import { fullName } from "~/lib/names";
+
 /** What a person reads after a profile write, the same from the member's edit and the dashboard. */
 type Named = { firstName: string; lastName: string };
 
@@ -8,7 +10,7 @@ export function profileSavedMessage(
   photoSkipped: boolean,
   emailChange: { email: string; outcome: "sent" | "too-many" } | null = null,
 ): string {
-  const saved = `Profile updated successfully for ${profile.firstName} ${profile.lastName}!`;
+  const saved = `Profile updated successfully for ${fullName(profile)}!`;
   const parts = [saved];
   if (photoSkipped) parts.push(PHOTO_SKIPPED);
   if (emailChange?.outcome === "sent") {
@@ -20,10 +22,10 @@ export function profileSavedMessage(
 }
 
 export function profileDeletedMessage(profile: Named): string {
-  return `Profile deleted successfully for ${profile.firstName} ${profile.lastName}.`;
+  return `Profile deleted successfully for ${fullName(profile)}.`;
 }
 
 export function profileCreatedMessage(profile: Named & { email: string }, photoSkipped: boolean): string {
-  const created = `Profile created for ${profile.firstName} ${profile.lastName}. They can claim it by signing up with ${profile.email}.`;
+  const created = `Profile created for ${fullName(profile)}. They can claim it by signing up with ${profile.email}.`;
   return photoSkipped ? `${created} Failed to upload image: the profile was created without a photo.` : created;
 }

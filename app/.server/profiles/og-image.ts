@@ -3,6 +3,7 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import sharp from "sharp";
 import { brandPalette } from "~/lib/color";
+import { fullName } from "~/lib/names";
 import { FONT_FAMILIES, type FontFamily, type SiteSettings } from "~/lib/settings";
 import { env } from "../platform/env";
 import { imageWork } from "../platform/image-work";
@@ -120,7 +121,7 @@ async function render(card: OgCard, site: OgSite): Promise<Buffer> {
     : brandPalette(site.primaryColor, site.secondaryColor);
   const ink = palette.onBanner;
   const family = familyOf(site);
-  const name = `${card.firstName} ${card.lastName}`.trim();
+  const name = fullName(card);
   const [first = "", last = ""] = [Array.from(card.firstName)[0], Array.from(card.lastName)[0]];
   // Arabic letters side by side would join into a word; a zero-width non-joiner keeps the two initials apart.
   const initials = `${first}${/\p{sc=Arabic}/u.test(first + last) ? "\u200c" : ""}${last}`.toUpperCase();

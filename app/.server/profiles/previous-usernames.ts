@@ -7,6 +7,7 @@ import { profiles, throttleEvents, usernameRedirects } from "../platform/db/sche
 import { ForbiddenError, NotFoundError, ValidationError } from "../platform/errors";
 import { publish } from "../platform/realtime";
 import { keyedHash } from "../platform/tokens";
+import { cardLabel } from "./card-writer";
 import { isPossibleUsername, oldNameLive } from "./usernames";
 
 /** Old names a card keeps at most: the newest; older ones are free for others again. */
@@ -95,7 +96,7 @@ export async function releaseOldUsername({
     await recordAdminAction(tx, {
       actor,
       action: "update",
-      target: { kind: "profile", id: profileId, label: `${card.firstName} ${card.lastName} (@${card.username})` },
+      target: { kind: "profile", id: profileId, label: cardLabel(card) },
       changes: { oldUsername: [released.username, null] },
     });
   });

@@ -8,6 +8,7 @@ import {
 } from "~/lib/card-fields";
 import { brandPalette } from "~/lib/color";
 import { mediaUrl } from "~/lib/media";
+import { fullName } from "~/lib/names";
 import { brandLogoPng } from "../brands/logo-png";
 import { env } from "../platform/env";
 import { jpegKeyOf } from "../platform/images";
@@ -107,7 +108,7 @@ function emailSignature(
     : brandPalette(site.primaryColor, site.secondaryColor);
   // Mail is read on white far more than on dark: the light theme's link colour, readable there.
   const accent = palette.light.ink;
-  const name = `${card.firstName} ${card.lastName}`.trim();
+  const name = fullName(card);
   const role = fieldsIn("role")
     .flatMap((key) => fieldTexts(card[key]))
     .join(", ");

@@ -3,17 +3,30 @@ import { transliterate } from "transliteration";
 import type { Queryable } from "../platform/db/client";
 import { profiles, usernameRedirects } from "../platform/db/schema";
 
+/** Letters whose transliteration reads as the person would write their name in Latin letters. */
+const READS_RIGHT = /^[\p{Script=Latin}\p{Script=Greek}\p{Script=Cyrillic}]$/u;
+
+function clean(value: string): string {
+  return transliterate(value.normalize("NFC"))
+    .toLowerCase()
+    .replace(/\s+/g, "")
+    .replace(/[^a-z0-9._-]/g, "");
+}
+
 /**
  * A new card's username: lowercase first name, a dot, lowercase last name,
  * spaces removed. Every letter is transliterated to ASCII (ı → i, ø → o,
- * ß → ss, 张 → zhang) and what still does not belong in a URL is dropped.
+ * ß → ss, Юлия → yuliya) and what still does not belong in a URL is dropped.
+ * A name in a script whose transliteration guesses (Japanese kanji read as
+ * Chinese: 佐藤 浩 → hao.zuoteng; Arabic without its vowels: ليلى حداد →
+ * lyl.hdd) takes the part of the address before the @ instead, which the
+ * person chose in Latin letters (hiroshi.sato), when there is one.
  */
-export function usernameBase(firstName: string, lastName: string): string {
-  const clean = (value: string) =>
-    transliterate(value.normalize("NFC"))
-      .toLowerCase()
-      .replace(/\s+/g, "")
-      .replace(/[^a-z0-9._-]/g, "");
+export function usernameBase(firstName: string, lastName: string, email?: string | null): string {
+  const letters = [...`${firstName}${lastName}`].filter((char) => /\p{L}/u.test(char));
+  const guessed = letters.some((char) => !READS_RIGHT.test(char));
+  const local = clean(email?.split("@")[0] ?? "").replace(/^[._-]+|[._-]+$/g, "");
+  if (guessed && /[a-z]/.test(local)) return local.slice(0, 30);
   const base = [clean(firstName), clean(lastName)].filter(Boolean).join(".");
   return base || "member";
 }

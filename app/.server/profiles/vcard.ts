@@ -1,4 +1,5 @@
 import { CARD_FIELD_KEYS, type CardDetails, fieldTexts } from "~/lib/card-fields";
+import { fullName } from "~/lib/names";
 import { splitPhone } from "~/lib/phone";
 import { CONTROL_CHARACTERS } from "../platform/validation";
 import { CARD_FIELD_RULES, type VCardProperty } from "./card-fields";
@@ -97,9 +98,9 @@ const WRITE: Record<Exclude<VCardProperty, "ORG">, (value: string) => string | n
 
 export function buildVCard(card: VCardInput): string {
   const lines: string[] = ["BEGIN:VCARD", "VERSION:3.0"];
-  const fullName = `${card.firstName} ${card.lastName}`.trim();
+  const formatted = fullName(card);
   lines.push(`N:${escapeText(card.lastName.trim())};${escapeText(card.firstName.trim())};;;`);
-  if (fullName) lines.push(`FN:${escapeText(fullName)}`);
+  if (formatted) lines.push(`FN:${escapeText(formatted)}`);
   // The company and the unit within it are the two parts of ORG (RFC 2426 §3.5.5).
   const organization = card.organization?.trim() ?? "";
   let unit = "";

@@ -204,7 +204,7 @@ async function cardFor(cards: CardWriter, scimUserId: string, attributes: ScimAt
   const made = await cards.create({
     ...fields,
     ...names,
-    username: await uniqueUsername(cards.tx, usernameBase(names.firstName, names.lastName)),
+    username: await uniqueUsername(cards.tx, usernameBase(names.firstName, names.lastName, fields.email)),
     fieldVisibility: await newCardVisibility(cards.tx),
     userId: null,
   });

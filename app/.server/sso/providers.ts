@@ -240,6 +240,8 @@ export async function saveProvider({
     ...settings.columns,
     name: form.name,
     requireSso: form.requireSso,
+    // Kept while it stays required; a provider newly required is required from now.
+    requiredSince: !form.requireSso ? null : before?.requireSso ? undefined : new Date(),
     refreshCard: form.refreshCard,
     verifiesAddresses: form.verifiesAddresses,
   };

@@ -3,6 +3,7 @@ import forge from "node-forge";
 import { PKPass } from "passkit-generator";
 import sharp from "sharp";
 import { brandPalette } from "~/lib/color";
+import { fullName } from "~/lib/names";
 import { can } from "~/lib/permissions";
 import { recordAdminAction } from "../audit/record";
 import { brandLogoPng } from "../brands/logo-png";
@@ -299,7 +300,7 @@ export async function appleWalletPass(
   const background = palette.light.solid;
   const foreground = palette.light.onSolid;
   const company = card.brand?.name ?? site.companyName;
-  const name = `${card.firstName} ${card.lastName}`.trim();
+  const name = fullName(card);
   const address = cardUrl(card.username);
 
   const logo = card.brand ? await brandLogoPng(card.brand.id, 25, 160) : null;

@@ -4,6 +4,7 @@ import { importPKCS8, SignJWT } from "jose";
 import { z } from "zod";
 import { brandPalette } from "~/lib/color";
 import { mediaUrl } from "~/lib/media";
+import { fullName } from "~/lib/names";
 import { can } from "~/lib/permissions";
 import { recordAdminAction } from "../audit/record";
 import type { Actor } from "../platform/actor";
@@ -194,7 +195,7 @@ export async function googleWalletSaveUrl(username: string): Promise<string | "u
     ? brandPalette(card.brand.primaryColor, card.brand.secondaryColor)
     : brandPalette(site.primaryColor, site.secondaryColor);
   const company = card.brand?.name ?? site.companyName;
-  const name = `${card.firstName} ${card.lastName}`.trim();
+  const name = fullName(card);
   const logo = card.brand?.logo ? `${env.PUBLIC_URL}${mediaUrl(card.brand.logo)}` : null;
   const classId = `${wallet.issuerId}.namecard_card`;
   const details = googlePassDetails(shown);

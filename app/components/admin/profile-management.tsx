@@ -41,7 +41,7 @@ import { useDialogFetcher } from "~/components/use-dialog-fetcher";
 import type { ActionFailure } from "~/lib/action-result";
 import { cn } from "~/lib/cn";
 import type { DashboardData, ManagedProfile, ProfileManagementData } from "~/lib/dashboard";
-import { fullName } from "~/lib/names";
+import { fullName, greetingName } from "~/lib/names";
 
 type Row = ManagedProfile;
 
@@ -297,8 +297,8 @@ export function ProfileManagement({
               </p>
               {deleting.claimed ? (
                 <p>
-                  {deleting.firstName}'s account goes with it: they are signed out everywhere and cannot sign in again.
-                  To let someone go but keep their card's history, deactivate it instead.
+                  {greetingName(deleting)}'s account goes with it: they are signed out everywhere and cannot sign in
+                  again. To let someone go but keep their card's history, deactivate it instead.
                 </p>
               ) : null}
             </>
@@ -529,12 +529,7 @@ function EditProfileDialog({
   const { fetcher, busy: saving, failure: failed, onSubmit } = useDialogFetcher(onClose);
   const pickable = brands.filter((brand) => brand.active || brand.id === row.companyBrandId);
   return (
-    <Modal
-      open
-      onOpenChange={(open) => !open && onClose()}
-      title={`Edit Profile: ${row.firstName} ${row.lastName}`}
-      wide
-    >
+    <Modal open onOpenChange={(open) => !open && onClose()} title={`Edit Profile: ${fullName(row)}`} wide>
       <fetcher.Form
         method="post"
         action="/admin/profiles"

@@ -15,6 +15,7 @@ import { PageHeader } from "~/components/page-header";
 import { RefreshButton } from "~/components/refresh-button";
 import { Button } from "~/components/ui/button";
 import { cn } from "~/lib/cn";
+import { fullName } from "~/lib/names";
 import type { LiveHandle } from "~/lib/realtime";
 import { NO_BRAND_COLOR } from "~/lib/settings";
 import type { Route } from "./+types/analytics";
@@ -129,9 +130,7 @@ export default function Analytics({ loaderData }: Route.ComponentProps) {
                     {index + 1}
                   </span>
                   <span className="min-w-0 flex-1">
-                    <span className="block font-medium wrap-anywhere">
-                      {person.firstName} {person.lastName}
-                    </span>
+                    <span className="block font-medium wrap-anywhere">{fullName(person)}</span>
                     <span className="block text-slate-500 wrap-anywhere dark:text-slate-400">
                       @{person.username}
                       {person.brandName ? ` · ${person.brandName}` : ""}
@@ -167,10 +166,10 @@ export default function Analytics({ loaderData }: Route.ComponentProps) {
                         to={`/leads?card=${encodeURIComponent(card.username)}`}
                         className="text-brand-ink hover:underline"
                       >
-                        {card.firstName} {card.lastName}
+                        {fullName(card)}
                       </Link>
                     ) : (
-                      `${card.firstName} ${card.lastName}`
+                      fullName(card)
                     )}
                   </span>
                   <span className="tabular-nums">

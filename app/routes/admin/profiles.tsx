@@ -27,6 +27,7 @@ import { ProfileFieldsSchema, ProfileIdSchema, ReleaseUsernameSchema } from "~/.
 import { updateProfile } from "~/.server/profiles/update-profile";
 import { AdminDashboard } from "~/components/admin/dashboard";
 import { IMAGE_TOO_LARGE } from "~/lib/limits";
+import { fullName } from "~/lib/names";
 import type { LiveHandle } from "~/lib/realtime";
 import { viewerContext } from "~/middleware/viewer.server";
 import type { Route } from "./+types/profiles";
@@ -96,7 +97,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       try {
         const { id } = parseForm(ProfileIdSchema, values);
         const card = await setCardState({ actor: viewer, profileId: id, state: deactivate ? "deactivated" : "active" });
-        const name = `${card.firstName} ${card.lastName}`;
+        const name = fullName(card);
         return redirectWithToast(back, {
           text: deactivate
             ? `${name}'s card was deactivated: they are signed out and their card is hidden.`
@@ -121,7 +122,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       }
       try {
         const person = await setRole({ actor: viewer, profileId: id, role: admin ? "admin" : "member" });
-        const name = `${person.firstName} ${person.lastName}`;
+        const name = fullName(person);
         return redirectWithToast(back, {
           text: admin ? `${name} is now an administrator.` : `${name} is a member again, no longer an administrator.`,
         });
@@ -140,7 +141,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       try {
         const { id } = parseForm(ProfileIdSchema, values);
         const person = await removeSecondFactor({ actor: viewer, profileId: id });
-        const name = `${person.firstName} ${person.lastName}`;
+        const name = fullName(person);
         return redirectWithToast(back, {
           text: person.removed
             ? `${name}'s authenticator app and passkeys were removed, and they were signed out everywhere.`

@@ -9,6 +9,7 @@ import { appleWalletReady } from "~/.server/wallet/apple";
 import { googleWalletReady } from "~/.server/wallet/google";
 import { AdminDashboard } from "~/components/admin/dashboard";
 import { CardActivity } from "~/components/card-activity";
+import { greetingName } from "~/lib/names";
 import type { LiveHandle } from "~/lib/realtime";
 import { viewerContext } from "~/middleware/viewer.server";
 import type { Route } from "./+types/home";
@@ -45,7 +46,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   return {
     kind: "member" as const,
     profileId: profile?.id ?? null,
-    firstName: profile?.firstName ?? "",
+    // The name the greeting uses: the given name, or the whole name where it comes first (lib/names.ts).
+    firstName: profile ? greetingName(profile) : "",
     username: profile?.username ?? "",
     views: profile?.viewCount ?? 0,
     rank,

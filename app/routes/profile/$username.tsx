@@ -38,7 +38,7 @@ import { ViewsWord } from "~/components/views-word";
 import { shortBackLabel, WayBackLink } from "~/components/way-back";
 import { detailsOf } from "~/lib/card-fields";
 import { mediaUrl } from "~/lib/media";
-import { fullName } from "~/lib/names";
+import { fullName, greetingName } from "~/lib/names";
 import { useLiveData } from "~/lib/realtime";
 import type { Route } from "./+types/$username";
 
@@ -283,7 +283,7 @@ export default function PublicCard({ loaderData }: Route.ComponentProps) {
               <p className="mt-5 whitespace-pre-line text-slate-700 wrap-anywhere dark:text-slate-300">{card.bio}</p>
             ) : null}
             <div className="mt-6 flex flex-col gap-3 sm:flex-row">
-              <SaveContactButton href={links.vcard} fileName={links.vcardName} firstName={card.firstName} />
+              <SaveContactButton href={links.vcard} fileName={links.vcardName} firstName={greetingName(card)} />
               <ShareButton url={links.card} title={name} />
             </div>
             {owner ? null : (
@@ -292,7 +292,7 @@ export default function PublicCard({ loaderData }: Route.ComponentProps) {
                 className={buttonClasses("ghost", "md", "mt-3 w-full justify-center text-brand-ink sm:w-auto")}
               >
                 <Handshake aria-hidden className="size-5" />
-                Share your details with {card.firstName}
+                Share your details with {greetingName(card)}
               </Link>
             )}
 

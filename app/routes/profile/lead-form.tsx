@@ -21,7 +21,7 @@ import { Button, buttonClasses } from "~/components/ui/button";
 import type { ActionFailure } from "~/lib/action-result";
 import { LEAD_LIMITS, type LeadSource } from "~/lib/leads";
 import { mediaUrl } from "~/lib/media";
-import { fullName } from "~/lib/names";
+import { fullName, greetingName } from "~/lib/names";
 import type { Route } from "./+types/lead-form";
 
 /**
@@ -179,7 +179,7 @@ export default function LeadForm({ loaderData, actionData }: Route.ComponentProp
       <header className="mx-auto flex max-w-xl items-center justify-between gap-2 px-4 py-3">
         <Link to={cardHref} className={buttonClasses("ghost", "sm", "whitespace-nowrap")}>
           <Contact aria-hidden className="size-4" />
-          {card.firstName}'s card
+          {greetingName(card)}'s card
         </Link>
         <ThemeSwitch />
       </header>
@@ -195,14 +195,14 @@ export default function LeadForm({ loaderData, actionData }: Route.ComponentProp
             </div>
           </div>
           {actionData && "sent" in actionData ? (
-            <Sent firstName={card.firstName} wantsCard={actionData.wantsCard} card={card} cardHref={cardHref} />
+            <Sent firstName={greetingName(card)} wantsCard={actionData.wantsCard} card={card} cardHref={cardHref} />
           ) : (
             <div className="p-6 sm:p-8">
               <h1 className="text-2xl font-semibold tracking-tight wrap-anywhere">
-                Share your details with {card.firstName}
+                Share your details with {greetingName(card)}
               </h1>
               <p className="mt-2 text-slate-600 dark:text-slate-400">
-                {card.firstName} gets them by e-mail and can get back in touch with you.
+                {greetingName(card)} gets them by e-mail and can get back in touch with you.
               </p>
               {owner ? (
                 <Alert tone="info" className="mt-4">
@@ -275,7 +275,7 @@ export default function LeadForm({ loaderData, actionData }: Route.ComponentProp
                   id={fieldId("message")}
                   rows={3}
                   maxLength={LEAD_LIMITS.message}
-                  hint={`Where you met, or what you would like to talk about with ${card.firstName}.`}
+                  hint={`Where you met, or what you would like to talk about with ${greetingName(card)}.`}
                   defaultValue={values.message}
                   errors={errors?.message}
                 />
@@ -283,7 +283,7 @@ export default function LeadForm({ loaderData, actionData }: Route.ComponentProp
                   name="wantsCard"
                   defaultChecked={values.wantsCard === "yes"}
                   errors={errors?.wantsCard}
-                  label={`Also email me ${card.firstName}'s contact card`}
+                  label={`Also email me ${greetingName(card)}'s contact card`}
                 />
                 <Checkbox
                   name="consent"

@@ -2,6 +2,7 @@ import { cardMissing } from "~/.server/http/card-gone";
 import { getSiteSettings } from "~/.server/platform/site-settings";
 import { getCardByUsername } from "~/.server/profiles/get-card";
 import { brandPalette } from "~/lib/color";
+import { fullName, greetingName } from "~/lib/names";
 import type { Route } from "./+types/manifest.webmanifest";
 
 /**
@@ -18,9 +19,9 @@ export async function loader({ params }: Route.LoaderArgs) {
     : brandPalette(site.primaryColor, site.secondaryColor);
   const manifest = {
     id: base,
-    name: `${card.firstName} ${card.lastName}`.trim(),
+    name: fullName(card),
     short_name: card.firstName.slice(0, 12) || card.username.slice(0, 12),
-    description: `${card.firstName}'s digital business card at ${card.brand?.name ?? site.companyName}`,
+    description: `${greetingName(card)}'s digital business card at ${card.brand?.name ?? site.companyName}`,
     start_url: base,
     scope: "/",
     display: "standalone",

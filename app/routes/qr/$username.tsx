@@ -16,7 +16,7 @@ import { buttonClasses } from "~/components/ui/button";
 import { ViewsWord } from "~/components/views-word";
 import { shortBackLabel, WayBackLink } from "~/components/way-back";
 import { mediaUrl } from "~/lib/media";
-import { fullName } from "~/lib/names";
+import { fullName, greetingName } from "~/lib/names";
 import { useSite } from "~/lib/site";
 import type { Route } from "./+types/$username";
 
@@ -110,7 +110,7 @@ export default function MobileQr({ loaderData }: Route.ComponentProps) {
             {card.title ? <p className="mt-1 wrap-anywhere">{card.title}</p> : null}
           </div>
           <div className="space-y-4 p-6 text-center">
-            <p className="text-lg font-medium wrap-anywhere">Scan to connect with {card.firstName}</p>
+            <p className="text-lg font-medium wrap-anywhere">Scan to connect with {greetingName(card)}</p>
             <div
               role="img"
               aria-label={`QR code for ${fullName(card)}'s card`}
@@ -137,7 +137,7 @@ export default function MobileQr({ loaderData }: Route.ComponentProps) {
           className="inline-flex items-center gap-1.5 font-medium text-brand-ink hover:underline"
         >
           <Handshake aria-hidden className="size-4" />
-          Share your details with {card.firstName}
+          Share your details with {greetingName(card)}
         </Link>
       </footer>
     </div>

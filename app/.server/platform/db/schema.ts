@@ -637,6 +637,11 @@ export const identityProviders = pgTable(
     authorizationOrigin: text("authorization_origin").notNull(),
     /** People of its domains may not use a password (ADMIN_EMAILS excepted). */
     requireSso: boolean("require_sso").notNull().default(false),
+    /**
+     * Since when the provider is required (null while it is not): a password sign-in of an
+     * ADMIN_EMAILS address from then on needs a second factor (docs/decisions/043-a-second-factor.md).
+     */
+    requiredSince: timestamp("required_since", { withTimezone: true }),
     /** Later sign-ins copy the provider's name, job title and phone onto the card. */
     refreshCard: boolean("refresh_card").notNull().default(false),
     /**

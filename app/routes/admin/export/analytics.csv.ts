@@ -3,6 +3,7 @@ import { requireAdmin, requirePermission } from "~/.server/http/authz";
 import { csvResponse } from "~/.server/http/responses";
 import { leadsByCard } from "~/.server/leads/owner";
 import { isoDay, toCsv } from "~/.server/platform/csv";
+import { fullName } from "~/lib/names";
 import type { Route } from "./+types/analytics.csv";
 
 /** Cards listed with their lead counts in the file, at most. */
@@ -29,11 +30,11 @@ export async function loader({ request }: Route.LoaderArgs) {
     [],
     ["Top Profiles"],
     ["Name", "Username", "Views", "Brand"],
-    ...top.map((row) => [`${row.firstName} ${row.lastName}`, row.username, row.views, row.brandName ?? "No brand"]),
+    ...top.map((row) => [fullName(row), row.username, row.views, row.brandName ?? "No brand"]),
     [],
     ["Leads by Card"],
     ["Name", "Username", "Leads"],
-    ...leads.top.map((row) => [`${row.firstName} ${row.lastName}`, row.username, row.leads]),
+    ...leads.top.map((row) => [fullName(row), row.username, row.leads]),
   ]);
   return csvResponse(body, `${isoDay()}-namecard-analytics.csv`);
 }

@@ -3,6 +3,7 @@ import { requireAdmin, requirePermission } from "~/.server/http/authz";
 import { csvResponse } from "~/.server/http/responses";
 import { isoDay, toCsv } from "~/.server/platform/csv";
 import { allProfilesForExport } from "~/.server/profiles/admin-list";
+import { fullName } from "~/lib/names";
 import type { Route } from "./+types/dashboard.csv";
 
 /** The dashboard CSV: a metrics block, then one row per profile. */
@@ -22,7 +23,7 @@ export async function loader({ request }: Route.LoaderArgs) {
     [],
     ["Name", "Email", "Username", "Brand", "Status", "Views", "Created"],
     ...rows.map((row) => [
-      `${row.firstName} ${row.lastName}`,
+      fullName(row),
       row.email,
       row.username,
       row.brandName ?? "No brand",
