@@ -349,11 +349,12 @@ describe.skipIf(ON_POSTGRES || !SERVER_BUILT)("a body over its route's limit, to
       // Reading a fast body makes garbage that the process may hold for a while (V8 collects
       // Buffers' memory when enough of it has piled up, tens of MB), so one such refusal says
       // little. Three after a first: a server that kept the bodies would have grown by three
-      // of them; one that drops them by no more than one, plus what it holds between collections.
+      // of them; one that drops them by no more than one, plus what it holds between collections
+      // (up to about 20 MB on Node 24, whose collector waits longer): less than two bodies.
       if (rounds > 1) await refuse();
       const before = rssKb(server.child.pid!);
       for (let round = 0; round < rounds; round++) await refuse();
-      expect(rssKb(server.child.pid!) - before).toBeLessThan(Math.max(bytes / 1024 + 16 * 1024, 32 * 1024));
+      expect(rssKb(server.child.pid!) - before).toBeLessThan(Math.max(bytes / 1024 + 32 * 1024, 32 * 1024));
     },
     60_000,
   );
