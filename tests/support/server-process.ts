@@ -37,8 +37,19 @@ export function freePort(): Promise<number> {
   });
 }
 
+/** The scratch folders this test process made: removed when it ends, so runs never fill the disk. */
+const scratch = new Set<string>();
+
+/** A new folder for one test's data (a server's DATA_DIR, an archive), removed when the test process ends. */
 export function scratchDir(prefix = "namecard-process-") {
-  return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  if (scratch.size === 0) {
+    process.once("exit", () => {
+      for (const made of scratch) fs.rmSync(made, { recursive: true, force: true });
+    });
+  }
+  scratch.add(dir);
+  return dir;
 }
 
 /** The environment of a production server on `port` with its own DATA_DIR. */
