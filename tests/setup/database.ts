@@ -7,6 +7,7 @@ import { afterAll, aroundEach, beforeAll, beforeEach, expect, inject } from "vit
 import { isRetryableConflict } from "~/.server/platform/db/errors";
 import { type DatabaseHandle, openPglite, openPostgres, setDatabase } from "../../app/.server/platform/db/client";
 import { present } from "../support/present";
+import { removeScratchDirs } from "../support/server-process";
 import { ON_BOTH_ENGINES } from "./engines";
 import { adminUrl } from "./global-database";
 import { sentBy, watchSideBySide } from "./side-by-side";
@@ -85,3 +86,7 @@ beforeEach(async () => {
     }
   }
 });
+
+// The folders a file's servers and archives used go once the file is done (its own afterAll hooks, which
+// stop its servers, run first): a run leaves nothing in the system's temporary folder.
+afterAll(removeScratchDirs);

@@ -37,19 +37,20 @@ export function freePort(): Promise<number> {
   });
 }
 
-/** The scratch folders this test process made: removed when it ends, so runs never fill the disk. */
+/** The scratch folders the running test file made: removed after it (tests/setup/database.ts), so runs never fill the disk. */
 const scratch = new Set<string>();
 
-/** A new folder for one test's data (a server's DATA_DIR, an archive), removed when the test process ends. */
+/** A new folder for one test's data (a server's DATA_DIR, an archive), removed once its test file is done. */
 export function scratchDir(prefix = "namecard-process-") {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
-  if (scratch.size === 0) {
-    process.once("exit", () => {
-      for (const made of scratch) fs.rmSync(made, { recursive: true, force: true });
-    });
-  }
   scratch.add(dir);
   return dir;
+}
+
+/** Removes the scratch folders made so far: called after each test file, once its servers have stopped. */
+export function removeScratchDirs() {
+  for (const dir of scratch) fs.rmSync(dir, { recursive: true, force: true });
+  scratch.clear();
 }
 
 /** The environment of a production server on `port` with its own DATA_DIR. */

@@ -6,7 +6,7 @@ import { finished } from "node:stream/promises";
 import { gunzipSync, gzipSync } from "node:zlib";
 import { is } from "drizzle-orm";
 import { getTableConfig, PgTable } from "drizzle-orm/pg-core";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import * as schema from "../platform/db/schema";
 import {
   type ArchiveLine,
@@ -18,6 +18,17 @@ import {
   RestoreError,
   readArchiveLines,
 } from "./archive";
+
+/** The temporary folders this file made, removed once it is done. */
+const made: string[] = [];
+function madeDir(prefix: string): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  made.push(dir);
+  return dir;
+}
+afterAll(() => {
+  for (const dir of made) fs.rmSync(dir, { recursive: true, force: true });
+});
 
 const nameOf = (table: PgTable) => getTableConfig(table).name;
 
@@ -58,7 +69,7 @@ describe("the backup archive", () => {
       ...rows.map((row) => ({ table: "profiles", rows: [row] })),
       { end: { tables: { profiles: rows.length }, files: 0, missingFiles: [] } },
     ];
-    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "namecard-archive-")), "backup.ndjson.gz");
+    const file = path.join(madeDir("namecard-archive-"), "backup.ndjson.gz");
     const text = lines.map((line) => `${JSON.stringify(line)}\n`).join("");
     expect(Buffer.byteLength(text)).toBeGreaterThan(10 * 16 * 1024);
     fs.writeFileSync(file, gzipSync(text));
@@ -74,7 +85,7 @@ describe("the backup archive", () => {
       (_, index) => `${JSON.stringify({ table: "profiles", rows: [{ id: index, bio: "Ärzte ".repeat(20) }] })}\n`,
     );
     const whole = gzipSync(lines.join(""));
-    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "namecard-archive-")), "cut.ndjson.gz");
+    const file = path.join(madeDir("namecard-archive-"), "cut.ndjson.gz");
     fs.writeFileSync(file, whole.subarray(0, Math.floor(whole.length / 2)));
     const read = async () => {
       for await (const _ of readArchiveLines(file)) {
@@ -89,7 +100,7 @@ describe("the backup archive", () => {
 const SECRET = "archive-test-secret-archive-test-secret-01";
 const OTHER_SECRET = "another-installation-secret-another-one-02";
 
-const scratch = () => fs.mkdtempSync(path.join(os.tmpdir(), "namecard-archive-"));
+const scratch = () => madeDir("namecard-archive-");
 
 /** The lines of a small archive: a header, two people, a photo and the end line. */
 function archiveContent(): Exclude<ArchiveLine, { checksum: unknown }>[] {

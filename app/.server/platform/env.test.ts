@@ -1,11 +1,22 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { EnvError, forgedAddressWarning, parseEnv } from "./env";
 
+/** The temporary folders this file made, removed once it is done. */
+const made: string[] = [];
+function madeDir(prefix: string): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  made.push(dir);
+  return dir;
+}
+afterAll(() => {
+  for (const dir of made) fs.rmSync(dir, { recursive: true, force: true });
+});
+
 function tempDir() {
-  return fs.mkdtempSync(path.join(os.tmpdir(), "namecard-env-"));
+  return madeDir("namecard-env-");
 }
 
 describe("configuration", () => {
