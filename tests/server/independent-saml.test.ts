@@ -1,5 +1,6 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Actor } from "~/.server/platform/actor";
 import { db } from "~/.server/platform/db/client";
 import { profiles } from "~/.server/platform/db/schema";
 import { recentFailures } from "~/.server/sso/failures";
@@ -17,6 +18,19 @@ import { createMember, present } from "./helpers";
  * signature algorithm (SHA-1 by default, which Namecard refuses), connected by
  * its metadata alone, as docs/admin/single-sign-on.md tells an administrator to.
  */
+/** An administrator connects a provider by pasting its metadata, as docs/admin/single-sign-on.md says. */
+async function connectByMetadata(admin: { viewer: Actor }, name: string, metadata: string) {
+  const form = ProviderFormSchema.parse({
+    protocol: "saml",
+    name,
+    metadata,
+    domains: "initech.test",
+    idpInitiated: "",
+    refreshCard: "",
+  });
+  return saveProvider({ actor: admin.viewer, id: null, form });
+}
+
 const installed = pysaml2Installed();
 if (!installed && process.env.CI)
   throw new Error("pysaml2 is missing: `bash .ci/run` installs python3-pysaml2 and xmlsec1");
@@ -36,15 +50,7 @@ describe.skipIf(!installed)(
   () => {
     it("signs a person in at the first try with their card filled from its attributes", async () => {
       const admin = await createMember({ email: "admin@example.com", firstName: "Ada", lastName: "Admin" });
-      const form = ProviderFormSchema.parse({
-        protocol: "saml",
-        name: "Initech SAML",
-        metadata: await idp.metadata(),
-        domains: "initech.test",
-        idpInitiated: "",
-        refreshCard: "",
-      });
-      const provider = await saveProvider({ actor: admin.viewer, id: null, form });
+      const provider = await connectByMetadata(admin, "Initech SAML", await idp.metadata());
 
       await idp.signInAs("pete", {
         mail: ["pete.gibbons@initech.test"],
@@ -76,15 +82,7 @@ describe.skipIf(!installed)(
       const sha1 = await startPysaml2Idp({ defaultAlgorithms: true });
       try {
         const admin = await createMember({ email: "admin@example.com", firstName: "Ada", lastName: "Admin" });
-        const form = ProviderFormSchema.parse({
-          protocol: "saml",
-          name: "Initech SAML",
-          metadata: await sha1.metadata(),
-          domains: "initech.test",
-          idpInitiated: "",
-          refreshCard: "",
-        });
-        const provider = await saveProvider({ actor: admin.viewer, id: null, form });
+        const provider = await connectByMetadata(admin, "Initech SAML", await sha1.metadata());
         await sha1.signInAs("milton", { mail: ["milton@initech.test"], givenName: ["Milton"], sn: ["Waddams"] });
         const browser = new SsoBrowser();
         const started = await browser.start({ providerId: provider.id });
@@ -134,15 +132,7 @@ describe.skipIf(!simpleSamlPhpHere)(
 
     it("signs a person in at the first try with their card filled from its attributes", async () => {
       const admin = await createMember({ email: "admin@example.com", firstName: "Ada", lastName: "Admin" });
-      const form = ProviderFormSchema.parse({
-        protocol: "saml",
-        name: "Initech SimpleSAMLphp",
-        metadata: await ssp.metadata(),
-        domains: "initech.test",
-        idpInitiated: "",
-        refreshCard: "",
-      });
-      const provider = await saveProvider({ actor: admin.viewer, id: null, form });
+      const provider = await connectByMetadata(admin, "Initech SimpleSAMLphp", await ssp.metadata());
 
       const browser = new SsoBrowser();
       const started = await browser.start({ providerId: provider.id });
@@ -169,15 +159,7 @@ describe.skipIf(!simpleSamlPhpHere)(
       const transient = await startSimpleSamlPhp([PETE], { persistentNameId: false });
       try {
         const admin = await createMember({ email: "admin@example.com", firstName: "Ada", lastName: "Admin" });
-        const form = ProviderFormSchema.parse({
-          protocol: "saml",
-          name: "Initech SimpleSAMLphp",
-          metadata: await transient.metadata(),
-          domains: "initech.test",
-          idpInitiated: "",
-          refreshCard: "",
-        });
-        const provider = await saveProvider({ actor: admin.viewer, id: null, form });
+        const provider = await connectByMetadata(admin, "Initech SimpleSAMLphp", await transient.metadata());
         const browser = new SsoBrowser();
         const started = await browser.start({ providerId: provider.id });
         const encoded = await transient.responseTo(present(started.body.url, "the provider's address"), PETE);

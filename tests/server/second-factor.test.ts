@@ -82,6 +82,20 @@ async function secondStep(cookie: string, fields: Record<string, string>) {
   return { ...result, cookie: cookieFrom(result.headers, cookie) };
 }
 
+/** A passkey kept for an account, as registering one on a phone leaves it (the key itself is not used here). */
+function insertPasskey(id: string, userId: string) {
+  return db.insert(passkeys).values({
+    id,
+    name: "Phone",
+    publicKey: "AAAA",
+    userId,
+    credentialID: `credential-of-${id}`,
+    counter: 0,
+    deviceType: "multiDevice",
+    backedUp: true,
+  });
+}
+
 /** The profiles page's forms are multipart, as its upload of photos makes them. */
 function profilesForm(fields: Record<string, string>) {
   const form = new FormData();
@@ -302,16 +316,7 @@ describe("a second step the administrators ask for", () => {
 describe("a password someone else learned", () => {
   it("cannot add an app beside the account's passkey from a password sign-in the company asks a second step of", async () => {
     const admin = await createMember({ email: "admin@example.com" });
-    await db.insert(passkeys).values({
-      id: "pk-admin",
-      name: "Phone",
-      publicKey: "AAAA",
-      userId: admin.id,
-      credentialID: "cred-admin",
-      counter: 0,
-      deviceType: "multiDevice",
-      backedUp: true,
-    });
+    await insertPasskey("pk-admin", admin.id);
     await askSecondFactorOf("admins", admin);
     // The password sign-in owes its second step; the account's way in is its passkey.
     expect(await getOptionalViewer(getRequest("/", admin.cookie))).toBeNull();
@@ -411,16 +416,7 @@ describe("setting factors up from outside the account's pages", () => {
   it("removes only the account's own passkeys", async () => {
     const owner = await createMember();
     const other = await createMember();
-    await db.insert(passkeys).values({
-      id: "pk-owner",
-      name: "Phone",
-      publicKey: "AAAA",
-      userId: owner.id,
-      credentialID: "cred-owner",
-      counter: 0,
-      deviceType: "multiDevice",
-      backedUp: true,
-    });
+    await insertPasskey("pk-owner", owner.id);
     const tried = await run(
       securityAction,
       formRequest("/account/security", { intent: "passkey-remove", id: "pk-owner" }, { cookie: other.cookie }),

@@ -110,8 +110,56 @@ export async function showSetup(uri: string, recoveryCodes: string[]): Promise<A
   };
 }
 
+/** What a page shows after one of these steps: the set-up to go on with, and what to correct. */
+export type FactorAnswer = {
+  setup?: AuthenticatorSetup;
+  fieldErrors?: { password?: string[]; code?: string[] };
+  formError?: string;
+};
+
+/** A refusal as the page shows it: beside its field, or above the form. */
+export function refusalAnswer(
+  refusal: FactorRefusal,
+  setup?: AuthenticatorSetup,
+): { status: number; body: FactorAnswer } {
+  const body: FactorAnswer = refusal.field
+    ? { setup, fieldErrors: { [refusal.field === "code" ? "code" : "password"]: [refusal.message] } }
+    : { setup, formError: refusal.message };
+  return { status: refusal.status, body };
+}
+
+/** What the person reads once the app is on. */
+export const APP_ON = "Your authenticator app is on. Sign-ins with your password now ask for its code.";
+
+/**
+ * One step of setting the app up, the same on the account's Security page and on the set-up a
+ * sign-in owes: the password first (`app-begin`), then the app's first code (`app-confirm`), which
+ * the page sends back with the set-up it showed. Done, it returns the new session's cookie.
+ */
+export async function authenticatorStep(
+  request: Request,
+  owner: FactorOwner,
+  form: FormData,
+): Promise<{ on: Headers } | { status: number; body: FactorAnswer }> {
+  if (form.get("intent") !== "app-confirm") {
+    const password = String(form.get("password") ?? "");
+    if (!password) return { status: 400, body: { fieldErrors: { password: ["Enter your password"] } } };
+    const begun = await beginAuthenticator(request, owner, password);
+    return "message" in begun ? refusalAnswer(begun) : { status: 200, body: { setup: begun.setup } };
+  }
+  const echo = SetupEchoSchema.safeParse({ uri: form.get("uri"), recoveryCodes: form.get("recoveryCodes") ?? "" });
+  if (!echo.success) return { status: 400, body: { formError: "Start again: enter your password." } };
+  const setup = await showSetup(echo.data.uri, echo.data.recoveryCodes);
+  const code = String(form.get("code") ?? "").replace(/\s/g, "");
+  if (!/^\d{6}$/.test(code)) {
+    return { status: 400, body: { setup, fieldErrors: { code: ["Enter the 6 digits your app shows"] } } };
+  }
+  const confirmed = await confirmAuthenticator(request, owner, code);
+  return "message" in confirmed ? refusalAnswer(confirmed, setup) : { on: confirmed.headers };
+}
+
 /** What a set-up page sends back with the code: the address and codes it showed, checked for shape only. */
-export const SetupEchoSchema = z.object({
+const SetupEchoSchema = z.object({
   uri: z
     .string()
     .max(600)

@@ -4,15 +4,14 @@ import { data, Form, useNavigation, useRevalidator } from "react-router";
 import { mustUseSecondFactor } from "~/.server/accounts/second-factor";
 import { cookieHeaders } from "~/.server/http/auth";
 import {
-  beginAuthenticator,
-  confirmAuthenticator,
+  APP_ON,
+  authenticatorStep,
   type FactorRefusal,
   factorsOf,
   newRecoveryCodes,
   ownerOf,
+  refusalAnswer,
   removePasskey,
-  SetupEchoSchema,
-  showSetup,
   turnOffAuthenticator,
 } from "~/.server/http/factors";
 import { readForm } from "~/.server/http/form-data";
@@ -53,11 +52,9 @@ type SecurityData = {
   formError?: string;
 };
 
-function refused(form: SecurityData["form"], refusal: FactorRefusal, setup?: SetupShown) {
-  const body: SecurityData = refusal.field
-    ? { form, setup, fieldErrors: { [refusal.field === "code" ? "code" : "password"]: [refusal.message] } }
-    : { form, setup, formError: refusal.message };
-  return data(body, { status: refusal.status });
+function refused(form: SecurityData["form"], refusal: FactorRefusal) {
+  const { status, body } = refusalAnswer(refusal);
+  return data<SecurityData>({ form, ...body }, { status });
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -68,31 +65,12 @@ export async function action({ request, context }: Route.ActionArgs) {
   const needPassword = (which: SecurityData["form"]) =>
     data<SecurityData>({ form: which, fieldErrors: { password: ["Enter your password"] } }, { status: 400 });
   switch (intent) {
-    case "app-begin": {
-      if (!password) return needPassword("app-begin");
-      const begun = await beginAuthenticator(request, ownerOf(viewer), password);
-      return "message" in begun
-        ? refused("app-begin", begun)
-        : data<SecurityData>({ form: "app-confirm", setup: begun.setup });
-    }
+    case "app-begin":
     case "app-confirm": {
-      const echo = SetupEchoSchema.safeParse({ uri: form.get("uri"), recoveryCodes: form.get("recoveryCodes") ?? "" });
-      if (!echo.success) return data<SecurityData>({ formError: "Start again: enter your password." }, { status: 400 });
-      const setup = await showSetup(echo.data.uri, echo.data.recoveryCodes);
-      const code = String(form.get("code") ?? "").replace(/\s/g, "");
-      if (!/^\d{6}$/.test(code)) {
-        return data<SecurityData>(
-          { form: "app-confirm", setup, fieldErrors: { code: ["Enter the 6 digits your app shows"] } },
-          { status: 400 },
-        );
-      }
-      const confirmed = await confirmAuthenticator(request, ownerOf(viewer), code);
-      if ("message" in confirmed) return refused("app-confirm", confirmed, setup);
-      return redirectWithToast(
-        HERE,
-        { text: "Your authenticator app is on. Sign-ins with your password now ask for its code." },
-        { headers: cookieHeaders(confirmed.headers) },
-      );
+      const step = await authenticatorStep(request, ownerOf(viewer), form);
+      if ("on" in step) return redirectWithToast(HERE, { text: APP_ON }, { headers: cookieHeaders(step.on) });
+      const next = intent === "app-begin" && step.body.setup ? "app-confirm" : intent;
+      return data<SecurityData>({ form: next, ...step.body }, { status: step.status });
     }
     case "app-off": {
       if (!password) return needPassword("app-off");

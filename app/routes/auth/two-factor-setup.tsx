@@ -2,20 +2,12 @@ import { ShieldCheck } from "lucide-react";
 import { data, Form, redirect, useNavigation, useSearchParams } from "react-router";
 import { cookieHeaders } from "~/.server/http/auth";
 import { getOptionalViewer, getSecondFactorDue } from "~/.server/http/authz";
-import {
-  beginAuthenticator,
-  confirmAuthenticator,
-  type FactorRefusal,
-  factorsOf,
-  ownerOf,
-  SetupEchoSchema,
-  showSetup,
-} from "~/.server/http/factors";
+import { APP_ON, authenticatorStep, type FactorAnswer, factorsOf, ownerOf } from "~/.server/http/factors";
 import { readForm } from "~/.server/http/form-data";
 import { redirectWithToast } from "~/.server/http/toast";
 import { safeRedirect } from "~/.server/platform/validation";
 import { AuthShell } from "~/components/auth-shell";
-import { PasswordStep, ScanStep, type SetupShown } from "~/components/authenticator-setup";
+import { PasswordStep, ScanStep } from "~/components/authenticator-setup";
 import { Alert } from "~/components/ui/alert";
 import { Button } from "~/components/ui/button";
 import type { Route } from "./+types/two-factor-setup";
@@ -25,7 +17,7 @@ export const meta: Route.MetaFunction = () => [{ title: "Set up a second step" }
 const PASSKEY_FIRST =
   "This account has a passkey: sign out, sign in with the passkey, then set up the app on your Security page.";
 
-type SetupData = { setup?: SetupShown; fieldErrors?: { password?: string[]; code?: string[] }; formError?: string };
+type SetupData = FactorAnswer;
 
 /**
  * Where a password sign-in lands when the company asks the account for a second
@@ -38,13 +30,6 @@ export async function loader({ request }: Route.LoaderArgs) {
   return { email: due.user.email };
 }
 
-function refused(refusal: FactorRefusal, setup?: SetupShown) {
-  const body: SetupData = refusal.field
-    ? { setup, fieldErrors: { [refusal.field === "code" ? "code" : "password"]: [refusal.message] } }
-    : { setup, formError: refusal.message };
-  return data(body, { status: refusal.status });
-}
-
 export async function action({ request }: Route.ActionArgs) {
   const due = await getSecondFactorDue(request);
   if (!due) throw redirect("/");
@@ -54,27 +39,15 @@ export async function action({ request }: Route.ActionArgs) {
     return data<SetupData>({ formError: PASSKEY_FIRST }, { status: 409 });
   }
   const form = await readForm(request);
-  const redirectTo = safeRedirect(form.get("redirectTo"));
-  if (form.get("intent") === "app-confirm") {
-    const echo = SetupEchoSchema.safeParse({ uri: form.get("uri"), recoveryCodes: form.get("recoveryCodes") ?? "" });
-    if (!echo.success) return data<SetupData>({ formError: "Start again: enter your password." }, { status: 400 });
-    const setup = await showSetup(echo.data.uri, echo.data.recoveryCodes);
-    const code = String(form.get("code") ?? "").replace(/\s/g, "");
-    if (!/^\d{6}$/.test(code))
-      return data<SetupData>({ setup, fieldErrors: { code: ["Enter the 6 digits your app shows"] } }, { status: 400 });
-    const confirmed = await confirmAuthenticator(request, owner, code);
-    if ("message" in confirmed) return refused(confirmed, setup);
+  const step = await authenticatorStep(request, owner, form);
+  if ("on" in step) {
     return redirectWithToast(
-      redirectTo,
-      { text: "Your authenticator app is on. Sign-ins with your password now ask for its code." },
-      { headers: cookieHeaders(confirmed.headers) },
+      safeRedirect(form.get("redirectTo")),
+      { text: APP_ON },
+      { headers: cookieHeaders(step.on) },
     );
   }
-  const password = String(form.get("password") ?? "");
-  if (!password) return data<SetupData>({ fieldErrors: { password: ["Enter your password"] } }, { status: 400 });
-  const begun = await beginAuthenticator(request, owner, password);
-  if ("message" in begun) return refused(begun);
-  return data<SetupData>({ setup: begun.setup });
+  return data<SetupData>(step.body, { status: step.status });
 }
 
 export default function TwoFactorSetup({ loaderData, actionData }: Route.ComponentProps) {
