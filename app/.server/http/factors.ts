@@ -101,7 +101,7 @@ function keyOf(uri: string): string {
 }
 
 /** The QR code and key of an app's set-up address, as the set-up page shows them again after a wrong code. */
-export async function showSetup(uri: string, recoveryCodes: string[]): Promise<AuthenticatorSetup> {
+async function showSetup(uri: string, recoveryCodes: string[]): Promise<AuthenticatorSetup> {
   return {
     uri,
     key: keyOf(uri),
@@ -172,7 +172,7 @@ const SetupEchoSchema = z.object({
 });
 
 /** Begins setting up the app: checks the password, makes the secret and ten recovery codes (nothing counts until a code is entered). */
-export async function beginAuthenticator(
+async function beginAuthenticator(
   request: Request,
   owner: FactorOwner,
   password: string,
@@ -193,7 +193,7 @@ export async function beginAuthenticator(
  * Finishes the set-up with a code from the app. better-auth then starts a new
  * session, which rests on the app: its cookie is in the returned headers.
  */
-export async function confirmAuthenticator(
+async function confirmAuthenticator(
   request: Request,
   owner: FactorOwner,
   code: string,
