@@ -162,6 +162,9 @@ test("visitors and members can neither see nor change anything an administrator 
     ["/admin/settings/provisioning", { intent: "create", name: "Hacked SCIM" }],
     ["/admin/settings/provisioning", { intent: "revoke", id: "00000000-0000-4000-8000-000000000000" }],
     ["/admin/settings/provisioning", { intent: "map", groupId: "00000000-0000-4000-8000-000000000000", brandId: "" }],
+    // Making everyone set up a second step would shut colleagues out until they did; removing one would undo it.
+    ["/admin/settings/security", { secondFactorRule: "everyone" }],
+    ["/admin/profiles", { intent: "remove-second-factor", id: "00000000-0000-4000-8000-000000000000" }],
     // A wallet issuer of their own would sign passes in the company's name.
     ["/admin/settings/wallet", { intent: "save-google", issuerId: "123456789", serviceAccount: "{}" }],
     ["/admin/settings/wallet", { intent: "remove-google" }],
