@@ -4,6 +4,7 @@ import path from "node:path";
 import bidiFactory from "bidi-js";
 import type * as fontkit from "fontkit";
 import type { FontFamily } from "~/lib/settings";
+import { decompressWoff2 } from "./woff2";
 
 /**
  * Text for images drawn on the server, set in the site's own font: glyphs are
@@ -32,14 +33,13 @@ type Face = fontkit.Font[];
 const require = createRequire(import.meta.url);
 const faces = new Map<string, Promise<Face>>();
 
-/** The font libraries, loaded with the first image that needs them rather than at every start. */
-let fontLibraries: Promise<[typeof import("fontkit"), typeof import("wawoff2")]> | undefined;
+/** The font library, loaded with the first image that needs it rather than at every start. */
+let fontLibrary: Promise<typeof import("fontkit")> | undefined;
 
 /** One font file, decompressed and at the weight asked for (a variable file is set to it). */
 async function readFont(file: string, weight: Weight, variable: boolean): Promise<fontkit.Font> {
-  fontLibraries ??= Promise.all([import("fontkit"), import("wawoff2").then((module) => module.default)]);
-  const [fontkitLibrary, wawoff2] = await fontLibraries;
-  const font = fontkitLibrary.create(Buffer.from(await wawoff2.decompress(await fs.readFile(file)))) as fontkit.Font;
+  fontLibrary ??= import("fontkit");
+  const font = (await fontLibrary).create(await decompressWoff2(await fs.readFile(file))) as fontkit.Font;
   return variable ? font.getVariation({ wght: weight }) : font;
 }
 
