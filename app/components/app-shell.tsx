@@ -27,6 +27,8 @@ import { useSite } from "~/lib/site";
 
 export type ShellViewer = {
   isAdmin: boolean;
+  /** Runs one brand or more (not the whole site): their brands' pages join a member's navigation. */
+  brandAdministrator: boolean;
   email: string;
   profile: {
     firstName: string;
@@ -45,7 +47,11 @@ const SECURITY: NavItem = { to: "/account/security", label: "Security", Icon: Sh
 const LEADS: NavItem = { to: "/leads", label: "Leads", Icon: Inbox };
 
 /** The navigation items each role sees. */
-function navigationFor(isAdmin: boolean, hasCard: boolean): { sidebar: NavItem[]; bottom: NavItem[] } {
+function navigationFor(
+  isAdmin: boolean,
+  brandAdministrator: boolean,
+  hasCard: boolean,
+): { sidebar: NavItem[]; bottom: NavItem[] } {
   const leads = hasCard ? [LEADS] : [];
   if (isAdmin) {
     const dashboard = { to: "/", label: "Dashboard", Icon: LayoutDashboard, end: true };
@@ -66,6 +72,29 @@ function navigationFor(isAdmin: boolean, hasCard: boolean): { sidebar: NavItem[]
   const directory = { to: "/directory", label: "Directory", Icon: Users };
   const share = { to: "/share", label: "Share", Icon: Send };
   const editProfile = { to: "/profile/edit", label: "Edit Profile", Icon: UserRound };
+  if (brandAdministrator) {
+    // Their brands' people, look, figures and record, beside their own card.
+    const people = { to: "/admin/profiles", label: "People", Icon: LayoutDashboard };
+    const brands = { to: "/admin/brands", label: "Brands", Icon: Palette };
+    const analytics = { to: "/admin/analytics", label: "Analytics", Icon: BarChart3 };
+    const audit = { to: "/admin/audit", label: "Audit Log", Icon: ScrollText };
+    return {
+      sidebar: [
+        home,
+        directory,
+        editProfile,
+        ...(hasCard ? [share] : []),
+        people,
+        brands,
+        analytics,
+        audit,
+        ...leads,
+        SECURITY,
+        HELP,
+      ],
+      bottom: [home, directory, people, ...(hasCard ? [share] : [analytics])],
+    };
+  }
   return {
     sidebar: [home, directory, editProfile, ...(hasCard ? [share] : []), ...leads, SECURITY, HELP],
     bottom: hasCard ? [home, directory, share, LEADS] : [home, directory, { ...editProfile, label: "Profile" }],
@@ -112,7 +141,7 @@ function Identity({ viewer }: { viewer: ShellViewer }) {
 
 export function AppShell({ viewer, children }: { viewer: ShellViewer; children: ReactNode }) {
   const site = useSite();
-  const nav = navigationFor(viewer.isAdmin, viewer.profile !== null);
+  const nav = navigationFor(viewer.isAdmin, viewer.brandAdministrator, viewer.profile !== null);
   return (
     <div className="min-h-dvh lg:pl-64">
       <a

@@ -158,6 +158,8 @@ export function ProfileFormFields({
   disabled,
   withManager = false,
   locked = [],
+  brandRequired = false,
+  brandFixed = false,
 }: {
   values: ProfileFormValues;
   /** Fields the company locked: shown read-only, with their visibility (members' own form only). */
@@ -166,6 +168,10 @@ export function ProfileFormFields({
   withManager?: boolean;
   errors?: FieldErrors;
   brands: { id: number; name: string }[];
+  /** A brand administrator's form: the card must be in one of their brands. */
+  brandRequired?: boolean;
+  /** A member whose brand does not let members move: the brand is shown, not chosen. */
+  brandFixed?: boolean;
   bioRows: number;
   usernameRequired?: boolean;
   usernameHint?: string;
@@ -220,14 +226,19 @@ export function ProfileFormFields({
         {detail("title")}
         <SelectField
           label="Company / brand"
-          name="companyBrandId"
+          name={brandFixed ? undefined : "companyBrandId"}
+          id="companyBrandId"
           defaultValue={values.companyBrandId}
           errors={errors?.companyBrandId}
+          required={brandRequired}
+          disabled={brandFixed || disabled}
+          hint={brandFixed ? "Your administrators chose your brand: ask them to move your card." : undefined}
           options={[
-            { value: "", label: "No brand" },
+            ...(brandRequired ? [] : [{ value: "", label: "No brand" }]),
             ...brands.map((brand) => ({ value: String(brand.id), label: brand.name })),
           ]}
         />
+        {brandFixed ? <input type="hidden" name="companyBrandId" value={values.companyBrandId} /> : null}
         {detail("department", { placeholder: "Logistics" })}
         {detail("office", { placeholder: "Lisbon" })}
         {withManager ? (

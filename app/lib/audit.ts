@@ -22,6 +22,7 @@ export const AUDIT_ACTIONS = [
   "erase",
   "read",
   "second-factor",
+  "brand-administrator",
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
@@ -43,6 +44,7 @@ export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
   erase: "Erased",
   read: "Read",
   "second-factor": "Removed second step",
+  "brand-administrator": "Changed brand administration",
 };
 
 const AUDIT_TARGET_KINDS = [

@@ -80,6 +80,8 @@ export type ManagedProfile = Person & {
   adminByConfiguration: boolean;
   /** The owner has an authenticator app or a passkey: an administrator can remove them when the phone is lost. */
   secondFactor: boolean;
+  /** The brands the owner administers, by id (none for most). */
+  administers: number[];
 };
 
 /** Invitation mails the queue gave up on, for the administrator to retry. */
@@ -114,6 +116,8 @@ export type ProfileManagementData = {
   pageCount: number;
   query: AdminProfileQuery;
   invitations: InvitationSummary;
+  /** Whether the viewer administers the whole site: roles, second steps and brand administration are theirs only. */
+  siteWide: boolean;
 };
 
 export type DashboardData = {

@@ -1,5 +1,5 @@
 import { createContext, type MiddlewareFunction } from "react-router";
-import { requireAdmin, requireViewer, sessionCookieUpdates, type Viewer } from "~/.server/http/authz";
+import { requireAdministration, requireViewer, sessionCookieUpdates, type Viewer } from "~/.server/http/authz";
 
 /** The signed-in viewer, set for every route under the signed-in layout. */
 export const viewerContext = createContext<Viewer>();
@@ -23,6 +23,7 @@ export const requireViewerMiddleware: MiddlewareFunction<Response> = async ({ re
   return response;
 };
 
-export const requireAdminMiddleware: MiddlewareFunction<Response> = async ({ request, context }) => {
-  context.set(viewerContext, await requireAdmin(request));
+/** Administration pages: for administrators and brand administrators; each page checks what it shows. */
+export const requireAdministrationMiddleware: MiddlewareFunction<Response> = async ({ request, context }) => {
+  context.set(viewerContext, await requireAdministration(request));
 };

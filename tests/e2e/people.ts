@@ -24,6 +24,8 @@ export const PEOPLE = {
   forgetful: { email: "fay.forgetful@example.org", firstName: "Fay", lastName: "Forgetful" },
   /** Is made an administrator, and a member again. */
   deputy: { email: "dan.deputy@example.org", firstName: "Dan", lastName: "Deputy" },
+  /** Is made the administrator of one brand (Onyx Partners), and runs it. */
+  lead: { email: "lena.lead@example.org", firstName: "Lena", lastName: "Lead" },
 } as const;
 
 export type PersonName = keyof typeof PEOPLE;

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { expect } from "vitest";
-import { getOptionalViewer, requireAdmin } from "~/.server/http/authz";
+import { getOptionalViewer, requireAdministration } from "~/.server/http/authz";
 import { mailSettled, OUTBOX_DIR } from "~/.server/platform/mail";
 import { action as authAction } from "~/routes/auth/auth";
 import { cookieFrom, formRequest, getRequest, latestMail, nextIp, openAuthLink, run } from "../server/helpers";
@@ -77,7 +77,7 @@ export async function viewerOf(browser: Browser) {
 /** Whether `browser` reaches the administrator's pages (a redirect to /auth otherwise). */
 export async function reachesAdmin(browser: Browser): Promise<boolean> {
   try {
-    await requireAdmin(getRequest("/admin/settings", browser.cookie));
+    await requireAdministration(getRequest("/admin/settings", browser.cookie));
     return true;
   } catch (thrown) {
     if (thrown instanceof Response) return false;

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { db } from "~/.server/platform/db/client";
 import { brands, profiles } from "~/.server/platform/db/schema";
 import { BASE, createMember, nextIp, run } from "../server/helpers";
-import { HOSTILE_INPUT, ROUTES, type Row } from "./hostile-input";
+import { HOSTILE_INPUT, paramsOf, ROUTES, type Row } from "./hostile-input";
 
 /** What the database holds that a request could change. */
 async function snapshot() {
@@ -75,17 +75,6 @@ async function send(row: Row, fixtures: Awaited<ReturnType<typeof actors>>) {
   if (!handler && row.method === "GET") return { status: 200 };
   expect(handler, `${entry.file} has an action`).toBeTypeOf("function");
   return run(handler, request, params, actor?.viewer);
-}
-
-function paramsOf(pattern: string, pathname: string): Record<string, string> {
-  const names = pattern.split("/");
-  const parts = pathname.replace(/^\//, "").split("/");
-  const params: Record<string, string> = {};
-  names.forEach((name, index) => {
-    if (name.startsWith(":")) params[name.slice(1)] = decodeURIComponent(parts[index] ?? "");
-    if (name === "*") params["*"] = decodeURIComponent(parts.slice(index).join("/"));
-  });
-  return params;
 }
 
 describe("the hostile-input table", () => {

@@ -54,6 +54,17 @@ export async function routeBuild(): Promise<ServerBuild> {
   return { routes: manifest } as unknown as ServerBuild;
 }
 
+/** The parameters React Router would give a route of `pattern` for `pathname`. */
+export function paramsOf(pattern: string, pathname: string): Record<string, string> {
+  const parts = pathname.replace(/^\//, "").split("/");
+  const params: Record<string, string> = {};
+  pattern.split("/").forEach((name, index) => {
+    if (name.startsWith(":")) params[name.slice(1)] = decodeURIComponent(parts[index] ?? "");
+    if (name === "*") params["*"] = decodeURIComponent(parts.slice(index).join("/"));
+  });
+  return params;
+}
+
 /** An address a route answers: its parameters filled in (a username, an id, a splat). */
 export function addressOf(route: string): string {
   const filled = route

@@ -30,6 +30,9 @@ import { action as legalSettings } from "~/routes/admin/settings/legal";
 import { hasPython, PYTHON } from "../support/checkers";
 import { cookieFrom, createMember, formRequest, getRequest, multipartRequest, present, run } from "./helpers";
 
+/** The whole site: what an administrator's figures count. */
+const SITE = { cards: sql`true`, brands: sql`true` };
+
 /** The message a write leaves for the next page (the toast its redirect carries). */
 async function toastOf(result: { headers: Headers }) {
   return (await readToast(cookieFrom(result.headers)))?.text;
@@ -107,7 +110,7 @@ describe("statistics against a hand-computed fixture", () => {
     await fixture();
     // Creation dates are relative to NOW; the overview uses the real clock, so shift them.
     await db.execute(sql`update profiles set created_at = created_at + (now() - ${NOW.toISOString()}::timestamptz)`);
-    const stats = await getOverviewStats();
+    const stats = await getOverviewStats(SITE);
     expect(stats).toEqual({
       totalProfiles: 10,
       claimedProfiles: 4,
@@ -143,7 +146,7 @@ describe("statistics against a hand-computed fixture", () => {
       .update(users)
       .set({ lastSignInAt: new Date(now.getTime() - 40 * 86_400_000) })
       .where(eq(users.id, "u2"));
-    expect(await getOverviewStats()).toMatchObject({
+    expect(await getOverviewStats(SITE)).toMatchObject({
       // Ann, Cat, Fay and Ivy claimed; Ben, Dan and Eve invited.
       invitedProfiles: 7,
       // Ben and Dan: Eve asked for no more invitations.
@@ -164,14 +167,18 @@ describe("statistics against a hand-computed fixture", () => {
 
   it("lists the five newest members, profiles per active brand and the most viewed", async () => {
     await fixture();
-    expect((await getRecentMembers()).map((row) => row.firstName)).toEqual(["Ann", "Ben", "Cat", "Dan", "Eve"]);
-    expect((await getRecentMembers())[0]).toMatchObject({ claimed: true, brandName: "North", brandColor: "#111111" });
-    expect(await getProfilesByBrand()).toEqual([
+    expect((await getRecentMembers(SITE)).map((row) => row.firstName)).toEqual(["Ann", "Ben", "Cat", "Dan", "Eve"]);
+    expect((await getRecentMembers(SITE))[0]).toMatchObject({
+      claimed: true,
+      brandName: "North",
+      brandColor: "#111111",
+    });
+    expect(await getProfilesByBrand(SITE)).toEqual([
       expect.objectContaining({ name: "North", count: 3 }),
       expect.objectContaining({ name: "South", count: 3 }),
       expect.objectContaining({ name: "East", count: 1 }),
     ]);
-    expect((await getTopProfiles(8)).map((row) => [row.firstName, row.views])).toEqual([
+    expect((await getTopProfiles(SITE, 8)).map((row) => [row.firstName, row.views])).toEqual([
       ["Fay", 12],
       ["Jon", 9],
       ["Dan", 5],
@@ -184,7 +191,7 @@ describe("statistics against a hand-computed fixture", () => {
   it("groups the last 30 days of registrations by weeks starting on Sunday", async () => {
     await fixture();
     // NOW is Wednesday 18 Nov; 30 days back is Monday 19 Oct, in the week of Sunday 18 Oct.
-    expect(await getRegistrationsByWeek(NOW)).toEqual([
+    expect(await getRegistrationsByWeek(SITE, NOW)).toEqual([
       { week: "2026-10-18", count: 1 }, // Hal, Sat 24 Oct
       { week: "2026-10-25", count: 1 }, // Gus, Thu 29 Oct
       { week: "2026-11-01", count: 1 }, // Fay, Tue 3 Nov
@@ -195,13 +202,13 @@ describe("statistics against a hand-computed fixture", () => {
 
   it("counts real views per day for 30 days, and views by source", async () => {
     await fixture();
-    const days = await getViewsByDay(NOW);
+    const days = await getViewsByDay(SITE, NOW);
     expect(days).toHaveLength(30);
     expect(days.at(-1)).toEqual({ day: "2026-11-18", count: 2 });
     expect(days.at(-2)).toEqual({ day: "2026-11-17", count: 1 });
     expect(days.find((day) => day.day === "2026-10-29")).toEqual({ day: "2026-10-29", count: 1 });
     expect(days.reduce((sum, day) => sum + day.count, 0)).toBe(4);
-    expect(await getViewsBySource()).toEqual({ qr: 3, link: 1, directory: 1 });
+    expect(await getViewsBySource(SITE)).toEqual({ qr: 3, link: 1, directory: 1 });
   });
 });
 

@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { RouterContextProvider } from "react-router";
 import { describe, expect, it } from "vitest";
-import { requireAdmin, requireAnonymous, requirePermission, requireViewer } from "~/.server/http/authz";
+import { requireAdministration, requireAnonymous, requirePermission, requireViewer } from "~/.server/http/authz";
 import { db, rowsOf } from "~/.server/platform/db/client";
 import { profiles } from "~/.server/platform/db/schema";
 import { requireViewerMiddleware } from "~/middleware/viewer.server";
@@ -42,15 +42,15 @@ describe("guards on the server", () => {
 
   it("sends a member on an administrator page to /directory", async () => {
     const cookie = await member();
-    const response = await thrownBy(requireAdmin(getRequest("/admin/brands", cookie)));
+    const response = await thrownBy(requireAdministration(getRequest("/admin/brands", cookie)));
     expect(response.headers.get("location")).toBe("/directory");
   });
 
   it("lets an administrator in, with or without a card", async () => {
     const cookie = await member("admin@example.com");
-    await expect(requireAdmin(getRequest("/admin/brands", cookie))).resolves.toMatchObject({ isAdmin: true });
+    await expect(requireAdministration(getRequest("/admin/brands", cookie))).resolves.toMatchObject({ isAdmin: true });
     await db.delete(profiles).where(sql`true`);
-    await expect(requireAdmin(getRequest("/admin/brands", cookie))).resolves.toMatchObject({ isAdmin: true });
+    await expect(requireAdministration(getRequest("/admin/brands", cookie))).resolves.toMatchObject({ isAdmin: true });
   });
 
   it("lets a member without a card through to the 'Profile Setup in Progress' screen", async () => {

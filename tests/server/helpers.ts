@@ -180,6 +180,7 @@ export async function saveOwnCard(member: Awaited<ReturnType<typeof createMember
     lastName: card.lastName,
     username: card.username,
     email: card.email,
+    companyBrandId: card.companyBrandId === null ? "" : String(card.companyBrandId),
     version: card.updatedAt.toISOString(),
     ...changes,
   };

@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { ROLE_MESSAGES } from "~/.server/accounts/roles";
 import { getAuth } from "~/.server/http/auth";
-import { getOptionalViewer, requireAdmin } from "~/.server/http/authz";
+import { getOptionalViewer, requireAdministration } from "~/.server/http/authz";
 import { readToast } from "~/.server/http/toast";
 import { db } from "~/.server/platform/db/client";
 import { auditLog, profiles, sessions, users } from "~/.server/platform/db/schema";
@@ -94,9 +94,9 @@ describe("administrators are a role", () => {
     expect(made.toast?.text).toBe("Rui Raised is now an administrator.");
     expect(await accountRole(member.id)).toBe("admin");
     // Their next request, in the session they already hold.
-    const viewer = await requireAdmin(getRequest("/admin/dashboard", member.cookie));
+    const viewer = await requireAdministration(getRequest("/admin/dashboard", member.cookie));
     expect(viewer.role).toBe("admin");
-    const list = await run(profilesLoader, getRequest("/admin/profiles?q=Raised", admin.cookie));
+    const list = await run(profilesLoader, getRequest("/admin/profiles?q=Raised", admin.cookie), {}, admin.viewer);
     expect((list.data as { management: { rows: unknown[] } }).management.rows).toEqual([
       expect.objectContaining({ id: member.profile.id, admin: true, adminByConfiguration: false }),
     ]);
@@ -117,7 +117,9 @@ describe("administrators are a role", () => {
     expect(taken.toast?.text).toBe("Rui Raised is a member again, no longer an administrator.");
     const again = await getOptionalViewer(getRequest("/", member.cookie));
     expect(again).toMatchObject({ role: "member", isAdmin: false });
-    await expect(requireAdmin(getRequest("/admin/dashboard", member.cookie))).rejects.toMatchObject({ status: 302 });
+    await expect(requireAdministration(getRequest("/admin/dashboard", member.cookie))).rejects.toMatchObject({
+      status: 302,
+    });
     expect((await roleEntries()).map((entry) => entry.changes)).toEqual([
       { role: ["Member", "Administrator"] },
       { role: ["Administrator", "Member"] },

@@ -4,10 +4,11 @@ import { recordAdminAction } from "../audit/record";
 import type { Actor } from "../platform/actor";
 import { isAdminEmail, roleOf } from "../platform/admins";
 import { db } from "../platform/db/client";
-import { profiles, users } from "../platform/db/schema";
-import { ForbiddenError, NotFoundError, ValidationError } from "../platform/errors";
+import { users } from "../platform/db/schema";
+import { ForbiddenError, ValidationError } from "../platform/errors";
 import { publish } from "../platform/realtime";
 import { cardLabel } from "../profiles/card-writer";
+import { lockedCardAndAccount } from "./card-account";
 
 /** Why a role could not be given or taken, as the form says it. */
 export const ROLE_MESSAGES = {
@@ -36,22 +37,7 @@ export async function setRole({
 }): Promise<{ firstName: string; lastName: string; changed: boolean }> {
   if (!can(actor.role, "update:role:any")) throw new ForbiddenError();
   const result = await db.transaction(async (tx) => {
-    const [card] = await tx
-      .select({
-        id: profiles.id,
-        firstName: profiles.firstName,
-        lastName: profiles.lastName,
-        username: profiles.username,
-        deactivatedAt: profiles.deactivatedAt,
-        userId: users.id,
-        email: users.email,
-        role: users.role,
-      })
-      .from(profiles)
-      .leftJoin(users, eq(users.id, profiles.userId))
-      .where(eq(profiles.id, profileId))
-      .for("update", { of: profiles });
-    if (!card) throw new NotFoundError("profile");
+    const card = await lockedCardAndAccount(tx, profileId);
     if (!card.userId || !card.email) throw new ValidationError({ id: [ROLE_MESSAGES.unclaimed] });
     const before = roleOf({ email: card.email, role: card.role });
     if (before === role) return { card, changed: false };

@@ -9,16 +9,16 @@ import {
   accounts,
   identityProviders,
   passkeys,
-  profiles,
   sessions,
   siteSettings,
   twoFactors,
   users,
 } from "../platform/db/schema";
-import { ForbiddenError, NotFoundError, ValidationError } from "../platform/errors";
+import { ForbiddenError, ValidationError } from "../platform/errors";
 import { cachedValue } from "../platform/read-cache";
 import { publish } from "../platform/realtime";
 import { cardLabel } from "../profiles/card-writer";
+import { lockedCardAndAccount } from "./card-account";
 import { sendSecondFactorMail } from "./mails";
 
 /**
@@ -139,32 +139,18 @@ export function sessionOwesSecondFactor(found: {
 export async function removeSecondFactor({ actor, profileId }: { actor: Actor; profileId: string }) {
   if (!can(actor.role, "update:role:any")) throw new ForbiddenError();
   const result = await db.transaction(async (tx) => {
-    const [card] = await tx
-      .select({
-        id: profiles.id,
-        firstName: profiles.firstName,
-        lastName: profiles.lastName,
-        username: profiles.username,
-        userId: users.id,
-        email: users.email,
-        app: users.twoFactorEnabled,
-      })
-      .from(profiles)
-      .leftJoin(users, eq(users.id, profiles.userId))
-      .where(eq(profiles.id, profileId))
-      .for("update", { of: profiles });
-    if (!card) throw new NotFoundError("profile");
+    const card = await lockedCardAndAccount(tx, profileId);
     if (!card.userId)
       throw new ValidationError({ id: ["This card has no account yet: there is no second step to remove."] });
     const [keys] = await tx.select({ count: count() }).from(passkeys).where(eq(passkeys.userId, card.userId));
     const passkeyCount = keys?.count ?? 0;
-    if (!card.app && passkeyCount === 0) return { card, removed: false };
+    if (!card.twoFactorEnabled && passkeyCount === 0) return { card, removed: false };
     await tx.delete(twoFactors).where(eq(twoFactors.userId, card.userId));
     await tx.delete(passkeys).where(eq(passkeys.userId, card.userId));
     await tx.update(users).set({ twoFactorEnabled: false, updatedAt: new Date() }).where(eq(users.id, card.userId));
     await tx.delete(sessions).where(eq(sessions.userId, card.userId));
     const had = [
-      card.app ? "authenticator app" : "",
+      card.twoFactorEnabled ? "authenticator app" : "",
       passkeyCount ? `${passkeyCount} passkey${passkeyCount === 1 ? "" : "s"}` : "",
     ];
     await recordAdminAction(tx, {

@@ -1,26 +1,36 @@
 import { asc } from "drizzle-orm";
 import type { DashboardData, DashboardTab } from "~/lib/dashboard";
 import { mediaUrl } from "~/lib/media";
+import { reachOf } from "../access/scope";
 import { invitationSummary } from "../invitations/summary";
+import type { Actor } from "../platform/actor";
 import { db } from "../platform/db/client";
 import { brands } from "../platform/db/schema";
 import { listProfilesForAdmin, parseAdminProfileQuery } from "../profiles/admin-list";
 import { getOverviewStats, getRecentMembers } from "./stats";
 
-/** Everything the administrator's dashboard shows, for `/`, /admin/dashboard and /admin/profiles. */
-export async function loadDashboard(url: URL, forcedTab?: DashboardTab): Promise<DashboardData> {
+/**
+ * Everything the administrator's dashboard shows, for `/`, /admin/dashboard and /admin/profiles: the
+ * whole site to an administrator, their brands to a brand administrator.
+ */
+export async function loadDashboard(actor: Actor, url: URL, forcedTab?: DashboardTab): Promise<DashboardData> {
   const tab: DashboardTab = forcedTab ?? (url.searchParams.get("tab") === "profiles" ? "profiles" : "overview");
   const query = parseAdminProfileQuery(url);
   // Each tab reads only what it shows; the tab label's count is the overview's total.
   const overview = tab === "overview";
+  const reach = reachOf(actor);
   const [stats, recent, management, brandList, invitations] = await Promise.all([
-    getOverviewStats(),
-    overview ? getRecentMembers() : [],
-    overview ? null : listProfilesForAdmin(query),
+    getOverviewStats(reach),
+    overview ? getRecentMembers(reach) : [],
+    overview ? null : listProfilesForAdmin(reach, query),
     overview
       ? []
-      : db.select({ id: brands.id, name: brands.name, active: brands.active }).from(brands).orderBy(asc(brands.name)),
-    overview ? null : invitationSummary(),
+      : db
+          .select({ id: brands.id, name: brands.name, active: brands.active })
+          .from(brands)
+          .where(reach.brands)
+          .orderBy(asc(brands.name)),
+    overview ? null : invitationSummary(reach, actor.role === "admin"),
   ]);
   return {
     tab,
@@ -35,6 +45,7 @@ export async function loadDashboard(url: URL, forcedTab?: DashboardTab): Promise
         ...management,
         query,
         invitations,
+        siteWide: actor.role === "admin",
         rows: management.rows.map(({ profilePhoto, createdAt, invitedAt, updatedAt, ...row }) => ({
           ...row,
           profilePhoto,

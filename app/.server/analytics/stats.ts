@@ -1,4 +1,5 @@
-import { desc, eq, sql } from "drizzle-orm";
+import { and, desc, eq, sql } from "drizzle-orm";
+import type { Reach } from "../access/scope";
 import { db, rowsOf } from "../platform/db/client";
 import { brands, invitations, profiles, profileViews, users } from "../platform/db/schema";
 
@@ -18,8 +19,11 @@ export async function getProfileRank(profileId: string): Promise<number> {
   return row?.rank ?? 0;
 }
 
-/** The overview figures, in SQL over all profiles, so no page needs every row to count them. */
-export async function getOverviewStats() {
+/**
+ * The overview figures, in SQL over the cards and brands within reach, so no page needs every row
+ * to count them: an administrator's figures are the whole site's, a brand administrator's their brands'.
+ */
+export async function getOverviewStats({ cards, brands: brandRows }: Reach) {
   const [row] = await db
     .select({
       totalProfiles: sql<number>`count(*)::int`,
@@ -27,13 +31,14 @@ export async function getOverviewStats() {
       totalViews: sql<number>`coalesce(sum(${profiles.viewCount}), 0)::int`,
       activeProfiles: sql<number>`count(*) filter (where ${profiles.viewCount} > 0)::int`,
       newThisWeek: sql<number>`count(*) filter (where ${profiles.createdAt} >= now() - interval '7 days')::int`,
-      activeBrands: sql<number>`(select count(*)::int from ${brands} where ${brands.active})`,
+      activeBrands: sql<number>`(select count(*)::int from ${brands} where ${brands.active} and ${brandRows})`,
       // The rollout: active cards invited (or claimed without), claimed, and whose owner signed in lately.
       invitedProfiles: sql<number>`count(*) filter (where ${profiles.deactivatedAt} is null and (${profiles.userId} is not null or exists (select 1 from ${invitations} i where i.profile_id = ${profiles.id})))::int`,
       waitingProfiles: sql<number>`count(*) filter (where ${profiles.deactivatedAt} is null and ${profiles.userId} is null and exists (select 1 from ${invitations} i where i.profile_id = ${profiles.id} and i.stopped_at is null))::int`,
       activeMembers: sql<number>`count(*) filter (where ${profiles.deactivatedAt} is null and exists (select 1 from ${users} u where u.id = ${profiles.userId} and u.last_sign_in_at >= now() - interval '30 days'))::int`,
     })
-    .from(profiles);
+    .from(profiles)
+    .where(cards);
   const stats = row ?? {
     totalProfiles: 0,
     claimedProfiles: 0,
@@ -57,7 +62,7 @@ export async function getOverviewStats() {
 }
 
 /** The 5 newest profiles, for "Recent Members". */
-export async function getRecentMembers(limit = 5) {
+export async function getRecentMembers({ cards }: Reach, limit = 5) {
   return db
     .select({
       id: profiles.id,
@@ -73,12 +78,13 @@ export async function getRecentMembers(limit = 5) {
     })
     .from(profiles)
     .leftJoin(brands, eq(brands.id, profiles.companyBrandId))
+    .where(cards)
     .orderBy(desc(profiles.createdAt), desc(profiles.id))
     .limit(limit);
 }
 
 /** Active brands with how many profiles each has, largest first ('Profiles by Brand'). */
-export async function getProfilesByBrand() {
+export async function getProfilesByBrand({ brands: brandRows }: Reach) {
   return db
     .select({
       id: brands.id,
@@ -88,13 +94,13 @@ export async function getProfilesByBrand() {
     })
     .from(brands)
     .leftJoin(profiles, eq(profiles.companyBrandId, brands.id))
-    .where(eq(brands.active, true))
+    .where(and(eq(brands.active, true), brandRows))
     .groupBy(brands.id)
     .orderBy(desc(sql`count(${profiles.id})`), brands.name);
 }
 
 /** The most viewed profiles (top 8 on screen, 10 in the CSV). */
-export async function getTopProfiles(limit: number) {
+export async function getTopProfiles({ cards }: Reach, limit: number) {
   return db
     .select({
       id: profiles.id,
@@ -107,7 +113,7 @@ export async function getTopProfiles(limit: number) {
     })
     .from(profiles)
     .leftJoin(brands, eq(brands.id, profiles.companyBrandId))
-    .where(sql`${profiles.viewCount} > 0`)
+    .where(and(sql`${profiles.viewCount} > 0`, cards))
     .orderBy(desc(profiles.viewCount), profiles.firstName, profiles.lastName)
     .limit(limit);
 }
@@ -116,7 +122,7 @@ export async function getTopProfiles(limit: number) {
  * New profiles of the last 30 days, by week starting on Sunday. Weeks
  * without registrations are included, so the chart has no gaps.
  */
-export async function getRegistrationsByWeek(now = new Date()) {
+export async function getRegistrationsByWeek({ cards }: Reach, now = new Date()) {
   const result = await db.execute(sql`
     with bounds as (
       select (${now.toISOString()}::timestamptz at time zone 'UTC') as now_utc
@@ -133,13 +139,14 @@ export async function getRegistrationsByWeek(now = new Date()) {
       on (p.created_at at time zone 'UTC') >= weeks.week_start
      and (p.created_at at time zone 'UTC') < weeks.week_start + interval '7 days'
      and (p.created_at at time zone 'UTC') >= (select now_utc from bounds) - interval '30 days'
+     and p.id in (select ${profiles.id} from ${profiles} where ${cards})
     group by weeks.week_start
     order by weeks.week_start`);
   return rowsOf(result) as { week: string; count: number }[];
 }
 
 /** Real views per day for the last 30 days, from profile_views (docs/decisions/006-realtime-and-views.md). */
-export async function getViewsByDay(now = new Date()) {
+export async function getViewsByDay({ cards }: Reach, now = new Date()) {
   const result = await db.execute(sql`
     with days as (
       select generate_series(
@@ -152,16 +159,19 @@ export async function getViewsByDay(now = new Date()) {
     from days
     left join ${profileViews} v
       on (v.created_at at time zone 'UTC') >= days.day and (v.created_at at time zone 'UTC') < days.day + interval '1 day'
+     and v.profile_id in (select ${profiles.id} from ${profiles} where ${cards})
     group by days.day
     order by days.day`);
   return rowsOf(result) as { day: string; count: number }[];
 }
 
 /** Views by where they came from: QR scans, shared links, the directory. */
-export async function getViewsBySource() {
+export async function getViewsBySource({ cards }: Reach) {
   const rows = await db
     .select({ source: profileViews.source, count: sql<number>`count(*)::int` })
     .from(profileViews)
+    .innerJoin(profiles, eq(profiles.id, profileViews.profileId))
+    .where(cards)
     .groupBy(profileViews.source);
   const counts = { qr: 0, link: 0, directory: 0 };
   for (const row of rows) counts[row.source] = row.count;

@@ -1,7 +1,9 @@
 import { and, desc, eq, gte, lt, ne, or, type SQL, sql } from "drizzle-orm";
 import { type AuditAction, isAuditAction } from "~/lib/audit";
+import { reachOf } from "../access/scope";
+import type { Actor } from "../platform/actor";
 import { db } from "../platform/db/client";
-import { auditLog } from "../platform/db/schema";
+import { auditLog, brands, profiles } from "../platform/db/schema";
 import { ValidationError } from "../platform/errors";
 import { parseListFilters, parseSearchText } from "../platform/validation";
 
@@ -75,9 +77,29 @@ const ENTRY = {
   changes: auditLog.changes,
 };
 
-/** One page of entries, newest first, with how many match. */
-export async function listAuditEntries(query: AuditQuery) {
-  const where = conditions(query);
+/**
+ * The entries within reach: every entry for an administrator; for a brand
+ * administrator, those about their brands and their brands' cards as they
+ * are now (an entry about a card deleted since, or moved out, is not theirs).
+ */
+export function entriesWithin(actor: Actor): SQL {
+  if (actor.role === "admin") return sql`true`;
+  const { cards, brands: brandRows } = reachOf(actor);
+  return or(
+    and(
+      eq(auditLog.targetKind, "profile"),
+      sql`${auditLog.targetId} in (select ${profiles.id}::text from ${profiles} where ${cards})`,
+    ),
+    and(
+      eq(auditLog.targetKind, "brand"),
+      sql`${auditLog.targetId} in (select ${brands.id}::text from ${brands} where ${brandRows})`,
+    ),
+  )!;
+}
+
+/** One page of the entries within reach (`entriesWithin`), newest first, with how many match. */
+export async function listAuditEntries(within: SQL, query: AuditQuery) {
+  const where = and(within, conditions(query));
   const [count] = await db.select({ shown: sql<number>`count(*)::int` }).from(auditLog).where(where);
   const shown = count?.shown ?? 0;
   const pageCount = Math.max(1, Math.ceil(shown / AUDIT_PAGE_SIZE));
@@ -92,21 +114,22 @@ export async function listAuditEntries(query: AuditQuery) {
   return { rows, shown, page, pageCount };
 }
 
-/** Every matching entry, newest first, for the CSV. */
-export async function auditEntriesForExport(query: AuditQuery) {
+/** Every matching entry within reach, newest first, for the CSV. */
+export async function auditEntriesForExport(within: SQL, query: AuditQuery) {
   return db
     .select(ENTRY)
     .from(auditLog)
-    .where(conditions(query))
+    .where(and(within, conditions(query)))
     .orderBy(desc(auditLog.createdAt), desc(auditLog.id))
     .limit(MAX_EXPORT_ROWS);
 }
 
-/** The administrators who appear in the log, for the actor filter. */
-export async function auditActors() {
+/** The administrators who appear in the entries within reach, for the actor filter. */
+export async function auditActors(within: SQL) {
   return db
     .selectDistinctOn([auditLog.actorEmail], { email: auditLog.actorEmail, name: auditLog.actorName })
     .from(auditLog)
+    .where(within)
     .orderBy(auditLog.actorEmail, desc(auditLog.createdAt))
     .limit(200);
 }

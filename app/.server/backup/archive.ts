@@ -8,6 +8,7 @@ import { type Database, rowsOf } from "../platform/db/client";
 import {
   accounts,
   auditLog,
+  brandAdministrators,
   brands,
   cardSaves,
   emailLinks,
@@ -78,6 +79,8 @@ export const BACKUP_TABLES: PgTable[] = [
   identityProviderDomains,
   ssoIdentities,
   brands,
+  // Who administers which brand: after the accounts and brands it names.
+  brandAdministrators,
   profiles,
   // After profiles: an invitation's link and state name a card.
   emailLinks,

@@ -1,9 +1,10 @@
 import { asc, eq, or, sql } from "drizzle-orm";
+import type { Reach } from "../access/scope";
 import { db } from "../platform/db/client";
 import { brands, profiles } from "../platform/db/schema";
 
-/** Every brand with how many profiles use it, by name. */
-export async function listBrandsWithUsage() {
+/** Every brand within reach (profiles/scope.ts) with how many profiles use it, by name. */
+export async function listBrandsWithUsage({ brands: within }: Reach) {
   return db
     .select({
       id: brands.id,
@@ -14,10 +15,12 @@ export async function listBrandsWithUsage() {
       coverImage: brands.coverImage,
       website: brands.website,
       active: brands.active,
+      membersChangeBrand: brands.membersChangeBrand,
       updatedAt: brands.updatedAt,
       profileCount: sql<number>`(select count(*)::int from ${profiles} as p where p.company_brand_id = ${brands}.id)`,
     })
     .from(brands)
+    .where(within)
     .orderBy(asc(brands.name));
 }
 

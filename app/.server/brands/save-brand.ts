@@ -1,5 +1,5 @@
 import { eq } from "drizzle-orm";
-import { can } from "~/lib/permissions";
+import { can, decide } from "~/lib/permissions";
 import { changedFields, recordAdminAction } from "../audit/record";
 import type { Actor } from "../platform/actor";
 import { db } from "../platform/db/client";
@@ -42,15 +42,23 @@ export type SaveBrandOptions = {
   cover: ImageChange;
 };
 
-/** Creates or updates a brand with its logo and cover. */
-export async function saveBrand({ actor, brandId, version, fields, logo, cover }: SaveBrandOptions) {
-  if (!can(actor.role, "manage:brand:any")) throw new ForbiddenError();
+/**
+ * Creates or updates a brand with its logo and cover. Administrators create
+ * brands and switch them on and off; a brand administrator changes the look
+ * and rules of their own brands, and another brand is not found for them.
+ */
+export async function saveBrand({ actor, brandId, version, fields: submitted, logo, cover }: SaveBrandOptions) {
+  if (brandId === undefined ? !can(actor.role, "create:brand:any") : !decide(actor, "manage:brand")) {
+    throw new ForbiddenError();
+  }
   let current: typeof brands.$inferSelect | null = null;
   if (brandId !== undefined) {
     [current = null] = await db.select().from(brands).where(eq(brands.id, brandId));
-    if (!current) throw new NotFoundError("brand");
+    if (!current || !decide(actor, "manage:brand", { brandId: current.id })) throw new NotFoundError("brand");
     assertUnchangedSince(version, current.updatedAt, "brand");
   }
+  // Whether a brand is shown in pickers and counted is the whole site's choice.
+  const fields = current && !can(actor.role, "manage:brand:any") ? { ...submitted, active: current.active } : submitted;
 
   const [storedLogo, storedCover] = await Promise.all([store(logo, "logo"), store(cover, "cover")]);
   if (storedLogo.error || storedCover.error) {

@@ -7,6 +7,12 @@ const Color = (label: string) =>
     .pipe(z.string().min(1, `Choose a ${label.toLowerCase()}`).regex(HEX_COLOR, "Use a hex colour such as #3b82f6"))
     .transform((value) => value.toLowerCase());
 
+/** A checkbox: sent as "on" when ticked, absent when not. */
+const Checkbox = z
+  .string()
+  .optional()
+  .transform((value) => value === "on" || value === "true" || value === "1");
+
 /** The brand form's fields. */
 export const BrandSchema = z.object({
   name: TextSchema("Brand name").pipe(
@@ -15,10 +21,9 @@ export const BrandSchema = z.object({
   primaryColor: Color("Primary colour"),
   secondaryColor: Color("Secondary colour"),
   website: OptionalUrlSchema("Website"),
-  active: z
-    .string()
-    .optional()
-    .transform((value) => value === "on" || value === "true" || value === "1"),
+  active: Checkbox,
+  /** Whether the brand's members may move their own card to another brand. */
+  membersChangeBrand: Checkbox,
 });
 
 export type BrandFields = z.infer<typeof BrandSchema>;

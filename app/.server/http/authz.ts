@@ -1,6 +1,7 @@
 import { eq } from "drizzle-orm";
 import { data, redirect } from "react-router";
-import { can, type Permission } from "~/lib/permissions";
+import { type Action, administrationScope, can, decide, type Permission, type Target } from "~/lib/permissions";
+import { administeredBrands } from "../access/brand-grants";
 import { secondFactorDue } from "../accounts/second-factor";
 import { linkCard } from "../accounts/session-start";
 import type { Actor } from "../platform/actor";
@@ -13,6 +14,8 @@ import { accountCards, accountCardsColumns, readSignedIn, type ViewerProfile } f
 
 /** The signed-in person: who they are to the domain (an Actor), and what their pages show of them. */
 export type Viewer = Actor & {
+  /** The brands this person administers (accounts/brand-administration.ts); empty for most. */
+  brandIds: readonly number[];
   isAdmin: boolean;
   profile: ViewerProfile | null;
 };
@@ -64,7 +67,13 @@ async function loadViewer(request: Request): Promise<ViewerRead> {
   if (signedIn) {
     const role = roleOf(signedIn.user);
     const { id, email, name } = signedIn.user;
-    const viewer = { user: { id, email, name }, role, isAdmin: role === "admin", profile: signedIn.card };
+    const viewer = {
+      user: { id, email, name },
+      role,
+      brandIds: signedIn.brandIds,
+      isAdmin: role === "admin",
+      profile: signedIn.card,
+    };
     return withSecondFactor(viewer, signedIn.user, signedIn);
   }
   const { headers, response: session } = await getAuth().api.getSession({
@@ -93,6 +102,7 @@ async function loadViewer(request: Request): Promise<ViewerRead> {
   const viewer = {
     user: { id: user.id, email: user.email, name: user.name },
     role,
+    brandIds: await administeredBrands(user.id),
     isAdmin: role === "admin",
     profile,
   };
@@ -156,17 +166,28 @@ export async function requireAnonymous(request: Request): Promise<void> {
   if (due) throw redirect(SECOND_FACTOR_SETUP);
 }
 
-/** Every non-admin on an admin page goes to /directory. */
-export async function requireAdmin(request: Request): Promise<Viewer> {
+/** Everyone who administers nothing (neither the site nor a brand) goes from an administration page to /directory. */
+export async function requireAdministration(request: Request): Promise<Viewer> {
   const viewer = await requireViewer(request);
-  if (!viewer.isAdmin) throw redirect("/directory");
+  if (!administrationScope(viewer)) throw redirect("/directory");
   return viewer;
 }
 
+const FORBIDDEN = "You do not have permission to do that.";
+
 /** For actions and resources: a 403 rather than a redirect. */
 export function requirePermission(viewer: Viewer | null, permission: Permission): Viewer {
-  if (!viewer || !can(viewer.role, permission)) {
-    throw data({ message: "You do not have permission to do that." }, { status: 403 });
-  }
+  if (!viewer || !can(viewer.role, permission)) throw data({ message: FORBIDDEN }, { status: 403 });
   return viewer;
+}
+
+/**
+ * The viewer, when `decide` lets them do `action`: with no target, anywhere at
+ * all (a page listing what they may see), else a 403; to a target, a 404 when
+ * it is outside what they may see, so that it looks like one that does not exist.
+ */
+export function requireAction(viewer: Viewer | null, action: Action, target?: Target): Viewer {
+  if (viewer && decide(viewer, action, target)) return viewer;
+  if (target) throw data({ message: "Not found." }, { status: 404 });
+  throw data({ message: FORBIDDEN }, { status: 403 });
 }

@@ -1,5 +1,6 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { eq } from "drizzle-orm";
+import { administeredBrandsColumn, brandIdsOf } from "../access/brand-grants";
 import { db } from "../platform/db/client";
 import { brands, profiles, sessions, users } from "../platform/db/schema";
 import { cardsOfAccount } from "../profiles/deactivation";
@@ -79,6 +80,8 @@ export function accountCards(rows: AccountCardRow[], userId: string) {
 export type SignedInRead = {
   user: { id: string; email: string; name: string; role: string | null; twoFactorEnabled: boolean };
   card: ViewerProfile;
+  /** The brands the account administers. */
+  brandIds: number[];
   /** Whether the session's sign-in rested on more than a password (accounts/second-factor.ts), and when it began. */
   secondFactor: boolean;
   createdAt: Date;
@@ -151,6 +154,7 @@ export async function readSignedIn(cookieHeader: string | null): Promise<SignedI
         verified: users.emailVerified,
         twoFactorEnabled: users.twoFactorEnabled,
       },
+      administers: administeredBrandsColumn(users.id),
       ...accountCardsColumns,
     })
     .from(sessions)
@@ -168,5 +172,11 @@ export async function readSignedIn(cookieHeader: string | null): Promise<SignedI
   const account = accountCards(rows, first.user.id);
   if (account.deactivated || !account.profile) return undefined;
   const { verified: _verified, ...user } = first.user;
-  return { user, card: account.profile, secondFactor: first.secondFactor, createdAt: first.createdAt };
+  return {
+    user,
+    card: account.profile,
+    brandIds: brandIdsOf(first.administers),
+    secondFactor: first.secondFactor,
+    createdAt: first.createdAt,
+  };
 }

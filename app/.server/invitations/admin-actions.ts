@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { can } from "~/lib/permissions";
+import { can, decide } from "~/lib/permissions";
+import { changeableProfiles } from "../access/scope";
 import type { Actor } from "../platform/actor";
 import { ForbiddenError } from "../platform/errors";
 import { cancelQueuedInvitations, type IssueResult, issueInvitationMails, sendTestInvitation } from "./invitations";
@@ -20,31 +21,55 @@ export const ChosenProfileIdsSchema = z
   .min(1, "Choose at least one profile to invite.")
   .max(MAX_CHOSEN, `Invite at most ${MAX_CHOSEN} chosen profiles at once.`);
 
+/** Inviting cards: an administrator everyone, a brand administrator their brands' people. */
 function assertMayInvite(actor: Actor) {
+  if (!decide(actor, "invite:profile")) throw new ForbiddenError();
+}
+
+/** The mail queue's own work (failed mails, the queue) is the whole site's: administrators only. */
+function assertMayRunMail(actor: Actor) {
   if (!can(actor.role, "invite:profile:any")) throw new ForbiddenError();
 }
 
-/** Invites the chosen cards (ids parsed by `ChosenProfileIdsSchema`); claimed ones among them are skipped. */
+/**
+ * Invites the chosen cards (ids parsed by `ChosenProfileIdsSchema`); claimed ones among them, and
+ * any the actor may not invite, are skipped.
+ */
 export async function inviteChosenProfiles(options: { actor: Actor; profileIds: string[] }): Promise<IssueResult> {
   assertMayInvite(options.actor);
-  return issueInvitationMails({ kind: "invitation", scope: { ids: options.profileIds }, actor: options.actor });
+  return issueInvitationMails({
+    kind: "invitation",
+    scope: { ids: options.profileIds },
+    actor: options.actor,
+    within: changeableProfiles(options.actor, "invite"),
+  });
 }
 
-/** Invites every unclaimed card never invited. */
+/** Invites every unclaimed card never invited, of those the actor may invite. */
 export async function inviteEveryoneNotInvited(options: { actor: Actor }): Promise<IssueResult> {
   assertMayInvite(options.actor);
-  return issueInvitationMails({ kind: "invitation", scope: "not-invited", actor: options.actor });
+  return issueInvitationMails({
+    kind: "invitation",
+    scope: "not-invited",
+    actor: options.actor,
+    within: changeableProfiles(options.actor, "invite"),
+  });
 }
 
-/** Sends a reminder, with a fresh link, to every unclaimed card already invited. */
+/** Sends a reminder, with a fresh link, to every unclaimed card already invited, of those the actor may invite. */
 export async function remindEveryoneInvited(options: { actor: Actor }): Promise<IssueResult> {
   assertMayInvite(options.actor);
-  return issueInvitationMails({ kind: "reminder", scope: "invited", actor: options.actor });
+  return issueInvitationMails({
+    kind: "reminder",
+    scope: "invited",
+    actor: options.actor,
+    within: changeableProfiles(options.actor, "invite"),
+  });
 }
 
 /** Queues every mail that failed all its tries once more; answers how many. */
 export async function retryFailedMails(options: { actor: Actor }): Promise<{ retried: number }> {
-  assertMayInvite(options.actor);
+  assertMayRunMail(options.actor);
   return { retried: await retryFailedJobs(options.actor) };
 }
 
@@ -56,6 +81,6 @@ export async function sendInvitationTest(options: { actor: Actor }) {
 
 /** Cancels the invitation mails still waiting in the queue. */
 export async function cancelQueuedMails(options: { actor: Actor }): Promise<number> {
-  assertMayInvite(options.actor);
+  assertMayRunMail(options.actor);
   return cancelQueuedInvitations(options.actor);
 }

@@ -1,4 +1,4 @@
-import { and, eq, inArray, isNull, lte, sql } from "drizzle-orm";
+import { and, eq, inArray, isNull, lte, type SQL, sql } from "drizzle-orm";
 import { brandPalette } from "~/lib/color";
 import { mediaUrl } from "~/lib/media";
 import { fullName } from "~/lib/names";
@@ -46,10 +46,12 @@ export async function issueInvitationMails(options: {
   now?: Date;
   /** The administrator who asked, for the audit log; automatic reminders have none. */
   actor?: Actor;
+  /** The cards the administrator may invite (profiles/scope.ts); every card when absent. */
+  within?: SQL;
 }): Promise<IssueResult> {
   const now = options.now ?? new Date();
   const issued = await db.transaction(async (tx) => {
-    const targets = await selectTargets(tx, options.scope, now);
+    const targets = await selectTargets(tx, options.scope, now, options.within);
     if (targets.length === 0) return [];
     // Inviting a card again is a reminder: it keeps its first invitation's date, and counts as one.
     const fresh = options.kind === "invitation" ? targets.filter((target) => !target.invited) : [];
@@ -94,10 +96,11 @@ export async function issueInvitationMails(options: {
   return { queued: issued.length };
 }
 
-async function selectTargets(tx: Queryable, scope: InvitationScope, now: Date) {
+async function selectTargets(tx: Queryable, scope: InvitationScope, now: Date, within: SQL = sql`true`) {
   // Deactivated cards are not invited: nobody may claim them until they are reactivated. Nor is
   // anyone who asked for no more invitations, or who was sent one within the hour.
   const unclaimed = and(
+    within,
     isNull(profiles.userId),
     isNull(profiles.deactivatedAt),
     sql`not exists (select 1 from ${invitations} where ${invitations.profileId} = ${profiles.id}

@@ -1,6 +1,7 @@
 import { and, isNull, sql } from "drizzle-orm";
 import type { InvitationSummary } from "~/lib/dashboard";
 import { fullName } from "~/lib/names";
+import type { Reach } from "../access/scope";
 import { db } from "../platform/db/client";
 import { invitations, profiles } from "../platform/db/schema";
 import { invitationPreview, queuedInvitationCount } from "./invitations";
@@ -9,8 +10,11 @@ import { failedJobs } from "./mail-queue";
 /** How many of the people an invitation to all would reach are named before it is sent. */
 const FIRST_NAMED = 3;
 
-/** What profile management shows about invitations: who is left to invite or remind, and mail that failed. */
-export async function invitationSummary(): Promise<InvitationSummary> {
+/**
+ * What profile management shows about invitations: who within reach is left to invite or remind, and
+ * (to administrators of the whole site, who run the mail queue) mail that failed.
+ */
+export async function invitationSummary({ cards }: Reach, siteWide: boolean): Promise<InvitationSummary> {
   const [[counts], failed, firstNotInvited, queued, preview] = await Promise.all([
     db
       .select({
@@ -19,17 +23,17 @@ export async function invitationSummary(): Promise<InvitationSummary> {
       })
       .from(profiles)
       .leftJoin(invitations, sql`${invitations.profileId} = ${profiles.id}`)
-      .where(and(isNull(profiles.userId), isNull(profiles.deactivatedAt), isNull(invitations.stoppedAt))),
-    failedJobs(20),
+      .where(and(cards, isNull(profiles.userId), isNull(profiles.deactivatedAt), isNull(invitations.stoppedAt))),
+    siteWide ? failedJobs(20) : { rows: [], count: 0 },
     // Who "Invite all" would reach first, named in its confirmation, in the order it sends.
     db
       .select({ firstName: profiles.firstName, lastName: profiles.lastName })
       .from(profiles)
       .leftJoin(invitations, sql`${invitations.profileId} = ${profiles.id}`)
-      .where(and(isNull(profiles.userId), isNull(profiles.deactivatedAt), isNull(invitations.profileId)))
+      .where(and(cards, isNull(profiles.userId), isNull(profiles.deactivatedAt), isNull(invitations.profileId)))
       .orderBy(profiles.createdAt, profiles.id)
       .limit(FIRST_NAMED),
-    queuedInvitationCount(),
+    siteWide ? queuedInvitationCount() : 0,
     invitationPreview(),
   ]);
   return {

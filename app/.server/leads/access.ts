@@ -1,4 +1,5 @@
 import { fullName } from "~/lib/names";
+import { administers, administrationScope } from "~/lib/permissions";
 import { recordAdminAction } from "../audit/record";
 import type { Actor } from "../platform/actor";
 import { db } from "../platform/db/client";
@@ -14,7 +15,7 @@ type Reader = Actor & {
 
 /**
  * Whose leads a reader reads (docs/decisions/034-leads.md): their own card's,
- * or, for an administrator when the company's settings allow it, the card
+ * or, for an administrator (of the whole site, or of the card's brand) when the company's settings allow it, the card
  * `asked` for (to read only), which the audit log records each time.
  * "hidden" for anyone else, the same whether or not the card exists; null
  * when the reader has no card of their own.
@@ -22,9 +23,10 @@ type Reader = Actor & {
 export async function leadsOf(reader: Reader, asked: string | null): Promise<LeadsOf | "hidden" | null> {
   const own = reader.profile;
   if (asked && !(own && asked.toLowerCase() === own.username.toLowerCase())) {
-    if (!reader.isAdmin || !(await adminsSeeLeads())) return "hidden";
+    if (!administrationScope(reader) || !(await adminsSeeLeads())) return "hidden";
     const card = await getCardByUsername(asked);
-    if (!card) return "hidden";
+    // An administrator reads any card's leads, a brand administrator their brands' cards' only.
+    if (!card || !administers(reader, card.brand?.id ?? null)) return "hidden";
     await recordAdminAction(db, {
       actor: reader,
       action: "read",

@@ -1,5 +1,6 @@
 import { and, count, desc, eq, or, type SQL, sql } from "drizzle-orm";
 import { LEAD_NOTE_MAX, LEAD_SOURCE_LABELS } from "~/lib/leads";
+import type { Reach } from "../access/scope";
 import { toCsv } from "../platform/csv";
 import { db } from "../platform/db/client";
 import { type Lead, leads, profiles } from "../platform/db/schema";
@@ -110,8 +111,8 @@ function leadVCard(lead: Lead): string {
   });
 }
 
-/** The cards with the most leads, and how many leads there are in all: the administrators' figures. */
-export async function leadsByCard(limit: number) {
+/** The cards within reach with the most leads, and how many leads they have in all: the administrators' figures. */
+export async function leadsByCard({ cards }: Reach, limit: number) {
   const [top, [all]] = await Promise.all([
     db
       .select({
@@ -122,10 +123,11 @@ export async function leadsByCard(limit: number) {
       })
       .from(leads)
       .innerJoin(profiles, eq(profiles.id, leads.profileId))
+      .where(cards)
       .groupBy(profiles.id)
       .orderBy(desc(count()), profiles.lastName, profiles.firstName)
       .limit(limit),
-    db.select({ n: count() }).from(leads),
+    db.select({ n: count() }).from(leads).innerJoin(profiles, eq(profiles.id, leads.profileId)).where(cards),
   ]);
   return { top, total: all?.n ?? 0 };
 }

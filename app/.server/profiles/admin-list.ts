@@ -1,5 +1,7 @@
 import { and, desc, eq, isNotNull, isNull, or, type SQL, sql } from "drizzle-orm";
 import { type AdminProfileQuery, INVITATION_FILTERS, type InvitationFilter } from "~/lib/dashboard";
+import { administeredBrandsColumn, brandIdsOf } from "../access/brand-grants";
+import type { Reach } from "../access/scope";
 import { isAdminEmail, roleOf } from "../platform/admins";
 import { db } from "../platform/db/client";
 import { brands, invitations, passkeys, profiles, usernameRedirects, users } from "../platform/db/schema";
@@ -68,8 +70,8 @@ function conditions(query: AdminProfileQuery): SQL | undefined {
   return parts.length ? and(...parts) : undefined;
 }
 
-/** The dashboard list: newest first, searched, filtered and paged on the server. */
-export async function listProfilesForAdmin(query: AdminProfileQuery) {
+/** The dashboard list of the cards within reach: newest first, searched, filtered and paged on the server. */
+export async function listProfilesForAdmin({ cards }: Reach, query: AdminProfileQuery) {
   const where = conditions(query);
   const [counts] = await db
     .select({
@@ -77,7 +79,8 @@ export async function listProfilesForAdmin(query: AdminProfileQuery) {
       total: sql<number>`count(*)::int`,
     })
     .from(profiles)
-    .leftJoin(invitations, eq(invitations.profileId, profiles.id));
+    .leftJoin(invitations, eq(invitations.profileId, profiles.id))
+    .where(cards);
   const shown = counts?.shown ?? 0;
   const pageCount = Math.max(1, Math.ceil(shown / ADMIN_PAGE_SIZE));
   const page = Math.min(query.page, pageCount);
@@ -107,18 +110,20 @@ export async function listProfilesForAdmin(query: AdminProfileQuery) {
       accountRole: users.role,
       secondFactor: sql<boolean>`coalesce(${users.twoFactorEnabled}, false)
         or exists (select 1 from ${passkeys} k where k.user_id = ${profiles.userId})`,
+      administers: administeredBrandsColumn(profiles.userId),
     })
     .from(profiles)
     .leftJoin(brands, eq(brands.id, profiles.companyBrandId))
     .leftJoin(invitations, eq(invitations.profileId, profiles.id))
     .leftJoin(users, eq(users.id, profiles.userId))
-    .where(where)
+    .where(and(cards, where))
     .orderBy(desc(profiles.createdAt), desc(profiles.id))
     .limit(ADMIN_PAGE_SIZE)
     .offset((page - 1) * ADMIN_PAGE_SIZE);
   return {
-    rows: rows.map(({ accountEmail, accountRole, ...row }) => ({
+    rows: rows.map(({ accountEmail, accountRole, administers, ...row }) => ({
       ...row,
+      administers: brandIdsOf(administers),
       // An administrator's role, and whether ADMIN_EMAILS gives it (then no one here can take it).
       admin: accountEmail ? roleOf({ email: accountEmail, role: accountRole }) === "admin" : false,
       adminByConfiguration: isAdminEmail(accountEmail),
@@ -130,8 +135,8 @@ export async function listProfilesForAdmin(query: AdminProfileQuery) {
   };
 }
 
-/** Every profile, newest first, for the dashboard CSV. */
-export async function allProfilesForExport() {
+/** Every profile within reach, newest first, for the dashboard CSV. */
+export async function allProfilesForExport({ cards }: Reach) {
   return db
     .select({
       firstName: profiles.firstName,
@@ -145,5 +150,6 @@ export async function allProfilesForExport() {
     })
     .from(profiles)
     .leftJoin(brands, eq(brands.id, profiles.companyBrandId))
+    .where(cards)
     .orderBy(desc(profiles.createdAt), desc(profiles.id));
 }

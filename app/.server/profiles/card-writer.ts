@@ -1,5 +1,6 @@
 import { and, eq, isNull, type SQL, sql } from "drizzle-orm";
 import { fullName } from "~/lib/names";
+import { administers } from "~/lib/permissions";
 import { type AuditChanges, type ConnectionAuthor, changedFields, recordAdminAction } from "../audit/record";
 import type { Actor } from "../platform/actor";
 import { isAdminEmail } from "../platform/admins";
@@ -286,7 +287,10 @@ export async function writeCards<T>(
   return result;
 }
 
-/** The writer's author for an actor at a card: an administrator's every change is on the record. */
-export function authorFor(actor: Actor): CardAuthor {
-  return actor.role === "admin" ? { kind: "administrator", actor } : { kind: "member", actor };
+/**
+ * The writer's author for an actor at a card of a brand: the change of an
+ * administrator of the site or of the card's brand is on the record, every field.
+ */
+export function authorFor(actor: Actor, brandId: number | null): CardAuthor {
+  return administers(actor, brandId) ? { kind: "administrator", actor } : { kind: "member", actor };
 }

@@ -1,7 +1,7 @@
-import { can } from "~/lib/permissions";
+import { decide } from "~/lib/permissions";
 import type { Actor } from "../platform/actor";
 import { db } from "../platform/db/client";
-import { ForbiddenError } from "../platform/errors";
+import { ForbiddenError, ValidationError } from "../platform/errors";
 import { deleteImageIfUnused, type ImageChange, storedKey } from "../platform/images";
 import { writeCards } from "./card-writer";
 import { assertProfileFieldsAvailable, conflictFromUniqueViolation } from "./field-checks";
@@ -11,6 +11,8 @@ import type { NewProfileFields, ProfileFields } from "./schemas";
 import { uniqueUsername, usernameBase } from "./usernames";
 import { effectiveVisibility, getFieldPolicies } from "./visibility";
 
+const CREATE_IN_YOUR_BRANDS = "Choose one of the brands you administer.";
+
 export type CreateProfileOptions = { actor: Actor; fields: NewProfileFields; photo: ImageChange };
 
 /**
@@ -18,7 +20,11 @@ export type CreateProfileOptions = { actor: Actor; fields: NewProfileFields; pho
  * signing up with its address and confirming it.
  */
 export async function createProfile({ actor, fields: input, photo }: CreateProfileOptions) {
-  if (!can(actor.role, "create:profile:any")) throw new ForbiddenError();
+  if (!decide(actor, "create:profile")) throw new ForbiddenError();
+  // A brand administrator makes cards in their brands only.
+  if (!decide(actor, "create:profile", { brandId: input.companyBrandId })) {
+    throw new ValidationError({ companyBrandId: [CREATE_IN_YOUR_BRANDS] });
+  }
   // A username left blank follows the first.last rule, numbered when taken;
   // one that was typed must be free.
   const username =

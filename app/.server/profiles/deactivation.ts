@@ -1,6 +1,7 @@
-import { and, eq, isNotNull, isNull, or, sql } from "drizzle-orm";
+import { and, eq, isNotNull, isNull, or, type SQL, sql } from "drizzle-orm";
 import type { AnyPgColumn } from "drizzle-orm/pg-core";
-import { can } from "~/lib/permissions";
+import { decide } from "~/lib/permissions";
+import { changeableProfiles } from "../access/scope";
 import type { Actor } from "../platform/actor";
 import { db, type Queryable } from "../platform/db/client";
 import { brands, profiles, sessions, siteSettings, usernameRedirects } from "../platform/db/schema";
@@ -31,10 +32,10 @@ export async function setCardState({
   profileId: string;
   state: CardState;
 }): Promise<{ firstName: string; lastName: string; changed: boolean }> {
-  if (!can(actor.role, "deactivate:profile:any")) throw new ForbiddenError();
+  if (!decide(actor, "deactivate:profile")) throw new ForbiddenError();
   const deactivate = state === "deactivated";
   const { current, changed } = await writeCards({ kind: "administrator", actor }, async (cards) => {
-    const current = await lockedCard(cards.tx, profileId);
+    const current = await lockedCard(cards.tx, profileId, changeableProfiles(actor, "deactivate"));
     // An administrator who switched off their own card would be signed out with no way back in.
     if (deactivate && current.userId === actor.user.id) {
       throw new ValidationError({ id: ["You cannot deactivate your own card."] });
@@ -44,8 +45,8 @@ export async function setCardState({
   return { firstName: current.firstName, lastName: current.lastName, changed };
 }
 
-/** A card as switching it off or on needs it, locked until the transaction ends. */
-async function lockedCard(tx: Queryable, profileId: string) {
+/** A card as switching it off or on needs it, of those `within` selects, locked until the transaction ends. */
+async function lockedCard(tx: Queryable, profileId: string, within: SQL) {
   const [current] = await tx
     .select({
       id: profiles.id,
@@ -56,7 +57,7 @@ async function lockedCard(tx: Queryable, profileId: string) {
       deactivatedAt: profiles.deactivatedAt,
     })
     .from(profiles)
-    .where(eq(profiles.id, profileId))
+    .where(and(eq(profiles.id, profileId), within))
     .for("update");
   if (!current) throw new NotFoundError("profile");
   return { ...current, label: cardLabel(current) };

@@ -1,4 +1,5 @@
 import { and, eq, sql } from "drizzle-orm";
+import { changeableProfiles } from "../access/scope";
 import { recordAdminAction } from "../audit/record";
 import type { Actor } from "../platform/actor";
 import { db } from "../platform/db/client";
@@ -8,7 +9,6 @@ import { deleteImageIfUnused } from "../platform/images";
 import { publish } from "../platform/realtime";
 import { cardLabel } from "./card-writer";
 import { oldNamesOf, reserveNamesOfDeletedCard } from "./previous-usernames";
-import { changeableProfiles } from "./scope";
 
 /**
  * Erases a profile: the card, its views (by cascade) and its photo file. Its

@@ -1,10 +1,10 @@
 import { and, eq } from "drizzle-orm";
+import { changeableProfiles } from "../access/scope";
 import type { Actor } from "../platform/actor";
 import { db } from "../platform/db/client";
 import { profiles } from "../platform/db/schema";
 import { NotFoundError } from "../platform/errors";
 import { CARD_DETAIL_COLUMNS } from "./card-fields";
-import { changeableProfiles } from "./scope";
 
 /** The fields of a card as its edit form shows them, if the actor may change it. */
 export async function getEditableProfile({ actor, profileId }: { actor: Actor; profileId: string }) {

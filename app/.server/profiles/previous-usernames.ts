@@ -1,5 +1,6 @@
 import { and, eq, gt, isNull, or, sql } from "drizzle-orm";
-import { can } from "~/lib/permissions";
+import { decide } from "~/lib/permissions";
+import { administeredCards, changeableProfiles } from "../access/scope";
 import { recordAdminAction } from "../audit/record";
 import type { Actor } from "../platform/actor";
 import { db, type Queryable } from "../platform/db/client";
@@ -82,8 +83,14 @@ export async function releaseOldUsername({
   profileId: string;
   username: string;
 }) {
-  if (!can(actor.role, "update:profile:any")) throw new ForbiddenError();
+  if (!decide(actor, "update:profile")) throw new ForbiddenError();
   await db.transaction(async (tx) => {
+    // Another brand's card, or one the actor only owns, looks like no card at all.
+    const [reachable] = await tx
+      .select({ id: profiles.id })
+      .from(profiles)
+      .where(and(eq(profiles.id, profileId), changeableProfiles(actor, "update"), administeredCards(actor)));
+    if (!reachable) throw new NotFoundError("old username");
     const [released] = await tx
       .delete(usernameRedirects)
       .where(and(eq(usernameRedirects.username, username.toLowerCase()), eq(usernameRedirects.profileId, profileId)))

@@ -1,11 +1,13 @@
 import { and, eq } from "drizzle-orm";
 import { CARD_FIELD_KEYS } from "~/lib/card-fields";
+import { administers } from "~/lib/permissions";
+import { changeableProfiles } from "../access/scope";
 import { changedFields } from "../audit/record";
 import type { Actor } from "../platform/actor";
-import { db } from "../platform/db/client";
-import { profiles } from "../platform/db/schema";
+import { db, type Queryable } from "../platform/db/client";
+import { brands, profiles } from "../platform/db/schema";
 import { assertUnchangedSince } from "../platform/edit-version";
-import { NotFoundError } from "../platform/errors";
+import { NotFoundError, ValidationError } from "../platform/errors";
 import { deleteImageIfUnused, type ImageChange, nextImageKey } from "../platform/images";
 import { type CardEmailRequest, needsCardEmailProof, requestCardEmail } from "./card-email";
 import { authorFor, cardLabel, writeCards } from "./card-writer";
@@ -14,7 +16,6 @@ import { managerNames, resolveManager } from "./managers";
 import { storeNewPhoto } from "./photo";
 import { assertMayRename, countRename, recordUsernameChange } from "./previous-usernames";
 import type { ProfileFields } from "./schemas";
-import { changeableProfiles } from "./scope";
 import { completeVisibility, effectiveVisibility, getFieldPolicies } from "./visibility";
 
 export type UpdateProfileOptions = {
@@ -54,18 +55,19 @@ export async function updateProfile({
   assertUnchangedSince(version, current.updatedAt, "card");
 
   const renamed = fields.username.toLowerCase() !== current.username.toLowerCase();
-  const byAdministrator = actor.role === "admin";
+  // An administrator of the whole site or of the card's brand edits as an administrator; a member edits their own.
+  const byAdministrator = administers(actor, current.companyBrandId);
   if (renamed && !byAdministrator) await assertMayRename(current.id);
   await assertProfileFieldsAvailable(fields, current);
   // A member's new address is shown only once they open the link sent to it; the rest is saved now.
-  const proveEmail = needsCardEmailProof(actor, fields.email, current.email);
+  const proveEmail = !byAdministrator && needsCardEmailProof(actor, fields.email, current.email);
   const { visibility: chosen, manager, ...submitted } = proveEmail ? { ...fields, email: current.email } : fields;
   // A field the company locked takes its value and visibility from administrators (and imports) only.
   const policies = await getFieldPolicies();
   const saved = { ...submitted };
   const choices = { ...current.visibilityChoices };
   for (const key of CARD_FIELD_KEYS) {
-    if (policies[key].locked && actor.role !== "admin") {
+    if (policies[key].locked && !byAdministrator) {
       Object.assign(saved, { [key]: current[key] });
     } else if (chosen?.[key]) {
       choices[key] = chosen[key];
@@ -75,7 +77,7 @@ export async function updateProfile({
   const stored = await storeNewPhoto(photo);
   const photoKey = nextImageKey(photo, stored, current.profilePhoto);
   try {
-    await writeCards(authorFor(actor), async (cards) => {
+    await writeCards(authorFor(actor, current.companyBrandId), async (cards) => {
       const { tx } = cards;
       // Checked again under the row's lock: a save that began meanwhile finishes first.
       const [locked] = await tx
@@ -85,6 +87,9 @@ export async function updateProfile({
         .for("update");
       if (!locked) throw new NotFoundError("profile");
       assertUnchangedSince(version, locked.updatedAt, "card");
+      if (saved.companyBrandId !== current.companyBrandId) {
+        await assertMayMove(tx, actor, current.companyBrandId, saved.companyBrandId);
+      }
       // Only administrators (and imports and SCIM) say who reports to whom.
       const managerId =
         byAdministrator && manager !== undefined ? await resolveManager(tx, manager, current.id) : current.managerId;
@@ -120,4 +125,36 @@ export async function updateProfile({
     photoSkipped: stored.outcome === "storage-failed",
     emailChange,
   };
+}
+
+/** Why a card could not go to the brand chosen, on the brand field. */
+export const BRAND_MOVE_MESSAGES = {
+  outOfScope: "You can move a card only into a brand you administer.",
+  kept: "Your card stays in the brand your administrators gave it: ask them to move it.",
+};
+
+/**
+ * Who may move a card to another brand: an administrator anywhere; a brand
+ * administrator only between their own brands (never out of them); a member
+ * their own card only from no brand, or from a brand that lets its members
+ * choose (docs/decisions/044-brand-administrators.md).
+ */
+async function assertMayMove(tx: Queryable, actor: Actor, from: number | null, to: number | null) {
+  if (administers(actor, from)) {
+    if (!administers(actor, to)) throw new ValidationError({ companyBrandId: [BRAND_MOVE_MESSAGES.outOfScope] });
+    return;
+  }
+  if (!(await brandChosenByMember(actor, from, tx))) {
+    throw new ValidationError({ companyBrandId: [BRAND_MOVE_MESSAGES.kept] });
+  }
+}
+
+/** Whether the owner of a card in brand `from` chooses its brand on their own form (else it is only shown). */
+export async function brandChosenByMember(actor: Actor, from: number | null, tx: Queryable = db): Promise<boolean> {
+  if (from === null || administers(actor, from)) return true;
+  const [brand] = await tx
+    .select({ membersChangeBrand: brands.membersChangeBrand })
+    .from(brands)
+    .where(eq(brands.id, from));
+  return brand?.membersChangeBrand === true;
 }

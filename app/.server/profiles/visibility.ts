@@ -13,7 +13,7 @@ import {
   type Viewer,
   type Visibility,
 } from "~/lib/card-fields";
-import { can, type Role } from "~/lib/permissions";
+import { decide, type Role } from "~/lib/permissions";
 import type { Queryable } from "../platform/db/client";
 import { db } from "../platform/db/client";
 import { profiles, siteSettings } from "../platform/db/schema";
@@ -128,15 +128,22 @@ export async function applyFieldPolicies(tx: Queryable, policies: FieldPolicies)
   await tx.update(profiles).set({ fieldVisibility: sql`jsonb_build_object(${sql.join(entries, sql`, `)})` });
 }
 
-/** How a viewer stands to a card: its owner, an administrator, a signed-in colleague, or a visitor. */
-export function viewerOfCard(viewer: CardViewer | null, card: { userId: string | null }): Viewer {
+/**
+ * How a viewer stands to a card: its owner, an administrator (of the whole
+ * site, or of the card's brand when the card's brand is known), a signed-in
+ * colleague, or a visitor.
+ */
+export function viewerOfCard(
+  viewer: CardViewer | null,
+  card: { userId: string | null; brand?: { id: number | null } | null },
+): Viewer {
   if (!viewer) return "visitor";
   if (card.userId !== null && viewer.user.id === card.userId) return "owner";
-  return can(viewer.role, "read:hidden-fields:any") ? "admin" : "colleague";
+  return decide(viewer, "read:hidden-fields", { brandId: card.brand?.id ?? null }) ? "admin" : "colleague";
 }
 
 /** A signed-in person looking at cards. */
-export type CardViewer = { user: { id: string }; role: Role };
+export type CardViewer = { user: { id: string }; role: Role; brandIds?: readonly number[] };
 
 /** A card as a viewer gets it: any detail may be missing. */
 export type Shown<Card> = {

@@ -11,6 +11,7 @@ import {
   ShieldCheck,
   ShieldMinus,
   ShieldPlus,
+  Store,
   Trash2,
   Users,
 } from "lucide-react";
@@ -66,6 +67,7 @@ export function ProfileManagement({
   const deleter = useDialogFetcher(() => setDeleting(null));
   const [deactivating, setDeactivating] = useState<Row | null>(null);
   const deactivator = useDialogFetcher(() => setDeactivating(null));
+  const [appointing, setAppointing] = useState<Row | null>(null);
   // After a save or a delete the list comes back as it was: same search, same page.
   const location = useLocation();
   const here = `${location.pathname}${location.search}`;
@@ -76,7 +78,14 @@ export function ProfileManagement({
     query.status !== "all" ||
     query.invitation !== "all" ||
     query.state !== "all";
-  const actions = { onEdit: setEditing, onDelete: setDeleting, onDeactivate: setDeactivating, returnTo: here };
+  const actions = {
+    onEdit: setEditing,
+    onDelete: setDeleting,
+    onDeactivate: setDeactivating,
+    onAppoint: setAppointing,
+    siteWide: management.siteWide,
+    returnTo: here,
+  };
 
   return (
     <Tooltip.Provider>
@@ -86,10 +95,12 @@ export function ProfileManagement({
             Profile Management ({shown.toLocaleString("en")} of {total.toLocaleString("en")})
           </h2>
           <div className="flex flex-wrap gap-2">
-            <Link to="/admin/import" className={buttonClasses("secondary")}>
-              <FileUp aria-hidden className="size-4" />
-              Import CSV
-            </Link>
+            {management.siteWide ? (
+              <Link to="/admin/import" className={buttonClasses("secondary")}>
+                <FileUp aria-hidden className="size-4" />
+                Import CSV
+              </Link>
+            ) : null}
             <Link to="/admin/profiles/create" className={buttonClasses("primary")}>
               <Plus aria-hidden className="size-4" />
               Add Profile
@@ -173,7 +184,7 @@ export function ProfileManagement({
                     <div className="min-w-0 flex-1 space-y-1">
                       <p className="flex flex-wrap items-center gap-1.5 font-medium">
                         <span className="wrap-anywhere">{fullName(row)}</span>
-                        {row.admin ? <AdminBadge /> : null}
+                        {row.admin ? <AdminBadge /> : <BrandAdministratorBadge row={row} brands={brands} />}
                       </p>
                       <Truncated text={row.email} className="text-sm text-slate-500 dark:text-slate-400" />
                       <CardStatus row={row} />
@@ -223,7 +234,7 @@ export function ProfileManagement({
                           <div className="min-w-0 max-w-56">
                             <p className="flex flex-wrap items-center gap-1.5 font-medium">
                               <span className="wrap-anywhere">{fullName(row)}</span>
-                              {row.admin ? <AdminBadge /> : null}
+                              {row.admin ? <AdminBadge /> : <BrandAdministratorBadge row={row} brands={brands} />}
                             </p>
                             <Truncated text={`@${row.username}`} className="text-slate-500 dark:text-slate-400" />
                           </div>
@@ -262,8 +273,18 @@ export function ProfileManagement({
             key={editing.id}
             row={editing}
             brands={brands}
+            brandRequired={!management.siteWide}
             returnTo={here}
             onClose={() => setEditing(null)}
+          />
+        ) : null}
+        {appointing ? (
+          <BrandAdministrationDialog
+            key={appointing.id}
+            row={appointing}
+            brands={brands}
+            returnTo={here}
+            onClose={() => setAppointing(null)}
           />
         ) : null}
 
@@ -354,6 +375,18 @@ function AdminBadge() {
   );
 }
 
+/** Whom a brand administrator runs, named: "Runs Aurora Foods". */
+function BrandAdministratorBadge({ row, brands }: { row: Row; brands: DashboardData["brands"] }) {
+  if (!row.administers.length) return null;
+  const names = brands.filter((brand) => row.administers.includes(brand.id)).map((brand) => brand.name);
+  return (
+    <span className="inline-flex shrink-0 items-center gap-1.5 rounded-full bg-teal-50 px-2.5 py-0.5 text-xs font-semibold text-teal-800 dark:bg-teal-950 dark:text-teal-200">
+      <Store aria-hidden className="size-3" />
+      {names.length ? `Runs ${names.join(", ")}` : "Brand administrator"}
+    </span>
+  );
+}
+
 /** A value kept to one line: the whole of it on hover and on focus (a tooltip), and to screen readers. */
 function Truncated({ text, className, testId }: { text: string; className?: string; testId?: string }) {
   return (
@@ -385,6 +418,9 @@ type RowActionProps = {
   onEdit: (row: Row) => void;
   onDelete: (row: Row) => void;
   onDeactivate: (row: Row) => void;
+  onAppoint: (row: Row) => void;
+  /** The viewer administers the whole site: roles, second steps and brand administration are theirs. */
+  siteWide: boolean;
   returnTo: string;
 };
 
@@ -412,13 +448,14 @@ function RowActions(props: RowActionProps) {
   );
 }
 
-function ActionsMenu({ row, onDelete, onDeactivate, returnTo }: RowActionProps) {
+function ActionsMenu({ row, onDelete, onDeactivate, onAppoint, siteWide, returnTo }: RowActionProps) {
   const submit = useSubmit();
   const send = (fields: Record<string, string>) =>
     submit({ ...fields, id: row.id, redirectTo: returnTo }, { method: "post", action: "/admin/profiles" });
   const name = fullName(row);
   const invitable = !row.claimed && !row.invitationsStopped && !row.deactivated;
-  const roleChangeable = row.claimed && !row.deactivated && !row.adminByConfiguration;
+  const roleChangeable = siteWide && row.claimed && !row.deactivated && !row.adminByConfiguration;
+  const appointable = siteWide && row.claimed && !row.deactivated && !row.admin;
   return (
     <DropdownMenu.Root modal={false}>
       <DropdownMenu.Trigger className={buttonClasses("ghost", "sm", "no-js:hidden")} aria-label={`Actions for ${name}`}>
@@ -458,7 +495,13 @@ function ActionsMenu({ row, onDelete, onDeactivate, returnTo }: RowActionProps) 
               {row.admin ? "Remove administrator" : "Make administrator"}
             </DropdownMenu.Item>
           ) : null}
-          {row.secondFactor ? (
+          {appointable ? (
+            <DropdownMenu.Item className={MENU_ITEM} onSelect={() => onAppoint(row)}>
+              <Store aria-hidden className="size-4" />
+              {row.administers.length ? "Change brands they run…" : "Make brand administrator…"}
+            </DropdownMenu.Item>
+          ) : null}
+          {siteWide && row.secondFactor ? (
             <DropdownMenu.Item className={MENU_ITEM} onSelect={() => send({ intent: "remove-second-factor" })}>
               <KeyRound aria-hidden className="size-4" />
               Remove second step
@@ -515,13 +558,79 @@ function PlainActions({ row, returnTo }: RowActionProps) {
   );
 }
 
-function EditProfileDialog({
+/** Which brands a person runs: a checkbox per brand; none takes brand administration away. */
+function BrandAdministrationDialog({
   row,
   brands,
   returnTo,
   onClose,
 }: {
   row: Row;
+  brands: DashboardData["brands"];
+  returnTo: string;
+  onClose: () => void;
+}) {
+  const { fetcher, busy, failure: failed, onSubmit } = useDialogFetcher(onClose);
+  const name = fullName(row);
+  return (
+    <Modal open onOpenChange={(open) => !open && onClose()} title={`Brands ${name} runs`}>
+      <fetcher.Form method="post" action="/admin/profiles" className="space-y-5" onSubmit={onSubmit}>
+        <input type="hidden" name="intent" value="brand-administration" />
+        <input type="hidden" name="id" value={row.id} />
+        <input type="hidden" name="redirectTo" value={returnTo} />
+        <FormAlert failure={failed} nothingDone="Nothing was changed." />
+        <p className="text-sm text-slate-600 dark:text-slate-300">
+          A brand administrator manages the cards, look, analytics and audit log of their brands, and sees nothing of
+          other brands. They cannot change site settings, sign-in or roles.
+        </p>
+        {brands.length ? (
+          <fieldset className="space-y-2">
+            <legend className="mb-2 text-sm font-medium text-slate-800 dark:text-slate-200">Brands</legend>
+            {brands.map((brand) => (
+              <label key={brand.id} className="flex items-center gap-3 text-sm text-slate-800 dark:text-slate-200">
+                <input
+                  type="checkbox"
+                  name="brandIds"
+                  value={brand.id}
+                  defaultChecked={row.administers.includes(brand.id)}
+                  className="size-4 rounded border-slate-300 accent-[var(--color-brand-solid)]"
+                />
+                {brand.name}
+                {brand.active ? null : <span className="text-slate-500 dark:text-slate-400">(inactive)</span>}
+              </label>
+            ))}
+          </fieldset>
+        ) : (
+          <p className="text-sm text-slate-600 dark:text-slate-300">There are no brands yet: add one on Brands.</p>
+        )}
+        {failed?.fieldErrors?.brandIds?.length ? (
+          <p role="alert" className="text-sm text-red-700 dark:text-red-400">
+            {failed.fieldErrors.brandIds[0]}
+          </p>
+        ) : null}
+        <div className={DIALOG_FORM_ACTIONS}>
+          <Button variant="secondary" onClick={onClose}>
+            Cancel
+          </Button>
+          <Button type="submit" disabled={busy || !brands.length}>
+            {busy ? "Saving..." : "Save"}
+          </Button>
+        </div>
+      </fetcher.Form>
+    </Modal>
+  );
+}
+
+function EditProfileDialog({
+  row,
+  brands,
+  brandRequired,
+  returnTo,
+  onClose,
+}: {
+  row: Row;
+  /** A brand administrator keeps every card in one of their brands. */
+  brandRequired: boolean;
   brands: { id: number; name: string; active: boolean }[];
   returnTo: string;
   onClose: () => void;
@@ -547,6 +656,7 @@ function EditProfileDialog({
           values={failed?.values ? profileFormValues(failed.values) : profileFormValues(row)}
           errors={failed?.fieldErrors}
           brands={pickable}
+          brandRequired={brandRequired}
           bioRows={3}
           disabled={saving}
           withManager

@@ -1,5 +1,6 @@
 import { BarChart3, Eye, TrendingUp, Users } from "lucide-react";
 import { isRouteErrorResponse, Link, useRevalidator } from "react-router";
+import { reachOf } from "~/.server/access/scope";
 import {
   getOverviewStats,
   getProfilesByBrand,
@@ -8,6 +9,7 @@ import {
   getViewsByDay,
   getViewsBySource,
 } from "~/.server/analytics/stats";
+import { requireAction } from "~/.server/http/authz";
 import { leadsByCard } from "~/.server/leads/owner";
 import { adminsSeeLeads } from "~/.server/leads/retention";
 import { DownloadButton } from "~/components/download-button";
@@ -18,6 +20,7 @@ import { cn } from "~/lib/cn";
 import { fullName } from "~/lib/names";
 import type { LiveHandle } from "~/lib/realtime";
 import { NO_BRAND_COLOR } from "~/lib/settings";
+import { viewerContext } from "~/middleware/viewer.server";
 import type { Route } from "./+types/analytics";
 
 /** Shows every card's view count: every view concerns it. */
@@ -25,15 +28,16 @@ export const handle: LiveHandle = { live: () => true };
 
 export const meta: Route.MetaFunction = () => [{ title: "Analytics" }];
 
-export async function loader() {
+export async function loader({ context }: Route.LoaderArgs) {
+  const reach = reachOf(requireAction(context.get(viewerContext), "read:analytics"));
   const [stats, byBrand, top, registrations, viewsByDay, sources, leads, readLeads] = await Promise.all([
-    getOverviewStats(),
-    getProfilesByBrand(),
-    getTopProfiles(8),
-    getRegistrationsByWeek(),
-    getViewsByDay(),
-    getViewsBySource(),
-    leadsByCard(8),
+    getOverviewStats(reach),
+    getProfilesByBrand(reach),
+    getTopProfiles(reach, 8),
+    getRegistrationsByWeek(reach),
+    getViewsByDay(reach),
+    getViewsBySource(reach),
+    leadsByCard(reach, 8),
     adminsSeeLeads(),
   ]);
   return { stats, byBrand, top, registrations, viewsByDay, sources, leads, readLeads };

@@ -1,7 +1,8 @@
 import { Download, ScrollText } from "lucide-react";
 import { Form, Link, useLocation } from "react-router";
-import { auditActors, listAuditEntries, parseAuditQuery } from "~/.server/audit/list";
+import { auditActors, entriesWithin, listAuditEntries, parseAuditQuery } from "~/.server/audit/list";
 import { CONNECTION_PREFIX } from "~/.server/audit/record";
+import { requireAction } from "~/.server/http/authz";
 import { parseQuery } from "~/.server/http/responses";
 import { EmptyState } from "~/components/empty-state";
 import { LocalTime } from "~/components/local-time";
@@ -17,13 +18,15 @@ import {
   describeChange,
   isAuditAction,
 } from "~/lib/audit";
+import { viewerContext } from "~/middleware/viewer.server";
 import type { Route } from "./+types/audit";
 
 export const meta: Route.MetaFunction = () => [{ title: "Audit Log" }];
 
-export async function loader({ request }: Route.LoaderArgs) {
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const within = entriesWithin(requireAction(context.get(viewerContext), "read:audit"));
   const query = parseQuery(() => parseAuditQuery(new URL(request.url)));
-  const [list, actors] = await Promise.all([listAuditEntries(query), auditActors()]);
+  const [list, actors] = await Promise.all([listAuditEntries(within, query), auditActors(within)]);
   return {
     query,
     actors,

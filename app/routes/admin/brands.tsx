@@ -1,10 +1,12 @@
 import { Globe, Palette, Pencil, Plus, Trash2 } from "lucide-react";
 import { useState } from "react";
+import { reachOf } from "~/.server/access/scope";
+import { administratorsByBrand } from "~/.server/accounts/brand-administration";
 import { deleteBrand } from "~/.server/brands/delete-brand";
 import { listBrandsWithUsage } from "~/.server/brands/list-brands";
 import { saveBrand } from "~/.server/brands/save-brand";
 import { BrandIdSchema, BrandSchema } from "~/.server/brands/schemas";
-import { requirePermission } from "~/.server/http/authz";
+import { requireAction, requirePermission } from "~/.server/http/authz";
 import { type BodyHandle, formText, imageChange, readUploadForm } from "~/.server/http/form-data";
 import { failure, failureFrom } from "~/.server/http/responses";
 import { redirectWithToast } from "~/.server/http/toast";
@@ -20,7 +22,9 @@ import { Alert } from "~/components/ui/alert";
 import { Button } from "~/components/ui/button";
 import { Confirm, DIALOG_FORM_ACTIONS, Modal } from "~/components/ui/dialog";
 import { useDialogFetcher } from "~/components/use-dialog-fetcher";
+import { readableTextOn } from "~/lib/color";
 import { mediaUrl } from "~/lib/media";
+import { can } from "~/lib/permissions";
 import { DEFAULT_BRAND_PRIMARY, DEFAULT_BRAND_SECONDARY } from "~/lib/settings";
 import { BRAND_TOAST_MS } from "~/lib/toast";
 import { viewerContext } from "~/middleware/viewer.server";
@@ -31,11 +35,16 @@ export const handle: BodyHandle = { bodyLimit: "upload" };
 
 export const meta: Route.MetaFunction = () => [{ title: "Brand Management" }];
 
-export async function loader() {
-  const brands = await listBrandsWithUsage();
+export async function loader({ context }: Route.LoaderArgs) {
+  const viewer = requireAction(context.get(viewerContext), "manage:brand");
+  const brands = await listBrandsWithUsage(reachOf(viewer));
+  const administrators = await administratorsByBrand(brands.map((brand) => brand.id));
   return {
+    // Administrators add, remove and switch brands on and off; a brand administrator edits their own.
+    siteWide: can(viewer.role, "manage:brand:any"),
     brands: brands.map(({ updatedAt, ...brand }) => ({
       ...brand,
+      administrators: administrators.get(brand.id) ?? [],
       logoUrl: mediaUrl(brand.logo),
       coverUrl: mediaUrl(brand.coverImage),
       // Sent back by the edit form: a save over someone else's later change is refused.
@@ -45,7 +54,7 @@ export async function loader() {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const viewer = requirePermission(context.get(viewerContext), "manage:brand:any");
+  const viewer = requireAction(context.get(viewerContext), "manage:brand");
   const { form } = await readUploadForm(request);
   if (!form) return failure(413, { formError: "The images are larger than 5MB. Choose smaller ones." });
   const values = formText(form);
@@ -70,6 +79,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     }
   }
   if (intent === "delete") {
+    requirePermission(viewer, "manage:brand:any");
     try {
       await deleteBrand({ actor: viewer, brandId: parseForm(BrandIdSchema, values).id });
       return redirectWithToast("/admin/brands", { text: "Brand deleted successfully!", durationMs: BRAND_TOAST_MS });
@@ -86,7 +96,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 type Brand = Route.ComponentProps["loaderData"]["brands"][number];
 
 export default function Brands({ loaderData }: Route.ComponentProps) {
-  const { brands } = loaderData;
+  const { brands, siteWide } = loaderData;
   const [editing, setEditing] = useState<Brand | "new" | null>(null);
   const [deleting, setDeleting] = useState<Brand | null>(null);
   const deleter = useDialogFetcher(() => setDeleting(null));
@@ -95,12 +105,16 @@ export default function Brands({ loaderData }: Route.ComponentProps) {
     <div>
       <PageHeader
         title="Brand Management"
-        description="Manage company brands and their visual identity."
+        description={
+          siteWide ? "Manage company brands and their visual identity." : "The look and rules of the brands you run."
+        }
         actions={
-          <Button onClick={() => setEditing("new")}>
-            <Plus aria-hidden className="size-4" />
-            Add Brand
-          </Button>
+          siteWide ? (
+            <Button onClick={() => setEditing("new")}>
+              <Plus aria-hidden className="size-4" />
+              Add Brand
+            </Button>
+          ) : null
         }
       />
 
@@ -155,6 +169,18 @@ export default function Brands({ loaderData }: Route.ComponentProps) {
                       </span>
                     ))}
                   </div>
+                  {brand.administrators.length ? (
+                    <div className="mt-3 text-sm">
+                      <h3 className="font-medium text-slate-700 dark:text-slate-300">Run by</h3>
+                      <ul className="mt-1 space-y-0.5 text-slate-600 dark:text-slate-400">
+                        {brand.administrators.map((person) => (
+                          <li key={person.profileId} className="truncate">
+                            {person.name}
+                          </li>
+                        ))}
+                      </ul>
+                    </div>
+                  ) : null}
                   {brand.website ? (
                     <a
                       href={brand.website}
@@ -176,15 +202,17 @@ export default function Brands({ loaderData }: Route.ComponentProps) {
                     >
                       <Pencil aria-hidden className="size-4" /> Edit
                     </Button>
-                    <Button
-                      variant="destructive-outline"
-                      size="sm"
-                      className="flex-1"
-                      onClick={() => setDeleting(brand)}
-                      aria-label={`Delete ${brand.name}`}
-                    >
-                      <Trash2 aria-hidden className="size-4" /> Delete
-                    </Button>
+                    {siteWide ? (
+                      <Button
+                        variant="destructive-outline"
+                        size="sm"
+                        className="flex-1"
+                        onClick={() => setDeleting(brand)}
+                        aria-label={`Delete ${brand.name}`}
+                      >
+                        <Trash2 aria-hidden className="size-4" /> Delete
+                      </Button>
+                    ) : null}
                   </div>
                 </div>
               </article>
@@ -197,6 +225,7 @@ export default function Brands({ loaderData }: Route.ComponentProps) {
         <BrandDialog
           key={editing === "new" ? "new" : editing.id}
           brand={editing === "new" ? null : editing}
+          siteWide={siteWide}
           onClose={() => setEditing(null)}
         />
       ) : null}
@@ -230,7 +259,7 @@ export default function Brands({ loaderData }: Route.ComponentProps) {
   );
 }
 
-function BrandDialog({ brand, onClose }: { brand: Brand | null; onClose: () => void }) {
+function BrandDialog({ brand, siteWide, onClose }: { brand: Brand | null; siteWide: boolean; onClose: () => void }) {
   const { fetcher, busy: saving, failure: failed, onSubmit } = useDialogFetcher(onClose);
   const values = failed?.values;
   const errors = failed?.fieldErrors;
@@ -318,15 +347,31 @@ function BrandDialog({ brand, onClose }: { brand: Brand | null; onClose: () => v
               hint="JPG, PNG or WebP up to 5MB. Wide images work best (about 1600 × 600)."
             />
           </div>
-          <label className="flex items-center gap-3 text-sm font-medium">
+          <label className="flex items-start gap-3 text-sm font-medium">
             <input
               type="checkbox"
-              name="active"
-              defaultChecked={values ? values.active === "on" : (brand?.active ?? true)}
-              className="size-4 rounded border-slate-300 accent-[var(--color-brand-solid)]"
+              name="membersChangeBrand"
+              defaultChecked={values ? values.membersChangeBrand === "on" : (brand?.membersChangeBrand ?? false)}
+              className="mt-0.5 size-4 rounded border-slate-300 accent-[var(--color-brand-solid)]"
             />
-            Active (shown in pickers and counted in analytics)
+            <span>
+              Members may move their own card to another brand
+              <span className="block font-normal text-slate-500 dark:text-slate-400">
+                Off: a card stays in the brand it was given, and only administrators move it.
+              </span>
+            </span>
           </label>
+          {siteWide ? (
+            <label className="flex items-center gap-3 text-sm font-medium">
+              <input
+                type="checkbox"
+                name="active"
+                defaultChecked={values ? values.active === "on" : (brand?.active ?? true)}
+                className="size-4 rounded border-slate-300 accent-[var(--color-brand-solid)]"
+              />
+              Active (shown in pickers and counted in analytics)
+            </label>
+          ) : null}
         </fieldset>
         <div className={DIALOG_FORM_ACTIONS}>
           <Button variant="secondary" onClick={onClose} disabled={saving}>
@@ -341,10 +386,14 @@ function BrandDialog({ brand, onClose }: { brand: Brand | null; onClose: () => v
   );
 }
 
-/** A brand without a logo (or whose logo file is gone): its first letter in its colour. */
+/** A brand without a logo (or whose logo file is gone): its first letter on its colour, readable in either theme. */
 function BrandInitial({ brand }: { brand: { name: string; primaryColor: string } }) {
   return (
-    <span className="text-xl font-bold" style={{ color: brand.primaryColor }} aria-hidden>
+    <span
+      className="flex size-full items-center justify-center text-xl font-bold"
+      style={{ backgroundColor: brand.primaryColor, color: readableTextOn(brand.primaryColor) }}
+      aria-hidden
+    >
       {brand.name.slice(0, 1).toUpperCase()}
     </span>
   );

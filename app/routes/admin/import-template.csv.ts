@@ -1,10 +1,10 @@
-import { requireAdmin, requirePermission } from "~/.server/http/authz";
+import { requireAdministration, requirePermission } from "~/.server/http/authz";
 import { csvResponse } from "~/.server/http/responses";
 import { templateCsv } from "~/.server/imports/files";
 import type { Route } from "./+types/import-template.csv";
 
 /** A CSV file to fill in: one column per card field, headed as the import recognises them. */
 export async function loader({ request }: Route.LoaderArgs) {
-  requirePermission(await requireAdmin(request), "create:profile:any");
+  requirePermission(await requireAdministration(request), "create:profile:any");
   return csvResponse(templateCsv(), "namecard-import-template.csv");
 }

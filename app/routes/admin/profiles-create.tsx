@@ -1,7 +1,7 @@
 import { ArrowLeft, Info } from "lucide-react";
 import { Form, Link, useNavigation } from "react-router";
 import { activeBrandOptions } from "~/.server/brands/list-brands";
-import { requirePermission } from "~/.server/http/authz";
+import { requireAction } from "~/.server/http/authz";
 import { type BodyHandle, formText, imageChange, readUploadForm } from "~/.server/http/form-data";
 import { failure, failureFrom } from "~/.server/http/responses";
 import { redirectWithToast } from "~/.server/http/toast";
@@ -15,6 +15,7 @@ import { PageHeader } from "~/components/page-header";
 import { ProfileFormFields, profileFormValues } from "~/components/profile-form-fields";
 import { Button, ButtonLink } from "~/components/ui/button";
 import { IMAGE_TOO_LARGE } from "~/lib/limits";
+import { administers } from "~/lib/permissions";
 import { viewerContext } from "~/middleware/viewer.server";
 import type { Route } from "./+types/profiles-create";
 
@@ -23,12 +24,16 @@ export const handle: BodyHandle = { bodyLimit: "upload" };
 
 export const meta: Route.MetaFunction = () => [{ title: "Create Profile" }];
 
-export async function loader() {
-  return { brands: await activeBrandOptions() };
+export async function loader({ context }: Route.LoaderArgs) {
+  const viewer = requireAction(context.get(viewerContext), "create:profile");
+  const brands = await activeBrandOptions();
+  // A brand administrator makes cards in their brands only, and always in one of them.
+  const siteWide = viewer.role === "admin";
+  return { brands: brands.filter((brand) => administers(viewer, brand.id)), brandRequired: !siteWide };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const viewer = requirePermission(context.get(viewerContext), "create:profile:any");
+  const viewer = requireAction(context.get(viewerContext), "create:profile");
   const { form } = await readUploadForm(request);
   if (!form) return failure(413, { fieldErrors: { photo: [IMAGE_TOO_LARGE] } });
   const values = formText(form);
@@ -75,6 +80,7 @@ export default function CreateProfile({ loaderData, actionData }: Route.Componen
           values={profileFormValues(actionData?.values ?? {})}
           errors={actionData?.fieldErrors}
           brands={loaderData.brands}
+          brandRequired={loaderData.brandRequired}
           bioRows={4}
           usernameRequired={false}
           usernameHint="Optional. Left blank, it becomes first.last."

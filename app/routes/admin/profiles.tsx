@@ -1,7 +1,8 @@
+import { BrandAdministrationSchema, setAdministeredBrands } from "~/.server/accounts/brand-administration";
 import { setRole } from "~/.server/accounts/roles";
 import { removeSecondFactor } from "~/.server/accounts/second-factor";
 import { loadDashboard } from "~/.server/analytics/dashboard";
-import { requirePermission, type Viewer } from "~/.server/http/authz";
+import { requireAction, requirePermission, type Viewer } from "~/.server/http/authz";
 import { type BodyHandle, formText, imageChange, readUploadForm } from "~/.server/http/form-data";
 import { failure, failureFrom, parseQuery } from "~/.server/http/responses";
 import { redirectWithToast } from "~/.server/http/toast";
@@ -40,8 +41,9 @@ export const handle: LiveHandle & BodyHandle = { live: () => true, bodyLimit: "u
 
 export const meta: Route.MetaFunction = () => [{ title: "Manage Profiles" }];
 
-export async function loader({ request }: Route.LoaderArgs) {
-  return parseQuery(() => loadDashboard(new URL(request.url), "profiles"));
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const viewer = requireAction(context.get(viewerContext), "update:profile");
+  return parseQuery(() => loadDashboard(viewer, new URL(request.url), "profiles"));
 }
 
 /** Edit, delete, deactivate, reactivate and change a role from the dashboard; each intent checks its own permission, then goes back to the list. */
@@ -55,7 +57,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     return invitationAction({ viewer, form, intent: values.intent ?? "", back });
   switch (values.intent) {
     case "update": {
-      requirePermission(viewer, "update:profile:any");
+      requireAction(viewer, "update:profile");
       try {
         const { id } = parseForm(ProfileIdSchema, values);
         const fields = await parseProfileForm(ProfileFieldsSchema, values, id);
@@ -78,7 +80,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       }
     }
     case "delete": {
-      requirePermission(viewer, "delete:profile:any");
+      requireAction(viewer, "delete:profile");
       try {
         const { id } = parseForm(ProfileIdSchema, values);
         const deleted = await deleteProfile({ actor: viewer, profileId: id });
@@ -92,7 +94,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     }
     case "deactivate":
     case "reactivate": {
-      requirePermission(viewer, "deactivate:profile:any");
+      requireAction(viewer, "deactivate:profile");
       const deactivate = values.intent === "deactivate";
       try {
         const { id } = parseForm(ProfileIdSchema, values);
@@ -136,6 +138,23 @@ export async function action({ request, context }: Route.ActionArgs) {
         });
       }
     }
+    case "brand-administration": {
+      requirePermission(viewer, "update:role:any");
+      try {
+        const { id, brandIds } = parseForm(BrandAdministrationSchema, { ...values, brandIds: form.getAll("brandIds") });
+        const person = await setAdministeredBrands({ actor: viewer, profileId: id, brandIds });
+        return redirectWithToast(back, {
+          text: person.brands.length
+            ? `${person.name} now runs ${person.brands.join(", ")}.`
+            : `${person.name} no longer runs a brand.`,
+        });
+      } catch (error) {
+        return failureFrom(error, {
+          notFound: "Failed to change the brands they run: the card no longer exists.",
+          unexpected: "Failed to change the brands they run. Please try again.",
+        });
+      }
+    }
     case "remove-second-factor": {
       requirePermission(viewer, "update:role:any");
       try {
@@ -157,7 +176,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       }
     }
     case "release-username": {
-      requirePermission(viewer, "update:profile:any");
+      requireAction(viewer, "update:profile");
       try {
         const { id, username } = parseForm(ReleaseUsernameSchema, values);
         await releaseOldUsername({ actor: viewer, profileId: id, username });
@@ -205,7 +224,9 @@ async function invitationAction({
   intent: string;
   back: string;
 }) {
-  const actor = requirePermission(viewer, "invite:profile:any");
+  const actor = requireAction(viewer, "invite:profile");
+  // The mail queue is the whole site's: only its administrators retry or cancel what waits in it.
+  if (intent === "retry-mail" || intent === "cancel-queued") requirePermission(viewer, "invite:profile:any");
   switch (intent) {
     case "invite":
     case "invite-selected": {

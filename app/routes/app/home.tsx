@@ -31,7 +31,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const viewer = context.get(viewerContext);
   if (viewer.isAdmin) {
     // For the administrator, the home route is the dashboard.
-    return { kind: "admin" as const, dashboard: await parseQuery(() => loadDashboard(new URL(request.url))) };
+    return { kind: "admin" as const, dashboard: await parseQuery(() => loadDashboard(viewer, new URL(request.url))) };
   }
   const profile = viewer.profile;
   // Independent reads, asked at once: the page waits for the slowest, not for their sum.

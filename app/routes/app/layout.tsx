@@ -14,6 +14,7 @@ export async function loader({ context }: Route.LoaderArgs) {
   return {
     viewer: {
       isAdmin: viewer.isAdmin,
+      brandAdministrator: !viewer.isAdmin && viewer.brandIds.length > 0,
       email: viewer.user.email,
       profile: viewer.profile
         ? {

@@ -14,7 +14,7 @@ import { getEditableProfile } from "~/.server/profiles/get-editable-profile";
 import { profileSavedMessage } from "~/.server/profiles/messages";
 import { cardUrl } from "~/.server/profiles/qr";
 import { ProfileFieldsSchema } from "~/.server/profiles/schemas";
-import { updateProfile } from "~/.server/profiles/update-profile";
+import { brandChosenByMember, updateProfile } from "~/.server/profiles/update-profile";
 import { getFieldPolicies, lockedFields } from "~/.server/profiles/visibility";
 import { FormAlert } from "~/components/form-alert";
 import { ImagePicker } from "~/components/image-picker";
@@ -47,6 +47,8 @@ export async function loader({ context }: Route.LoaderArgs) {
     return {
       profile: { ...fields, photoUrl: mediaUrl(profile.profilePhoto), version: updatedAt.toISOString() },
       brands: await activeBrandOptions(profile.companyBrandId),
+      // A card stays in the brand it was given, unless its brand lets its members move.
+      brandFixed: !(await brandChosenByMember(viewer, profile.companyBrandId)),
       // Fields the company locked: shown, not changeable here.
       locked: lockedFields(await getFieldPolicies()),
       address: cardUrl(profile.username),
@@ -127,6 +129,7 @@ export default function EditProfile({ loaderData, actionData }: Route.ComponentP
           locked={loaderData.locked}
           errors={errors}
           brands={brands}
+          brandFixed={loaderData.brandFixed}
           bioRows={4}
           usernameHint={`Your card's address: ${loaderData.address}`}
         />

@@ -39,6 +39,7 @@ import { shortBackLabel, WayBackLink } from "~/components/way-back";
 import { detailsOf } from "~/lib/card-fields";
 import { mediaUrl } from "~/lib/media";
 import { fullName, greetingName } from "~/lib/names";
+import { decide } from "~/lib/permissions";
 import { useLiveData } from "~/lib/realtime";
 import type { Route } from "./+types/$username";
 
@@ -133,7 +134,9 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
     team: viewer ? await reportingLines(card.id, stored.managerId) : null,
     back,
     // Claim status is for administrators only: others never receive it.
-    admin: viewer?.isAdmin ? { claimed: card.userId !== null } : null,
+    admin: decide(viewer, "read:claim-status", { brandId: card.brand?.id ?? null })
+      ? { claimed: card.userId !== null }
+      : null,
     qr: await qrSvg(qrTargetUrl(card.username), CARD_QR),
     links: {
       base,

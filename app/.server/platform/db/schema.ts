@@ -234,12 +234,32 @@ export const brands = pgTable(
     coverImage: text("cover_image"),
     website: text("website"),
     active: boolean("active").notNull().default(true),
+    /** Whether the brand's members may move their own card to another brand; off, a card stays where it was put. */
+    membersChangeBrand: boolean("members_change_brand").notNull().default(false),
     ...timestamps,
   },
   (table) => [
     index("brands_name_idx").on(table.name),
     check("brands_primary_color_hex", sql`${table.primaryColor} ~ '^#[0-9a-fA-F]{6}$'`),
     check("brands_secondary_color_hex", sql`${table.secondaryColor} ~ '^#[0-9a-fA-F]{6}$'`),
+  ],
+);
+
+/** Who administers which brand: its cards, look, analytics and audit entries, nothing else. */
+export const brandAdministrators = pgTable(
+  "brand_administrators",
+  {
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    brandId: integer("brand_id")
+      .notNull()
+      .references(() => brands.id, { onDelete: "cascade" }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.userId, table.brandId] }),
+    index("brand_administrators_brand_id_idx").on(table.brandId),
   ],
 );
 

@@ -1,5 +1,6 @@
+import { reachOf } from "~/.server/access/scope";
 import { getOverviewStats, getTopProfiles, getViewsBySource } from "~/.server/analytics/stats";
-import { requireAdmin, requirePermission } from "~/.server/http/authz";
+import { requireAction, requireAdministration } from "~/.server/http/authz";
 import { csvResponse } from "~/.server/http/responses";
 import { leadsByCard } from "~/.server/leads/owner";
 import { isoDay, toCsv } from "~/.server/platform/csv";
@@ -11,12 +12,12 @@ const LEAD_CARDS = 10_000;
 
 /** The analytics CSV: the metrics, the ten most viewed profiles, and every card's number of leads. */
 export async function loader({ request }: Route.LoaderArgs) {
-  requirePermission(await requireAdmin(request), "read:analytics:any");
+  const reach = reachOf(requireAction(await requireAdministration(request), "read:analytics"));
   const [stats, top, sources, leads] = await Promise.all([
-    getOverviewStats(),
-    getTopProfiles(10),
-    getViewsBySource(),
-    leadsByCard(LEAD_CARDS),
+    getOverviewStats(reach),
+    getTopProfiles(reach, 10),
+    getViewsBySource(reach),
+    leadsByCard(reach, LEAD_CARDS),
   ]);
   const body = toCsv([
     ["Metric", "Value"],

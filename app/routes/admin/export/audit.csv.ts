@@ -1,5 +1,5 @@
-import { auditEntriesForExport, parseAuditQuery } from "~/.server/audit/list";
-import { requireAdmin, requirePermission } from "~/.server/http/authz";
+import { auditEntriesForExport, entriesWithin, parseAuditQuery } from "~/.server/audit/list";
+import { requireAction, requireAdministration } from "~/.server/http/authz";
 import { csvResponse, parseQuery } from "~/.server/http/responses";
 import { isoDay, toCsv } from "~/.server/platform/csv";
 import { describeChange } from "~/lib/audit";
@@ -7,9 +7,9 @@ import type { Route } from "./+types/audit.csv";
 
 /** The audit log as CSV: the entries the screen's filters select, newest first. */
 export async function loader({ request }: Route.LoaderArgs) {
-  requirePermission(await requireAdmin(request), "update:settings:any");
+  const within = entriesWithin(requireAction(await requireAdministration(request), "read:audit"));
   const query = parseQuery(() => parseAuditQuery(new URL(request.url)));
-  const rows = await auditEntriesForExport(query);
+  const rows = await auditEntriesForExport(within, query);
   const body = toCsv([
     ["When (UTC)", "Administrator", "Administrator email", "Action", "Target kind", "Target id", "Target", "Changes"],
     ...rows.map((row) => [

@@ -1,5 +1,6 @@
+import { reachOf } from "~/.server/access/scope";
 import { getOverviewStats } from "~/.server/analytics/stats";
-import { requireAdmin, requirePermission } from "~/.server/http/authz";
+import { requireAction, requireAdministration } from "~/.server/http/authz";
 import { csvResponse } from "~/.server/http/responses";
 import { isoDay, toCsv } from "~/.server/platform/csv";
 import { allProfilesForExport } from "~/.server/profiles/admin-list";
@@ -8,8 +9,8 @@ import type { Route } from "./+types/dashboard.csv";
 
 /** The dashboard CSV: a metrics block, then one row per profile. */
 export async function loader({ request }: Route.LoaderArgs) {
-  requirePermission(await requireAdmin(request), "read:analytics:any");
-  const [stats, rows] = await Promise.all([getOverviewStats(), allProfilesForExport()]);
+  const reach = reachOf(requireAction(await requireAdministration(request), "read:analytics"));
+  const [stats, rows] = await Promise.all([getOverviewStats(reach), allProfilesForExport(reach)]);
   const percent = (value: number) => `${value.toFixed(1)}%`;
   const body = toCsv([
     ["Metric", "Value"],

@@ -1,0 +1,72 @@
+import { chooseAction, expect, expectAccessible, screenshot, test } from "./fixtures";
+import { BRAND_CARDS } from "./people";
+
+const ONYX = BRAND_CARDS.onyx;
+const SAFFRON = BRAND_CARDS.saffron;
+
+test("an administrator makes Lena the administrator of Onyx Partners: on a phone and a desktop she runs its people and look, and sees no other brand", async ({
+  page,
+  login,
+  newContext,
+  sessions,
+}) => {
+  test.slow();
+  await login("admin");
+  await page.goto("/admin/profiles?q=lena.lead");
+  const row = page.getByRole("row", { name: /Lena Lead/ });
+  // A retry finds her appointed already: the same dialog then says so.
+  await chooseAction(row, "Lena Lead", /^(Make brand administrator…|Change brands they run…)$/);
+  const dialog = page.getByRole("dialog", { name: "Brands Lena Lead runs" });
+  await dialog.getByRole("checkbox", { name: ONYX.brand.name }).check();
+  await expectAccessible(page);
+  await screenshot(page, "brand-administration-dialog");
+  await dialog.getByRole("button", { name: "Save" }).click();
+  await expect(page.getByText(`Lena Lead now runs ${ONYX.brand.name}.`)).toBeVisible();
+  await expect(row.getByText(`Runs ${ONYX.brand.name}`)).toBeVisible();
+
+  const lead = await newContext();
+  await lead.addCookies((await sessions("lead")).cookies);
+  const theirs = await lead.newPage();
+  for (const [device, width] of [
+    ["phone", 390],
+    ["desktop", 1280],
+  ] as const) {
+    await theirs.setViewportSize({ width, height: 900 });
+    for (const theme of ["light", "dark"] as const) {
+      await theirs.emulateMedia({ colorScheme: theme });
+      await theirs.goto("/admin/profiles");
+      const people = theirs.getByRole("main");
+      // The list is a table on a desktop and cards on a phone: the one on screen holds Nora.
+      const nora = people.getByText(`${ONYX.person.firstName} ${ONYX.person.lastName}`);
+      await expect(nora.filter({ visible: true }).first()).toBeVisible();
+      await expect(people.getByText(`${SAFFRON.person.firstName} ${SAFFRON.person.lastName}`)).toHaveCount(0);
+      await expectAccessible(theirs);
+      await screenshot(theirs, `brand-administrator-people-${device}-${theme}`);
+    }
+  }
+
+  // Their brand's look is theirs; adding or removing a brand is not.
+  await theirs.goto("/admin/brands");
+  await expect(theirs.getByRole("heading", { name: ONYX.brand.name })).toBeVisible();
+  await expect(theirs.getByRole("heading", { name: SAFFRON.brand.name })).toHaveCount(0);
+  await expect(theirs.getByRole("button", { name: "Add Brand" })).toHaveCount(0);
+  await expect(theirs.getByRole("button", { name: `Delete ${ONYX.brand.name}` })).toHaveCount(0);
+  await expectAccessible(theirs);
+  await screenshot(theirs, "brand-administrator-brands-desktop-dark");
+
+  // Another brand's card is not found; the whole site's settings are refused.
+  const nav = theirs.getByRole("navigation", { name: "Main" }).first();
+  await expect(nav.getByRole("link", { name: "People" })).toBeVisible();
+  await expect(nav.getByRole("link", { name: "Settings" })).toHaveCount(0);
+  const settings = await theirs.request.get("/admin/settings/general", { maxRedirects: 0 });
+  expect(settings.status()).toBe(403);
+
+  // Taken back: her next page is a member's again.
+  await page.goto("/admin/profiles?q=lena.lead");
+  await chooseAction(row, "Lena Lead", "Change brands they run…");
+  await dialog.getByRole("checkbox", { name: ONYX.brand.name }).uncheck();
+  await dialog.getByRole("button", { name: "Save" }).click();
+  await expect(page.getByText("Lena Lead no longer runs a brand.")).toBeVisible();
+  const after = await theirs.request.get("/admin/profiles", { maxRedirects: 0 });
+  expect([after.status(), after.headers().location]).toEqual([302, "/directory"]);
+});

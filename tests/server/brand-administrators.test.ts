@@ -1,0 +1,214 @@
+import { eq } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { BRAND_ADMINISTRATOR_MESSAGES } from "~/.server/accounts/brand-administration";
+import { requireViewer } from "~/.server/http/authz";
+import { readToast } from "~/.server/http/toast";
+import { db } from "~/.server/platform/db/client";
+import { auditLog, brands, invitations, profiles } from "~/.server/platform/db/schema";
+import { BRAND_MOVE_MESSAGES } from "~/.server/profiles/update-profile";
+import { loader as analyticsLoader } from "~/routes/admin/analytics";
+import { loader as auditLoader } from "~/routes/admin/audit";
+import { loader as brandsLoader } from "~/routes/admin/brands";
+import { loader as analyticsCsv } from "~/routes/admin/export/analytics.csv";
+import { loader as dashboardCsv } from "~/routes/admin/export/dashboard.csv";
+import { action as profilesAction, loader as profilesLoader } from "~/routes/admin/profiles";
+import { cookieFrom, createMember, getRequest, insertCard, multipartRequest, run, saveOwnCard } from "./helpers";
+
+/**
+ * Brands as units of administration (docs/decisions/044-brand-administrators.md): an administrator
+ * makes someone the administrator of some brands; they run those brands' cards, look, figures and
+ * record, and see nothing of other brands.
+ */
+
+type Member = Awaited<ReturnType<typeof createMember>>;
+
+async function send(viewer: Member, fields: Record<string, string | string[]>) {
+  const form = new FormData();
+  for (const [name, value] of Object.entries({ redirectTo: "/admin/profiles", ...fields })) {
+    for (const one of [value].flat()) form.append(name, one);
+  }
+  const answer = await run(profilesAction, await multipartRequest("/admin/profiles", form), {}, viewer.viewer);
+  return { ...answer, toast: await readToast(cookieFrom(answer.headers)) };
+}
+
+/** The person as their next request sees them. */
+async function fresh(person: Member): Promise<Member> {
+  return { ...person, viewer: await requireViewer(getRequest("/", person.cookie)) };
+}
+
+async function group() {
+  const [aurora, borealis] = await db
+    .insert(brands)
+    .values([{ name: "Aurora Foods" }, { name: "Borealis Travel" }])
+    .returning();
+  const admin = await createMember({ email: "admin@example.com", firstName: "Ada", lastName: "Admin" });
+  const lead = await createMember({ firstName: "Lena", lastName: "Lead" });
+  const auroraCard = await insertCard({ firstName: "Aki", lastName: "Aurora", companyBrandId: aurora!.id });
+  const borealisCard = await insertCard({ firstName: "Bea", lastName: "Borealis", companyBrandId: borealis!.id });
+  await db.update(profiles).set({ companyBrandId: aurora!.id }).where(eq(profiles.id, lead.profile.id));
+  return { aurora: aurora!, borealis: borealis!, admin, lead, auroraCard, borealisCard };
+}
+
+describe("brand administrators", () => {
+  it("are appointed from the person's row, at once, with one audit entry naming the brands", async () => {
+    const { aurora, borealis, admin, lead } = await group();
+    const given = await send(admin, {
+      intent: "brand-administration",
+      id: lead.profile.id,
+      brandIds: [String(aurora.id)],
+    });
+    expect(given.toast?.text).toBe("Lena Lead now runs Aurora Foods.");
+    expect((await fresh(lead)).viewer.brandIds).toEqual([aurora.id]);
+
+    await send(admin, {
+      intent: "brand-administration",
+      id: lead.profile.id,
+      brandIds: [String(aurora.id), String(borealis.id)],
+    });
+    const taken = await send(admin, { intent: "brand-administration", id: lead.profile.id });
+    expect(taken.toast?.text).toBe("Lena Lead no longer runs a brand.");
+    expect((await fresh(lead)).viewer.brandIds).toEqual([]);
+
+    const entries = await db
+      .select({ changes: auditLog.changes })
+      .from(auditLog)
+      .where(eq(auditLog.action, "brand-administrator"))
+      .orderBy(auditLog.id);
+    expect(entries.map((entry) => entry.changes)).toEqual([
+      { brands: [null, "Aurora Foods"] },
+      { brands: ["Aurora Foods", "Aurora Foods, Borealis Travel"] },
+      { brands: ["Aurora Foods, Borealis Travel", null] },
+    ]);
+  });
+
+  it("are people with an account: a card nobody claimed, or an administrator, is refused and nothing changes", async () => {
+    const { aurora, admin, auroraCard } = await group();
+    const unclaimed = await send(admin, {
+      intent: "brand-administration",
+      id: auroraCard.id,
+      brandIds: [String(aurora.id)],
+    });
+    expect(unclaimed.status).toBe(400);
+    expect(unclaimed.data).toMatchObject({ fieldErrors: { brandIds: [BRAND_ADMINISTRATOR_MESSAGES.unclaimed] } });
+    const administrator = await send(admin, {
+      intent: "brand-administration",
+      id: admin.profile.id,
+      brandIds: [String(aurora.id)],
+    });
+    expect(administrator.data).toMatchObject({
+      fieldErrors: { brandIds: [BRAND_ADMINISTRATOR_MESSAGES.administrator] },
+    });
+    expect(await db.select().from(auditLog).where(eq(auditLog.action, "brand-administrator"))).toEqual([]);
+  });
+
+  it("see only their brands' people, brands, figures, exports and audit entries", async () => {
+    const { aurora, admin, lead, auroraCard, borealisCard } = await group();
+    await send(admin, { intent: "brand-administration", id: lead.profile.id, brandIds: [String(aurora.id)] });
+    // Each brand's card is changed by the administrator: two entries, one per brand.
+    for (const card of [auroraCard, borealisCard]) {
+      await send(admin, { intent: "deactivate", id: card.id });
+    }
+    const runner = await fresh(lead);
+
+    const list = await run(profilesLoader, getRequest("/admin/profiles"), {}, runner.viewer);
+    const names = (list.data as { management: { rows: { lastName: string }[] } }).management.rows.map(
+      (row) => row.lastName,
+    );
+    expect(names.sort()).toEqual(["Aurora", "Lead"]);
+
+    const brandPage = await run(brandsLoader, getRequest("/admin/brands"), {}, runner.viewer);
+    expect((brandPage.data as { brands: { name: string }[] }).brands.map((brand) => brand.name)).toEqual([
+      "Aurora Foods",
+    ]);
+
+    const figures = await run(analyticsLoader, getRequest("/admin/analytics"), {}, runner.viewer);
+    expect(figures.data).toMatchObject({ stats: { totalProfiles: 2, activeBrands: 1 } });
+
+    const audit = await run(auditLoader, getRequest("/admin/audit"), {}, runner.viewer);
+    const targets = (audit.data as { entries: { target: { label: string } }[] }).entries.map(
+      (entry) => entry.target.label,
+    );
+    expect(targets.some((label) => label.includes("Aurora"))).toBe(true);
+    expect(targets.some((label) => label.includes("Borealis"))).toBe(false);
+
+    for (const [loader, path] of [
+      [dashboardCsv, "/admin/export/dashboard.csv"],
+      [analyticsCsv, "/admin/export/analytics.csv"],
+    ] as const) {
+      const response = (await loader({ request: getRequest(path, runner.cookie) } as never)) as Response;
+      const text = await response.text();
+      expect(text, path).not.toContain("Borealis");
+    }
+    const dashboard = (await dashboardCsv({
+      request: getRequest("/admin/export/dashboard.csv", runner.cookie),
+    } as never)) as Response;
+    expect(await dashboard.text()).toContain("Aurora");
+  });
+
+  it("change their brands' cards but never move one out of them, and another brand's card is not found", async () => {
+    const { aurora, borealis, admin, lead, auroraCard, borealisCard } = await group();
+    await send(admin, { intent: "brand-administration", id: lead.profile.id, brandIds: [String(aurora.id)] });
+    const runner = await fresh(lead);
+    const card = (id: string, brandId: number) => ({
+      intent: "update",
+      id,
+      firstName: "Aki",
+      lastName: "Aurora",
+      username: id === auroraCard.id ? auroraCard.username : borealisCard.username,
+      email: id === auroraCard.id ? auroraCard.email : borealisCard.email,
+      title: "Head of Sales",
+      companyBrandId: String(brandId),
+    });
+
+    expect((await send(runner, card(auroraCard.id, aurora.id))).status).toBe(302);
+    const moved = await send(runner, card(auroraCard.id, borealis.id));
+    expect(moved.status).toBe(400);
+    expect(moved.data).toMatchObject({ fieldErrors: { companyBrandId: [BRAND_MOVE_MESSAGES.outOfScope] } });
+    expect((await send(runner, card(borealisCard.id, borealis.id))).status).toBe(404);
+    expect((await send(runner, { intent: "deactivate", id: borealisCard.id })).status).toBe(404);
+
+    const [after] = await db.select().from(profiles).where(eq(profiles.id, auroraCard.id));
+    expect(after).toMatchObject({ title: "Head of Sales", companyBrandId: aurora.id });
+    // Their edit is on the record like an administrator's.
+    const [entry] = await db.select().from(auditLog).where(eq(auditLog.targetId, auroraCard.id));
+    expect(entry).toMatchObject({ action: "update", actorEmail: lead.email });
+  });
+
+  it("cannot switch off, delete or edit the card of an administrator of the whole site, even in their brand", async () => {
+    const { aurora, admin, lead } = await group();
+    await db.update(profiles).set({ companyBrandId: aurora.id }).where(eq(profiles.id, admin.profile.id));
+    await send(admin, { intent: "brand-administration", id: lead.profile.id, brandIds: [String(aurora.id)] });
+    const runner = await fresh(lead);
+    expect((await send(runner, { intent: "deactivate", id: admin.profile.id })).status).toBe(404);
+    expect((await send(runner, { intent: "delete", id: admin.profile.id })).status).toBe(404);
+    const [card] = await db.select().from(profiles).where(eq(profiles.id, admin.profile.id));
+    expect(card?.deactivatedAt).toBeNull();
+  });
+
+  it("invite everyone not yet invited of their brands only", async () => {
+    const { aurora, admin, lead, auroraCard, borealisCard } = await group();
+    await send(admin, { intent: "brand-administration", id: lead.profile.id, brandIds: [String(aurora.id)] });
+    const answer = await send(await fresh(lead), { intent: "invite-all" });
+    expect(answer.toast?.text).toBe("Invitation on its way to 1 person.");
+    const invited = await db.select({ id: invitations.profileId }).from(invitations);
+    expect(invited.map((row) => row.id)).toEqual([auroraCard.id]);
+    expect(invited.map((row) => row.id)).not.toContain(borealisCard.id);
+  });
+});
+
+describe("a member's brand", () => {
+  it("stays the one they were given, unless their brand lets its members move", async () => {
+    const { aurora, borealis } = await group();
+    const member = await createMember({ firstName: "Mo", lastName: "Member" });
+    await db.update(profiles).set({ companyBrandId: aurora.id }).where(eq(profiles.id, member.profile.id));
+
+    const refused = await saveOwnCard(member, { companyBrandId: String(borealis.id) });
+    expect(refused.status).toBe(400);
+    expect(refused.data).toMatchObject({ fieldErrors: { companyBrandId: [BRAND_MOVE_MESSAGES.kept] } });
+
+    await db.update(brands).set({ membersChangeBrand: true }).where(eq(brands.id, aurora.id));
+    expect((await saveOwnCard(member, { companyBrandId: String(borealis.id) })).status).toBe(302);
+    const [card] = await db.select().from(profiles).where(eq(profiles.id, member.profile.id));
+    expect(card?.companyBrandId).toBe(borealis.id);
+  });
+});
