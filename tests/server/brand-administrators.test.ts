@@ -196,6 +196,23 @@ describe("brand administrators", () => {
   });
 });
 
+describe("the audit log", () => {
+  it("names the brands a card moved between, never their ids", async () => {
+    const { borealis, admin, auroraCard } = await group();
+    await send(admin, {
+      intent: "update",
+      id: auroraCard.id,
+      firstName: auroraCard.firstName,
+      lastName: auroraCard.lastName,
+      username: auroraCard.username,
+      email: auroraCard.email,
+      companyBrandId: String(borealis.id),
+    });
+    const [entry] = await db.select().from(auditLog).where(eq(auditLog.targetId, auroraCard.id));
+    expect(entry?.changes).toMatchObject({ companyBrandId: ["Aurora Foods", "Borealis Travel"] });
+  });
+});
+
 describe("a member's brand", () => {
   it("stays the one they were given, unless their brand lets its members move", async () => {
     const { aurora, borealis } = await group();

@@ -1,11 +1,11 @@
-import { and, eq, isNull, type SQL, sql } from "drizzle-orm";
+import { and, eq, inArray, isNull, type SQL, sql } from "drizzle-orm";
 import { fullName } from "~/lib/names";
 import { administers } from "~/lib/permissions";
 import { type AuditChanges, type ConnectionAuthor, changedFields, recordAdminAction } from "../audit/record";
 import type { Actor } from "../platform/actor";
 import { isAdminEmail } from "../platform/admins";
 import { db, type Queryable, rowsOf } from "../platform/db/client";
-import { type Profile, profiles, sessions, users } from "../platform/db/schema";
+import { brands, type Profile, profiles, sessions, users } from "../platform/db/schema";
 import { ProviderRefusedError } from "../platform/errors";
 import { announceCommitted, publishAll, type RealtimeEvent } from "../platform/realtime";
 
@@ -115,6 +115,8 @@ export class CardWriter {
       changes = { username: changes.username };
     }
     if (Object.keys(changes).length === 0 && action === "update") return;
+    if (changes.companyBrandId)
+      changes = { ...changes, companyBrandId: await brandNames(this.tx, changes.companyBrandId) };
     const actor = author.kind === "scim" ? { connection: author.connection } : author.actor;
     const via: AuditChanges = author.kind === "import" ? { import: [null, author.fileName] } : {};
     await recordAdminAction(this.tx, {
@@ -285,6 +287,16 @@ export async function writeCards<T>(
   });
   announceCommitted(events);
   return result;
+}
+
+/** A brand change as the audit log shows it: the brands' names, as people know them, never their ids. */
+async function brandNames(tx: Queryable, [before, after]: [unknown, unknown]): Promise<[unknown, unknown]> {
+  const ids = [before, after].filter((id): id is number => typeof id === "number");
+  const rows = ids.length
+    ? await tx.select({ id: brands.id, name: brands.name }).from(brands).where(inArray(brands.id, ids))
+    : [];
+  const name = (id: unknown) => (typeof id === "number" ? (rows.find((row) => row.id === id)?.name ?? `#${id}`) : null);
+  return [name(before), name(after)];
 }
 
 /**
