@@ -4,14 +4,15 @@ import { BRAND_ADMINISTRATOR_MESSAGES } from "~/.server/accounts/brand-administr
 import { requireViewer } from "~/.server/http/authz";
 import { readToast } from "~/.server/http/toast";
 import { db } from "~/.server/platform/db/client";
-import { auditLog, brands, invitations, profiles } from "~/.server/platform/db/schema";
+import { auditLog, brandDomains, brands, invitations, profiles } from "~/.server/platform/db/schema";
 import { BRAND_MOVE_MESSAGES } from "~/.server/profiles/update-profile";
 import { loader as analyticsLoader } from "~/routes/admin/analytics";
 import { loader as auditLoader } from "~/routes/admin/audit";
-import { loader as brandsLoader } from "~/routes/admin/brands";
+import { action as brandsAction, loader as brandsLoader } from "~/routes/admin/brands";
 import { loader as analyticsCsv } from "~/routes/admin/export/analytics.csv";
 import { loader as dashboardCsv } from "~/routes/admin/export/dashboard.csv";
 import { action as profilesAction, loader as profilesLoader } from "~/routes/admin/profiles";
+import { action as createAction } from "~/routes/admin/profiles-create";
 import { cookieFrom, createMember, getRequest, insertCard, multipartRequest, run, saveOwnCard } from "./helpers";
 
 /**
@@ -29,6 +30,15 @@ async function send(viewer: Member, fields: Record<string, string | string[]>) {
   }
   const answer = await run(profilesAction, await multipartRequest("/admin/profiles", form), {}, viewer.viewer);
   return { ...answer, toast: await readToast(cookieFrom(answer.headers)) };
+}
+
+async function domainsOf(brandId: number) {
+  const rows = await db
+    .select({ domain: brandDomains.domain })
+    .from(brandDomains)
+    .where(eq(brandDomains.brandId, brandId))
+    .orderBy(brandDomains.domain);
+  return rows.map((row) => row.domain);
 }
 
 /** The person as their next request sees them. */
@@ -193,6 +203,74 @@ describe("brand administrators", () => {
     const invited = await db.select({ id: invitations.profileId }).from(invitations);
     expect(invited.map((row) => row.id)).toEqual([auroraCard.id]);
     expect(invited.map((row) => row.id)).not.toContain(borealisCard.id);
+  });
+});
+
+/** The brand form as its dialog sends it, with `fields` over the brand's own values. */
+async function saveBrandForm(viewer: Member, brand: { id: number; name: string }, fields: Record<string, string>) {
+  const form = new FormData();
+  const values = {
+    intent: "update",
+    id: String(brand.id),
+    name: brand.name,
+    primaryColor: "#0f766e",
+    secondaryColor: "#1d4ed8",
+    active: "on",
+    ...fields,
+  };
+  for (const [name, value] of Object.entries(values)) form.set(name, value);
+  return run(brandsAction, await multipartRequest("/admin/brands", form), {}, viewer.viewer);
+}
+
+describe("brand domains", () => {
+  it("are the administrators' to set, each domain at one brand, on the record; a brand administrator's form keeps them", async () => {
+    const { aurora, borealis, admin, lead } = await group();
+    expect((await saveBrandForm(admin, aurora, { emailDomains: "Aurora.example\n@aurora-foods.example" })).status).toBe(
+      302,
+    );
+    expect(await domainsOf(aurora.id)).toEqual(["aurora-foods.example", "aurora.example"]);
+
+    const taken = await saveBrandForm(admin, borealis, { emailDomains: "aurora.example" });
+    expect(taken.status).toBe(400);
+    expect(taken.data).toMatchObject({
+      fieldErrors: { emailDomains: ["aurora.example is Aurora Foods's already: a domain belongs to one brand."] },
+    });
+    expect(await domainsOf(borealis.id)).toEqual([]);
+
+    await send(admin, { intent: "brand-administration", id: lead.profile.id, brandIds: [String(aurora.id)] });
+    const runner = await fresh(lead);
+    expect((await saveBrandForm(runner, aurora, { emailDomains: "gmail.example", isDefault: "on" })).status).toBe(302);
+    expect(await domainsOf(aurora.id)).toEqual(["aurora-foods.example", "aurora.example"]);
+    const [kept] = await db.select().from(brands).where(eq(brands.id, aurora.id));
+    expect(kept?.isDefault).toBe(false);
+
+    const [entry] = await db
+      .select({ changes: auditLog.changes })
+      .from(auditLog)
+      .where(eq(auditLog.targetId, String(aurora.id)));
+    expect(entry?.changes).toMatchObject({ emailDomains: [null, "aurora-foods.example, aurora.example"] });
+  });
+
+  it("give a card an administrator makes without a brand the brand of its address; one default brand at a time", async () => {
+    const { aurora, borealis, admin } = await group();
+    await saveBrandForm(admin, aurora, { emailDomains: "aurora.example" });
+    await saveBrandForm(admin, borealis, { isDefault: "on" });
+    await saveBrandForm(admin, aurora, { emailDomains: "aurora.example", isDefault: "on" });
+    const defaults = await db.select({ name: brands.name }).from(brands).where(eq(brands.isDefault, true));
+    expect(defaults).toEqual([{ name: "Aurora Foods" }]);
+
+    for (const [email, brand] of [
+      ["new.person@team.aurora.example", aurora],
+      ["someone@example.org", aurora],
+    ] as const) {
+      const form = new FormData();
+      for (const [name, value] of Object.entries({ firstName: "New", lastName: "Person", email }))
+        form.set(name, value);
+      const made = await run(createAction, await multipartRequest("/admin/profiles/create", form), {}, admin.viewer);
+      expect(made.status, JSON.stringify(made.data)).toBe(302);
+      const [card] = await db.select().from(profiles).where(eq(profiles.email, email));
+      expect(card?.companyBrandId, email).toBe(brand.id);
+    }
   });
 });
 

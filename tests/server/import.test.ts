@@ -6,7 +6,15 @@ import pg from "pg";
 import { describe, expect, it, vi } from "vitest";
 import { claimNextImport, runImport, runPendingImports } from "~/.server/imports/run";
 import { db, rowsOf } from "~/.server/platform/db/client";
-import { auditLog, brands, importRows, imports, invitations, profiles } from "~/.server/platform/db/schema";
+import {
+  auditLog,
+  brandDomains,
+  brands,
+  importRows,
+  imports,
+  invitations,
+  profiles,
+} from "~/.server/platform/db/schema";
 import { type RealtimeEvent, subscribe } from "~/.server/platform/realtime";
 import { MANAGER_MESSAGES } from "~/.server/profiles/managers";
 import { action as uploadAction } from "~/routes/admin/import";
@@ -147,6 +155,25 @@ describe("bulk import of cards from a CSV file", () => {
       .from(profiles)
       .where(sql`${profiles.searchText} like '%wisniewski%'`);
     expect(found.map((row) => row.id)).toEqual([lukasz?.id]);
+  });
+
+  it("puts a row without a brand into the brand of its address's domain, and a row that names one into that one", async () => {
+    const who = await admin();
+    const [aurora, borealis] = await db
+      .insert(brands)
+      .values([{ name: "Aurora Foods" }, { name: "Borealis Travel" }])
+      .returning();
+    await db.insert(brandDomains).values({ domain: "aurora.example", brandId: present(aurora, "the brand").id });
+    await importFile(
+      who,
+      [
+        "First name,Last name,Email,Brand",
+        "Ana,Ruiz,ana.ruiz@aurora.example,",
+        "Ben,Ode,ben.ode@aurora.example,Borealis Travel",
+      ].join("\n"),
+    );
+    expect((await cardsByEmail("ana.ruiz@aurora.example"))[0]?.companyBrandId).toBe(aurora?.id);
+    expect((await cardsByEmail("ben.ode@aurora.example"))[0]?.companyBrandId).toBe(borealis?.id);
   });
 
   it("imports Google Sheets' file: commas, LF, a bio with line breaks and doubled quotes kept, a job title with a line break refused", async () => {

@@ -4,6 +4,7 @@ import { requireViewer } from "~/.server/http/authz";
 import { db } from "~/.server/platform/db/client";
 import {
   auditLog,
+  brandDomains,
   brands,
   profiles,
   scimConnections,
@@ -63,6 +64,20 @@ describe("SCIM provisioning, as Microsoft Entra ID sends it", () => {
     expect(answer.status).toBe(200);
     expect(answer.headers.get("content-type")).toMatch(/^application\/scim\+json/);
     expect(answer.body).toMatchObject({ totalResults: 0, Resources: [] });
+  });
+
+  it("puts a new person into the brand of their address's domain", async () => {
+    const [brand] = await db.insert(brands).values({ name: "Contoso" }).returning();
+    await db.insert(brandDomains).values({ domain: "contoso.example", brandId: present(brand, "the brand").id });
+    const answer = await scim.request("POST", "/Users", {
+      schemas: ["urn:ietf:params:scim:schemas:core:2.0:User"],
+      userName: "lin.chen@contoso.example",
+      name: { givenName: "Lin", familyName: "Chen" },
+      emails: [{ primary: true, type: "work", value: "lin.chen@contoso.example" }],
+      active: true,
+    });
+    expect(answer.status, JSON.stringify(answer.body)).toBe(201);
+    expect((await cardByEmail("lin.chen@contoso.example"))?.companyBrandId).toBe(brand?.id);
   });
 
   it("makes a card for a new person, published at once, with the audit entry under the connection's name", async () => {

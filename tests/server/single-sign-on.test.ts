@@ -5,6 +5,8 @@ import { db, rowsOf } from "~/.server/platform/db/client";
 import {
   accounts,
   auditLog,
+  brandDomains,
+  brands,
   identityProviders,
   profiles,
   siteSettings,
@@ -78,6 +80,18 @@ describe("single sign-on with an OpenID Connect provider", () => {
     });
     const [identity] = await db.select().from(ssoIdentities).where(eq(ssoIdentities.userId, session.user.id));
     expect(identity).toMatchObject({ issuer: idp.issuer, subject: "sub-grace" });
+  });
+
+  it("puts a person who signs in for the first time into the brand of their address's domain", async () => {
+    const [brand] = await db.insert(brands).values({ name: "Acme Rockets" }).returning();
+    await db.insert(brandDomains).values({ domain: "acme.test", brandId: present(brand, "the brand").id });
+    const provider = await connect(await adminOf());
+    idp.signInAs("sub-ada", { email: "ada@acme.test", email_verified: true, given_name: "Ada", family_name: "Byron" });
+    const browser = new SsoBrowser();
+    expect(await browser.signIn({ providerId: provider.id })).toMatchObject({ status: 302 });
+    const session = present(await browser.session(), "a session");
+    const [card] = await db.select().from(profiles).where(eq(profiles.userId, session.user.id));
+    expect(card?.companyBrandId).toBe(brand?.id);
   });
 
   it("signs in at the first try with a provider that reads a secret full of punctuation in the header without decoding it", async () => {

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { getAuth } from "~/.server/http/auth";
 import { readToast } from "~/.server/http/toast";
 import { db } from "~/.server/platform/db/client";
-import { auditLog, profiles, sessions, siteSettings, users } from "~/.server/platform/db/schema";
+import { auditLog, brandDomains, brands, profiles, sessions, siteSettings, users } from "~/.server/platform/db/schema";
 import { mailSettled } from "~/.server/platform/mail";
 import { action as settingsAction, loader as settingsLoader } from "~/routes/admin/settings/joining";
 import { action as authAction } from "~/routes/auth/auth";
@@ -125,6 +125,28 @@ describe("who can join", () => {
     const administrator = await admin();
     expect((await saveRule(administrator, { joinRule: "anyone", joinDomains: "" })).status).toBe(302);
     expect((await signUp(address("gmail.example"))).status).toBe(200);
+  });
+
+  it("lets in people at a brand's domains, into that brand, and people elsewhere in the company into the default brand", async () => {
+    const [aurora, main] = await db
+      .insert(brands)
+      .values([{ name: "Aurora Foods" }, { name: "Group", isDefault: true }])
+      .returning();
+    await db.insert(brandDomains).values({ domain: "aurora.example", brandId: present(aurora, "the brand").id });
+    for (const [email, brand] of [
+      [address("aurora.example"), aurora],
+      [address("sales.aurora.example"), aurora],
+      [address("example.com"), main],
+    ] as const) {
+      const signedUp = await signUp(email);
+      expect(signedUp.status, email).toBe(200);
+      const link = present(latestMail(email)?.link, "a confirmation link");
+      expect((await openAuthLink(link, cookieFrom(signedUp.headers))).status).toBe(302);
+      const [card] = await db.select().from(profiles).where(eq(profiles.email, email));
+      expect(card?.companyBrandId, email).toBe(brand?.id);
+    }
+    // A brand's domain is the company's; a look-alike is not.
+    expect((await signUp(address("notaurora.example"))).status).toBe(400);
   });
 
   it("a confirmation link opened after the rule became stricter makes no account", async () => {

@@ -1,12 +1,13 @@
-import { domainToASCII } from "node:url";
 import { and, asc, eq, isNotNull, isNull, sql } from "drizzle-orm";
 import { fullName } from "~/lib/names";
 import { can } from "~/lib/permissions";
 import type { JoinRuleMode } from "~/lib/settings";
+import { allBrandDomains } from "../brands/domains";
 import type { Actor } from "../platform/actor";
 import { isAdminEmail } from "../platform/admins";
 import { db, type Queryable } from "../platform/db/client";
 import { profiles, siteSettings, users } from "../platform/db/schema";
+import { atListedDomain, domainOf, splitDomains } from "../platform/email-domains";
 import { env } from "../platform/env";
 import { ForbiddenError } from "../platform/errors";
 import { setCardState } from "../profiles/deactivation";
@@ -27,32 +28,6 @@ export function defaultJoinDomains(): string[] {
   return [...new Set(env.ADMIN_EMAILS.map((email) => domainOf(email)).filter((domain) => domain !== ""))];
 }
 
-/** The domain of an address in the form the rule compares (lower case, international names in ASCII). */
-export function domainOf(email: string): string {
-  const at = email.lastIndexOf("@");
-  if (at < 0) return "";
-  return domainToASCII(
-    email
-      .slice(at + 1)
-      .trim()
-      .toLowerCase(),
-  );
-}
-
-/** A stored or typed list of domains: one a line (commas and spaces also separate them). */
-export function splitDomains(text: string | null | undefined): string[] {
-  return (text ?? "")
-    .split(/[\s,;]+/)
-    .map((domain) => domain.trim())
-    .filter((domain) => domain !== "");
-}
-
-/** Whether an address is at one of the domains, or at a subdomain of one. */
-export function atListedDomain(email: string, domains: readonly string[]): boolean {
-  const domain = domainOf(email);
-  return domain !== "" && domains.some((listed) => domain === listed || domain.endsWith(`.${listed}`));
-}
-
 /** The rule in force: the stored one, else people at the administrators' domains. */
 export async function getJoinRule(queryable: Queryable = db): Promise<JoinRule> {
   const [row] = await queryable
@@ -60,10 +35,9 @@ export async function getJoinRule(queryable: Queryable = db): Promise<JoinRule> 
     .from(siteSettings)
     .where(eq(siteSettings.id, 1))
     .limit(1);
-  return {
-    mode: row?.mode ?? "domains",
-    domains: row?.domains === null || row?.domains === undefined ? defaultJoinDomains() : splitDomains(row.domains),
-  };
+  const listed = row?.domains === null || row?.domains === undefined ? defaultJoinDomains() : splitDomains(row.domains);
+  // Every brand's domains let its people in too (brands/domains.ts).
+  return { mode: row?.mode ?? "domains", domains: [...new Set([...listed, ...(await allBrandDomains(queryable))])] };
 }
 
 /** Whether the rule alone lets the address in, a prepared card aside. */

@@ -9,6 +9,7 @@ import {
   accounts,
   auditLog,
   brandAdministrators,
+  brandDomains,
   brands,
   cardSaves,
   emailLinks,
@@ -79,8 +80,9 @@ export const BACKUP_TABLES: PgTable[] = [
   identityProviderDomains,
   ssoIdentities,
   brands,
-  // Who administers which brand: after the accounts and brands it names.
+  // Who administers which brand, and each brand's e-mail domains: after the accounts and brands they name.
   brandAdministrators,
+  brandDomains,
   profiles,
   // After profiles: an invitation's link and state name a card.
   emailLinks,

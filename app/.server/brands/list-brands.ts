@@ -16,6 +16,7 @@ export async function listBrandsWithUsage({ brands: within }: Reach) {
       website: brands.website,
       active: brands.active,
       membersChangeBrand: brands.membersChangeBrand,
+      isDefault: brands.isDefault,
       updatedAt: brands.updatedAt,
       profileCount: sql<number>`(select count(*)::int from ${profiles} as p where p.company_brand_id = ${brands}.id)`,
     })

@@ -1,4 +1,4 @@
-import { eq } from "drizzle-orm";
+import { eq, ne } from "drizzle-orm";
 import { can, decide } from "~/lib/permissions";
 import { changedFields, recordAdminAction } from "../audit/record";
 import type { Actor } from "../platform/actor";
@@ -16,6 +16,7 @@ import {
   storeFormImage,
 } from "../platform/images";
 import { publish } from "../platform/realtime";
+import { domainsByBrand, setBrandDomains } from "./domains";
 import type { BrandFields } from "./schemas";
 
 const UPLOAD_FAILED = {
@@ -57,8 +58,11 @@ export async function saveBrand({ actor, brandId, version, fields: submitted, lo
     if (!current || !decide(actor, "manage:brand", { brandId: current.id })) throw new NotFoundError("brand");
     assertUnchangedSince(version, current.updatedAt, "brand");
   }
-  // Whether a brand is shown in pickers and counted is the whole site's choice.
-  const fields = current && !can(actor.role, "manage:brand:any") ? { ...submitted, active: current.active } : submitted;
+  // Whether a brand is shown and counted, where people join it and whether it is the default are the whole
+  // site's choices: a brand administrator's form keeps them as they are.
+  const siteWide = can(actor.role, "manage:brand:any");
+  const { emailDomains, ...rest } = submitted;
+  const fields = current && !siteWide ? { ...rest, active: current.active, isDefault: current.isDefault } : rest;
 
   const [storedLogo, storedCover] = await Promise.all([store(logo, "logo"), store(cover, "cover")]);
   if (storedLogo.error || storedCover.error) {
@@ -87,14 +91,25 @@ export async function saveBrand({ actor, brandId, version, fields: submitted, lo
           .for("update");
         if (!locked) throw new NotFoundError("brand");
         assertUnchangedSince(version, locked.updatedAt, "brand");
+        // One default brand: choosing this one lets go of the other.
+        if (values.isDefault) await tx.update(brands).set({ isDefault: false }).where(ne(brands.id, current.id));
         await tx.update(brands).set(values).where(eq(brands.id, current.id));
         saved = current.id;
       } else {
+        if (values.isDefault) await tx.update(brands).set({ isDefault: false });
         const [created] = await tx.insert(brands).values(values).returning({ id: brands.id });
         if (!created) throw new Error("Inserting the brand returned no row");
         saved = created.id;
       }
       const changes = changedFields(current, values, ["logo", "coverImage"]);
+      if (siteWide && emailDomains !== undefined) {
+        const before = current ? ((await domainsByBrand([current.id], tx)).get(current.id) ?? []) : [];
+        const after = [...emailDomains].sort();
+        await setBrandDomains(tx, saved, after);
+        if (before.join() !== after.join()) {
+          changes.emailDomains = [before.join(", ") || null, after.join(", ") || null];
+        }
+      }
       if (!current || Object.keys(changes).length > 0) {
         await recordAdminAction(tx, {
           actor,

@@ -1,11 +1,14 @@
 import { z } from "zod";
 import { HEX_COLOR } from "~/lib/color";
+import { DomainListSchema } from "../platform/email-domains";
 import { MAX_ID, OptionalUrlSchema, TextSchema, tooLongMessage } from "../platform/validation";
 
 const Color = (label: string) =>
   TextSchema(label)
     .pipe(z.string().min(1, `Choose a ${label.toLowerCase()}`).regex(HEX_COLOR, "Use a hex colour such as #3b82f6"))
     .transform((value) => value.toLowerCase());
+
+const MAX_BRAND_DOMAINS = 50;
 
 /** A checkbox: sent as "on" when ticked, absent when not. */
 const Checkbox = z
@@ -24,6 +27,10 @@ export const BrandSchema = z.object({
   active: Checkbox,
   /** Whether the brand's members may move their own card to another brand. */
   membersChangeBrand: Checkbox,
+  /** The e-mail domains whose people belong to the brand; absent leaves them as they are. */
+  emailDomains: DomainListSchema(MAX_BRAND_DOMAINS).optional(),
+  /** Whether people at no brand's domain land in this brand. */
+  isDefault: Checkbox,
 });
 
 export type BrandFields = z.infer<typeof BrandSchema>;

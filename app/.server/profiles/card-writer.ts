@@ -2,6 +2,7 @@ import { and, eq, inArray, isNull, type SQL, sql } from "drizzle-orm";
 import { fullName } from "~/lib/names";
 import { administers } from "~/lib/permissions";
 import { type AuditChanges, type ConnectionAuthor, changedFields, recordAdminAction } from "../audit/record";
+import { brandPlacement } from "../brands/domains";
 import type { Actor } from "../platform/actor";
 import { isAdminEmail } from "../platform/admins";
 import { db, type Queryable, rowsOf } from "../platform/db/client";
@@ -128,8 +129,9 @@ export class CardWriter {
   }
 
   /** Makes one card; its audit entry lists its values (a photo as "new image"), or `changes` when given. */
-  async create(values: CardValues, options: { changes?: AuditChanges } = {}): Promise<Profile> {
-    await this.#assertProviderMayUse(values.email, null);
+  async create(given: CardValues, options: { changes?: AuditChanges } = {}): Promise<Profile> {
+    await this.#assertProviderMayUse(given.email, null);
+    const values = placed(given, await brandPlacement(this.tx));
     const [card] = await this.tx
       .insert(profiles)
       .values({ ...values, viewCount: 0 })
@@ -149,9 +151,10 @@ export class CardWriter {
    */
   async createMany(rows: CardValues[]): Promise<{ id: string; email: string }[]> {
     if (rows.length === 0) return [];
+    const place = await brandPlacement(this.tx);
     const made = await this.tx
       .insert(profiles)
-      .values(rows.map((values) => ({ ...values, viewCount: 0 })))
+      .values(rows.map((values) => ({ ...placed(values, place), viewCount: 0 })))
       .returning({ id: profiles.id, email: profiles.email });
     for (const card of made) this.#changed(card.id);
     return made;
@@ -287,6 +290,11 @@ export async function writeCards<T>(
   });
   announceCommitted(events);
   return result;
+}
+
+/** A card made without a brand takes the brand of its address's domain, or the default brand (brands/domains.ts). */
+function placed(values: CardValues, place: (email: string) => number | null): CardValues {
+  return values.companyBrandId == null ? { ...values, companyBrandId: place(values.email) } : values;
 }
 
 /** A brand change as the audit log shows it: the brands' names, as people know them, never their ids. */

@@ -1,9 +1,10 @@
 import { and, asc, eq, type SQL, sql } from "drizzle-orm";
 import { CARD_FIELD_KEYS } from "~/lib/card-fields";
-import { atListedDomain, domainOf, getJoinRule } from "../accounts/join-rule";
+import { getJoinRule } from "../accounts/join-rule";
 import { changedFields } from "../audit/record";
 import { db, type Queryable } from "../platform/db/client";
 import { type Profile, profiles, type ScimAttributes, scimUsers, users } from "../platform/db/schema";
+import { atListedDomain, domainOf } from "../platform/email-domains";
 import { ValidationError } from "../platform/errors";
 import { EmailSchema, NameSchema } from "../platform/validation";
 import { CARD_FIELD_RULES } from "../profiles/card-fields";

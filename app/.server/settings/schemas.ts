@@ -1,9 +1,8 @@
-import { domainToASCII } from "node:url";
 import { z } from "zod";
 import { HEX_COLOR } from "~/lib/color";
 import { LEAD_RETENTION_MAX_MONTHS } from "~/lib/leads";
 import { FONT_FAMILIES, JOIN_RULES, SECOND_FACTOR_RULES } from "~/lib/settings";
-import { splitDomains } from "../accounts/join-rule";
+import { DomainListSchema } from "../platform/email-domains";
 import { EmailSchema, OptionalTextSchema, OptionalUrlSchema, PhoneSchema, TextSchema } from "../platform/validation";
 
 const optional = (max: number, label: string, options: { multiline?: boolean } = {}) =>
@@ -54,37 +53,7 @@ const LeadFields = {
 
 // ── Who can join (docs/decisions/024-who-can-join.md) ─────────────────────────
 
-/** A domain name of two labels or more, in ASCII (international names are converted first). */
-const DOMAIN = /^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
 const MAX_JOIN_DOMAINS = 100;
-
-/** A typed domain as the rule keeps it, or "" when it is not one: "@Example.com" and "*.example.com" are example.com. */
-function normalDomain(typed: string): string {
-  const ascii = domainToASCII(typed.toLowerCase().replace(/^@/, "").replace(/^\*\./, "").replace(/\.$/, ""));
-  return DOMAIN.test(ascii) ? ascii : "";
-}
-
-/** A typed list of domains (one a line; commas and spaces also separate them), each once, in ASCII. */
-export const DomainListSchema = (max: number) =>
-  TextSchema("Domains", { multiline: true })
-    .pipe(z.string().max(10_000, `List at most ${max} domains`))
-    .transform((value, context) => {
-      const typed = splitDomains(value);
-      const wrong = typed.filter((domain) => !normalDomain(domain));
-      if (wrong.length > 0) {
-        context.addIssue({
-          code: "custom",
-          message: `${wrong.map((domain) => `"${domain.slice(0, 80)}"`).join(", ")} ${wrong.length === 1 ? "is not a domain name" : "are not domain names"}. Enter domains such as example.com, one a line.`,
-        });
-        return z.NEVER;
-      }
-      const domains = [...new Set(typed.map(normalDomain))];
-      if (domains.length > max) {
-        context.addIssue({ code: "custom", message: `List at most ${max} domains` });
-        return z.NEVER;
-      }
-      return domains;
-    });
 
 const JoinFields = {
   joinRule: z

@@ -1,11 +1,12 @@
 import { generateId } from "better-auth";
 import { and, type Column, eq, isNull, sql } from "drizzle-orm";
 import { CARD_FIELD_KEYS } from "~/lib/card-fields";
-import { domainOf, getJoinRule, mayJoin } from "../accounts/join-rule";
+import { getJoinRule, mayJoin } from "../accounts/join-rule";
 import { isAdminEmail } from "../platform/admins";
 import { db, type Queryable } from "../platform/db/client";
 import { isUniqueViolation } from "../platform/db/errors";
 import { accounts, emailLinks, profiles, ssoIdentities, users } from "../platform/db/schema";
+import { domainOf } from "../platform/email-domains";
 import { EmailSchema, NameSchema } from "../platform/validation";
 import { CARD_FIELD_RULES } from "../profiles/card-fields";
 import { cardLabel, writeCards } from "../profiles/card-writer";

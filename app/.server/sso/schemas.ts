@@ -1,6 +1,6 @@
 import { z } from "zod";
+import { DomainListSchema } from "../platform/email-domains";
 import { TextSchema, tooLongMessage } from "../platform/validation";
-import { DomainListSchema } from "../settings/schemas";
 
 /** How many domains one provider may sign in. */
 const MAX_PROVIDER_DOMAINS = 50;

@@ -3,6 +3,7 @@ import { useState } from "react";
 import { reachOf } from "~/.server/access/scope";
 import { administratorsByBrand } from "~/.server/accounts/brand-administration";
 import { deleteBrand } from "~/.server/brands/delete-brand";
+import { domainsByBrand } from "~/.server/brands/domains";
 import { listBrandsWithUsage } from "~/.server/brands/list-brands";
 import { saveBrand } from "~/.server/brands/save-brand";
 import { BrandIdSchema, BrandSchema } from "~/.server/brands/schemas";
@@ -15,7 +16,7 @@ import { parseForm } from "~/.server/platform/validation";
 import { brandGradientStyle } from "~/components/brand-badge";
 import { EmptyState } from "~/components/empty-state";
 import { FallbackImage } from "~/components/fallback-image";
-import { ErrorList, Field } from "~/components/forms";
+import { ErrorList, Field, TextareaField } from "~/components/forms";
 import { ImagePicker } from "~/components/image-picker";
 import { PageHeader } from "~/components/page-header";
 import { Alert } from "~/components/ui/alert";
@@ -38,13 +39,15 @@ export const meta: Route.MetaFunction = () => [{ title: "Brand Management" }];
 export async function loader({ context }: Route.LoaderArgs) {
   const viewer = requireAction(context.get(viewerContext), "manage:brand");
   const brands = await listBrandsWithUsage(reachOf(viewer));
-  const administrators = await administratorsByBrand(brands.map((brand) => brand.id));
+  const ids = brands.map((brand) => brand.id);
+  const [administrators, domains] = await Promise.all([administratorsByBrand(ids), domainsByBrand(ids)]);
   return {
     // Administrators add, remove and switch brands on and off; a brand administrator edits their own.
     siteWide: can(viewer.role, "manage:brand:any"),
     brands: brands.map(({ updatedAt, ...brand }) => ({
       ...brand,
       administrators: administrators.get(brand.id) ?? [],
+      emailDomains: domains.get(brand.id) ?? [],
       logoUrl: mediaUrl(brand.logo),
       coverUrl: mediaUrl(brand.coverImage),
       // Sent back by the edit form: a save over someone else's later change is refused.
@@ -169,6 +172,15 @@ export default function Brands({ loaderData }: Route.ComponentProps) {
                       </span>
                     ))}
                   </div>
+                  {brand.emailDomains.length || brand.isDefault ? (
+                    <p className="mt-3 text-sm text-slate-600 dark:text-slate-400">
+                      {brand.emailDomains.length ? `People at ${brand.emailDomains.join(", ")}` : null}
+                      {brand.emailDomains.length && brand.isDefault ? ", and " : null}
+                      {brand.isDefault
+                        ? `${brand.emailDomains.length ? "everyone" : "Everyone"} at no brand's domain`
+                        : null}
+                    </p>
+                  ) : null}
                   {brand.administrators.length ? (
                     <div className="mt-3 text-sm">
                       <h3 className="font-medium text-slate-700 dark:text-slate-300">Run by</h3>
@@ -361,6 +373,33 @@ function BrandDialog({ brand, siteWide, onClose }: { brand: Brand | null; siteWi
               </span>
             </span>
           </label>
+          {siteWide ? (
+            <TextareaField
+              label="E-mail domains"
+              name="emailDomains"
+              rows={3}
+              placeholder={"aurora.example\naurora-foods.example"}
+              hint="People at these domains join this brand however they join: signing up, single sign-on, provisioning or an import. One a line."
+              defaultValue={values?.emailDomains ?? brand?.emailDomains.join("\n") ?? ""}
+              errors={errors?.emailDomains}
+            />
+          ) : null}
+          {siteWide ? (
+            <label className="flex items-start gap-3 text-sm font-medium">
+              <input
+                type="checkbox"
+                name="isDefault"
+                defaultChecked={values ? values.isDefault === "on" : (brand?.isDefault ?? false)}
+                className="mt-0.5 size-4 rounded border-slate-300 accent-[var(--color-brand-solid)]"
+              />
+              <span>
+                Default brand
+                <span className="block font-normal text-slate-500 dark:text-slate-400">
+                  People whose address is at no brand's domain join this brand.
+                </span>
+              </span>
+            </label>
+          ) : null}
           {siteWide ? (
             <label className="flex items-center gap-3 text-sm font-medium">
               <input

@@ -236,13 +236,29 @@ export const brands = pgTable(
     active: boolean("active").notNull().default(true),
     /** Whether the brand's members may move their own card to another brand; off, a card stays where it was put. */
     membersChangeBrand: boolean("members_change_brand").notNull().default(false),
+    /** The brand that people at no brand's domain land in when they join; one brand at most. */
+    isDefault: boolean("is_default").notNull().default(false),
     ...timestamps,
   },
   (table) => [
     index("brands_name_idx").on(table.name),
+    uniqueIndex("brands_one_default_key").on(table.isDefault).where(sql`${table.isDefault}`),
     check("brands_primary_color_hex", sql`${table.primaryColor} ~ '^#[0-9a-fA-F]{6}$'`),
     check("brands_secondary_color_hex", sql`${table.secondaryColor} ~ '^#[0-9a-fA-F]{6}$'`),
   ],
+);
+
+/** The e-mail domains whose people belong to a brand, however they join: each domain at one brand. */
+export const brandDomains = pgTable(
+  "brand_domains",
+  {
+    domain: text("domain").primaryKey(),
+    brandId: integer("brand_id")
+      .notNull()
+      .references(() => brands.id, { onDelete: "cascade" }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [index("brand_domains_brand_id_idx").on(table.brandId)],
 );
 
 /** Who administers which brand: its cards, look, analytics and audit entries, nothing else. */
