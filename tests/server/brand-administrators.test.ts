@@ -222,6 +222,34 @@ async function saveBrandForm(viewer: Member, brand: { id: number; name: string }
   return run(brandsAction, await multipartRequest("/admin/brands", form), {}, viewer.viewer);
 }
 
+describe("Set brand on Manage Profiles", () => {
+  it("moves the chosen people into a brand, each on the record; a brand administrator only into their brands and only their people", async () => {
+    const { aurora, borealis, admin, lead, auroraCard, borealisCard } = await group();
+    const moved = await send(admin, {
+      intent: "set-brand",
+      ids: [auroraCard.id, borealisCard.id],
+      brandId: String(borealis.id),
+    });
+    expect(moved.toast?.text).toBe("1 person moved to Borealis Travel.");
+    const entries = await db.select().from(auditLog).where(eq(auditLog.targetId, auroraCard.id));
+    expect(entries.map((entry) => entry.changes)).toEqual([{ companyBrandId: ["Aurora Foods", "Borealis Travel"] }]);
+
+    await send(admin, { intent: "brand-administration", id: lead.profile.id, brandIds: [String(aurora.id)] });
+    await send(admin, { intent: "set-brand", ids: [auroraCard.id], brandId: String(aurora.id) });
+    const runner = await fresh(lead);
+    const outward = await send(runner, { intent: "set-brand", ids: [auroraCard.id], brandId: String(borealis.id) });
+    expect(outward.toast).toMatchObject({ text: BRAND_MOVE_MESSAGES.outOfScope, tone: "error" });
+    // Another brand's person, chosen by a forged form, is not theirs to move.
+    const forged = await send(runner, { intent: "set-brand", ids: [borealisCard.id], brandId: String(aurora.id) });
+    expect(forged.toast?.text).toBe("Nobody was moved: the chosen people are in Aurora Foods already.");
+    const [still] = await db.select().from(profiles).where(eq(profiles.id, borealisCard.id));
+    expect(still?.companyBrandId).toBe(borealis.id);
+    expect((await send(admin, { intent: "set-brand", ids: [auroraCard.id], brandId: "99999" })).toast?.tone).toBe(
+      "error",
+    );
+  });
+});
+
 describe("brand domains", () => {
   it("are the administrators' to set, each domain at one brand, on the record; a brand administrator's form keeps them", async () => {
     const { aurora, borealis, admin, lead } = await group();

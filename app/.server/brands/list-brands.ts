@@ -33,3 +33,10 @@ export async function activeBrandOptions(currentBrandId: number | null = null) {
     .where(currentBrandId ? or(eq(brands.active, true), eq(brands.id, currentBrandId)) : eq(brands.active, true))
     .orderBy(brands.name);
 }
+
+/** A brand as a sentence names it: its name, or "no brand". */
+export async function brandLabel(brandId: number | null): Promise<string> {
+  if (brandId === null) return "no brand";
+  const [brand] = await db.select({ name: brands.name }).from(brands).where(eq(brands.id, brandId));
+  return brand?.name ?? "no brand";
+}

@@ -1,4 +1,4 @@
-import { BellRing, Mail, MailWarning, RotateCw, Send } from "lucide-react";
+import { BellRing, Mail, MailWarning, RotateCw, Send, Tags } from "lucide-react";
 import { useRef, useState } from "react";
 import { Form, Link, useNavigation, useSearchParams } from "react-router";
 import { Button, buttonClasses } from "~/components/ui/button";
@@ -6,8 +6,8 @@ import { Confirm } from "~/components/ui/dialog";
 import type { InvitationSummary, ManagedProfile } from "~/lib/dashboard";
 import { fullName } from "~/lib/names";
 
-/** The id of the form "Invite selected" submits; each row's box belongs to it. */
-const SELECTION_FORM = "invite-selected";
+/** The id of the form the chosen people are sent with ("Invite selected", "Set brand"); each row's box belongs to it. */
+const SELECTION_FORM = "selected-people";
 
 export const INVITATION_OPTIONS = [
   { value: "all", label: "All Invitations" },
@@ -179,10 +179,26 @@ function MailPreview({ preview, returnTo }: { preview: { subject: string; text: 
   );
 }
 
-/** The buttons above the list: invite everyone not yet invited, remind everyone waiting, invite the chosen ones. */
-export function InvitationToolbar({ summary, returnTo }: { summary: InvitationSummary; returnTo: string }) {
+/**
+ * The buttons above the list: invite everyone not yet invited, remind everyone waiting, and for
+ * the chosen people, invite them or move them into a brand.
+ */
+export function InvitationToolbar({
+  summary,
+  returnTo,
+  brands,
+  noBrand,
+}: {
+  summary: InvitationSummary;
+  returnTo: string;
+  /** The brands the chosen people can be moved to. */
+  brands: { id: number; name: string }[];
+  /** Whether "No brand" is one of them (administrators of the whole site only). */
+  noBrand: boolean;
+}) {
   const inviting = useBusy("invite-all");
   const selecting = useBusy("invite-selected");
+  const moving = useBusy("set-brand");
   return (
     <div className="mb-4 flex flex-col gap-2 sm:flex-row sm:flex-wrap sm:items-center">
       <ConfirmedSend
@@ -199,13 +215,47 @@ export function InvitationToolbar({ summary, returnTo }: { summary: InvitationSu
         returnTo={returnTo}
         label={`Remind all invited but not claimed (${count(summary.invitedUnclaimed)})`}
       />
-      <Form method="post" action="/admin/profiles" id={SELECTION_FORM}>
-        <input type="hidden" name="intent" value="invite-selected" />
+      <Form
+        method="post"
+        action="/admin/profiles"
+        id={SELECTION_FORM}
+        className="flex flex-col gap-2 sm:flex-row sm:flex-wrap sm:items-center"
+      >
         <input type="hidden" name="redirectTo" value={returnTo} />
-        <Button type="submit" variant="secondary" className="w-full sm:w-auto" disabled={selecting}>
+        <Button
+          type="submit"
+          name="intent"
+          value="invite-selected"
+          variant="secondary"
+          className="w-full sm:w-auto"
+          disabled={selecting}
+        >
           <Mail aria-hidden className="size-4" />
           {selecting ? "Inviting..." : "Invite selected"}
         </Button>
+        {brands.length ? (
+          <div className="flex gap-2">
+            <label htmlFor="bulk-brand" className="sr-only">
+              Brand for the selected people
+            </label>
+            <select
+              id="bulk-brand"
+              name="brandId"
+              className="h-10 min-w-0 flex-1 rounded-lg border border-slate-300 bg-white px-3 text-sm dark:border-slate-700 dark:bg-slate-950"
+            >
+              {brands.map((brand) => (
+                <option key={brand.id} value={brand.id}>
+                  {brand.name}
+                </option>
+              ))}
+              {noBrand ? <option value="">No brand</option> : null}
+            </select>
+            <Button type="submit" name="intent" value="set-brand" variant="secondary" disabled={moving}>
+              <Tags aria-hidden className="size-4" />
+              {moving ? "Moving..." : "Set brand"}
+            </Button>
+          </div>
+        ) : null}
       </Form>
     </div>
   );
@@ -332,9 +382,8 @@ export function CardStatus({ row }: { row: StatusRow }) {
   );
 }
 
-/** The box that adds an unclaimed card to "Invite selected". */
+/** The box that adds a card to the chosen people ("Invite selected" skips those who claimed theirs). */
 export function SelectBox({ row }: { row: ManagedProfile }) {
-  if (row.claimed || row.invitationsStopped) return <span className="inline-block size-4" aria-hidden />;
   return (
     <input
       type="checkbox"

@@ -108,7 +108,12 @@ export function ProfileManagement({
           </div>
         </div>
 
-        <InvitationToolbar summary={management.invitations} returnTo={here} />
+        <InvitationToolbar
+          summary={management.invitations}
+          returnTo={here}
+          brands={brands.filter((brand) => brand.active)}
+          noBrand={management.siteWide}
+        />
         <QueuedMails summary={management.invitations} returnTo={here} />
         <FailedMails summary={management.invitations} returnTo={here} />
 

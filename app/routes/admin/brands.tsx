@@ -359,57 +359,35 @@ function BrandDialog({ brand, siteWide, onClose }: { brand: Brand | null; siteWi
               hint="JPG, PNG or WebP up to 5MB. Wide images work best (about 1600 × 600)."
             />
           </div>
-          <label className="flex items-start gap-3 text-sm font-medium">
-            <input
-              type="checkbox"
-              name="membersChangeBrand"
-              defaultChecked={values ? values.membersChangeBrand === "on" : (brand?.membersChangeBrand ?? false)}
-              className="mt-0.5 size-4 rounded border-slate-300 accent-[var(--color-brand-solid)]"
-            />
-            <span>
-              Members may move their own card to another brand
-              <span className="block font-normal text-slate-500 dark:text-slate-400">
-                Off: a card stays in the brand it was given, and only administrators move it.
-              </span>
-            </span>
-          </label>
+          <Switch
+            name="membersChangeBrand"
+            checked={values ? values.membersChangeBrand === "on" : (brand?.membersChangeBrand ?? false)}
+            label="Members may move their own card to another brand"
+            hint="Off: a card stays in the brand it was given, and only administrators move it."
+          />
           {siteWide ? (
-            <TextareaField
-              label="E-mail domains"
-              name="emailDomains"
-              rows={3}
-              placeholder={"aurora.example\naurora-foods.example"}
-              hint="People at these domains join this brand however they join: signing up, single sign-on, provisioning or an import. One a line."
-              defaultValue={values?.emailDomains ?? brand?.emailDomains.join("\n") ?? ""}
-              errors={errors?.emailDomains}
-            />
-          ) : null}
-          {siteWide ? (
-            <label className="flex items-start gap-3 text-sm font-medium">
-              <input
-                type="checkbox"
+            <>
+              <TextareaField
+                label="E-mail domains"
+                name="emailDomains"
+                rows={3}
+                placeholder={"aurora.example\naurora-foods.example"}
+                hint="People at these domains join this brand however they join: signing up, single sign-on, provisioning or an import. One a line."
+                defaultValue={values?.emailDomains ?? brand?.emailDomains.join("\n") ?? ""}
+                errors={errors?.emailDomains}
+              />
+              <Switch
                 name="isDefault"
-                defaultChecked={values ? values.isDefault === "on" : (brand?.isDefault ?? false)}
-                className="mt-0.5 size-4 rounded border-slate-300 accent-[var(--color-brand-solid)]"
+                checked={values ? values.isDefault === "on" : (brand?.isDefault ?? false)}
+                label="Default brand"
+                hint="People whose address is at no brand's domain join this brand."
               />
-              <span>
-                Default brand
-                <span className="block font-normal text-slate-500 dark:text-slate-400">
-                  People whose address is at no brand's domain join this brand.
-                </span>
-              </span>
-            </label>
-          ) : null}
-          {siteWide ? (
-            <label className="flex items-center gap-3 text-sm font-medium">
-              <input
-                type="checkbox"
+              <Switch
                 name="active"
-                defaultChecked={values ? values.active === "on" : (brand?.active ?? true)}
-                className="size-4 rounded border-slate-300 accent-[var(--color-brand-solid)]"
+                checked={values ? values.active === "on" : (brand?.active ?? true)}
+                label="Active (shown in pickers and counted in analytics)"
               />
-              Active (shown in pickers and counted in analytics)
-            </label>
+            </>
           ) : null}
         </fieldset>
         <div className={DIALOG_FORM_ACTIONS}>
@@ -422,6 +400,24 @@ function BrandDialog({ brand, siteWide, onClose }: { brand: Brand | null; siteWi
         </div>
       </fetcher.Form>
     </Modal>
+  );
+}
+
+/** One of the brand's yes-or-no choices: a checkbox, its label, and what it means when it helps. */
+function Switch({ name, checked, label, hint }: { name: string; checked: boolean; label: string; hint?: string }) {
+  return (
+    <label className="flex items-start gap-3 text-sm font-medium">
+      <input
+        type="checkbox"
+        name={name}
+        defaultChecked={checked}
+        className="mt-0.5 size-4 rounded border-slate-300 accent-[var(--color-brand-solid)]"
+      />
+      <span>
+        {label}
+        {hint ? <span className="block font-normal text-slate-500 dark:text-slate-400">{hint}</span> : null}
+      </span>
+    </label>
   );
 }
 

@@ -2,6 +2,7 @@ import { BrandAdministrationSchema, setAdministeredBrands } from "~/.server/acco
 import { setRole } from "~/.server/accounts/roles";
 import { removeSecondFactor } from "~/.server/accounts/second-factor";
 import { loadDashboard } from "~/.server/analytics/dashboard";
+import { brandLabel } from "~/.server/brands/list-brands";
 import { requireAction, requirePermission, type Viewer } from "~/.server/http/authz";
 import { type BodyHandle, formText, imageChange, readUploadForm } from "~/.server/http/form-data";
 import { failure, failureFrom, parseQuery } from "~/.server/http/responses";
@@ -25,6 +26,7 @@ import { parseProfileForm } from "~/.server/profiles/field-checks";
 import { profileDeletedMessage, profileSavedMessage } from "~/.server/profiles/messages";
 import { releaseOldUsername } from "~/.server/profiles/previous-usernames";
 import { ProfileFieldsSchema, ProfileIdSchema, ReleaseUsernameSchema } from "~/.server/profiles/schemas";
+import { SetBrandSchema, setBrandOfCards } from "~/.server/profiles/set-brand";
 import { updateProfile } from "~/.server/profiles/update-profile";
 import { AdminDashboard } from "~/components/admin/dashboard";
 import { IMAGE_TOO_LARGE } from "~/lib/limits";
@@ -153,6 +155,23 @@ export async function action({ request, context }: Route.ActionArgs) {
           notFound: "Failed to change the brands they run: the card no longer exists.",
           unexpected: "Failed to change the brands they run. Please try again.",
         });
+      }
+    }
+    case "set-brand": {
+      requireAction(viewer, "update:profile");
+      try {
+        const { ids, brandId } = parseForm(SetBrandSchema, { ids: form.getAll("ids"), brandId: values.brandId ?? "" });
+        const { moved } = await setBrandOfCards({ actor: viewer, profileIds: ids, brandId });
+        return redirectWithToast(back, {
+          text: moved
+            ? `${people(moved)} moved to ${await brandLabel(brandId)}.`
+            : `Nobody was moved: the chosen people are in ${await brandLabel(brandId)} already.`,
+          tone: moved ? "success" : "error",
+        });
+      } catch (error) {
+        const refusal = error instanceof ValidationError ? Object.values(error.fieldErrors)[0]?.[0] : undefined;
+        if (refusal) return redirectWithToast(back, { text: refusal, tone: "error" });
+        return failureFrom(error, { unexpected: "Failed to move the chosen people. Please try again." });
       }
     }
     case "remove-second-factor": {

@@ -1,0 +1,78 @@
+import { and, eq, inArray } from "drizzle-orm";
+import { z } from "zod";
+import { administers, decide } from "~/lib/permissions";
+import { administeredCards, changeableProfiles } from "../access/scope";
+import type { Actor } from "../platform/actor";
+import { brands, profiles } from "../platform/db/schema";
+import { ForbiddenError, ValidationError } from "../platform/errors";
+import { MAX_ID } from "../platform/validation";
+import { cardLabel, writeCards } from "./card-writer";
+import { BRAND_MOVE_MESSAGES } from "./update-profile";
+
+const MAX_CHOSEN = 500;
+
+/** "Set brand" on Manage Profiles: the chosen cards, and the brand they go to (empty: no brand). */
+export const SetBrandSchema = z.object({
+  ids: z
+    .array(z.uuid({ message: "One of the chosen profiles is not valid." }))
+    .min(1, "Choose at least one profile to move.")
+    .max(MAX_CHOSEN, `Move at most ${MAX_CHOSEN} chosen profiles at once.`),
+  brandId: z
+    .string()
+    .regex(/^[0-9]{0,10}$/, "Choose a brand from the list")
+    .transform((value) => (value === "" ? null : Number(value)))
+    .pipe(z.number().int().positive().max(MAX_ID, "Choose a brand from the list").nullable()),
+});
+
+/**
+ * Moves the chosen cards into one brand, in one transaction, each on the
+ * record as its own change. Cards the actor may not change are left out as
+ * if they did not exist; a brand administrator moves cards only into a brand
+ * they run. Answers how many cards changed brand.
+ */
+export async function setBrandOfCards({
+  actor,
+  profileIds,
+  brandId,
+}: {
+  actor: Actor;
+  profileIds: string[];
+  brandId: number | null;
+}): Promise<{ moved: number }> {
+  if (!decide(actor, "update:profile")) throw new ForbiddenError();
+  if (!administers(actor, brandId)) throw new ValidationError({ brandId: [BRAND_MOVE_MESSAGES.outOfScope] });
+  const within = and(changeableProfiles(actor, "update"), administeredCards(actor));
+  return writeCards({ kind: "administrator", actor }, async (cards) => {
+    if (brandId !== null) {
+      const [brand] = await cards.tx.select({ id: brands.id }).from(brands).where(eq(brands.id, brandId));
+      if (!brand) throw new ValidationError({ brandId: ["Choose a brand from the list"] });
+    }
+    const chosen = await cards.tx
+      .select({
+        id: profiles.id,
+        firstName: profiles.firstName,
+        lastName: profiles.lastName,
+        username: profiles.username,
+        companyBrandId: profiles.companyBrandId,
+      })
+      .from(profiles)
+      .where(and(inArray(profiles.id, profileIds), within))
+      .orderBy(profiles.id)
+      .for("update");
+    let moved = 0;
+    for (const card of chosen) {
+      if (card.companyBrandId === brandId) continue;
+      const changes = { companyBrandId: [card.companyBrandId, brandId] as [unknown, unknown] };
+      if (
+        await cards.update(
+          { id: card.id, label: cardLabel(card) },
+          { companyBrandId: brandId },
+          { changes, where: within },
+        )
+      ) {
+        moved += 1;
+      }
+    }
+    return { moved };
+  });
+}
