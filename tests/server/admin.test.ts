@@ -4,20 +4,13 @@ import path from "node:path";
 import { eq, sql } from "drizzle-orm";
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
-import {
-  getOverviewStats,
-  getProfileRank,
-  getProfilesByBrand,
-  getRecentMembers,
-  getRegistrationsByWeek,
-  getTopProfiles,
-  getViewsByDay,
-  getViewsBySource,
-} from "~/.server/analytics/stats";
+import { analyticsReport, parseAnalyticsQuery } from "~/.server/analytics/report";
+import { getOverviewStats, getProfileRank, getRecentMembers } from "~/.server/analytics/stats";
 import { readToast } from "~/.server/http/toast";
 import { db } from "~/.server/platform/db/client";
 import { brands, invitations, profiles, profileViews, siteSettings, users } from "~/.server/platform/db/schema";
 import { env } from "~/.server/platform/env";
+import { ValidationError } from "~/.server/platform/errors";
 import { getSiteSettings } from "~/.server/platform/site-settings";
 import { action as brandsAction } from "~/routes/admin/brands";
 import { loader as analyticsCsv } from "~/routes/admin/export/analytics.csv";
@@ -82,6 +75,8 @@ async function fixture() {
     createdAt: ago(row.days),
     companyBrandId: row.brand?.id ?? null,
     userId: row.user?.id ?? null,
+    // A claimed card was claimed the day it was made.
+    claimedAt: row.user ? ago(row.days) : null,
   }));
   const inserted = await db.insert(profiles).values(rows).returning();
   const profileOf = (firstName: string) =>
@@ -165,7 +160,7 @@ describe("statistics against a hand-computed fixture", () => {
     expect(await getProfileRank(profileOf("Ann").id)).toBe(0);
   });
 
-  it("lists the five newest members, profiles per active brand and the most viewed", async () => {
+  it("lists the five newest members", async () => {
     await fixture();
     expect((await getRecentMembers(SITE)).map((row) => row.firstName)).toEqual(["Ann", "Ben", "Cat", "Dan", "Eve"]);
     expect((await getRecentMembers(SITE))[0]).toMatchObject({
@@ -173,42 +168,84 @@ describe("statistics against a hand-computed fixture", () => {
       brandName: "North",
       brandColor: "#111111",
     });
-    expect(await getProfilesByBrand(SITE)).toEqual([
+  });
+});
+
+describe("analytics by brand and period, against the same fixture", () => {
+  const query = (search: string) => parseAnalyticsQuery(new URL(`http://localhost/admin/analytics?${search}`), NOW);
+
+  it("counts the last 30 days: views, the cards viewed, people who joined or claimed (not cards an import made), per day", async () => {
+    await fixture();
+    const report = await analyticsReport(SITE, query("tz=UTC"));
+    expect(report.tiles).toEqual({
+      activeProfiles: 10,
+      deactivatedProfiles: 0,
+      activeBrands: 3,
+      views: 4,
+      viewedProfiles: 3,
+      // Ann, Cat and Fay claimed theirs within 30 days; Ivy 40 days ago.
+      registrations: 3,
+    });
+    expect(report.byBrand).toEqual([
       expect.objectContaining({ name: "North", count: 3 }),
       expect.objectContaining({ name: "South", count: 3 }),
       expect.objectContaining({ name: "East", count: 1 }),
     ]);
-    expect((await getTopProfiles(SITE, 8)).map((row) => [row.firstName, row.views])).toEqual([
-      ["Fay", 12],
-      ["Jon", 9],
-      ["Dan", 5],
-      ["Eve", 5],
-      ["Cat", 3],
-      ["Hal", 1],
+    expect(report.top.map((row) => [row.firstName, row.views])).toEqual([
+      ["Fay", 2],
+      ["Cat", 1],
+      ["Jon", 1],
+    ]);
+    expect(report.sources).toEqual({ qr: 2, link: 1, directory: 1 });
+    expect(report.views.step).toBe("day");
+    expect(report.views.bars).toHaveLength(30);
+    expect(report.views.bars.at(-1)).toEqual({ start: "2026-11-18", count: 2 });
+    expect(report.views.bars.at(-2)).toEqual({ start: "2026-11-17", count: 1 });
+    expect(report.views.bars.find((bar) => bar.start === "2026-10-29")).toEqual({ start: "2026-10-29", count: 1 });
+    expect(report.registrations.bars.filter((bar) => bar.count > 0)).toEqual([
+      { start: "2026-11-03", count: 1 },
+      { start: "2026-11-12", count: 1 },
+      { start: "2026-11-17", count: 1 },
     ]);
   });
 
-  it("groups the last 30 days of registrations by weeks starting on Sunday", async () => {
-    await fixture();
-    // NOW is Wednesday 18 Nov; 30 days back is Monday 19 Oct, in the week of Sunday 18 Oct.
-    expect(await getRegistrationsByWeek(SITE, NOW)).toEqual([
-      { week: "2026-10-18", count: 1 }, // Hal, Sat 24 Oct
-      { week: "2026-10-25", count: 1 }, // Gus, Thu 29 Oct
-      { week: "2026-11-01", count: 1 }, // Fay, Tue 3 Nov
-      { week: "2026-11-08", count: 3 }, // Eve Sun 8, Dan Tue 10, Cat Thu 12 Nov
-      { week: "2026-11-15", count: 2 }, // Ben Sun 15, Ann Tue 17 Nov
+  it("narrows every figure to one brand, and to the days chosen, a week a bar beyond three months", async () => {
+    const { south } = await fixture();
+    const southern = await analyticsReport(SITE, query(`tz=UTC&brand=${south.id}`));
+    expect(southern.tiles).toMatchObject({ activeProfiles: 3, views: 1, viewedProfiles: 1, registrations: 1 });
+    expect(southern.byBrand.map((brand) => brand.name)).toEqual(["South"]);
+
+    const week = await analyticsReport(SITE, query("tz=UTC&range=7"));
+    // Ann (17 Nov) and Cat (12 Nov) claimed theirs within the week.
+    expect(week.tiles).toMatchObject({ views: 3, registrations: 2 });
+    expect(week.views.bars.map((bar) => bar.start)).toEqual([
+      "2026-11-12",
+      "2026-11-13",
+      "2026-11-14",
+      "2026-11-15",
+      "2026-11-16",
+      "2026-11-17",
+      "2026-11-18",
     ]);
+    const year = await analyticsReport(SITE, query("tz=UTC&range=custom&from=2025-11-19&to=2026-11-18"));
+    expect(year.views.step).toBe("week");
+    expect(year.views.bars.reduce((sum, bar) => sum + bar.count, 0)).toBe(5);
   });
 
-  it("counts real views per day for 30 days, and views by source", async () => {
+  it("counts days where the viewer is: a view at noon UTC is the next day on Kiritimati", async () => {
     await fixture();
-    const days = await getViewsByDay(SITE, NOW);
-    expect(days).toHaveLength(30);
-    expect(days.at(-1)).toEqual({ day: "2026-11-18", count: 2 });
-    expect(days.at(-2)).toEqual({ day: "2026-11-17", count: 1 });
-    expect(days.find((day) => day.day === "2026-10-29")).toEqual({ day: "2026-10-29", count: 1 });
-    expect(days.reduce((sum, day) => sum + day.count, 0)).toBe(4);
-    expect(await getViewsBySource(SITE)).toEqual({ qr: 3, link: 1, directory: 1 });
+    const report = await analyticsReport(SITE, query("tz=Pacific/Kiritimati&range=7"));
+    expect(report.views.bars.at(-1)).toEqual({ start: "2026-11-19", count: 2 });
+    expect(report.views.bars.at(-2)).toEqual({ start: "2026-11-18", count: 1 });
+  });
+
+  it("refuses a malformed period with a message naming it, and takes an unknown time zone as UTC", () => {
+    expect(() => query("range=365")).toThrow(ValidationError);
+    expect(() => query("range=custom&from=2026-11-18&to=2026-11-01")).toThrow(ValidationError);
+    expect(() => query("range=custom&from=2024-01-01&to=2026-11-18")).toThrow(ValidationError);
+    expect(() => query("brand=abc")).toThrow(ValidationError);
+    expect(query("tz=Nowhere/Else").timeZone).toBe("UTC");
+    expect(query("tz=%27;drop").timeZone).toBe("UTC");
   });
 });
 
@@ -285,15 +322,26 @@ describe.skipIf(!HAS_PYTHON)("exports", () => {
 
   it("writes the analytics CSV with the metrics and the ten most viewed", async () => {
     const admin = await createMember({ email: "admin@example.com" });
-    await db.insert(profiles).values(
-      Array.from({ length: 12 }, (_, index) => ({
-        firstName: `P${index}`,
-        lastName: "Viewed",
-        email: `p${index}@example.org`,
-        username: `p${index}`,
-        viewCount: index + 1,
-      })),
-    );
+    const cards = await db
+      .insert(profiles)
+      .values(
+        Array.from({ length: 12 }, (_, index) => ({
+          firstName: `P${index}`,
+          lastName: "Viewed",
+          email: `p${index}@example.org`,
+          username: `p${index}`,
+          viewCount: index + 1,
+        })),
+      )
+      .returning();
+    // Viewed in the last 30 days: P0 once, P1 twice… P11 twelve times.
+    await db
+      .insert(profileViews)
+      .values(
+        cards.flatMap((card) =>
+          Array.from({ length: card.viewCount }, () => ({ profileId: card.id, source: "qr" as const })),
+        ),
+      );
     const raw = await (
       (await analyticsCsv({ request: getRequest("/admin/export/analytics.csv", admin.cookie) } as never)) as Response
     ).text();

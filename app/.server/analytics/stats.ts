@@ -1,7 +1,7 @@
-import { and, desc, eq, sql } from "drizzle-orm";
+import { desc, eq, sql } from "drizzle-orm";
 import type { Reach } from "../access/scope";
-import { db, rowsOf } from "../platform/db/client";
-import { brands, invitations, profiles, profileViews, users } from "../platform/db/schema";
+import { db } from "../platform/db/client";
+import { brands, invitations, profiles, users } from "../platform/db/schema";
 
 /**
  * A member's rank is the 1-based position of the profile among profiles with
@@ -81,99 +81,4 @@ export async function getRecentMembers({ cards }: Reach, limit = 5) {
     .where(cards)
     .orderBy(desc(profiles.createdAt), desc(profiles.id))
     .limit(limit);
-}
-
-/** Active brands with how many profiles each has, largest first ('Profiles by Brand'). */
-export async function getProfilesByBrand({ brands: brandRows }: Reach) {
-  return db
-    .select({
-      id: brands.id,
-      name: brands.name,
-      color: brands.primaryColor,
-      count: sql<number>`count(${profiles.id})::int`,
-    })
-    .from(brands)
-    .leftJoin(profiles, eq(profiles.companyBrandId, brands.id))
-    .where(and(eq(brands.active, true), brandRows))
-    .groupBy(brands.id)
-    .orderBy(desc(sql`count(${profiles.id})`), brands.name);
-}
-
-/** The most viewed profiles (top 8 on screen, 10 in the CSV). */
-export async function getTopProfiles({ cards }: Reach, limit: number) {
-  return db
-    .select({
-      id: profiles.id,
-      firstName: profiles.firstName,
-      lastName: profiles.lastName,
-      username: profiles.username,
-      views: profiles.viewCount,
-      brandName: brands.name,
-      brandColor: brands.primaryColor,
-    })
-    .from(profiles)
-    .leftJoin(brands, eq(brands.id, profiles.companyBrandId))
-    .where(and(sql`${profiles.viewCount} > 0`, cards))
-    .orderBy(desc(profiles.viewCount), profiles.firstName, profiles.lastName)
-    .limit(limit);
-}
-
-/**
- * New profiles of the last 30 days, by week starting on Sunday. Weeks
- * without registrations are included, so the chart has no gaps.
- */
-export async function getRegistrationsByWeek({ cards }: Reach, now = new Date()) {
-  const result = await db.execute(sql`
-    with bounds as (
-      select (${now.toISOString()}::timestamptz at time zone 'UTC') as now_utc
-    ), weeks as (
-      select generate_series(
-        date_trunc('week', (select now_utc from bounds) - interval '30 days' + interval '1 day') - interval '1 day',
-        date_trunc('week', (select now_utc from bounds) + interval '1 day') - interval '1 day',
-        interval '7 days'
-      ) as week_start
-    )
-    select to_char(weeks.week_start, 'YYYY-MM-DD') as week, count(p.id)::int as count
-    from weeks
-    left join ${profiles} p
-      on (p.created_at at time zone 'UTC') >= weeks.week_start
-     and (p.created_at at time zone 'UTC') < weeks.week_start + interval '7 days'
-     and (p.created_at at time zone 'UTC') >= (select now_utc from bounds) - interval '30 days'
-     and p.id in (select ${profiles.id} from ${profiles} where ${cards})
-    group by weeks.week_start
-    order by weeks.week_start`);
-  return rowsOf(result) as { week: string; count: number }[];
-}
-
-/** Real views per day for the last 30 days, from profile_views (docs/decisions/006-realtime-and-views.md). */
-export async function getViewsByDay({ cards }: Reach, now = new Date()) {
-  const result = await db.execute(sql`
-    with days as (
-      select generate_series(
-        date_trunc('day', ${now.toISOString()}::timestamptz at time zone 'UTC') - interval '29 days',
-        date_trunc('day', ${now.toISOString()}::timestamptz at time zone 'UTC'),
-        interval '1 day'
-      ) as day
-    )
-    select to_char(days.day, 'YYYY-MM-DD') as day, count(v.id)::int as count
-    from days
-    left join ${profileViews} v
-      on (v.created_at at time zone 'UTC') >= days.day and (v.created_at at time zone 'UTC') < days.day + interval '1 day'
-     and v.profile_id in (select ${profiles.id} from ${profiles} where ${cards})
-    group by days.day
-    order by days.day`);
-  return rowsOf(result) as { day: string; count: number }[];
-}
-
-/** Views by where they came from: QR scans, shared links, the directory. */
-export async function getViewsBySource({ cards }: Reach) {
-  const rows = await db
-    .select({ source: profileViews.source, count: sql<number>`count(*)::int` })
-    .from(profileViews)
-    .innerJoin(profiles, eq(profiles.id, profileViews.profileId))
-    .where(cards)
-    .groupBy(profileViews.source);
-  const counts = { qr: 0, link: 0, directory: 0 };
-  for (const row of rows) counts[row.source] = row.count;
-  return counts;
 }

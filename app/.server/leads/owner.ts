@@ -1,9 +1,8 @@
 import { and, count, desc, eq, or, type SQL, sql } from "drizzle-orm";
 import { LEAD_NOTE_MAX, LEAD_SOURCE_LABELS } from "~/lib/leads";
-import type { Reach } from "../access/scope";
 import { toCsv } from "../platform/csv";
 import { db } from "../platform/db/client";
-import { type Lead, leads, profiles } from "../platform/db/schema";
+import { type Lead, leads } from "../platform/db/schema";
 import { NotFoundError } from "../platform/errors";
 import { OptionalTextSchema, parseForm } from "../platform/validation";
 import { buildVCard } from "../profiles/vcard";
@@ -109,25 +108,4 @@ function leadVCard(lead: Lead): string {
     cardUrl: null,
     photoJpegBase64: null,
   });
-}
-
-/** The cards within reach with the most leads, and how many leads they have in all: the administrators' figures. */
-export async function leadsByCard({ cards }: Reach, limit: number) {
-  const [top, [all]] = await Promise.all([
-    db
-      .select({
-        username: profiles.username,
-        firstName: profiles.firstName,
-        lastName: profiles.lastName,
-        leads: count(),
-      })
-      .from(leads)
-      .innerJoin(profiles, eq(profiles.id, leads.profileId))
-      .where(cards)
-      .groupBy(profiles.id)
-      .orderBy(desc(count()), profiles.lastName, profiles.firstName)
-      .limit(limit),
-    db.select({ n: count() }).from(leads).innerJoin(profiles, eq(profiles.id, leads.profileId)).where(cards),
-  ]);
-  return { top, total: all?.n ?? 0 };
 }

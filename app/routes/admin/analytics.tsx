@@ -1,21 +1,17 @@
-import { BarChart3, Eye, TrendingUp, Users } from "lucide-react";
-import { isRouteErrorResponse, Link, useRevalidator } from "react-router";
+import { BarChart3, Eye, PowerOff, TrendingUp, UserPlus, Users } from "lucide-react";
+import { useEffect } from "react";
+import { Form, isRouteErrorResponse, Link, useLocation, useNavigate, useRevalidator } from "react-router";
 import { reachOf } from "~/.server/access/scope";
-import {
-  getOverviewStats,
-  getProfilesByBrand,
-  getRegistrationsByWeek,
-  getTopProfiles,
-  getViewsByDay,
-  getViewsBySource,
-} from "~/.server/analytics/stats";
+import { analyticsReport, parseAnalyticsQuery } from "~/.server/analytics/report";
+import { listBrandsWithUsage } from "~/.server/brands/list-brands";
 import { requireAction } from "~/.server/http/authz";
-import { leadsByCard } from "~/.server/leads/owner";
+import { parseQuery } from "~/.server/http/responses";
 import { adminsSeeLeads } from "~/.server/leads/retention";
 import { DownloadButton } from "~/components/download-button";
 import { PageHeader } from "~/components/page-header";
 import { RefreshButton } from "~/components/refresh-button";
 import { Button } from "~/components/ui/button";
+import { ANALYTICS_RANGE_LABELS, ANALYTICS_RANGES } from "~/lib/analytics";
 import { cn } from "~/lib/cn";
 import { fullName } from "~/lib/names";
 import type { LiveHandle } from "~/lib/realtime";
@@ -28,35 +24,69 @@ export const handle: LiveHandle = { live: () => true };
 
 export const meta: Route.MetaFunction = () => [{ title: "Analytics" }];
 
-export async function loader({ context }: Route.LoaderArgs) {
-  const reach = reachOf(requireAction(context.get(viewerContext), "read:analytics"));
-  const [stats, byBrand, top, registrations, viewsByDay, sources, leads, readLeads] = await Promise.all([
-    getOverviewStats(reach),
-    getProfilesByBrand(reach),
-    getTopProfiles(reach, 8),
-    getRegistrationsByWeek(reach),
-    getViewsByDay(reach),
-    getViewsBySource(reach),
-    leadsByCard(reach, 8),
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const viewer = requireAction(context.get(viewerContext), "read:analytics");
+  const query = parseQuery(() => parseAnalyticsQuery(new URL(request.url)));
+  // Another brand than theirs is not found for a brand administrator.
+  if (query.brand !== null) requireAction(viewer, "read:analytics", { brandId: query.brand });
+  const reach = reachOf(viewer);
+  const [report, brands, readLeads] = await Promise.all([
+    analyticsReport(reach, query),
+    listBrandsWithUsage(reach),
     adminsSeeLeads(),
   ]);
-  return { stats, byBrand, top, registrations, viewsByDay, sources, leads, readLeads };
+  return { query, report, brands: brands.map(({ id, name }) => ({ id, name })), readLeads };
 }
 
 const SHORT_DATE = new Intl.DateTimeFormat("en-US", { month: "short", day: "numeric", timeZone: "UTC" });
+const LONG_DATE = new Intl.DateTimeFormat("en-US", {
+  month: "short",
+  day: "numeric",
+  year: "numeric",
+  timeZone: "UTC",
+});
 const day = (iso: string) => SHORT_DATE.format(new Date(`${iso}T00:00:00Z`));
 
+/** The period as headings name it: "Last 30 Days", or the days chosen. */
+function periodName(query: Route.ComponentProps["loaderData"]["query"]) {
+  if (query.range !== "custom") return `Last ${query.range} Days`;
+  return `${LONG_DATE.format(new Date(`${query.from}T00:00:00Z`))} – ${LONG_DATE.format(new Date(`${query.to}T00:00:00Z`))}`;
+}
+
+/**
+ * The figures are counted in the viewer's time zone: a page opened without one
+ * asks again with the browser's, once it runs.
+ */
+function useViewersTimeZone() {
+  const location = useLocation();
+  const navigate = useNavigate();
+  useEffect(() => {
+    const params = new URLSearchParams(location.search);
+    const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+    if (params.get("tz") === zone || !zone) return;
+    params.set("tz", zone);
+    void navigate({ search: `?${params}` }, { replace: true, preventScrollReset: true });
+  }, [location.search, navigate]);
+}
+
 export default function Analytics({ loaderData }: Route.ComponentProps) {
-  const { stats, byBrand, top, registrations, viewsByDay, sources, leads, readLeads } = loaderData;
-  const totalRegistrations = registrations.reduce((sum, week) => sum + week.count, 0);
+  const { query, report, brands, readLeads } = loaderData;
+  const { tiles: figures, byBrand, top, sources, leads } = report;
+  useViewersTimeZone();
+  const location = useLocation();
+  const period = periodName(query);
+  const totalRegistrations = report.registrations.bars.reduce((sum, bar) => sum + bar.count, 0);
   const totalSourceViews = sources.qr + sources.link + sources.directory;
   const tiles = [
-    { label: "Total Profiles", value: stats.totalProfiles, Icon: Users },
-    { label: "Active Brands", value: stats.activeBrands, Icon: BarChart3 },
-    { label: "Total Views", value: stats.totalViews, Icon: Eye },
-    { label: "Active Users", value: stats.activeProfiles, Icon: TrendingUp },
+    { label: "Total Profiles", value: figures.activeProfiles, Icon: Users },
+    { label: "Active Brands", value: figures.activeBrands, Icon: BarChart3 },
+    { label: "Total Views", value: figures.views, Icon: Eye },
+    { label: "Active Users", value: figures.viewedProfiles, Icon: TrendingUp },
+    { label: "New Registrations", value: figures.registrations, Icon: UserPlus },
+    { label: "Deactivated Cards", value: figures.deactivatedProfiles, Icon: PowerOff },
   ];
   const maxBrand = Math.max(1, ...byBrand.map((brand) => brand.count));
+  const byWeek = report.views.step === "week";
   return (
     <div className="space-y-8">
       <PageHeader
@@ -66,7 +96,7 @@ export default function Analytics({ loaderData }: Route.ComponentProps) {
           <>
             <RefreshButton />
             <DownloadButton
-              href="/admin/export/analytics.csv"
+              href={`/admin/export/analytics.csv${location.search}`}
               label="Export CSV"
               done="Analytics data exported successfully!"
             />
@@ -74,7 +104,49 @@ export default function Analytics({ loaderData }: Route.ComponentProps) {
         }
       />
 
-      <dl className="grid grid-cols-1 gap-4 sm:grid-cols-2 xl:grid-cols-4">
+      <Form
+        method="get"
+        role="search"
+        aria-label="Brand and period"
+        className="grid gap-3 rounded-2xl border border-slate-200 bg-white p-4 shadow-sm sm:grid-cols-2 lg:grid-cols-[1fr_1fr_auto_auto_auto] lg:items-end dark:border-slate-800 dark:bg-slate-900"
+      >
+        <input type="hidden" name="tz" value={query.timeZone} />
+        <FilterField label="Brand" htmlFor="analytics-brand">
+          <select id="analytics-brand" name="brand" defaultValue={query.brand ?? ""} className={FIELD}>
+            <option value="">{brands.length === 1 ? brands[0]?.name : "All brands"}</option>
+            {brands.length > 1
+              ? brands.map((brand) => (
+                  <option key={brand.id} value={brand.id}>
+                    {brand.name}
+                  </option>
+                ))
+              : null}
+          </select>
+        </FilterField>
+        <FilterField label="Period" htmlFor="analytics-range">
+          <select id="analytics-range" name="range" defaultValue={query.range} className={FIELD}>
+            {ANALYTICS_RANGES.map((range) => (
+              <option key={range} value={range}>
+                {ANALYTICS_RANGE_LABELS[range]}
+              </option>
+            ))}
+          </select>
+        </FilterField>
+        <FilterField label="From" htmlFor="analytics-from">
+          <input id="analytics-from" type="date" name="from" defaultValue={query.from} className={FIELD} />
+        </FilterField>
+        <FilterField label="To" htmlFor="analytics-to">
+          <input id="analytics-to" type="date" name="to" defaultValue={query.to} className={FIELD} />
+        </FilterField>
+        <Button type="submit" variant="secondary">
+          Show
+        </Button>
+        <p className="text-xs text-slate-500 sm:col-span-2 lg:col-span-5 dark:text-slate-400">
+          {period}, days counted in {query.timeZone}. From and To apply to a custom range.
+        </p>
+      </Form>
+
+      <dl className="grid grid-cols-1 gap-4 sm:grid-cols-2 xl:grid-cols-3">
         {tiles.map(({ label, value, Icon }) => (
           <div
             key={label}
@@ -123,7 +195,7 @@ export default function Analytics({ loaderData }: Route.ComponentProps) {
           )}
         </Panel>
 
-        <Panel title="Most Viewed Profiles">
+        <Panel title={`Most Viewed Profiles (${period})`}>
           {top.length === 0 ? (
             <Empty text="No views yet." />
           ) : (
@@ -150,7 +222,7 @@ export default function Analytics({ loaderData }: Route.ComponentProps) {
         </Panel>
       </div>
 
-      <Panel title="Leads by Card">
+      <Panel title={`Leads by Card (${period})`}>
         {leads.total === 0 ? (
           <Empty text="No visitor has shared their details from a card yet." />
         ) : (
@@ -187,33 +259,34 @@ export default function Analytics({ loaderData }: Route.ComponentProps) {
       </Panel>
 
       {totalRegistrations > 0 ? (
-        <Panel title="New User Registrations (Last 30 Days)">
+        <Panel title={`New User Registrations (${period})`}>
           <BarChart
-            label="New registrations per week, weeks starting on Sunday"
-            bars={registrations.map((week) => ({
-              key: week.week,
-              label: `Week of ${day(week.week)}`,
-              short: day(week.week),
-              value: week.count,
+            label={`People who joined or claimed their card, per ${report.registrations.step}`}
+            bars={report.registrations.bars.map((bar, index) => ({
+              key: bar.start,
+              label: report.registrations.step === "week" ? `Week of ${day(bar.start)}` : day(bar.start),
+              short: report.registrations.bars.length <= 14 || index % 5 === 0 ? day(bar.start) : "",
+              value: bar.count,
             }))}
+            thin={report.registrations.bars.length > 14}
           />
         </Panel>
       ) : null}
 
       <div className="grid grid-cols-1 gap-6 lg:grid-cols-3">
-        <Panel title="Views per Day (Last 30 Days)" className="lg:col-span-2">
+        <Panel title={`Views per ${byWeek ? "Week" : "Day"} (${period})`} className="lg:col-span-2">
           <BarChart
-            label="Card views per day over the last 30 days"
-            bars={viewsByDay.map((entry, index) => ({
-              key: entry.day,
-              label: day(entry.day),
-              short: index % 5 === 0 ? day(entry.day) : "",
-              value: entry.count,
+            label={`Card views per ${byWeek ? "week" : "day"}, ${period.toLowerCase()}`}
+            bars={report.views.bars.map((bar, index) => ({
+              key: bar.start,
+              label: byWeek ? `Week of ${day(bar.start)}` : day(bar.start),
+              short: report.views.bars.length <= 14 || index % 5 === 0 ? day(bar.start) : "",
+              value: bar.count,
             }))}
-            thin
+            thin={report.views.bars.length > 14}
           />
         </Panel>
-        <Panel title="Views by Source">
+        <Panel title={`Views by Source (${period})`}>
           {totalSourceViews === 0 ? (
             <Empty text="No views recorded yet." />
           ) : (
@@ -244,6 +317,20 @@ export default function Analytics({ loaderData }: Route.ComponentProps) {
           )}
         </Panel>
       </div>
+    </div>
+  );
+}
+
+const FIELD =
+  "block h-10 w-full rounded-lg border border-slate-300 bg-white px-3 text-sm dark:border-slate-700 dark:bg-slate-950";
+
+function FilterField({ label, htmlFor, children }: { label: string; htmlFor: string; children: React.ReactNode }) {
+  return (
+    <div>
+      <label htmlFor={htmlFor} className="mb-1.5 block text-sm font-medium text-slate-700 dark:text-slate-300">
+        {label}
+      </label>
+      {children}
     </div>
   );
 }
