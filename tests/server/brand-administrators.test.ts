@@ -1,10 +1,13 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { BRAND_ADMINISTRATOR_MESSAGES } from "~/.server/accounts/brand-administration";
+import { mustUseSecondFactor } from "~/.server/accounts/second-factor";
 import { requireViewer } from "~/.server/http/authz";
 import { readToast } from "~/.server/http/toast";
+import { leadsOf } from "~/.server/leads/access";
 import { db } from "~/.server/platform/db/client";
-import { auditLog, brandDomains, brands, invitations, profiles } from "~/.server/platform/db/schema";
+import { auditLog, brandDomains, brands, invitations, profiles, siteSettings } from "~/.server/platform/db/schema";
+import { MANAGER_MESSAGES } from "~/.server/profiles/managers";
 import { BRAND_MOVE_MESSAGES } from "~/.server/profiles/update-profile";
 import { loader as analyticsLoader } from "~/routes/admin/analytics";
 import { loader as auditLoader } from "~/routes/admin/audit";
@@ -132,7 +135,9 @@ describe("brand administrators", () => {
     ]);
 
     const figures = await run(analyticsLoader, getRequest("/admin/analytics"), {}, runner.viewer);
-    expect(figures.data).toMatchObject({ stats: { totalProfiles: 2, activeBrands: 1 } });
+    expect(figures.data).toMatchObject({
+      report: { tiles: { activeProfiles: 1, deactivatedProfiles: 1, activeBrands: 1 } },
+    });
 
     const audit = await run(auditLoader, getRequest("/admin/audit"), {}, runner.viewer);
     const targets = (audit.data as { entries: { target: { label: string } }[] }).entries.map(
@@ -221,6 +226,107 @@ async function saveBrandForm(viewer: Member, brand: { id: number; name: string }
   for (const [name, value] of Object.entries(values)) form.set(name, value);
   return run(brandsAction, await multipartRequest("/admin/brands", form), {}, viewer.viewer);
 }
+
+describe("what a brand administrator never reaches", () => {
+  it("another brand's figures, the leads of a whole-site administrator's card, a manager named from another brand", async () => {
+    const { aurora, borealis, admin, lead, auroraCard, borealisCard } = await group();
+    await send(admin, { intent: "brand-administration", id: lead.profile.id, brandIds: [String(aurora.id)] });
+    const runner = await fresh(lead);
+    const figures = await run(analyticsLoader, getRequest(`/admin/analytics?brand=${borealis.id}`), {}, runner.viewer);
+    expect(figures.status).toBe(404);
+
+    await db
+      .insert(siteSettings)
+      .values({ id: 1, adminsSeeLeads: true })
+      .onConflictDoUpdate({
+        target: siteSettings.id,
+        set: { adminsSeeLeads: true },
+      });
+    await db.update(profiles).set({ companyBrandId: aurora.id }).where(eq(profiles.id, admin.profile.id));
+    expect(await leadsOf(runner.viewer, admin.profile.username)).toBe("hidden");
+    expect(await leadsOf(runner.viewer, borealisCard.username)).toBe("hidden");
+    expect(await leadsOf(runner.viewer, auroraCard.username)).toMatchObject({ profileId: auroraCard.id, own: false });
+
+    for (const named of [borealisCard.username, borealisCard.email]) {
+      const answer = await send(runner, {
+        intent: "update",
+        id: auroraCard.id,
+        firstName: auroraCard.firstName,
+        lastName: auroraCard.lastName,
+        username: auroraCard.username,
+        email: auroraCard.email,
+        companyBrandId: String(aurora.id),
+        manager: named,
+      });
+      expect(answer.data, named).toMatchObject({ fieldErrors: { manager: [MANAGER_MESSAGES.unknownAmong] } });
+    }
+  });
+
+  it("the card of someone who also runs another brand, a card for an administrator's address, an inactive brand", async () => {
+    const { aurora, borealis, admin, lead, auroraCard } = await group();
+    const other = await createMember({ firstName: "Oli", lastName: "Other" });
+    await db.update(profiles).set({ companyBrandId: aurora.id }).where(eq(profiles.id, other.profile.id));
+    await send(admin, { intent: "brand-administration", id: lead.profile.id, brandIds: [String(aurora.id)] });
+    await send(admin, {
+      intent: "brand-administration",
+      id: other.profile.id,
+      brandIds: [String(aurora.id), String(borealis.id)],
+    });
+    const runner = await fresh(lead);
+    expect((await send(runner, { intent: "deactivate", id: other.profile.id })).status).toBe(404);
+    expect((await send(runner, { intent: "delete", id: other.profile.id })).status).toBe(404);
+
+    const form = new FormData();
+    for (const [name, value] of Object.entries({
+      firstName: "Ada",
+      lastName: "Again",
+      email: "admin@example.com",
+      companyBrandId: String(aurora.id),
+    })) {
+      form.set(name, value);
+    }
+    await db.delete(profiles).where(eq(profiles.id, admin.profile.id));
+    const made = await run(createAction, await multipartRequest("/admin/profiles/create", form), {}, runner.viewer);
+    expect(made.status).toBe(400);
+    expect(await db.select().from(profiles).where(eq(profiles.email, "admin@example.com"))).toEqual([]);
+
+    await db.update(brands).set({ active: false }).where(eq(brands.id, borealis.id));
+    const moved = await send(admin, { intent: "set-brand", ids: [auroraCard.id], brandId: String(borealis.id) });
+    expect(moved.toast?.tone).toBe("error");
+  });
+
+  it("must use a second step where administrators must, and lose brand administration on becoming an administrator", async () => {
+    const { aurora, admin, lead } = await group();
+    await send(admin, { intent: "brand-administration", id: lead.profile.id, brandIds: [String(aurora.id)] });
+    await db
+      .insert(siteSettings)
+      .values({ id: 1, secondFactorRule: "admins" })
+      .onConflictDoUpdate({
+        target: siteSettings.id,
+        set: { secondFactorRule: "admins" },
+      });
+    // Their next page is the set-up of a second step, as an administrator's is.
+    await expect(requireViewer(getRequest("/admin/profiles", lead.cookie))).rejects.toMatchObject({ status: 302 });
+    const due = await requireViewer(getRequest("/admin/profiles", lead.cookie)).catch((thrown: Response) => thrown);
+    expect((due as Response).headers.get("location")).toMatch(/^\/auth\/two-factor-setup/);
+    expect(await mustUseSecondFactor({ email: lead.email, role: "member", brandIds: [] })).toBe(false);
+    await db.update(siteSettings).set({ secondFactorRule: null });
+
+    await send(admin, { intent: "make-admin", id: lead.profile.id });
+    await send(admin, { intent: "remove-admin", id: lead.profile.id });
+    expect((await fresh(lead)).viewer.brandIds).toEqual([]);
+  });
+
+  it("edit their own card as a member: a new address waits for its confirmation", async () => {
+    const { aurora, admin, lead } = await group();
+    await send(admin, { intent: "brand-administration", id: lead.profile.id, brandIds: [String(aurora.id)] });
+    const runner = await fresh(lead);
+    const saved = await saveOwnCard(runner, { email: "someone.else@example.org" });
+    expect(saved.status).toBe(302);
+    const [card] = await db.select().from(profiles).where(eq(profiles.id, lead.profile.id));
+    expect(card?.email).toBe(lead.email);
+  });
+});
 
 describe("Set brand on Manage Profiles", () => {
   it("moves the chosen people into a brand, each on the record; a brand administrator only into their brands and only their people", async () => {

@@ -1,7 +1,7 @@
 import { and, eq, inArray, or, type SQL, sql } from "drizzle-orm";
 import { administrationScope, can, holds } from "~/lib/permissions";
 import type { Actor } from "../platform/actor";
-import { brands, profiles, users } from "../platform/db/schema";
+import { brandAdministrators, brands, profiles, users } from "../platform/db/schema";
 import { env } from "../platform/env";
 
 /**
@@ -41,9 +41,34 @@ export function reachOf(actor: Actor): Reach {
 export function changeableProfiles(actor: Actor, action: "update" | "delete" | "deactivate" | "invite"): SQL {
   if (can(actor.role, `${action}:profile:any`)) return sql`true`;
   const parts: SQL[] = [];
-  if (holds(actor, `${action}:profile:brand`)) parts.push(and(administeredCards(actor), notAnAdministratorsCard())!);
+  if (holds(actor, `${action}:profile:brand`)) {
+    parts.push(and(administeredCards(actor), notAnAdministratorsCard(), runsNoBrandBeyond(actor))!);
+  }
   if (action === "update") parts.push(eq(profiles.userId, actor.user.id));
   return parts.length ? (or(...parts) ?? sql`false`) : sql`false`;
+}
+
+/**
+ * The cards an actor acts on as their administrator (not merely as their owner): every card for an
+ * administrator, their brands' cards for a brand administrator, as `changeableProfiles` allows them.
+ */
+export function managedCards(actor: Actor): SQL {
+  return and(changeableProfiles(actor, "update"), administeredCards(actor))!;
+}
+
+/**
+ * Cards whose owner runs no brand but the actor's: deleting or switching off a card ends its owner's
+ * account, so a brand administrator never reaches someone who also runs a brand they do not.
+ */
+function runsNoBrandBeyond(actor: Actor): SQL {
+  const own = actor.brandIds?.length
+    ? sql.join(
+        actor.brandIds.map((id) => sql`${id}`),
+        sql`, `,
+      )
+    : sql`null`;
+  return sql`not exists (select 1 from ${brandAdministrators} g
+    where g.user_id = ${profiles.userId} and g.brand_id not in (${own}))`;
 }
 
 /**

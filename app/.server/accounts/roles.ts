@@ -4,7 +4,7 @@ import { recordAdminAction } from "../audit/record";
 import type { Actor } from "../platform/actor";
 import { isAdminEmail, roleOf } from "../platform/admins";
 import { db } from "../platform/db/client";
-import { users } from "../platform/db/schema";
+import { brandAdministrators, users } from "../platform/db/schema";
 import { ForbiddenError, ValidationError } from "../platform/errors";
 import { publish } from "../platform/realtime";
 import { cardLabel } from "../profiles/card-writer";
@@ -48,6 +48,8 @@ export async function setRole({
       throw new ValidationError({ id: [ROLE_MESSAGES.configured(card.email)] });
     }
     await tx.update(users).set({ role, updatedAt: new Date() }).where(eq(users.id, card.userId));
+    // An administrator runs every brand: grants kept now would come back, unseen, if the role were taken away.
+    if (role === "admin") await tx.delete(brandAdministrators).where(eq(brandAdministrators.userId, card.userId));
     await recordAdminAction(tx, {
       actor,
       action: "role",

@@ -1,6 +1,7 @@
 import { and, count, eq, lte } from "drizzle-orm";
-import { can, type Role } from "~/lib/permissions";
+import { administrationScope, can, type Role } from "~/lib/permissions";
 import type { SecondFactorRule } from "~/lib/settings";
+import { administeredBrands } from "../access/brand-grants";
 import { recordAdminAction } from "../audit/record";
 import type { Actor } from "../platform/actor";
 import { isAdminEmail, roleOf } from "../platform/admins";
@@ -80,17 +81,17 @@ async function anyProviderRequired(since: Date | null): Promise<boolean> {
 
 /**
  * Whether this account must finish its password sign-ins with a second factor:
- * everyone, or administrators, as the administrators chose; and the break-glass
+ * everyone, or administrators (of the whole site or of a brand), as the administrators chose; and the break-glass
  * addresses of ADMIN_EMAILS once any provider is required (their password is the
  * company's way in when the provider fails, and then the only one left to guess).
  */
 export async function mustUseSecondFactor(
-  account: { email: string; role: Role },
+  account: { email: string; role: Role; brandIds?: readonly number[] },
   sessionStartedAt: Date | null = null,
 ): Promise<boolean> {
   const rule = await secondFactorRule();
   if (rule === "everyone") return true;
-  if (rule === "admins" && account.role === "admin") return true;
+  if (rule === "admins" && administrationScope(account)) return true;
   return isAdminEmail(account.email) && (await anyProviderRequired(sessionStartedAt));
 }
 
@@ -111,7 +112,7 @@ export async function hasPassword(userId: string): Promise<boolean> {
  * sessions, so an account with an app holds none.)
  */
 export async function secondFactorDue(
-  account: { id: string; email: string; role: Role; twoFactorEnabled: boolean },
+  account: { id: string; email: string; role: Role; brandIds?: readonly number[]; twoFactorEnabled: boolean },
   session: { secondFactor: boolean; createdAt: Date },
 ): Promise<boolean> {
   if (session.secondFactor || account.twoFactorEnabled) return false;
@@ -119,13 +120,18 @@ export async function secondFactorDue(
 }
 
 /** The same question for a session as better-auth reads it (the event stream, the provider test). */
-export function sessionOwesSecondFactor(found: {
+export async function sessionOwesSecondFactor(found: {
   user: { id: string; email: string; role?: string | null; twoFactorEnabled?: boolean | null };
   session: Record<string, unknown>;
 }): Promise<boolean> {
   const started = found.session.createdAt;
   return secondFactorDue(
-    { ...found.user, role: roleOf(found.user), twoFactorEnabled: found.user.twoFactorEnabled === true },
+    {
+      ...found.user,
+      role: roleOf(found.user),
+      brandIds: await administeredBrands(found.user.id),
+      twoFactorEnabled: found.user.twoFactorEnabled === true,
+    },
     { secondFactor: found.session.secondFactor === true, createdAt: started instanceof Date ? started : new Date() },
   );
 }

@@ -56,7 +56,12 @@ async function withSecondFactor(
   session: { secondFactor?: boolean | null; createdAt: Date },
 ): Promise<ViewerRead> {
   const due = await secondFactorDue(
-    { ...viewer.user, role: viewer.role, twoFactorEnabled: account.twoFactorEnabled === true },
+    {
+      ...viewer.user,
+      role: viewer.role,
+      brandIds: viewer.brandIds,
+      twoFactorEnabled: account.twoFactorEnabled === true,
+    },
     { secondFactor: session.secondFactor === true, createdAt: session.createdAt },
   );
   return due ? { viewer: null, due: viewer } : { viewer, due: null };

@@ -217,7 +217,7 @@ export async function turnOffAuthenticator(
   password: string,
 ): Promise<{ headers: Headers } | FactorRefusal> {
   const owner = ownerOf(viewer);
-  if (await mustUseSecondFactor({ email: viewer.user.email, role: viewer.role })) {
+  if (await mustUseSecondFactor({ email: viewer.user.email, role: viewer.role, brandIds: viewer.brandIds })) {
     return {
       field: null,
       message: "Your company asks for a second step at sign-in: set up another app before removing this one.",

@@ -1,9 +1,9 @@
 import { fullName } from "~/lib/names";
-import { administers, administrationScope } from "~/lib/permissions";
+import { administrationScope } from "~/lib/permissions";
 import { recordAdminAction } from "../audit/record";
 import type { Actor } from "../platform/actor";
 import { db } from "../platform/db/client";
-import { getCardByUsername } from "../profiles/get-card";
+import { getCardByUsername, managesCard } from "../profiles/get-card";
 import { adminsSeeLeads } from "./retention";
 
 export type LeadsOf = { profileId: string; name: string; username: string; own: boolean };
@@ -25,8 +25,8 @@ export async function leadsOf(reader: Reader, asked: string | null): Promise<Lea
   if (asked && !(own && asked.toLowerCase() === own.username.toLowerCase())) {
     if (!administrationScope(reader) || !(await adminsSeeLeads())) return "hidden";
     const card = await getCardByUsername(asked);
-    // An administrator reads any card's leads, a brand administrator their brands' cards' only.
-    if (!card || !administers(reader, card.brand?.id ?? null)) return "hidden";
+    // An administrator reads any card's leads, a brand administrator those of the cards they manage only.
+    if (!card || !(await managesCard(reader, card.id))) return "hidden";
     await recordAdminAction(db, {
       actor: reader,
       action: "read",

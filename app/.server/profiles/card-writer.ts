@@ -1,6 +1,5 @@
 import { and, eq, inArray, isNull, type SQL, sql } from "drizzle-orm";
 import { fullName } from "~/lib/names";
-import { administers } from "~/lib/permissions";
 import { type AuditChanges, type ConnectionAuthor, changedFields, recordAdminAction } from "../audit/record";
 import { brandPlacement } from "../brands/domains";
 import type { Actor } from "../platform/actor";
@@ -305,12 +304,4 @@ async function brandNames(tx: Queryable, [before, after]: [unknown, unknown]): P
     : [];
   const name = (id: unknown) => (typeof id === "number" ? (rows.find((row) => row.id === id)?.name ?? `#${id}`) : null);
   return [name(before), name(after)];
-}
-
-/**
- * The writer's author for an actor at a card of a brand: the change of an
- * administrator of the site or of the card's brand is on the record, every field.
- */
-export function authorFor(actor: Actor, brandId: number | null): CardAuthor {
-  return administers(actor, brandId) ? { kind: "administrator", actor } : { kind: "member", actor };
 }

@@ -1,5 +1,7 @@
 import { and, eq, isNull, sql } from "drizzle-orm";
 import type { FieldPolicies } from "~/lib/card-fields";
+import { managedCards } from "../access/scope";
+import type { Actor } from "../platform/actor";
 import { db } from "../platform/db/client";
 import { brands, profiles } from "../platform/db/schema";
 import { CARD_DETAIL_COLUMNS } from "./card-fields";
@@ -51,4 +53,13 @@ export async function cardForViewer(card: StoredCard, viewer: CardViewer | null,
   const { fieldVisibility, ...details } = card;
   const visibility = completeVisibility(fieldVisibility, policies ?? (await getFieldPolicies()));
   return shownDetails(details, visibility, viewerOfCard(viewer, card));
+}
+
+/** Whether the actor manages this card as its administrator (access/scope.ts `managedCards`). */
+export async function managesCard(actor: Actor, profileId: string): Promise<boolean> {
+  const [row] = await db
+    .select({ id: profiles.id })
+    .from(profiles)
+    .where(and(eq(profiles.id, profileId), managedCards(actor)));
+  return row !== undefined;
 }

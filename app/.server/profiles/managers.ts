@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, isNull, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, isNull, type SQL, sql } from "drizzle-orm";
 import { fullName } from "~/lib/names";
 import { db, type Queryable, rowsOf } from "../platform/db/client";
 import { profiles } from "../platform/db/schema";
@@ -15,6 +15,7 @@ import { hasForbiddenCharacters } from "../platform/validation";
 
 export const MANAGER_MESSAGES = {
   unknown: "No card has this username or email: enter the manager's username or email address",
+  unknownAmong: "None of your brands' active cards has this username: enter the manager's username",
   deactivated: "This person's card is deactivated: choose an active colleague as manager",
   self: "A person cannot be their own manager",
   cycle: (name: string) => `${name} already reports to this person: choose someone higher up`,
@@ -28,8 +29,11 @@ export function isManagerName(name: string): boolean {
 /**
  * The id of the manager `text` names for the card `profileId` (null for a new
  * card), or null when `text` is empty; a ValidationError on `manager` otherwise.
+ * `among` narrows who may be named (a brand administrator's people): then only a
+ * username names them, and every refusal reads the same, so that the answer says
+ * nothing of other brands' addresses or cards.
  */
-export async function resolveManager(tx: Queryable, text: string | null, profileId: string | null) {
+export async function resolveManager(tx: Queryable, text: string | null, profileId: string | null, among?: SQL) {
   const wanted = text?.trim().replace(/^@/, "").toLowerCase();
   if (!wanted) return null;
   // No username or address is this long or holds control characters (an import's cells are raw).
@@ -42,9 +46,14 @@ export async function resolveManager(tx: Queryable, text: string | null, profile
       deactivatedAt: profiles.deactivatedAt,
     })
     .from(profiles)
-    .where(sql`lower(${profiles.username}) = ${wanted} or lower(${profiles.email}) = ${wanted}`)
+    .where(
+      among
+        ? and(sql`lower(${profiles.username}) = ${wanted}`, isNull(profiles.deactivatedAt), among)
+        : sql`lower(${profiles.username}) = ${wanted} or lower(${profiles.email}) = ${wanted}`,
+    )
     .limit(1);
-  if (!manager) throw new ValidationError({ manager: [MANAGER_MESSAGES.unknown] });
+  if (!manager)
+    throw new ValidationError({ manager: [among ? MANAGER_MESSAGES.unknownAmong : MANAGER_MESSAGES.unknown] });
   if (manager.deactivatedAt) throw new ValidationError({ manager: [MANAGER_MESSAGES.deactivated] });
   if (profileId === null) return manager.id;
   if (manager.id === profileId) throw new ValidationError({ manager: [MANAGER_MESSAGES.self] });

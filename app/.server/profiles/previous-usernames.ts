@@ -1,6 +1,6 @@
 import { and, eq, gt, isNull, or, sql } from "drizzle-orm";
 import { decide } from "~/lib/permissions";
-import { administeredCards, changeableProfiles } from "../access/scope";
+import { managedCards } from "../access/scope";
 import { recordAdminAction } from "../audit/record";
 import type { Actor } from "../platform/actor";
 import { db, type Queryable } from "../platform/db/client";
@@ -89,7 +89,7 @@ export async function releaseOldUsername({
     const [reachable] = await tx
       .select({ id: profiles.id })
       .from(profiles)
-      .where(and(eq(profiles.id, profileId), changeableProfiles(actor, "update"), administeredCards(actor)));
+      .where(and(eq(profiles.id, profileId), managedCards(actor)));
     if (!reachable) throw new NotFoundError("old username");
     const [released] = await tx
       .delete(usernameRedirects)

@@ -1,7 +1,7 @@
 import { and, eq, inArray } from "drizzle-orm";
 import { z } from "zod";
 import { administers, decide } from "~/lib/permissions";
-import { administeredCards, changeableProfiles } from "../access/scope";
+import { managedCards } from "../access/scope";
 import type { Actor } from "../platform/actor";
 import { brands, profiles } from "../platform/db/schema";
 import { ForbiddenError, ValidationError } from "../platform/errors";
@@ -41,10 +41,14 @@ export async function setBrandOfCards({
 }): Promise<{ moved: number }> {
   if (!decide(actor, "update:profile")) throw new ForbiddenError();
   if (!administers(actor, brandId)) throw new ValidationError({ brandId: [BRAND_MOVE_MESSAGES.outOfScope] });
-  const within = and(changeableProfiles(actor, "update"), administeredCards(actor));
+  const within = managedCards(actor);
   return writeCards({ kind: "administrator", actor }, async (cards) => {
     if (brandId !== null) {
-      const [brand] = await cards.tx.select({ id: brands.id }).from(brands).where(eq(brands.id, brandId));
+      // As the edit form: a brand switched off takes no one new.
+      const [brand] = await cards.tx
+        .select({ id: brands.id })
+        .from(brands)
+        .where(and(eq(brands.id, brandId), eq(brands.active, true)));
       if (!brand) throw new ValidationError({ brandId: ["Choose a brand from the list"] });
     }
     const chosen = await cards.tx

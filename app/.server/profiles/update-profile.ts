@@ -1,7 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import { CARD_FIELD_KEYS } from "~/lib/card-fields";
 import { administers } from "~/lib/permissions";
-import { changeableProfiles } from "../access/scope";
+import { administeredCards, changeableProfiles } from "../access/scope";
 import { changedFields } from "../audit/record";
 import type { Actor } from "../platform/actor";
 import { db, type Queryable } from "../platform/db/client";
@@ -10,7 +10,7 @@ import { assertUnchangedSince } from "../platform/edit-version";
 import { NotFoundError, ValidationError } from "../platform/errors";
 import { deleteImageIfUnused, type ImageChange, nextImageKey } from "../platform/images";
 import { type CardEmailRequest, needsCardEmailProof, requestCardEmail } from "./card-email";
-import { authorFor, cardLabel, writeCards } from "./card-writer";
+import { cardLabel, writeCards } from "./card-writer";
 import { assertProfileFieldsAvailable, conflictFromUniqueViolation } from "./field-checks";
 import { managerNames, resolveManager } from "./managers";
 import { storeNewPhoto } from "./photo";
@@ -56,7 +56,9 @@ export async function updateProfile({
 
   const renamed = fields.username.toLowerCase() !== current.username.toLowerCase();
   // An administrator of the whole site or of the card's brand edits as an administrator; a member edits their own.
-  const byAdministrator = administers(actor, current.companyBrandId);
+  // Their own card a brand administrator edits as a member, like everyone else.
+  const byAdministrator =
+    actor.role === "admin" || (administers(actor, current.companyBrandId) && current.userId !== actor.user.id);
   if (renamed && !byAdministrator) await assertMayRename(current.id);
   await assertProfileFieldsAvailable(fields, current);
   // A member's new address is shown only once they open the link sent to it; the rest is saved now.
@@ -77,7 +79,9 @@ export async function updateProfile({
   const stored = await storeNewPhoto(photo);
   const photoKey = nextImageKey(photo, stored, current.profilePhoto);
   try {
-    await writeCards(authorFor(actor, current.companyBrandId), async (cards) => {
+    // An administrator's every change is on the record; a member's own edits are theirs (card-writer.ts).
+    const author = byAdministrator ? ({ kind: "administrator", actor } as const) : ({ kind: "member", actor } as const);
+    await writeCards(author, async (cards) => {
       const { tx } = cards;
       // Checked again under the row's lock: a save that began meanwhile finishes first.
       const [locked] = await tx
@@ -92,7 +96,9 @@ export async function updateProfile({
       }
       // Only administrators (and imports and SCIM) say who reports to whom.
       const managerId =
-        byAdministrator && manager !== undefined ? await resolveManager(tx, manager, current.id) : current.managerId;
+        byAdministrator && manager !== undefined
+          ? await resolveManager(tx, manager, current.id, managerChoices(actor))
+          : current.managerId;
       if (renamed && !byAdministrator) await countRename(tx, current.id);
       await recordUsernameChange(tx, current.id, current.username, saved.username);
       // An administrator's edit is on the record, with what it changed (docs/decisions/019-deactivation-and-audit-log.md).
@@ -125,6 +131,11 @@ export async function updateProfile({
     photoSkipped: stored.outcome === "storage-failed",
     emailChange,
   };
+}
+
+/** Who a brand administrator may name as a manager: their brands' people (an administrator anyone). */
+export function managerChoices(actor: Actor) {
+  return actor.role === "admin" ? undefined : administeredCards(actor);
 }
 
 /** Why a card could not go to the brand chosen, on the brand field. */

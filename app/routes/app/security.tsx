@@ -38,7 +38,7 @@ export async function loader({ context }: Route.LoaderArgs) {
   const viewer = context.get(viewerContext);
   const [factors, required, provider] = await Promise.all([
     factorsOf(viewer.user.id),
-    mustUseSecondFactor({ email: viewer.user.email, role: viewer.role }),
+    mustUseSecondFactor({ email: viewer.user.email, role: viewer.role, brandIds: viewer.brandIds }),
     requiredProviderFor(viewer.user.email),
   ]);
   return { ...factors, required, providerName: provider?.name ?? null };
