@@ -409,6 +409,25 @@ describe("brand domains", () => {
 });
 
 describe("the audit log", () => {
+  it("filters by brand: the brand's own entries and those of its cards, another brand's a 404 to a brand administrator", async () => {
+    const { aurora, borealis, admin, lead, auroraCard, borealisCard } = await group();
+    for (const card of [auroraCard, borealisCard]) await send(admin, { intent: "deactivate", id: card.id });
+    await send(admin, { intent: "brand-administration", id: lead.profile.id, brandIds: [String(aurora.id)] });
+    const labels = async (viewer: Member["viewer"], brand: number) => {
+      const answer = await run(auditLoader, getRequest(`/admin/audit?brand=${brand}`), {}, viewer);
+      if (answer.status !== 200) return answer.status;
+      return (answer.data as { entries: { target: { label: string } }[] }).entries.map((entry) => entry.target.label);
+    };
+    expect(await labels(admin.viewer, borealis.id)).toEqual([expect.stringContaining("Bea Borealis")]);
+    // Aurora's: its card switched off, and its member made its administrator.
+    expect(await labels(admin.viewer, aurora.id)).toEqual([
+      expect.stringContaining("Lena Lead"),
+      expect.stringContaining("Aki Aurora"),
+    ]);
+    const runner = await fresh(lead);
+    expect(await labels(runner.viewer, borealis.id)).toBe(404);
+  });
+
   it("names the brands a card moved between, never their ids", async () => {
     const { borealis, admin, auroraCard } = await group();
     await send(admin, {

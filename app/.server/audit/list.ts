@@ -17,6 +17,8 @@ export type AuditQuery = {
   action: AuditAction | null;
   /** An actor's address, as the filter lists them. */
   actor: string;
+  /** Entries about one brand and its cards (as they are now), or about everything. */
+  brand: number | null;
   /** YYYY-MM-DD, inclusive (UTC). */
   from: string;
   to: string;
@@ -42,18 +44,30 @@ export function parseAuditQuery(url: URL): AuditQuery {
   const actor = (params.get("actor") ?? "").trim().slice(0, 254);
   if ([...actor].some((char) => char.charCodeAt(0) < 32 || char.charCodeAt(0) === 127))
     errors.actor = ["Choose an administrator from the list."];
+  const brandText = params.get("brand") ?? "";
+  if (brandText !== "" && !/^[1-9][0-9]{0,9}$/.test(brandText)) errors.brand = ["Choose a brand from the list."];
   const from = params.get("from") ?? "";
   const to = params.get("to") ?? "";
   if (from !== "" && !parseDay(from)) errors.from = ["Use a date such as 2026-01-31 for “From”."];
   if (to !== "" && !parseDay(to)) errors.to = ["Use a date such as 2026-01-31 for “To”."];
   if (Object.keys(errors).length) throw new ValidationError(errors);
-  return { q, action: isAuditAction(actionText) ? actionText : null, actor, from, to, page };
+  return {
+    q,
+    action: isAuditAction(actionText) ? actionText : null,
+    actor,
+    brand: brandText ? Number(brandText) : null,
+    from,
+    to,
+    page,
+  };
 }
 
 function conditions(query: AuditQuery): SQL | undefined {
   const parts: SQL[] = [];
   if (query.action) parts.push(eq(auditLog.action, query.action));
   if (query.actor) parts.push(sql`lower(${auditLog.actorEmail}) = ${query.actor.toLowerCase()}`);
+  if (query.brand !== null)
+    parts.push(aboutBrands(eq(profiles.companyBrandId, query.brand), eq(brands.id, query.brand)));
   if (query.q) {
     const pattern = `%${query.q.replace(/[\\%_]/g, "\\$&")}%`;
     parts.push(or(sql`${auditLog.targetLabel} ilike ${pattern}`, sql`${auditLog.targetId} ilike ${pattern}`)!);
@@ -85,6 +99,11 @@ const ENTRY = {
 export function entriesWithin(actor: Actor): SQL {
   if (actor.role === "admin") return sql`true`;
   const { cards, brands: brandRows } = reachOf(actor);
+  return aboutBrands(cards, brandRows);
+}
+
+/** Entries about the cards `cards` selects (as they are now) or the brands `brandRows` selects. */
+function aboutBrands(cards: SQL, brandRows: SQL): SQL {
   return or(
     and(
       eq(auditLog.targetKind, "profile"),

@@ -1,7 +1,9 @@
 import { Download, ScrollText } from "lucide-react";
 import { Form, Link, useLocation } from "react-router";
+import { reachOf } from "~/.server/access/scope";
 import { auditActors, entriesWithin, listAuditEntries, parseAuditQuery } from "~/.server/audit/list";
 import { CONNECTION_PREFIX } from "~/.server/audit/record";
+import { listBrandsWithUsage } from "~/.server/brands/list-brands";
 import { requireAction } from "~/.server/http/authz";
 import { parseQuery } from "~/.server/http/responses";
 import { EmptyState } from "~/components/empty-state";
@@ -24,12 +26,20 @@ import type { Route } from "./+types/audit";
 export const meta: Route.MetaFunction = () => [{ title: "Audit Log" }];
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const within = entriesWithin(requireAction(context.get(viewerContext), "read:audit"));
+  const viewer = requireAction(context.get(viewerContext), "read:audit");
+  const within = entriesWithin(viewer);
   const query = parseQuery(() => parseAuditQuery(new URL(request.url)));
-  const [list, actors] = await Promise.all([listAuditEntries(within, query), auditActors(within)]);
+  // Another brand than theirs is not found for a brand administrator.
+  if (query.brand !== null) requireAction(viewer, "read:audit", { brandId: query.brand });
+  const [list, actors, brands] = await Promise.all([
+    listAuditEntries(within, query),
+    auditActors(within),
+    listBrandsWithUsage(reachOf(viewer)),
+  ]);
   return {
     query,
     actors,
+    brands: brands.map(({ id, name }) => ({ id, name })),
     shown: list.shown,
     page: list.page,
     pageCount: list.pageCount,
@@ -56,17 +66,23 @@ const FIELD =
 const LABEL = "mb-1 block text-xs font-medium text-slate-600 dark:text-slate-400";
 
 export default function AuditLog({ loaderData }: Route.ComponentProps) {
-  const { query, actors, entries, shown, page, pageCount } = loaderData;
+  const { query, actors, brands, entries, shown, page, pageCount } = loaderData;
   const location = useLocation();
   const search = useLiveSearch("/admin/audit", {
     q: query.q,
     action: query.action ?? "",
     actor: query.actor,
+    brand: query.brand === null ? "" : String(query.brand),
     from: query.from,
     to: query.to,
   });
   const filtered =
-    query.q !== "" || query.action !== null || query.actor !== "" || query.from !== "" || query.to !== "";
+    query.q !== "" ||
+    query.action !== null ||
+    query.actor !== "" ||
+    query.brand !== null ||
+    query.from !== "" ||
+    query.to !== "";
   const exportQuery = new URLSearchParams(location.search);
   exportQuery.delete("page");
   const exportHref = `/admin/export/audit.csv${exportQuery.size ? `?${exportQuery}` : ""}`;
@@ -88,7 +104,7 @@ export default function AuditLog({ loaderData }: Route.ComponentProps) {
         action="/admin/audit"
         role="search"
         aria-label="Filter the audit log"
-        className="mb-4 grid gap-3 sm:grid-cols-2 lg:grid-cols-[minmax(0,1fr)_auto_auto_auto_auto_auto] lg:items-end"
+        className="mb-4 grid gap-3 sm:grid-cols-2 lg:grid-cols-[minmax(0,1fr)_auto_auto_auto_auto_auto_auto] lg:items-end"
         ref={search.ref}
         onChange={search.onChange}
         onSubmit={search.onSubmit}
@@ -134,6 +150,23 @@ export default function AuditLog({ loaderData }: Route.ComponentProps) {
             ]}
           />
         </div>
+        {brands.length > 1 ? (
+          <div className="[&_select]:w-full">
+            <span aria-hidden className={LABEL}>
+              Brand
+            </span>
+            <FilterSelect
+              id="audit-brand"
+              label="Brand"
+              name="brand"
+              defaultValue={query.brand === null ? "" : String(query.brand)}
+              options={[
+                { value: "", label: "All brands" },
+                ...brands.map((brand) => ({ value: String(brand.id), label: brand.name })),
+              ]}
+            />
+          </div>
+        ) : null}
         <div>
           <label htmlFor="audit-from" className={LABEL}>
             From

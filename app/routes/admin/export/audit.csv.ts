@@ -7,8 +7,10 @@ import type { Route } from "./+types/audit.csv";
 
 /** The audit log as CSV: the entries the screen's filters select, newest first. */
 export async function loader({ request }: Route.LoaderArgs) {
-  const within = entriesWithin(requireAction(await requireAdministration(request), "read:audit"));
+  const viewer = requireAction(await requireAdministration(request), "read:audit");
+  const within = entriesWithin(viewer);
   const query = parseQuery(() => parseAuditQuery(new URL(request.url)));
+  if (query.brand !== null) requireAction(viewer, "read:audit", { brandId: query.brand });
   const rows = await auditEntriesForExport(within, query);
   const body = toCsv([
     ["When (UTC)", "Administrator", "Administrator email", "Action", "Target kind", "Target id", "Target", "Changes"],
