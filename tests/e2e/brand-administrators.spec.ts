@@ -54,6 +54,18 @@ test("an administrator makes Lena the administrator of Onyx Partners: on a phone
   await expectAccessible(theirs);
   await screenshot(theirs, "brand-administrator-brands-desktop-dark");
 
+  // Their brand's figures: the brand is theirs alone, the period theirs to choose.
+  await theirs.setViewportSize({ width: 390, height: 900 });
+  await theirs.goto("/admin/analytics");
+  const brand = theirs.getByLabel("Brand", { exact: true });
+  await expect(brand.locator("option")).toHaveText([ONYX.brand.name]);
+  await theirs.getByLabel("Period", { exact: true }).selectOption("7");
+  await theirs.getByRole("button", { name: "Show" }).click();
+  await expect(theirs.getByRole("heading", { name: "Views by Source (Last 7 Days)" })).toBeVisible();
+  await expectAccessible(theirs);
+  await screenshot(theirs, "brand-administrator-analytics-phone-dark");
+  await theirs.setViewportSize({ width: 1280, height: 900 });
+
   // Another brand's card is not found; the whole site's settings are refused.
   const nav = theirs.getByRole("navigation", { name: "Main" }).first();
   await expect(nav.getByRole("link", { name: "People" })).toBeVisible();

@@ -160,6 +160,12 @@ describe("statistics against a hand-computed fixture", () => {
     expect(await getProfileRank(profileOf("Ann").id)).toBe(0);
   });
 
+  it("shows no rank while fewer than five cards have views: among few, a rank says little", async () => {
+    const { profileOf } = await fixture();
+    await db.update(profiles).set({ viewCount: 0 }).where(sql`${profiles.firstName} in ('Cat', 'Hal')`);
+    expect(await getProfileRank(profileOf("Fay").id)).toBe(0);
+  });
+
   it("lists the five newest members", async () => {
     await fixture();
     expect((await getRecentMembers(SITE)).map((row) => row.firstName)).toEqual(["Ann", "Ben", "Cat", "Dan", "Eve"]);

@@ -3,14 +3,19 @@ import type { Reach } from "../access/scope";
 import { db } from "../platform/db/client";
 import { brands, invitations, profiles, users } from "../platform/db/schema";
 
+/** A rank says something once this many cards have been viewed: among two, "#2" only says who came last. */
+const RANKED_AFTER = 5;
+
 /**
  * A member's rank is the 1-based position of the profile among profiles with
- * views, by views descending; 0 when it has none. Ties share a rank.
+ * views, by views descending; 0 when it has none, or while fewer than
+ * RANKED_AFTER cards have any (the home page then shows no rank). Ties share a rank.
  */
 export async function getProfileRank(profileId: string): Promise<number> {
   const [row] = await db
     .select({
-      rank: sql<number>`case when ${profiles.viewCount} > 0 then (
+      rank: sql<number>`case when ${profiles.viewCount} > 0
+        and (select count(*) from ${profiles} as viewed where viewed.view_count > 0) >= ${RANKED_AFTER}::int then (
         select count(*)::int + 1 from ${profiles} as other where other.view_count > ${profiles}.view_count
       ) else 0 end`,
     })

@@ -146,11 +146,11 @@ export default function Analytics({ loaderData }: Route.ComponentProps) {
         </p>
       </Form>
 
-      <dl className="grid grid-cols-1 gap-4 sm:grid-cols-2 xl:grid-cols-3">
+      <dl className="grid grid-cols-2 gap-3 sm:gap-4 xl:grid-cols-3">
         {tiles.map(({ label, value, Icon }) => (
           <div
             key={label}
-            className="rounded-2xl border border-slate-200 bg-white p-6 shadow-sm dark:border-slate-800 dark:bg-slate-900"
+            className="rounded-2xl border border-slate-200 bg-white p-4 shadow-sm sm:p-6 dark:border-slate-800 dark:bg-slate-900"
           >
             <dt className="flex items-center gap-2 text-sm font-medium text-slate-500 dark:text-slate-400">
               <Icon aria-hidden className="size-4" />
