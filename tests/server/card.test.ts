@@ -11,13 +11,15 @@ import { CLIENT_IP_HEADER } from "~/.server/http/auth";
 import { db } from "~/.server/platform/db/client";
 import { brands, profiles, profileViews } from "~/.server/platform/db/schema";
 import { env } from "~/.server/platform/env";
-import { jpegKeyOf } from "~/.server/platform/images";
+import { jpegKeyOf, storeBrandImage } from "~/.server/platform/images";
+import { cardBackground } from "~/.server/profiles/background";
 import { CARD_QR, qrPngEtag, qrTargetUrl } from "~/.server/profiles/qr";
 import { action as editAction } from "~/routes/app/profile-edit";
 import { loader as cardLoader } from "~/routes/profile/$username";
 import { loader as vcardLoader } from "~/routes/profile/contact.vcf";
 import { loader as ogPngLoader } from "~/routes/profile/og.png";
 import { loader as qrPngLoader } from "~/routes/profile/qr.png";
+import { loader as qrPageLoader } from "~/routes/qr/$username";
 import { loader as uploadsLoader } from "~/routes/uploads.$";
 import { hasVobject, hasZbar, PYTHON } from "../support/checkers";
 import { BASE, createMember, getRequest, insertCard, multipartRequest, present, run } from "./helpers";
@@ -340,6 +342,69 @@ describe("the QR code", () => {
         .toString()
         .trim();
       expect(decoded).toBe(`${env.PUBLIC_URL}/profile/${card.username}?src=qr`);
+    },
+  );
+});
+
+describe("the brand in the QR code", () => {
+  /** What an independent scanner reads in a PNG. */
+  function scan(png: Buffer): string {
+    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "namecard-qr-")), "qr.png");
+    fs.writeFileSync(file, png);
+    try {
+      return execFileSync("zbarimg", ["--raw", "-q", file], { stdio: ["ignore", "pipe", "ignore"] })
+        .toString()
+        .trim();
+    } finally {
+      fs.rmSync(path.dirname(file), { recursive: true, force: true });
+    }
+  }
+
+  it.skipIf(!HAS_ZBAR)(
+    "carries the brand's logo in every code a card serves, each read by an independent scanner; off, none does",
+    async () => {
+      // A logo a scanner could mistake for modules: dark, square, with a light cross.
+      const drawn = await sharp({ create: { width: 300, height: 300, channels: 3, background: "#0f172a" } })
+        .composite([
+          { input: { create: { width: 300, height: 60, channels: 3, background: "#ffffff" } }, top: 120, left: 0 },
+        ])
+        .png()
+        .toBuffer();
+      const logo = await storeBrandImage(drawn, "logo");
+      const [brand] = await db.insert(brands).values({ name: "Logo Co", logo, qrLogo: true }).returning();
+      const card = await insertCard({
+        firstName: "Lia",
+        lastName: "Logo",
+        companyBrandId: present(brand, "the brand").id,
+      });
+      const address = `${env.PUBLIC_URL}/profile/${card.username}?src=qr`;
+
+      const page = await run(cardLoader, getRequest(`/profile/${card.username}`), { username: card.username });
+      const qrPage = await run(qrPageLoader, getRequest(`/qr/${card.username}`), { username: card.username });
+      for (const [where, svg] of [
+        ["card page", (page.data as { qr: string }).qr],
+        ["QR page", (qrPage.data as { qr: string }).qr],
+      ] as const) {
+        expect(svg, where).toContain("<image");
+        for (const width of [256, 512]) {
+          const png = await sharp(Buffer.from(svg)).resize(width).flatten({ background: "#ffffff" }).png().toBuffer();
+          expect(scan(png), `${where} at ${width} px`).toBe(address);
+        }
+      }
+      const download = await fetchImage(qrPngLoader, card.username, "qr.png");
+      expect(scan(download.bytes), "the printable PNG").toBe(address);
+      const background = present(await cardBackground(card.username, 1920), "the background");
+      expect(scan(background), "the video-call background").toBe(address);
+
+      await db
+        .update(brands)
+        .set({ qrLogo: false })
+        .where(eq(brands.id, present(brand, "the brand").id));
+      const plain = await run(cardLoader, getRequest(`/profile/${card.username}`), { username: card.username });
+      expect((plain.data as { qr: string }).qr).not.toContain("<image");
+      const plainDownload = await fetchImage(qrPngLoader, card.username, "qr.png");
+      expect(plainDownload.response.headers.get("etag")).not.toBe(download.response.headers.get("etag"));
+      expect(scan(plainDownload.bytes)).toBe(address);
     },
   );
 });

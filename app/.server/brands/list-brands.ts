@@ -17,6 +17,7 @@ export async function listBrandsWithUsage({ brands: within }: Reach) {
       active: brands.active,
       membersChangeBrand: brands.membersChangeBrand,
       isDefault: brands.isDefault,
+      qrLogo: brands.qrLogo,
       updatedAt: brands.updatedAt,
       profileCount: sql<number>`(select count(*)::int from ${profiles} as p where p.company_brand_id = ${brands}.id)`,
     })

@@ -29,6 +29,8 @@ export const BrandSchema = z.object({
   membersChangeBrand: Checkbox,
   /** The e-mail domains whose people belong to the brand; absent leaves them as they are. */
   emailDomains: DomainListSchema(MAX_BRAND_DOMAINS).optional(),
+  /** Whether the brand's logo sits in the middle of its cards' QR codes. */
+  qrLogo: Checkbox,
   /** Whether people at no brand's domain land in this brand. */
   isDefault: Checkbox,
 });

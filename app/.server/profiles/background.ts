@@ -6,7 +6,7 @@ import { getSiteSettings } from "../platform/site-settings";
 import { cardForViewer, getCardByUsername } from "./get-card";
 import { familyOf, readLogo, uploadedKey, xml } from "./og-image";
 import { face, lineSvg, measure, wrap } from "./og-text";
-import { qrPng, qrTargetUrl } from "./qr";
+import { brandQrLogo, qrPng, qrTargetUrl } from "./qr";
 
 /**
  * A video-call background (docs/decisions/033-card-everywhere.md): the brand's
@@ -43,7 +43,9 @@ export async function cardBackground(username: string, size: BackgroundSize): Pr
     face(family, 700, name, company),
     face(family, 400, shown.title),
     readLogo(uploadedKey(card.brand ? card.brand.logo : site.primaryLogo)),
-    qrPng(qrTargetUrl(card.username), { errorCorrectionLevel: "M", width: QR_SIDE, margin: 0 }),
+    brandQrLogo(card.brand).then((qrLogo) =>
+      qrPng(qrTargetUrl(card.username), { errorCorrectionLevel: "M", width: QR_SIDE, margin: 0, logo: qrLogo }),
+    ),
   ]);
   const ink = palette.onBanner;
   const nameStyle = { face: bold, size: 64 };

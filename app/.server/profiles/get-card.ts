@@ -37,6 +37,7 @@ export async function getCardByUsername(username: string) {
         logo: brands.logo,
         coverImage: brands.coverImage,
         website: brands.website,
+        qrLogo: brands.qrLogo,
       },
     })
     .from(profiles)

@@ -13,6 +13,7 @@ import { RefreshButton } from "~/components/refresh-button";
 import { Button } from "~/components/ui/button";
 import { ANALYTICS_RANGE_LABELS, ANALYTICS_RANGES } from "~/lib/analytics";
 import { cn } from "~/lib/cn";
+import { brandPalette } from "~/lib/color";
 import { fullName } from "~/lib/names";
 import type { LiveHandle } from "~/lib/realtime";
 import { NO_BRAND_COLOR } from "~/lib/settings";
@@ -173,8 +174,8 @@ export default function Analytics({ loaderData }: Route.ComponentProps) {
                     <span className="flex min-w-0 items-center gap-2 wrap-anywhere">
                       <span
                         aria-hidden
-                        className="size-2.5 shrink-0 rounded-full"
-                        style={{ backgroundColor: brand.color || NO_BRAND_COLOR }}
+                        className="size-2.5 shrink-0 rounded-full bg-(--dot) dark:bg-(--dot-dark)"
+                        style={dotStyle(brand.color)}
                       />
                       {brand.name}
                     </span>
@@ -182,11 +183,8 @@ export default function Analytics({ loaderData }: Route.ComponentProps) {
                   </div>
                   <div className="h-2 overflow-hidden rounded-full bg-slate-100 dark:bg-slate-800" aria-hidden>
                     <div
-                      className="h-full rounded-full"
-                      style={{
-                        width: `${(brand.count / maxBrand) * 100}%`,
-                        backgroundColor: brand.color || NO_BRAND_COLOR,
-                      }}
+                      className="h-full rounded-full bg-(--dot) dark:bg-(--dot-dark)"
+                      style={{ width: `${(brand.count / maxBrand) * 100}%`, ...dotStyle(brand.color) }}
                     />
                   </div>
                 </li>
@@ -319,6 +317,12 @@ export default function Analytics({ loaderData }: Route.ComponentProps) {
       </div>
     </div>
   );
+}
+
+/** A brand's colour as a shape seen on the card in either theme (a near-black brand turns lighter in dark mode). */
+function dotStyle(color: string | null) {
+  const palette = brandPalette(color || NO_BRAND_COLOR, color || NO_BRAND_COLOR);
+  return { "--dot": palette.light.dot, "--dot-dark": palette.dark.dot } as React.CSSProperties;
 }
 
 const FIELD =

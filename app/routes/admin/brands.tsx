@@ -365,6 +365,12 @@ function BrandDialog({ brand, siteWide, onClose }: { brand: Brand | null; siteWi
             label="Members may move their own card to another brand"
             hint="Off: a card stays in the brand it was given, and only administrators move it."
           />
+          <Switch
+            name="qrLogo"
+            checked={values ? values.qrLogo === "on" : (brand?.qrLogo ?? false)}
+            label="Logo in the middle of the brand's QR codes"
+            hint="Drawn with the strongest error correction, so phones still read every code."
+          />
           {siteWide ? (
             <>
               <TextareaField

@@ -21,7 +21,7 @@ import { getSiteSettings, visitorsSeeStats } from "~/.server/platform/site-setti
 import { cardForViewer, getCardByUsername } from "~/.server/profiles/get-card";
 import { reportingLines } from "~/.server/profiles/managers";
 import { ogVersion } from "~/.server/profiles/og-image";
-import { CARD_QR, cardUrl, qrSvg, qrTargetUrl } from "~/.server/profiles/qr";
+import { brandQrLogo, CARD_QR, cardUrl, qrSvg, qrTargetUrl } from "~/.server/profiles/qr";
 import { cardFileName } from "~/.server/profiles/vcard";
 import { getFieldPolicies } from "~/.server/profiles/visibility";
 import { wayBack } from "~/.server/profiles/way-back";
@@ -137,7 +137,7 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
     admin: decide(viewer, "read:claim-status", { brandId: card.brand?.id ?? null })
       ? { claimed: card.userId !== null }
       : null,
-    qr: await qrSvg(qrTargetUrl(card.username), CARD_QR),
+    qr: await qrSvg(qrTargetUrl(card.username), { ...CARD_QR, logo: await brandQrLogo(card.brand) }),
     links: {
       base,
       card: absolute,

@@ -2,7 +2,7 @@ import { noteReusedCard } from "~/.server/http/cached-render";
 import { cardMissing } from "~/.server/http/card-gone";
 import { attachment, isNotModified, notModified } from "~/.server/http/http";
 import { getCardByUsername } from "~/.server/profiles/get-card";
-import { CARD_QR, qrPng, qrPngEtag, qrTargetUrl } from "~/.server/profiles/qr";
+import { brandQrLogo, CARD_QR, qrPng, qrPngEtag, qrTargetUrl } from "~/.server/profiles/qr";
 import { cardFileName } from "~/.server/profiles/vcard";
 import type { Route } from "./+types/qr.png";
 
@@ -18,15 +18,16 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
   if (!card) return cardMissing(params.username, "file");
   noteReusedCard(context, card.id);
   const target = qrTargetUrl(card.username);
+  const options = { ...DOWNLOAD_QR, logo: await brandQrLogo(card.brand) };
   const fileName = cardFileName(card, "_QR.png");
   const headers = {
     "Content-Type": "image/png",
     "Content-Disposition": attachment(fileName),
     // Public: the code shows only the card's address. An hour, then a cheap revalidation.
     "Cache-Control": "public, max-age=3600",
-    ETag: qrPngEtag(target, DOWNLOAD_QR, fileName),
+    ETag: qrPngEtag(target, options, fileName),
   };
   if (isNotModified(request, headers.ETag)) return notModified(headers);
-  const png = await qrPng(target, DOWNLOAD_QR);
+  const png = await qrPng(target, options);
   return new Response(new Uint8Array(png), { headers });
 }

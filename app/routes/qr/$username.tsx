@@ -6,7 +6,7 @@ import { reusableCount } from "~/.server/http/cached-render";
 import { cardMissing } from "~/.server/http/card-gone";
 import { getSiteSettings, visitorsSeeStats } from "~/.server/platform/site-settings";
 import { cardForViewer, getCardByUsername } from "~/.server/profiles/get-card";
-import { MOBILE_QR, qrSvg, qrTargetUrl } from "~/.server/profiles/qr";
+import { brandQrLogo, MOBILE_QR, qrSvg, qrTargetUrl } from "~/.server/profiles/qr";
 import { wayBack } from "~/.server/profiles/way-back";
 import { brandScope } from "~/components/brand-badge";
 import { RouteErrorBoundary } from "~/components/error-boundary";
@@ -54,7 +54,7 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
           }
         : null,
     },
-    qr: await qrSvg(qrTargetUrl(card.username), MOBILE_QR),
+    qr: await qrSvg(qrTargetUrl(card.username), { ...MOBILE_QR, logo: await brandQrLogo(card.brand) }),
     back,
   };
 }

@@ -236,6 +236,8 @@ export const brands = pgTable(
     active: boolean("active").notNull().default(true),
     /** Whether the brand's members may move their own card to another brand; off, a card stays where it was put. */
     membersChangeBrand: boolean("members_change_brand").notNull().default(false),
+    /** Whether the brand's logo sits in the middle of its cards' QR codes. */
+    qrLogo: boolean("qr_logo").notNull().default(false),
     /** The brand that people at no brand's domain land in when they join; one brand at most. */
     isDefault: boolean("is_default").notNull().default(false),
     ...timestamps,
