@@ -73,6 +73,13 @@ test("an administrator makes Lena the administrator of Onyx Partners: on a phone
   const settings = await theirs.request.get("/admin/settings/general", { maxRedirects: 0 });
   expect(settings.status()).toBe(403);
 
+  // The brand's page lists who runs it.
+  await page.goto("/admin/brands");
+  const onyx = page.getByRole("listitem").filter({ has: page.getByRole("heading", { name: ONYX.brand.name }) });
+  await expect(onyx.getByText("Lena Lead")).toBeVisible();
+  await expectAccessible(page);
+  await screenshot(page, "brands-run-by-desktop-light");
+
   // Taken back: her next page is a member's again.
   await page.goto("/admin/profiles?q=lena.lead");
   await chooseAction(row, "Lena Lead", "Change brands they run…");

@@ -94,6 +94,30 @@ describe("brand administrators", () => {
     ]);
   });
 
+  it("are appointed and dismissed from the brand's page too, by username or address, by administrators only", async () => {
+    const { aurora, admin, lead } = await group();
+    const post = async (viewer: Member, fields: Record<string, string>) => {
+      const form = new FormData();
+      for (const [name, value] of Object.entries({ id: String(aurora.id), ...fields })) form.set(name, value);
+      return run(brandsAction, await multipartRequest("/admin/brands", form), {}, viewer.viewer);
+    };
+    expect((await post(admin, { intent: "appoint", person: lead.email.toUpperCase() })).status).toBe(302);
+    expect((await fresh(lead)).viewer.brandIds).toEqual([aurora.id]);
+    const page = await run(brandsLoader, getRequest("/admin/brands"), {}, admin.viewer);
+    expect((page.data as { brands: { administrators: { name: string }[] }[] }).brands[0]?.administrators).toEqual([
+      expect.objectContaining({ name: "Lena Lead" }),
+    ]);
+
+    const runner = await fresh(lead);
+    expect((await post(runner, { intent: "dismiss", person: lead.email })).status).toBe(403);
+    const unknown = await post(admin, { intent: "appoint", person: "nobody.here" });
+    expect(unknown.status).toBe(400);
+    expect(unknown.data).toMatchObject({ fieldErrors: { person: [BRAND_ADMINISTRATOR_MESSAGES.unknownPerson] } });
+
+    expect((await post(admin, { intent: "dismiss", person: `@${lead.profile.username}` })).status).toBe(302);
+    expect((await fresh(lead)).viewer.brandIds).toEqual([]);
+  });
+
   it("are people with an account: a card nobody claimed, or an administrator, is refused and nothing changes", async () => {
     const { aurora, admin, auroraCard } = await group();
     const unclaimed = await send(admin, {

@@ -1,7 +1,8 @@
-import { asc, eq, inArray } from "drizzle-orm";
+import { asc, eq, inArray, sql } from "drizzle-orm";
 import { z } from "zod";
 import { fullName } from "~/lib/names";
 import { can } from "~/lib/permissions";
+import { administeredBrands } from "../access/brand-grants";
 import { recordAdminAction } from "../audit/record";
 import type { Actor } from "../platform/actor";
 import { roleOf } from "../platform/admins";
@@ -25,6 +26,7 @@ export const BRAND_ADMINISTRATOR_MESSAGES = {
   deactivated: "A deactivated card cannot administer a brand: reactivate it first.",
   administrator: "An administrator already runs every brand.",
   unknownBrand: "One of the chosen brands no longer exists: reload the page and choose again.",
+  unknownPerson: "No card has this username or address: enter the person's username or work address.",
 };
 
 /** The brand administration form: a card, and the brands its owner is to run (none: no brand). */
@@ -126,4 +128,54 @@ export async function setAdministeredBrands({
   // Their open pages refresh, and show the navigation of what they now run.
   if (result.changed) await publish({ kind: "profile", id: result.card.id });
   return { name: fullName(result.card), brands: result.names, changed: result.changed };
+}
+
+/** Appointing from a brand's page: the person, by their card's username or address. */
+export const BrandAppointmentSchema = z.object({
+  id: z
+    .string()
+    .regex(/^[1-9][0-9]{0,9}$/, BRAND_ADMINISTRATOR_MESSAGES.unknownBrand)
+    .transform(Number),
+  person: z
+    .string({ message: BRAND_ADMINISTRATOR_MESSAGES.unknownPerson })
+    .trim()
+    .min(1, BRAND_ADMINISTRATOR_MESSAGES.unknownPerson)
+    .max(254, BRAND_ADMINISTRATOR_MESSAGES.unknownPerson),
+});
+
+/**
+ * Adds one brand to what the owner of a card runs, or takes it away (`grant`
+ * false), from the brand's page: the card is named by its username (with or
+ * without @) or its address. The same change, on the record, as on the person's row.
+ */
+export async function appointForBrand({
+  actor,
+  brandId,
+  person,
+  grant,
+}: {
+  actor: Actor;
+  brandId: number;
+  person: string;
+  grant: boolean;
+}) {
+  if (!can(actor.role, "update:role:any")) throw new ForbiddenError();
+  const wanted = person.replace(/^@/, "").toLowerCase();
+  const [card] = await db
+    .select({ id: profiles.id, userId: profiles.userId })
+    .from(profiles)
+    .where(sql`lower(${profiles.username}) = ${wanted} or lower(${profiles.email}) = ${wanted}`)
+    .limit(1);
+  if (!card) throw new ValidationError({ person: [BRAND_ADMINISTRATOR_MESSAGES.unknownPerson] });
+  const current = card.userId ? await administeredBrands(card.userId) : [];
+  const brandIds = grant ? [...current, brandId] : current.filter((id) => id !== brandId);
+  try {
+    return await setAdministeredBrands({ actor, profileId: card.id, brandIds });
+  } catch (error) {
+    // Said on the field the person was typed in.
+    if (error instanceof ValidationError && error.fieldErrors.brandIds) {
+      throw new ValidationError({ person: error.fieldErrors.brandIds });
+    }
+    throw error;
+  }
 }

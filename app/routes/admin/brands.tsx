@@ -1,7 +1,12 @@
 import { Globe, Palette, Pencil, Plus, Trash2 } from "lucide-react";
 import { useState } from "react";
+import { useFetcher } from "react-router";
 import { reachOf } from "~/.server/access/scope";
-import { administratorsByBrand } from "~/.server/accounts/brand-administration";
+import {
+  administratorsByBrand,
+  appointForBrand,
+  BrandAppointmentSchema,
+} from "~/.server/accounts/brand-administration";
 import { deleteBrand } from "~/.server/brands/delete-brand";
 import { domainsByBrand } from "~/.server/brands/domains";
 import { listBrandsWithUsage } from "~/.server/brands/list-brands";
@@ -78,6 +83,24 @@ export async function action({ request, context }: Route.ActionArgs) {
         values,
         notFound: "Failed to update brand: it no longer exists.",
         unexpected: "Failed to save brand. Please try again.",
+      });
+    }
+  }
+  if (intent === "appoint" || intent === "dismiss") {
+    requirePermission(viewer, "update:role:any");
+    try {
+      const { id, person } = parseForm(BrandAppointmentSchema, values);
+      const done = await appointForBrand({ actor: viewer, brandId: id, person, grant: intent === "appoint" });
+      return redirectWithToast("/admin/brands", {
+        text: done.brands.length
+          ? `${done.name} now runs ${done.brands.join(", ")}.`
+          : `${done.name} no longer runs a brand.`,
+      });
+    } catch (error) {
+      return failureFrom(error, {
+        values,
+        notFound: "Failed to change who runs the brand: the card no longer exists.",
+        unexpected: "Failed to change who runs the brand. Please try again.",
       });
     }
   }
@@ -181,18 +204,7 @@ export default function Brands({ loaderData }: Route.ComponentProps) {
                         : null}
                     </p>
                   ) : null}
-                  {brand.administrators.length ? (
-                    <div className="mt-3 text-sm">
-                      <h3 className="font-medium text-slate-700 dark:text-slate-300">Run by</h3>
-                      <ul className="mt-1 space-y-0.5 text-slate-600 dark:text-slate-400">
-                        {brand.administrators.map((person) => (
-                          <li key={person.profileId} className="truncate">
-                            {person.name}
-                          </li>
-                        ))}
-                      </ul>
-                    </div>
-                  ) : null}
+                  <BrandAdministrators brand={brand} siteWide={siteWide} />
                   {brand.website ? (
                     <a
                       href={brand.website}
@@ -406,6 +418,76 @@ function BrandDialog({ brand, siteWide, onClose }: { brand: Brand | null; siteWi
         </div>
       </fetcher.Form>
     </Modal>
+  );
+}
+
+/**
+ * Who runs the brand; an administrator of the whole site adds someone by username or address,
+ * and takes the brand from them, here as on the person's row.
+ */
+function BrandAdministrators({ brand, siteWide }: { brand: Brand; siteWide: boolean }) {
+  const fetcher = useFetcher<typeof action>();
+  const failed = fetcher.data && "fieldErrors" in fetcher.data ? fetcher.data : undefined;
+  const busy = fetcher.state !== "idle";
+  if (!brand.administrators.length && !siteWide) return null;
+  return (
+    <div className="mt-3 text-sm">
+      <h3 className="font-medium text-slate-700 dark:text-slate-300">Run by</h3>
+      {brand.administrators.length ? (
+        <ul className="mt-1 space-y-1 text-slate-600 dark:text-slate-400">
+          {brand.administrators.map((person) => (
+            <li key={person.profileId} className="flex items-center justify-between gap-2">
+              <span className="min-w-0 truncate">{person.name}</span>
+              {siteWide ? (
+                <fetcher.Form method="post">
+                  <input type="hidden" name="intent" value="dismiss" />
+                  <input type="hidden" name="id" value={brand.id} />
+                  <input type="hidden" name="person" value={person.email} />
+                  <Button
+                    type="submit"
+                    variant="ghost"
+                    size="sm"
+                    disabled={busy}
+                    aria-label={`${person.name} no longer runs ${brand.name}`}
+                  >
+                    Remove
+                  </Button>
+                </fetcher.Form>
+              ) : null}
+            </li>
+          ))}
+        </ul>
+      ) : (
+        <p className="mt-1 text-slate-500 dark:text-slate-400">No brand administrator yet.</p>
+      )}
+      {siteWide ? (
+        <fetcher.Form method="post" className="mt-2 flex gap-2">
+          <input type="hidden" name="intent" value="appoint" />
+          <input type="hidden" name="id" value={brand.id} />
+          <label htmlFor={`appoint-${brand.id}`} className="sr-only">
+            Username or address of a new administrator of {brand.name}
+          </label>
+          <input
+            id={`appoint-${brand.id}`}
+            name="person"
+            placeholder="Username or address"
+            autoCapitalize="none"
+            spellCheck={false}
+            aria-invalid={failed?.fieldErrors?.person ? true : undefined}
+            aria-describedby={failed?.fieldErrors?.person ? `appoint-${brand.id}-error` : undefined}
+            className="h-8 min-w-0 flex-1 rounded-lg border border-slate-300 bg-white px-2.5 text-sm dark:border-slate-700 dark:bg-slate-950"
+          />
+          <Button type="submit" variant="secondary" size="sm" disabled={busy}>
+            Add
+          </Button>
+        </fetcher.Form>
+      ) : null}
+      {failed?.fieldErrors?.person ? (
+        <p id={`appoint-${brand.id}-error`} role="alert" className="mt-1 text-red-700 dark:text-red-400">
+          {failed.fieldErrors.person[0]}
+        </p>
+      ) : null}
+    </div>
   );
 }
 
