@@ -4,6 +4,7 @@ import path from "node:path";
 import pg from "pg";
 import type { TestProject } from "vitest/node";
 import { openPglite, openPostgres } from "../../app/.server/platform/db/client";
+import { dropDatabase } from "../support/postgres";
 import { present } from "../support/present";
 
 /**
@@ -64,7 +65,7 @@ async function setupPostgres(project: TestProject) {
         "select datname from pg_database where starts_with(datname, $1)",
         [prefix],
       );
-      for (const { datname } of rows) await admin.query(`drop database if exists ${datname} with (force)`);
+      for (const { datname } of rows) await dropDatabase(admin, datname);
     });
   };
 }

@@ -27,8 +27,25 @@ export async function createScratchDatabase(): Promise<{ name: string; url: stri
   return {
     name,
     url: withDatabase(POSTGRES_URL!, name),
-    drop: () => admin((client) => client.query(`drop database if exists ${name} with (force)`)).then(() => {}),
+    drop: () => admin((client) => dropDatabase(client, name)),
   };
+}
+
+/**
+ * Drops a database, ending its sessions. An autovacuum worker busy on it (after a big import,
+ * say) belongs to no role, and PostgreSQL 15 lets only a superuser or a member of
+ * pg_signal_backend end it: then the drop waits for the worker to finish and tries again.
+ */
+export async function dropDatabase(client: pg.Client, name: string, deadline = Date.now() + 120_000): Promise<void> {
+  for (;;) {
+    try {
+      await client.query(`drop database if exists ${name} with (force)`);
+      return;
+    } catch (error) {
+      if ((error as { code?: string }).code !== "42501" || Date.now() > deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
 }
 
 /** Runs SQL as the test role against the server's maintenance database (for ALTER DATABASE and friends). */
