@@ -62,19 +62,20 @@ export function profileFormValues(source: FormSource): ProfileFormValues {
 function VisibilitySelect({
   field,
   value,
-  locked,
+  lockedBy,
 }: {
   field: CardFieldKey;
   value: string | undefined;
-  locked: boolean;
+  /** Who decided the field when its owner cannot change it: "your company", or the brand's name. */
+  lockedBy: string | undefined;
 }) {
   const { label, choices } = CARD_FIELDS[field];
   const current = (choices as readonly string[]).includes(value ?? "") ? value : CARD_FIELDS[field].visibility;
-  if (locked) {
+  if (lockedBy) {
     return (
       <span className="inline-flex items-center gap-1 text-xs font-normal text-slate-500 dark:text-slate-400">
         <Lock aria-hidden className="size-3.5" />
-        {VISIBILITY_LABELS[current as Visibility]} · set by your company
+        {VISIBILITY_LABELS[current as Visibility]} · set by {lockedBy}
       </span>
     );
   }
@@ -157,13 +158,13 @@ export function ProfileFormFields({
   usernameHint,
   disabled,
   withManager = false,
-  locked = [],
+  locked = {},
   brandRequired = false,
   brandFixed = false,
 }: {
   values: ProfileFormValues;
-  /** Fields the company locked: shown read-only, with their visibility (members' own form only). */
-  locked?: readonly CardFieldKey[];
+  /** Fields the company or the card's brand locked, with who did: shown read-only (members' own form only). */
+  locked?: Partial<Record<CardFieldKey, string>>;
   /** Administrators name who the person reports to; members do not. */
   withManager?: boolean;
   errors?: FieldErrors;
@@ -178,7 +179,7 @@ export function ProfileFormFields({
   disabled?: boolean;
 }) {
   const visibility = (field: CardFieldKey) => (
-    <VisibilitySelect field={field} value={values.visibility[field]} locked={locked.includes(field)} />
+    <VisibilitySelect field={field} value={values.visibility[field]} lockedBy={locked[field]} />
   );
   const detail = (field: TextKey, props: Partial<Parameters<typeof Field>[0]> = {}) => (
     <Field
@@ -188,7 +189,7 @@ export function ProfileFormFields({
       errors={errors?.[field]}
       aside={visibility(field)}
       {...props}
-      readOnly={locked.includes(field)}
+      readOnly={field in locked}
     />
   );
   return (
@@ -263,7 +264,7 @@ export function ProfileFormFields({
         defaultValue={values.bio}
         errors={errors?.bio}
         aside={visibility("bio")}
-        readOnly={locked.includes("bio")}
+        readOnly={"bio" in locked}
       />
       <div>
         <div className="mb-1.5 flex items-end gap-1 text-sm font-medium text-slate-700 dark:text-slate-300">
@@ -273,7 +274,7 @@ export function ProfileFormFields({
         <p className="mb-2 text-xs text-slate-500 dark:text-slate-400">
           Your website, profiles and a booking page: up to {MAX_LINKS}, each starting with https://.
         </p>
-        {locked.includes("links") ? (
+        {"links" in locked ? (
           <ul className="space-y-1 text-sm">
             {values.links.map((link) => (
               <li key={link.url} className="wrap-anywhere">

@@ -55,6 +55,12 @@ type FieldDefinition = {
   searchable: boolean;
   /** Whether the directory narrows by its values. */
   facet: boolean;
+  /**
+   * Whether a brand's template may set its value for every card of the brand
+   * (the brand's office, its main phone, its website); a person's own details
+   * (their name for themselves, their address, their title) stay theirs.
+   */
+  brandValue: boolean;
 };
 
 const ALL = VISIBILITIES;
@@ -77,6 +83,7 @@ export const CARD_FIELDS = {
     tile: true,
     searchable: true,
     facet: false,
+    brandValue: false,
   },
   department: {
     label: "Department",
@@ -88,6 +95,7 @@ export const CARD_FIELDS = {
     tile: true,
     searchable: true,
     facet: true,
+    brandValue: true,
   },
   office: {
     label: "Office",
@@ -99,6 +107,7 @@ export const CARD_FIELDS = {
     tile: true,
     searchable: true,
     facet: true,
+    brandValue: true,
   },
   pronouns: {
     label: "Pronouns",
@@ -110,6 +119,7 @@ export const CARD_FIELDS = {
     tile: true,
     searchable: false,
     facet: false,
+    brandValue: false,
   },
   email: {
     label: "Email",
@@ -121,6 +131,7 @@ export const CARD_FIELDS = {
     tile: true,
     searchable: true,
     facet: false,
+    brandValue: false,
   },
   phone: {
     label: "Phone",
@@ -132,6 +143,7 @@ export const CARD_FIELDS = {
     tile: true,
     searchable: false,
     facet: false,
+    brandValue: true,
   },
   languages: {
     label: "Languages",
@@ -143,6 +155,7 @@ export const CARD_FIELDS = {
     tile: false,
     searchable: false,
     facet: false,
+    brandValue: false,
   },
   linkedinUrl: {
     label: "LinkedIn URL",
@@ -154,6 +167,7 @@ export const CARD_FIELDS = {
     tile: true,
     searchable: false,
     facet: false,
+    brandValue: false,
   },
   links: {
     label: "Links",
@@ -165,6 +179,7 @@ export const CARD_FIELDS = {
     tile: false,
     searchable: false,
     facet: false,
+    brandValue: true,
   },
   bio: {
     label: "Bio",
@@ -176,6 +191,7 @@ export const CARD_FIELDS = {
     tile: true,
     searchable: true,
     facet: false,
+    brandValue: false,
   },
 } as const satisfies Record<string, FieldDefinition>;
 
@@ -201,6 +217,58 @@ export type FieldPolicies = Record<CardFieldKey, FieldPolicy>;
 export const DEFAULT_FIELD_POLICIES = Object.fromEntries(
   CARD_FIELD_KEYS.map((key) => [key, { visibility: CARD_FIELDS[key].visibility, locked: false }]),
 ) as FieldPolicies;
+
+/** What a brand's template decides of one field, on top of the site's policy. */
+export type BrandFieldRule = {
+  /** The visibility the brand's new cards start with; null follows the site's. */
+  visibility: Visibility | null;
+  /** Whether the brand's members cannot change the field: its value and who sees it come from the brand. */
+  locked: boolean;
+  /** The value every card of the brand holds (a locked field whose `brandValue` allows it); null leaves each card's. */
+  value: string | CardLink[] | null;
+};
+
+/** A brand's card template: the fields it decides, each by its name (docs/decisions/045-brand-templates.md). */
+export type BrandTemplate = Partial<Record<CardFieldKey, BrandFieldRule>>;
+
+/** The names a brand's template form gives one field's rule. */
+export function templateFieldNames(key: CardFieldKey) {
+  return {
+    visibility: `template.${key}.visibility`,
+    locked: `template.${key}.locked`,
+    value: `template.${key}.value`,
+  };
+}
+
+/**
+ * The policies a brand's cards follow: a field the site locked stays as the
+ * site decided; any other follows the brand's rule where it has one.
+ */
+export function brandPolicies(site: FieldPolicies, template: BrandTemplate): FieldPolicies {
+  return Object.fromEntries(
+    CARD_FIELD_KEYS.map((key) => {
+      const rule = template[key];
+      const policy = site[key];
+      if (policy.locked || !rule) return [key, policy];
+      return [key, { visibility: rule.visibility ?? policy.visibility, locked: rule.locked }];
+    }),
+  ) as FieldPolicies;
+}
+
+/** The fields a brand's template may set the value of (`brandValue` in their definitions). */
+export type BrandValueField = {
+  [Key in CardFieldKey]: (typeof CARD_FIELDS)[Key]["brandValue"] extends true ? Key : never;
+}[CardFieldKey];
+
+/** The values a brand sets on every card of it, field by field. */
+export function brandValues(template: BrandTemplate): Partial<Pick<CardDetails, BrandValueField>> {
+  const values: Record<string, unknown> = {};
+  for (const key of CARD_FIELD_KEYS) {
+    const rule = template[key];
+    if (rule?.locked && CARD_FIELDS[key].brandValue && rule.value !== null) values[key] = rule.value;
+  }
+  return values as Partial<Pick<CardDetails, BrandValueField>>;
+}
 
 /** Whether `viewer` sees a detail shown to `visibility`. */
 export function canSee(viewer: Viewer, visibility: Visibility): boolean {

@@ -972,6 +972,12 @@ export const HOSTILE_INPUT: Row[] = [
     { intent: "release-username", id: "{cardId}", username: NUL },
     { intent: "release-username", id: "{cardId}", username: LONG },
     { intent: "release-username", id: "{cardId}" } as Record<string, string>,
+    // Moving the chosen people and naming who runs a brand name their cards and brands like the rest.
+    { intent: "set-brand", ids: "not-a-uuid", brandId: "1" },
+    { intent: "set-brand", ids: "{cardId}", brandId: NUL },
+    { intent: "set-brand", ids: "{cardId}", brandId: HUGE_ID },
+    { intent: "brand-administration", id: NUL, brandIds: "1" },
+    { intent: "brand-administration", id: "{cardId}", brandIds: "x" },
   ].map(
     (form): Row => ({
       route: "admin/profiles",
@@ -1005,6 +1011,15 @@ export const HOSTILE_INPUT: Row[] = [
     { intent: "update", id: "-1", name: "B", primaryColor: "#3b82f6", secondaryColor: "#8b5cf6" },
     { intent: "delete", id: NUL },
     { intent: "nope" },
+    // A brand's template: each value checked as the card's own form checks it, before any brand is read.
+    { intent: "template", id: HUGE_ID },
+    { intent: "template", id: "1", "template.department.visibility": "private" },
+    { intent: "template", id: "1", "template.phone.value": NUL },
+    { intent: "template", id: "1", "template.office.value": LONG },
+    { intent: "template", id: "1", "template.links.value": "javascript:alert(1)" },
+    { intent: "appoint", id: HUGE_ID, person: "someone" },
+    { intent: "dismiss", id: "1", person: NUL },
+    { intent: "appoint", id: "1" },
   ]).map(
     (form): Row => ({ route: "admin/brands", who: "admin", method: "POST", url: "/admin/brands", form, status: 400 }),
   ),

@@ -208,6 +208,13 @@ export const PERMISSION_TABLE: PermissionRow[] = [
   post(
     "admin/profiles",
     "/admin/profiles",
+    { intent: "set-brand", ids: ["{cardAId}"], brandId: "{brandB}", redirectTo: "/admin/profiles" },
+    { member: 302, brandA: 302, brandB: 302, admin: 302 },
+    "each is told on the list: brand A's administrator may not move it out, brand B's finds nobody to move",
+  ),
+  post(
+    "admin/profiles",
+    "/admin/profiles",
     { intent: "remove-second-factor", id: "{cardAId}", redirectTo: "/admin/profiles" },
     SITE_CHANGE(302),
   ),
@@ -237,6 +244,26 @@ export const PERMISSION_TABLE: PermissionRow[] = [
     "/admin/brands",
     { intent: "create", name: "Brand C", primaryColor: "#0f766e", secondaryColor: "#1d4ed8" },
     SITE_CHANGE(302),
+  ),
+  post(
+    "admin/brands",
+    "/admin/brands",
+    { intent: "template", id: "{brandA}", "template.office.value": "Sentinel HQ" },
+    BRAND_A_CHANGE(302),
+  ),
+  post(
+    "admin/brands",
+    "/admin/brands",
+    { intent: "appoint", id: "{brandA}", person: "{cardA}" },
+    SITE_CHANGE(400),
+    "the sentinel has no account to run a brand",
+  ),
+  post(
+    "admin/brands",
+    "/admin/brands",
+    { intent: "dismiss", id: "{brandA}", person: "{cardA}" },
+    SITE_CHANGE(400),
+    "the sentinel has no account to run a brand",
   ),
   post("admin/brands", "/admin/brands", { intent: "delete", id: "{brandA}" }, SITE_CHANGE(302)),
 

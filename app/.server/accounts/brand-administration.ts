@@ -10,6 +10,7 @@ import { db } from "../platform/db/client";
 import { brandAdministrators, brands, profiles, users } from "../platform/db/schema";
 import { ForbiddenError, ValidationError } from "../platform/errors";
 import { publish } from "../platform/realtime";
+import { TextSchema } from "../platform/validation";
 import { cardLabel } from "../profiles/card-writer";
 import { ProfileIdSchema } from "../profiles/schemas";
 import { lockedCardAndAccount } from "./card-account";
@@ -138,9 +139,13 @@ export const BrandAppointmentSchema = z.object({
     .transform(Number),
   person: z
     .string({ message: BRAND_ADMINISTRATOR_MESSAGES.unknownPerson })
-    .trim()
-    .min(1, BRAND_ADMINISTRATOR_MESSAGES.unknownPerson)
-    .max(254, BRAND_ADMINISTRATOR_MESSAGES.unknownPerson),
+    .pipe(TextSchema("Username or address"))
+    .pipe(
+      z
+        .string()
+        .min(1, BRAND_ADMINISTRATOR_MESSAGES.unknownPerson)
+        .max(254, BRAND_ADMINISTRATOR_MESSAGES.unknownPerson),
+    ),
 });
 
 /**

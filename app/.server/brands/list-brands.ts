@@ -18,6 +18,7 @@ export async function listBrandsWithUsage({ brands: within }: Reach) {
       membersChangeBrand: brands.membersChangeBrand,
       isDefault: brands.isDefault,
       qrLogo: brands.qrLogo,
+      template: brands.template,
       updatedAt: brands.updatedAt,
       profileCount: sql<number>`(select count(*)::int from ${profiles} as p where p.company_brand_id = ${brands}.id)`,
     })

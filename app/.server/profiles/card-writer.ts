@@ -8,6 +8,7 @@ import { db, type Queryable, rowsOf } from "../platform/db/client";
 import { brands, type Profile, profiles, sessions, users } from "../platform/db/schema";
 import { ProviderRefusedError } from "../platform/errors";
 import { announceCommitted, publishAll, type RealtimeEvent } from "../platform/realtime";
+import { conformCards } from "./visibility";
 
 /**
  * The one way a card is written (docs/decisions/031-one-way-to-write-a-card.md).
@@ -48,6 +49,8 @@ export function cardLabel(card: { firstName: string; lastName: string; username?
 
 export class CardWriter {
   readonly #events: RealtimeEvent[] = [];
+  /** Cards changed whose policies and brand template are applied when the work ends (`settle`). */
+  readonly #unsettled = new Set<string>();
 
   constructor(
     readonly tx: Queryable,
@@ -137,11 +140,14 @@ export class CardWriter {
       .returning();
     if (!card) throw new Error("Inserting the profile returned no row");
     this.#changed(card.id);
+    // The card follows the policies and its brand's template from its first moment.
+    await conformCards(this.tx, eq(profiles.id, card.id));
+    const [conformed = card] = await this.tx.select().from(profiles).where(eq(profiles.id, card.id));
     // Who owns it and who it reports to read in the entry as the screens show them, not as ids.
     const { userId: _owner, claimedAt: _claimed, selfJoined: _self, managerId: _manager, ...recorded } = values;
     const changes = options.changes ?? changedFields(null, recorded, ["profilePhoto"]);
     await this.#record("create", { id: card.id, label: cardLabel(card) }, changes);
-    return card;
+    return conformed;
   }
 
   /**
@@ -156,6 +162,13 @@ export class CardWriter {
       .values(rows.map((values) => ({ ...placed(values, place), viewCount: 0 })))
       .returning({ id: profiles.id, email: profiles.email });
     for (const card of made) this.#changed(card.id);
+    await conformCards(
+      this.tx,
+      inArray(
+        profiles.id,
+        made.map((card) => card.id),
+      ),
+    );
     return made;
   }
 
@@ -181,6 +194,7 @@ export class CardWriter {
       .returning({ id: profiles.id });
     if (written.length === 0) return false;
     this.#changed(target.id);
+    this.#unsettled.add(target.id);
     await this.#record("update", target, options.changes ?? changedFields(null, values));
     return true;
   }
@@ -202,8 +216,11 @@ export class CardWriter {
         ),
       )
       .returning();
-    if (claimed) this.#changed(claimed.id);
-    return claimed ?? null;
+    if (!claimed) return null;
+    this.#changed(claimed.id);
+    await conformCards(this.tx, eq(profiles.id, claimed.id));
+    const [conformed = claimed] = await this.tx.select().from(profiles).where(eq(profiles.id, claimed.id));
+    return conformed;
   }
 
   /**
@@ -251,6 +268,17 @@ export class CardWriter {
     return true;
   }
 
+  /**
+   * Applies the policies in force and each card's brand template to the cards
+   * changed (a card moved to another brand takes that brand's values), in one
+   * statement per brand: `writeCards` calls it when the work ends.
+   */
+  async settle(): Promise<void> {
+    if (this.#unsettled.size === 0) return;
+    await conformCards(this.tx, inArray(profiles.id, [...this.#unsettled]));
+    this.#unsettled.clear();
+  }
+
   /** Unlinks a card from its account (the account's provider removed the person); the card stays. */
   async release(card: CardTarget, userId: string): Promise<void> {
     await this.assertProviderMay(card.id);
@@ -276,6 +304,7 @@ export async function writeCards<T>(
   if (tx) {
     const writer = new CardWriter(tx, author);
     const result = await work(writer);
+    await writer.settle();
     await publishAll([...writer.events], tx);
     return result;
   }
@@ -283,6 +312,7 @@ export async function writeCards<T>(
   const result = await db.transaction(async (inner) => {
     const writer = new CardWriter(inner, author);
     const value = await work(writer);
+    await writer.settle();
     await publishAll([...writer.events], inner);
     events = writer.events;
     return value;

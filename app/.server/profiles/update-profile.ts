@@ -1,8 +1,9 @@
 import { and, eq } from "drizzle-orm";
-import { CARD_FIELD_KEYS } from "~/lib/card-fields";
+import { brandPolicies, brandValues, CARD_FIELD_KEYS } from "~/lib/card-fields";
 import { administers } from "~/lib/permissions";
 import { administeredCards, changeableProfiles } from "../access/scope";
 import { changedFields } from "../audit/record";
+import { brandTemplate } from "../brands/template";
 import type { Actor } from "../platform/actor";
 import { db, type Queryable } from "../platform/db/client";
 import { brands, profiles } from "../platform/db/schema";
@@ -64,12 +65,15 @@ export async function updateProfile({
   // A member's new address is shown only once they open the link sent to it; the rest is saved now.
   const proveEmail = !byAdministrator && needsCardEmailProof(actor, fields.email, current.email);
   const { visibility: chosen, manager, ...submitted } = proveEmail ? { ...fields, email: current.email } : fields;
-  // A field the company locked takes its value and visibility from administrators (and imports) only.
-  const policies = await getFieldPolicies();
+  // A field the company or the card's brand locked takes its value and visibility from administrators (and
+  // imports) only; a value the brand sets on all its cards is the brand's, whoever edits.
+  const template = await brandTemplate(current.companyBrandId);
+  const policies = brandPolicies(await getFieldPolicies(), template);
+  const fixed = brandValues(template);
   const saved = { ...submitted };
   const choices = { ...current.visibilityChoices };
   for (const key of CARD_FIELD_KEYS) {
-    if (policies[key].locked && !byAdministrator) {
+    if (key in fixed || (policies[key].locked && !byAdministrator)) {
       Object.assign(saved, { [key]: current[key] });
     } else if (chosen?.[key]) {
       choices[key] = chosen[key];

@@ -1,7 +1,9 @@
-import { eq, sql } from "drizzle-orm";
+import { and, eq, isNull, type SQL, sql } from "drizzle-orm";
 import type { FieldErrors } from "~/lib/action-result";
 import {
   allowedVisibility,
+  brandPolicies,
+  brandValues,
   CARD_FIELD_KEYS,
   CARD_FIELDS,
   type CardFieldKey,
@@ -14,9 +16,10 @@ import {
   type Visibility,
 } from "~/lib/card-fields";
 import { decide, type Role } from "~/lib/permissions";
+import { templateFrom } from "../brands/template";
 import type { Queryable } from "../platform/db/client";
 import { db } from "../platform/db/client";
-import { profiles, siteSettings } from "../platform/db/schema";
+import { brands, profiles, siteSettings } from "../platform/db/schema";
 import { ValidationError } from "../platform/errors";
 
 /**
@@ -67,11 +70,6 @@ export function effectiveVisibility(choices: Partial<FieldVisibility>, policies:
   ) as FieldVisibility;
 }
 
-/** The fields members cannot change. */
-export function lockedFields(policies: FieldPolicies): CardFieldKey[] {
-  return CARD_FIELD_KEYS.filter((key) => policies[key].locked);
-}
-
 /** The visibilities a new card starts with: the company's defaults. */
 export async function newCardVisibility(tx: Queryable = db): Promise<FieldVisibility> {
   return effectiveVisibility({}, await getFieldPolicies(tx));
@@ -111,11 +109,39 @@ export function fieldPoliciesFromForm(values: Record<string, string>): FieldPoli
 }
 
 /**
- * Writes every card's visibilities again after the company's policies
- * changed, in one statement: a locked field takes the company's visibility,
- * an open one keeps its owner's choice or follows the new default.
+ * Brings the cards `where` picks (every card without it) in line with the
+ * policies in force: the site's, then their brand's template
+ * (docs/decisions/045-brand-templates.md). A locked field takes the policy's
+ * visibility, an open one keeps its owner's choice or follows the default,
+ * and a value the brand sets is written on each card of it. One statement
+ * per brand among them. Returns the ids of the cards written.
  */
-export async function applyFieldPolicies(tx: Queryable, policies: FieldPolicies) {
+export async function conformCards(tx: Queryable, where?: SQL): Promise<string[]> {
+  const site = await getFieldPolicies(tx);
+  const groups = await tx
+    .select({ brandId: profiles.companyBrandId, template: brands.template })
+    .from(profiles)
+    .leftJoin(brands, eq(brands.id, profiles.companyBrandId))
+    .where(where)
+    .groupBy(profiles.companyBrandId, brands.id);
+  const written: string[] = [];
+  for (const group of groups) {
+    const template = templateFrom(group.template);
+    const policies = brandPolicies(site, template);
+    const inGroup =
+      group.brandId === null ? isNull(profiles.companyBrandId) : eq(profiles.companyBrandId, group.brandId);
+    const rows = await tx
+      .update(profiles)
+      .set({ fieldVisibility: visibilityExpression(policies), ...brandValues(template) })
+      .where(and(inGroup, where))
+      .returning({ id: profiles.id });
+    for (const row of rows) written.push(row.id);
+  }
+  return written;
+}
+
+/** Each field's visibility in force under `policies`, as one expression over a card's own choices. */
+function visibilityExpression(policies: FieldPolicies): SQL {
   const entries = CARD_FIELD_KEYS.map((key) => {
     const policy = policies[key];
     const allowed = CARD_FIELDS[key].choices.map((choice) => sql`${choice}::text`);
@@ -125,7 +151,7 @@ export async function applyFieldPolicies(tx: Queryable, policies: FieldPolicies)
           then ${profiles.visibilityChoices}->>${key} else ${policy.visibility}::text end`;
     return sql`${key}::text, ${value}`;
   });
-  await tx.update(profiles).set({ fieldVisibility: sql`jsonb_build_object(${sql.join(entries, sql`, `)})` });
+  return sql`jsonb_build_object(${sql.join(entries, sql`, `)})`;
 }
 
 /**

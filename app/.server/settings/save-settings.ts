@@ -20,7 +20,7 @@ import {
   storeSiteImage,
 } from "../platform/images";
 import { publish } from "../platform/realtime";
-import { applyFieldPolicies, policiesFrom } from "../profiles/visibility";
+import { conformCards, policiesFrom } from "../profiles/visibility";
 import type { SettingsInput } from "./schemas";
 
 /** The site's own images, each uploaded on the settings form (docs/decisions/015-site-images-are-uploads.md). */
@@ -115,8 +115,8 @@ export async function saveSiteSettings({
         .insert(siteSettings)
         .values({ id: 1, ...row })
         .onConflictDoUpdate({ target: siteSettings.id, set: { ...row, updatedAt: new Date() } });
-      // Every card's visibilities follow at once (docs/decisions/028-card-fields-and-visibility.md).
-      if (policiesChanged && fieldPolicies) await applyFieldPolicies(tx, fieldPolicies);
+      // Every card's visibilities follow at once, each under its brand's template (docs/decisions/028-card-fields-and-visibility.md).
+      if (policiesChanged) await conformCards(tx);
       const changes = changedFields(current ?? null, row, SITE_IMAGE_FIELDS);
       if (Object.keys(changes).length > 0) {
         await recordAdminAction(tx, {

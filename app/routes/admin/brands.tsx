@@ -1,4 +1,4 @@
-import { Globe, Palette, Pencil, Plus, Trash2 } from "lucide-react";
+import { Globe, LayoutTemplate, Palette, Pencil, Plus, Trash2 } from "lucide-react";
 import { useState } from "react";
 import { useFetcher } from "react-router";
 import { reachOf } from "~/.server/access/scope";
@@ -12,12 +12,16 @@ import { domainsByBrand } from "~/.server/brands/domains";
 import { listBrandsWithUsage } from "~/.server/brands/list-brands";
 import { saveBrand } from "~/.server/brands/save-brand";
 import { BrandIdSchema, BrandSchema } from "~/.server/brands/schemas";
+import { templateFrom } from "~/.server/brands/template";
 import { requireAction, requirePermission } from "~/.server/http/authz";
 import { type BodyHandle, formText, imageChange, readUploadForm } from "~/.server/http/form-data";
 import { failure, failureFrom } from "~/.server/http/responses";
 import { redirectWithToast } from "~/.server/http/toast";
 import { EditVersionSchema } from "~/.server/platform/edit-version";
 import { parseForm } from "~/.server/platform/validation";
+import { saveBrandTemplate, templateFromForm } from "~/.server/profiles/brand-template";
+import { getFieldPolicies } from "~/.server/profiles/visibility";
+import { BrandTemplateDialog } from "~/components/admin/brand-template-dialog";
 import { brandGradientStyle } from "~/components/brand-badge";
 import { EmptyState } from "~/components/empty-state";
 import { FallbackImage } from "~/components/fallback-image";
@@ -45,12 +49,19 @@ export async function loader({ context }: Route.LoaderArgs) {
   const viewer = requireAction(context.get(viewerContext), "manage:brand");
   const brands = await listBrandsWithUsage(reachOf(viewer));
   const ids = brands.map((brand) => brand.id);
-  const [administrators, domains] = await Promise.all([administratorsByBrand(ids), domainsByBrand(ids)]);
+  const [administrators, domains, site] = await Promise.all([
+    administratorsByBrand(ids),
+    domainsByBrand(ids),
+    getFieldPolicies(),
+  ]);
   return {
+    // The site's field policies, which every brand's template builds on.
+    site,
     // Administrators add, remove and switch brands on and off; a brand administrator edits their own.
     siteWide: can(viewer.role, "manage:brand:any"),
-    brands: brands.map(({ updatedAt, ...brand }) => ({
+    brands: brands.map(({ updatedAt, template, ...brand }) => ({
       ...brand,
+      template: templateFrom(template),
       administrators: administrators.get(brand.id) ?? [],
       emailDomains: domains.get(brand.id) ?? [],
       logoUrl: mediaUrl(brand.logo),
@@ -83,6 +94,29 @@ export async function action({ request, context }: Route.ActionArgs) {
         values,
         notFound: "Failed to update brand: it no longer exists.",
         unexpected: "Failed to save brand. Please try again.",
+      });
+    }
+  }
+  if (intent === "template") {
+    try {
+      const { id } = parseForm(BrandIdSchema, values);
+      const { version } = parseForm(EditVersionSchema, values);
+      const saved = await saveBrandTemplate({
+        actor: viewer,
+        brandId: id,
+        template: templateFromForm(values),
+        version,
+      });
+      return redirectWithToast("/admin/brands", {
+        text: saved.changed
+          ? `Template of ${saved.name} saved: ${saved.cards} ${saved.cards === 1 ? "card" : "cards"} updated.`
+          : `The template of ${saved.name} was already so.`,
+      });
+    } catch (error) {
+      return failureFrom(error, {
+        values,
+        notFound: "Failed to save the template: the brand no longer exists.",
+        unexpected: "Failed to save the template. Please try again.",
       });
     }
   }
@@ -122,8 +156,9 @@ export async function action({ request, context }: Route.ActionArgs) {
 type Brand = Route.ComponentProps["loaderData"]["brands"][number];
 
 export default function Brands({ loaderData }: Route.ComponentProps) {
-  const { brands, siteWide } = loaderData;
+  const { brands, siteWide, site } = loaderData;
   const [editing, setEditing] = useState<Brand | "new" | null>(null);
+  const [templating, setTemplating] = useState<Brand | null>(null);
   const [deleting, setDeleting] = useState<Brand | null>(null);
   const deleter = useDialogFetcher(() => setDeleting(null));
 
@@ -216,7 +251,7 @@ export default function Brands({ loaderData }: Route.ComponentProps) {
                       {brand.website.replace(/^https?:\/\//, "").replace(/\/$/, "")}
                     </a>
                   ) : null}
-                  <div className="mt-auto flex gap-2 pt-5">
+                  <div className="mt-auto flex flex-wrap gap-2 pt-5">
                     <Button
                       variant="secondary"
                       size="sm"
@@ -225,6 +260,15 @@ export default function Brands({ loaderData }: Route.ComponentProps) {
                       aria-label={`Edit ${brand.name}`}
                     >
                       <Pencil aria-hidden className="size-4" /> Edit
+                    </Button>
+                    <Button
+                      variant="secondary"
+                      size="sm"
+                      className="flex-1"
+                      onClick={() => setTemplating(brand)}
+                      aria-label={`Card template of ${brand.name}`}
+                    >
+                      <LayoutTemplate aria-hidden className="size-4" /> Template
                     </Button>
                     {siteWide ? (
                       <Button
@@ -252,6 +296,10 @@ export default function Brands({ loaderData }: Route.ComponentProps) {
           siteWide={siteWide}
           onClose={() => setEditing(null)}
         />
+      ) : null}
+
+      {templating ? (
+        <BrandTemplateDialog key={templating.id} brand={templating} site={site} onClose={() => setTemplating(null)} />
       ) : null}
 
       <Confirm

@@ -159,8 +159,11 @@ export async function action({ request, context }: Route.ActionArgs) {
     }
     case "set-brand": {
       requireAction(viewer, "update:profile");
+      // A form no list sends is refused as such; a move the person may not make is told on the list.
+      const parsed = SetBrandSchema.safeParse({ ids: form.getAll("ids"), brandId: values.brandId ?? "" });
+      if (!parsed.success) return failure(400, { formError: parsed.error.issues[0]?.message ?? "Choose profiles." });
       try {
-        const { ids, brandId } = parseForm(SetBrandSchema, { ids: form.getAll("ids"), brandId: values.brandId ?? "" });
+        const { ids, brandId } = parsed.data;
         const { moved } = await setBrandOfCards({ actor: viewer, profileIds: ids, brandId });
         return redirectWithToast(back, {
           text: moved

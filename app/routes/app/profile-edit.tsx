@@ -9,13 +9,13 @@ import { redirectWithToast } from "~/.server/http/toast";
 import { EditVersionSchema } from "~/.server/platform/edit-version";
 import { NotFoundError } from "~/.server/platform/errors";
 import { parseForm } from "~/.server/platform/validation";
+import { fieldLocks } from "~/.server/profiles/brand-template";
 import { parseProfileForm } from "~/.server/profiles/field-checks";
 import { getEditableProfile } from "~/.server/profiles/get-editable-profile";
 import { profileSavedMessage } from "~/.server/profiles/messages";
 import { cardUrl } from "~/.server/profiles/qr";
 import { ProfileFieldsSchema } from "~/.server/profiles/schemas";
 import { brandChosenByMember, updateProfile } from "~/.server/profiles/update-profile";
-import { getFieldPolicies, lockedFields } from "~/.server/profiles/visibility";
 import { FormAlert } from "~/components/form-alert";
 import { ImagePicker } from "~/components/image-picker";
 import { PageHeader } from "~/components/page-header";
@@ -49,8 +49,8 @@ export async function loader({ context }: Route.LoaderArgs) {
       brands: await activeBrandOptions(profile.companyBrandId),
       // A card stays in the brand it was given, unless its brand lets its members move.
       brandFixed: !(await brandChosenByMember(viewer, profile.companyBrandId)),
-      // Fields the company locked: shown, not changeable here.
-      locked: lockedFields(await getFieldPolicies()),
+      // Fields the company or the card's brand locked: shown, not changeable here.
+      locked: await fieldLocks(profile.companyBrandId),
       address: cardUrl(profile.username),
       // When an administrator (not the card's owner) last changed the card, as a day in UTC.
       adminChangedOn: await lastAdminChange(profile.id, viewer.user.id).then((date) =>

@@ -17,7 +17,7 @@ import {
   uniqueIndex,
   uuid,
 } from "drizzle-orm/pg-core";
-import type { CardLink, FieldPolicies, FieldVisibility } from "../../../lib/card-fields";
+import type { BrandTemplate, CardLink, FieldPolicies, FieldVisibility } from "../../../lib/card-fields";
 import { IDENTITY_PROTOCOL_NAMES } from "../../../lib/identity-protocols";
 import { FONT_FAMILIES, JOIN_RULES, SECOND_FACTOR_RULES } from "../../../lib/settings";
 
@@ -238,6 +238,8 @@ export const brands = pgTable(
     membersChangeBrand: boolean("members_change_brand").notNull().default(false),
     /** Whether the brand's logo sits in the middle of its cards' QR codes. */
     qrLogo: boolean("qr_logo").notNull().default(false),
+    /** The brand's card template, checked as it is read (app/.server/brands/template.ts). */
+    template: jsonb("template").$type<BrandTemplate>().notNull().default({}),
     /** The brand that people at no brand's domain land in when they join; one brand at most. */
     isDefault: boolean("is_default").notNull().default(false),
     ...timestamps,
