@@ -78,6 +78,7 @@ function navigationFor(
     const brands = { to: "/admin/brands", label: "Brands", Icon: Palette };
     const analytics = { to: "/admin/analytics", label: "Analytics", Icon: BarChart3 };
     const audit = { to: "/admin/audit", label: "Audit Log", Icon: ScrollText };
+    const importCsv = { to: "/admin/import", label: "Import", Icon: FileUp };
     return {
       sidebar: [
         home,
@@ -87,6 +88,7 @@ function navigationFor(
         people,
         brands,
         analytics,
+        importCsv,
         audit,
         ...leads,
         SECURITY,

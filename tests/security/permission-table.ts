@@ -148,18 +148,19 @@ export const PERMISSION_TABLE: PermissionRow[] = [
     "admin/settings/provisioning",
     "admin/settings/wallet",
   ].map((route) => get(route, `/${route}`, SITE_PAGE)),
-  get("admin/import", "/admin/import", SITE_PAGE, "imports into a brand come with brand templates"),
-  get("admin/import/template.csv", "/admin/import/template.csv", SITE_PAGE),
+  // Imports: a brand administrator imports into their brands and sees their own imports (brand-imports.test.ts).
+  get("admin/import", "/admin/import", SCOPED_PAGE),
+  get("admin/import/template.csv", "/admin/import/template.csv", SCOPED_PAGE),
   get(
     "admin/import/:id",
     "/admin/import/00000000-0000-4000-8000-000000000000",
-    { ...SITE_PAGE, admin: 404 },
+    { ...SCOPED_PAGE, brandA: 404, brandB: 404, admin: 404 },
     "no such import",
   ),
   get(
     "admin/import/:id/report.csv",
     "/admin/import/00000000-0000-4000-8000-000000000000/report.csv",
-    { ...SITE_PAGE, admin: 404 },
+    { ...SCOPED_PAGE, brandA: 404, brandB: 404, admin: 404 },
     "no such import",
   ),
 

@@ -18,7 +18,7 @@ import {
 import { type RealtimeEvent, subscribe } from "~/.server/platform/realtime";
 import { MANAGER_MESSAGES } from "~/.server/profiles/managers";
 import { action as uploadAction } from "~/routes/admin/import";
-import { action as detailAction, loader as detailLoader } from "~/routes/admin/import-detail";
+import { action as detailAction } from "~/routes/admin/import-detail";
 import { loader as reportLoader } from "~/routes/admin/import-report.csv";
 import { loader as templateLoader } from "~/routes/admin/import-template.csv";
 import { expectConsoleError } from "../support/console";
@@ -32,6 +32,7 @@ import {
   present,
   run,
 } from "./helpers";
+import { importFile, type Preview, preview, submit, upload } from "./importing";
 
 const BOM = "\uFEFF";
 
@@ -39,59 +40,6 @@ type Admin = Awaited<ReturnType<typeof createMember>>;
 
 async function admin(): Promise<Admin> {
   return createMember({ email: "admin@example.com", firstName: "Ada", lastName: "Admin" });
-}
-
-/** Uploads `text` as a CSV file through the upload form; returns the import's id. */
-async function upload(who: Admin, text: string, name = "people.csv") {
-  const form = new FormData();
-  form.set("file", new File([text], name, { type: "text/csv" }));
-  const result = await run(uploadAction, await multipartRequest("/admin/import", form), {}, who.viewer);
-  expect(result.status, JSON.stringify(result.data)).toBe(302);
-  return present(/\/admin\/import\/([0-9a-f-]{36})$/.exec(result.location ?? "")?.[1], "the import's address");
-}
-
-type Preview = {
-  preview: {
-    counts: Record<string, number>;
-    rows: { rowNumber: number; outcome: string; detail: string; fields: { label: string; value: string }[] }[];
-  };
-  settings: { mapping: string[] };
-  status: string;
-  format: string | null;
-};
-
-async function preview(who: Admin, id: string, query = "") {
-  const result = await run(detailLoader, getRequest(`/admin/import/${id}${query}`), { id }, who.viewer);
-  return result.data as Preview;
-}
-
-/** Posts the mapping form as the page sends it (the guessed mapping unless `mapping` says otherwise). */
-async function submit(
-  who: Admin,
-  id: string,
-  intent: "preview" | "start" | "retry",
-  options: { mapping?: string[]; overwrite?: string[]; createBrands?: boolean } = {},
-) {
-  const current = await preview(who, id);
-  const body = new URLSearchParams({ intent });
-  for (const [index, field] of (options.mapping ?? current.settings.mapping).entries())
-    body.set(`column.${index}`, field);
-  for (const field of options.overwrite ?? []) body.append("overwrite", field);
-  if (options.createBrands) body.set("createBrands", "on");
-  const request = formRequest(`/admin/import/${id}`, {});
-  return run(
-    detailAction,
-    new Request(request.url, { method: "POST", headers: request.headers, body }),
-    { id },
-    who.viewer,
-  );
-}
-
-async function importFile(who: Admin, text: string, options: Parameters<typeof submit>[3] = {}) {
-  const id = await upload(who, text);
-  expect((await submit(who, id, "start", options)).status).toBe(302);
-  await runPendingImports();
-  return id;
 }
 
 const cardsByEmail = async (email: string) =>

@@ -179,11 +179,13 @@ describe("a card field declared only in the registry", () => {
     expect(mapping).toEqual(["firstName", "lastName", "email", CALL_SIGN.key]);
     const plan = planRow(
       { rowNumber: 2, cells: ["Ada", "Radio", "ada@example.test", CALL_SIGN.value] },
-      { mapping, overwrite: [], createBrands: false },
+      { mapping, overwrite: [], createBrands: false, brandId: null },
       {
         cards: new Map(),
         brandsByName: new Map(),
         brandsById: new Map(),
+        place: () => null,
+        within: null,
         takenUsernames: new Set(),
         firstRowOfEmail: new Map([["ada@example.test", 2]]),
         firstRowOfUsername: new Map(),

@@ -136,6 +136,8 @@ const EXPORT_FORMATS: ExportFormat[] = [
       firstnamerequired: "firstName",
       lastnamerequired: "lastName",
       emailaddressrequired: "email",
+      // "/Aurora Foods/Sales": the brand its deepest part names (imports/plan.ts); "/" is no brand.
+      orgunitpathrequired: "brand",
       employeetitle: "title",
       department: "department",
       manageremail: "manager",

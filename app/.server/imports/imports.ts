@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, inArray, ne, sql } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, ne, type SQL, sql } from "drizzle-orm";
 import {
   type ImportField,
   importFieldLabel,
@@ -6,12 +6,13 @@ import {
   OVERWRITABLE_FIELDS,
   type OverwritableField,
 } from "~/lib/import";
-import { can } from "~/lib/permissions";
+import { can, decide } from "~/lib/permissions";
 import { recordAdminAction } from "../audit/record";
+import { brandLabel } from "../brands/list-brands";
 import { issueInvitationMails } from "../invitations/invitations";
 import type { Actor } from "../platform/actor";
 import { db, type Queryable, rowsOf } from "../platform/db/client";
-import { importRows, imports, invitations, profiles } from "../platform/db/schema";
+import { brands, importRows, imports, invitations, profiles } from "../platform/db/schema";
 import { ForbiddenError, NotFoundError, ValidationError } from "../platform/errors";
 import { readCsv } from "./csv-file";
 import { disabledColumnOf, guessMapping, isImportField } from "./mapping";
@@ -23,8 +24,32 @@ export const MAX_IMPORT_FORM_BYTES = MAX_IMPORT_BYTES + 256 * 1024;
 /** Rows written per statement when a file is stored. */
 const STORE_CHUNK = 1_000;
 
+/**
+ * An administrator imports into every brand; a brand administrator into the
+ * brands they run, and sees their own imports only.
+ */
 function assertMayImport(actor: Actor) {
-  if (!can(actor.role, "create:profile:any") || !can(actor.role, "update:profile:any")) throw new ForbiddenError();
+  if (!decide(actor, "create:profile") || !decide(actor, "update:profile")) throw new ForbiddenError();
+}
+
+/** The brands an import of `actor` may write, or null for all of them. */
+export function importScope(actor: Actor): readonly number[] | null {
+  return can(actor.role, "create:profile:any") ? null : (actor.brandIds ?? []);
+}
+
+/** The active brands an import of `actor` may put every row into, by name. */
+export async function importBrandOptions(actor: Actor) {
+  const scope = importScope(actor);
+  return db
+    .select({ id: brands.id, name: brands.name })
+    .from(brands)
+    .where(and(eq(brands.active, true), scope === null ? undefined : inArray(brands.id, [...scope, 0])))
+    .orderBy(asc(brands.name));
+}
+
+/** The imports `actor` sees: every one for an administrator, their own for a brand administrator. */
+function importsOf(actor: Actor): SQL | undefined {
+  return importScope(actor) === null ? undefined : eq(imports.createdBy, actor.user.id);
 }
 
 /**
@@ -73,7 +98,12 @@ export type ImportRecord = typeof imports.$inferSelect;
 
 export async function getImport(actor: Actor, id: string): Promise<ImportRecord> {
   assertMayImport(actor);
-  const [found] = /^[0-9a-f-]{36}$/i.test(id) ? await db.select().from(imports).where(eq(imports.id, id)) : [];
+  const [found] = /^[0-9a-f-]{36}$/i.test(id)
+    ? await db
+        .select()
+        .from(imports)
+        .where(and(eq(imports.id, id), importsOf(actor)))
+    : [];
   if (!found) throw new NotFoundError("import");
   return found;
 }
@@ -93,6 +123,7 @@ export async function recentImports(actor: Actor, limit = 10) {
       createdAt: imports.createdAt,
     })
     .from(imports)
+    .where(importsOf(actor))
     .orderBy(desc(imports.createdAt))
     .limit(limit);
 }
@@ -151,6 +182,7 @@ export function settingsOf(record: ImportRecord): ImportSettings {
       (OVERWRITABLE_FIELDS as readonly string[]).includes(field),
     ),
     createBrands: record.createBrands,
+    brandId: record.brandId,
     disabled: disabledColumnOf(record.headers),
   };
 }
@@ -165,6 +197,8 @@ export type ImportChoices = {
   columns: readonly (string | null)[];
   overwrite: readonly (string | null)[];
   createBrands: boolean;
+  /** The brand every row goes into, as sent ("" or absent: each row's own). */
+  brandId?: string | null;
 };
 
 /**
@@ -172,7 +206,7 @@ export type ImportChoices = {
  * from one column, and the email must have one: rows are matched by it. The
  * messages are keyed by the form's names (`column.N`, `overwrite`).
  */
-function checkImportChoices(choices: ImportChoices, columns: number): ImportSettings {
+async function checkImportChoices(actor: Actor, choices: ImportChoices, columns: number): Promise<ImportSettings> {
   const mapping: (ImportField | "")[] = [];
   const errors: Record<string, string[]> = {};
   for (let index = 0; index < columns; index++) {
@@ -192,8 +226,26 @@ function checkImportChoices(choices: ImportChoices, columns: number): ImportSett
     (OVERWRITABLE_FIELDS as readonly unknown[]).includes(value),
   );
   if (choices.overwrite.length !== overwrite.length) errors.overwrite = ["Choose fields from the list"];
+  const brandId = await chosenBrand(actor, choices.brandId ?? "");
+  if (brandId === undefined) errors.brandId = ["Choose a brand from the list"];
   if (Object.keys(errors).length) throw new ValidationError(errors);
-  return { mapping, overwrite: [...new Set(overwrite)], createBrands: choices.createBrands };
+  // Only an administrator of the whole site creates brands.
+  const createBrands = choices.createBrands && importScope(actor) === null;
+  return { mapping, overwrite: [...new Set(overwrite)], createBrands, brandId: brandId ?? null };
+}
+
+/** The brand chosen for every row: null for none, undefined for one that is not an active brand within reach. */
+async function chosenBrand(actor: Actor, text: string): Promise<number | null | undefined> {
+  if (text === "") return null;
+  if (!/^[1-9][0-9]{0,9}$/.test(text)) return undefined;
+  const id = Number(text);
+  const scope = importScope(actor);
+  if (scope !== null && !scope.includes(id)) return undefined;
+  const [brand] = await db
+    .select({ id: brands.id })
+    .from(brands)
+    .where(and(eq(brands.id, id), eq(brands.active, true)));
+  return brand ? brand.id : undefined;
 }
 
 /**
@@ -202,17 +254,23 @@ function checkImportChoices(choices: ImportChoices, columns: number): ImportSett
  */
 export async function saveImportSettings(actor: Actor, id: string, choices: ImportChoices) {
   const record = await getImport(actor, id);
-  const settings = checkImportChoices(choices, record.headers.length);
+  const settings = await checkImportChoices(actor, choices, record.headers.length);
   if (record.status !== "draft") throw new ValidationError({ form: ["This import has already started."] });
   await db
     .update(imports)
-    .set({ mapping: settings.mapping, overwrite: settings.overwrite, createBrands: settings.createBrands })
+    .set({
+      mapping: settings.mapping,
+      overwrite: settings.overwrite,
+      createBrands: settings.createBrands,
+      brandId: settings.brandId,
+    })
     .where(and(eq(imports.id, id), eq(imports.status, "draft")));
 }
 
 /** Hands a draft, or an interrupted import, to the import worker. */
 export async function queueImport(actor: Actor, id: string) {
   const record = await getImport(actor, id);
+  const everyRowInto = record.brandId !== null ? await brandLabel(record.brandId) : null;
   const queued = await db.transaction(async (tx) => {
     const [row] = await tx
       .update(imports)
@@ -234,6 +292,7 @@ export async function queueImport(actor: Actor, id: string) {
           rows: [null, record.totalRows],
           overwrite: [null, record.overwrite.map(importFieldLabel).join(", ") || "nothing"],
           createBrands: [null, record.createBrands],
+          ...(everyRowInto !== null ? { "every row into": [null, everyRowInto] } : {}),
         },
       });
     }

@@ -2,6 +2,7 @@ import { and, sql } from "drizzle-orm";
 import { CARD_FIELD_KEYS, CARD_FIELDS, type CardDetails, type CardFieldKey, isCardField } from "~/lib/card-fields";
 import type { ImportField, OverwritableField } from "~/lib/import";
 import { IMPORT_FIELDS, importFieldLabel } from "~/lib/import";
+import { brandPlacement } from "../brands/domains";
 import { BrandSchema } from "../brands/schemas";
 import type { Queryable } from "../platform/db/client";
 import { brands, profiles, usernameRedirects } from "../platform/db/schema";
@@ -40,6 +41,8 @@ export type ImportSettings = {
   mapping: (ImportField | "")[];
   overwrite: OverwritableField[];
   createBrands: boolean;
+  /** The brand every row goes into, when one was chosen: the file's brand column is then not read. */
+  brandId: number | null;
   /** A known export's column saying an account is disabled, and the values that say so (imports/formats.ts). */
   disabled?: { index: number; values: string[] } | null;
 };
@@ -60,6 +63,10 @@ export type PlanContext = {
   cards: Map<string, StoredCard>;
   brandsByName: Map<string, StoredBrand>;
   brandsById: Map<number, StoredBrand>;
+  /** The brand of an address, for a row that names none (brands/domains.ts). */
+  place: (email: string) => number | null;
+  /** The brands the import's administrator runs; null for an administrator of the whole site. */
+  within: ReadonlySet<number> | null;
   /** Usernames given in the file that another card has (lower case). */
   takenUsernames: Set<string>;
   /** The first row of the file with each email, and with each username (lower case). */
@@ -125,6 +132,7 @@ export async function loadPlanContext(
   rows: SheetRow[],
   allRows: SheetRow[],
   mapping: ImportSettings["mapping"],
+  within: readonly number[] | null = null,
 ): Promise<PlanContext> {
   const emailIndex = mapping.indexOf("email");
   const usernameIndex = mapping.indexOf("username");
@@ -176,6 +184,8 @@ export async function loadPlanContext(
     cards: new Map(cards.map((card) => [card.email.toLowerCase(), card])),
     brandsByName,
     brandsById: new Map(brandRows.map((brand) => [brand.id, brand])),
+    place: await brandPlacement(tx),
+    within: within ? new Set(within) : null,
     takenUsernames: new Set([...RESERVED_USERNAMES, ...taken.map((row) => row.username)]),
     firstRowOfEmail: firstRows(allRows, mapping, "email"),
     firstRowOfUsername: firstRows(allRows, mapping, "username"),
@@ -191,21 +201,68 @@ function reasonOf(errors: Record<string, string[] | undefined>): string {
 
 type BrandChoice = { id: number | null; newBrand: string | null } | { error: string };
 
-/** The brand a row names: a stored active brand (any letter case), a new one to create, or an error. */
+/** Why a row of a brand administrator's import cannot be imported, or null. */
+export const IMPORT_SCOPE_MESSAGES = {
+  noBrand: "Choose a brand for this row: you can import into the brands you run only",
+  outside: "This row's brand is not one you run: choose one of your brands for every row",
+  card: "This address belongs to a card outside the brands you run",
+  newBrand: "Only an administrator of the whole site can create brands",
+};
+
+/**
+ * The brand a row names: the one chosen for every row; a stored active brand
+ * (any letter case); for a path such as Google's Org Unit Path
+ * ("/Aurora Foods/Sales"), its deepest part that names a brand; a new one to
+ * create; or an error.
+ */
 function chooseBrand(text: string | undefined, settings: ImportSettings, context: PlanContext): BrandChoice {
+  if (settings.brandId !== null) {
+    const chosen = context.brandsById.get(settings.brandId);
+    if (!chosen?.active) return { error: "The brand chosen for every row is inactive or no longer exists" };
+    return { id: chosen.id, newBrand: null };
+  }
   const name = (text ?? "").trim();
   if (!name) return { id: null, newBrand: null };
   const stored = context.brandsByName.get(brandKey(name));
   if (stored?.active) return { id: stored.id, newBrand: null };
   if (stored) return { error: `The brand "${stored.name}" is inactive: make it active in Brand Management first` };
+  if (name.includes("/")) return brandOfPath(name, settings, context);
+  return newBrand(name, settings);
+}
+
+/** A unit path's brand: its deepest part that is an active brand's name; the root ("/") is no brand. */
+function brandOfPath(path: string, settings: ImportSettings, context: PlanContext): BrandChoice {
+  const parts = path
+    .split("/")
+    .map((part) => part.trim())
+    .filter(Boolean);
+  if (parts.length === 0) return { id: null, newBrand: null };
+  for (const part of [...parts].reverse()) {
+    const stored = context.brandsByName.get(brandKey(part));
+    if (stored?.active) return { id: stored.id, newBrand: null };
+  }
+  return newBrand(parts[0] ?? path, settings, path);
+}
+
+function newBrand(name: string, settings: ImportSettings, path?: string): BrandChoice {
   if (!settings.createBrands) {
     return {
-      error: `Unknown brand "${name}": add it in Brand Management, or tick "Create brands that do not exist yet"`,
+      error: path
+        ? `No brand is named in "${path}": add "${name}" in Brand Management, or tick "Create brands that do not exist yet"`
+        : `Unknown brand "${name}": add it in Brand Management, or tick "Create brands that do not exist yet"`,
     };
   }
   const parsed = BrandSchema.shape.name.safeParse(name);
   if (!parsed.success) return { error: parsed.error.issues[0]?.message ?? "Check the brand name" };
   return { id: null, newBrand: parsed.data };
+}
+
+/** Whether a brand administrator's import may put a card in `brand` (an administrator's may put it anywhere). */
+function outsideScope(brand: { id: number | null; newBrand: string | null }, context: PlanContext): string | null {
+  if (!context.within) return null;
+  if (brand.newBrand !== null) return IMPORT_SCOPE_MESSAGES.newBrand;
+  if (brand.id === null) return IMPORT_SCOPE_MESSAGES.noBrand;
+  return context.within.has(brand.id) ? null : IMPORT_SCOPE_MESSAGES.outside;
 }
 
 const asText = (value: string | null | undefined) => value ?? "";
@@ -248,7 +305,12 @@ function planCreate(
   settings: ImportSettings,
   context: PlanContext,
 ): RowPlan {
-  const brand = chooseBrand(values.brand, settings, context);
+  const chosen = chooseBrand(values.brand, settings, context);
+  // A row that names no brand goes where its address does (as every other way in), shown so in the preview.
+  const brand =
+    "error" in chosen || chosen.id !== null || chosen.newBrand !== null
+      ? chosen
+      : { id: context.place(values.email ?? ""), newBrand: null };
   const form = {
     // Every card field from its column: one the import cannot fill fails the type check here.
     ...Object.fromEntries(CARD_FIELD_KEYS.map((key) => [key, cellValue(key, values[key] ?? "")])),
@@ -261,6 +323,10 @@ function planCreate(
   const parsed = CreateProfileSchema.safeParse(form);
   const errors = parsed.success ? {} : fieldErrors(parsed.error);
   if ("error" in brand) errors.companyBrandId = [brand.error];
+  else {
+    const refused = outsideScope(brand, context);
+    if (refused) errors.companyBrandId = [refused];
+  }
   const username = parsed.success ? parsed.data.username : null;
   if (username) {
     const first = context.firstRowOfUsername.get(username);
@@ -283,20 +349,27 @@ function planUpdate(
   settings: ImportSettings,
   context: PlanContext,
 ): RowPlan {
+  if (context.within && (card.companyBrandId === null || !context.within.has(card.companyBrandId))) {
+    return { kind: "error", reason: IMPORT_SCOPE_MESSAGES.card };
+  }
   const form = formOf(card);
   let newBrand: string | null = null;
   // Only the ticked fields, and only from cells that hold something: an empty cell never clears a card's field.
   for (const field of settings.overwrite) {
     const cell = values[field]?.trim();
     // The manager is set after every row is in, since it may be a row further down (run.ts).
-    if (!cell || field === "manager") continue;
+    if ((!cell && !(field === "brand" && settings.brandId !== null)) || field === "manager") continue;
     if (field === "brand") {
       const brand = chooseBrand(cell, settings, context);
       if ("error" in brand) return { kind: "error", reason: brand.error };
+      // A path that names no brand (Google's root unit, "/") leaves the card where it is.
+      if (brand.id === null && brand.newBrand === null) continue;
+      const refused = outsideScope(brand, context);
+      if (refused) return { kind: "error", reason: refused };
       form.companyBrandId = brand.id === null ? "" : String(brand.id);
       newBrand = brand.newBrand;
     } else {
-      form[field] = isCardField(field) ? cellValue(field, cell) : cell;
+      form[field] = isCardField(field) ? cellValue(field, cell ?? "") : cell;
     }
   }
   const parsed = ProfileFieldsSchema.safeParse(form);

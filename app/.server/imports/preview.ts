@@ -1,6 +1,6 @@
 import type { Actor } from "../platform/actor";
 import { db } from "../platform/db/client";
-import { getImport, settingsOf, sheetRows } from "./imports";
+import { getImport, importScope, settingsOf, sheetRows } from "./imports";
 import { describePlan, loadPlanContext, managerNotes, planRow, rowValues, type ShownField, shownFields } from "./plan";
 
 export const PREVIEW_PAGE_ROWS = 50;
@@ -23,7 +23,7 @@ export async function previewImport(actor: Actor, importId: string, options: { p
   const record = await getImport(actor, importId);
   const settings = settingsOf(record);
   const rows = await sheetRows(importId);
-  const context = await loadPlanContext(db, rows, rows, settings.mapping);
+  const context = await loadPlanContext(db, rows, rows, settings.mapping, importScope(actor));
   const managers = await managerNotes(db, rows, settings.mapping);
   const counts = { create: 0, update: 0, unchanged: 0, error: 0 };
   const listed: PreviewRow[] = [];

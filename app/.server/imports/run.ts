@@ -1,8 +1,10 @@
 import { and, eq, inArray, isNull, sql } from "drizzle-orm";
 import { fullName } from "~/lib/names";
+import { administeredBrandsColumn, brandIdsOf } from "../access/brand-grants";
 import { compareIds } from "../analytics/views";
 import { changedFields, recordAdminAction } from "../audit/record";
 import type { Actor } from "../platform/actor";
+import { roleOf } from "../platform/admins";
 import { db, getDatabaseHandle, type Queryable, rowsOf } from "../platform/db/client";
 import { databaseErrorLine, isRetryableConflict } from "../platform/db/errors";
 import { brands, importRows, imports, profiles, users } from "../platform/db/schema";
@@ -12,9 +14,10 @@ import { ValidationError } from "../platform/errors";
 import { publishAll, type RealtimeEvent } from "../platform/realtime";
 import { type CardWriter, writeCards } from "../profiles/card-writer";
 import { managerNames, resolveManager } from "../profiles/managers";
+import { managerChoices } from "../profiles/update-profile";
 import { uniqueUsernames, usernameBase } from "../profiles/usernames";
 import { newCardVisibility } from "../profiles/visibility";
-import { STALE_AFTER_SECONDS, settingsOf, sheetRows } from "./imports";
+import { importScope, STALE_AFTER_SECONDS, settingsOf, sheetRows } from "./imports";
 import { describePlan, loadPlanContext, type PlanContext, planRow, type RowPlan, type SheetRow } from "./plan";
 
 /**
@@ -65,9 +68,21 @@ type ImportAudit = { actor: Actor; fileName: string; cards: PlanContext["cards"]
 
 async function importActor(tx: Queryable, userId: string | null): Promise<Actor> {
   const [user] = userId
-    ? await tx.select({ id: users.id, name: users.name, email: users.email }).from(users).where(eq(users.id, userId))
+    ? await tx
+        .select({
+          id: users.id,
+          name: users.name,
+          email: users.email,
+          role: users.role,
+          brands: administeredBrandsColumn(users.id),
+        })
+        .from(users)
+        .where(eq(users.id, userId))
     : [];
-  return { user: user ?? { id: "", name: "An administrator who has left", email: "" }, role: "admin" };
+  if (!user) return { user: { id: "", name: "An administrator who has left", email: "" }, role: "admin" };
+  // As they are now: a brand administrator whose brands were taken away imports into none of them.
+  const { brands: brandColumn, role, ...person } = user;
+  return { user: person, role: roleOf({ email: user.email, role }), brandIds: brandIdsOf(brandColumn) };
 }
 
 /**
@@ -211,12 +226,19 @@ async function applyManagers(
             lastName: profiles.lastName,
           })
           .from(profiles)
-          .where(sql`lower(${profiles.email}) = ${(row.cells[emailIndex] ?? "").trim().toLowerCase()}`);
+          .where(
+            and(
+              sql`lower(${profiles.email}) = ${(row.cells[emailIndex] ?? "").trim().toLowerCase()}`,
+              // A brand administrator's file reaches their brands' cards only.
+              managerChoices(audit.actor),
+            ),
+          );
         if (!card) continue;
         const joined = (note: string) => (result.detail ? `${result.detail}; ${note}` : note);
         let managerId: string | null;
         try {
-          managerId = await resolveManager(tx, text, card.id);
+          // A brand administrator's file names managers among their brands' people only.
+          managerId = await resolveManager(tx, text, card.id, managerChoices(audit.actor));
         } catch (error) {
           if (!(error instanceof ValidationError)) throw error;
           const message = error.fieldErrors.manager?.[0] ?? "the manager could not be set";
@@ -289,9 +311,9 @@ async function runBatch(
       return false;
     }
     const settings = settingsOf(record);
-    const context = await loadPlanContext(tx, pending, allRows, settings.mapping);
-    const planned = pending.map((row) => ({ row, plan: planRow(row, settings, context) }));
     const actor = await importActor(tx, record.createdBy);
+    const context = await loadPlanContext(tx, pending, allRows, settings.mapping, importScope(actor));
+    const planned = pending.map((row) => ({ row, plan: planRow(row, settings, context) }));
     await applyBatch(tx, planned, context.firstRowOfUsername.keys(), {
       actor,
       fileName: record.fileName,

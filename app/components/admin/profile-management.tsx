@@ -95,12 +95,10 @@ export function ProfileManagement({
             Profile Management ({shown.toLocaleString("en")} of {total.toLocaleString("en")})
           </h2>
           <div className="flex flex-wrap gap-2">
-            {management.siteWide ? (
-              <Link to="/admin/import" className={buttonClasses("secondary")}>
-                <FileUp aria-hidden className="size-4" />
-                Import CSV
-              </Link>
-            ) : null}
+            <Link to="/admin/import" className={buttonClasses("secondary")}>
+              <FileUp aria-hidden className="size-4" />
+              Import CSV
+            </Link>
             <Link to="/admin/profiles/create" className={buttonClasses("primary")}>
               <Plus aria-hidden className="size-4" />
               Add Profile

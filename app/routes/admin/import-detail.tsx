@@ -1,7 +1,7 @@
 import { ArrowLeft, Download, Play, RotateCcw, Trash2 } from "lucide-react";
 import { useEffect } from "react";
 import { Form, Link, redirect, useNavigation, useRevalidator } from "react-router";
-import { requirePermission } from "~/.server/http/authz";
+import { requireAction } from "~/.server/http/authz";
 import { readForm } from "~/.server/http/form-data";
 import { failure, failureFrom, notFound } from "~/.server/http/responses";
 import { redirectWithToast } from "~/.server/http/toast";
@@ -10,6 +10,8 @@ import {
   discardImport,
   getImport,
   type ImportChoices,
+  importBrandOptions,
+  importScope,
   inviteNewPeopleOfImport,
   isStale,
   newPeopleOfImport,
@@ -46,7 +48,7 @@ function pageOf(url: URL): number {
 }
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
-  const viewer = requirePermission(context.get(viewerContext), "create:profile:any");
+  const viewer = requireAction(context.get(viewerContext), "create:profile");
   let record: Awaited<ReturnType<typeof getImport>>;
   try {
     record = await getImport(viewer, params.id);
@@ -88,6 +90,9 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
       format: formatOf(record.headers)?.name ?? null,
       examples: await columnExamples(record),
       settings: settingsOf(record),
+      // The brands every row can be put into; only an administrator of the whole site creates brands.
+      brands: await importBrandOptions(viewer),
+      siteWide: importScope(viewer) === null,
       preview: await previewImport(viewer, record.id, { page, errorsOnly }),
       outcomes: null,
       newPeople: null,
@@ -105,6 +110,8 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     format: null,
     examples: [],
     settings,
+    brands: [],
+    siteWide: importScope(viewer) === null,
     // Offered once the import is done: the cards it made that wait for their first invitation.
     newPeople:
       record.status === "done"
@@ -135,7 +142,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
 }
 
 export async function action({ request, params, context }: Route.ActionArgs) {
-  const viewer = requirePermission(context.get(viewerContext), "create:profile:any");
+  const viewer = requireAction(context.get(viewerContext), "create:profile");
   const form = await readForm(request);
   const intent = form.get("intent");
   const here = `/admin/import/${params.id}`;
@@ -177,7 +184,8 @@ export async function action({ request, params, context }: Route.ActionArgs) {
 
 /**
  * The mapping form: `column.N` names the field of column N ("" for none),
- * `overwrite` the ticked fields, `createBrands` the option. A value that is
+ * `overwrite` the ticked fields, `createBrands` the option, `brandId` the brand of
+ * every row ("" for each row's own). A value that is
  * not text (a file) reads as null; the domain checks the choices.
  */
 function importChoices(form: FormData, columns: number): ImportChoices {
@@ -186,6 +194,7 @@ function importChoices(form: FormData, columns: number): ImportChoices {
     columns: Array.from({ length: columns }, (_, index) => text(form.get(`column.${index}`))),
     overwrite: form.getAll("overwrite").map(text),
     createBrands: form.get("createBrands") === "on",
+    brandId: text(form.get("brandId")),
   };
 }
 
@@ -315,6 +324,31 @@ function DraftView({ data, failure }: { data: DraftData; failure: Route.Componen
               </div>
             </details>
           ) : null}
+          <div>
+            <label htmlFor="field-brandId" className="block font-medium">
+              Brand
+            </label>
+            <p id="brandId-hint" className="mt-1 text-sm text-slate-600 dark:text-slate-400">
+              Put every row into one brand, or let each row say: its brand column (a unit path such as “/Aurora
+              Foods/Sales” takes the brand it names), else the brand of its address's domain.
+            </p>
+            <select
+              id="field-brandId"
+              name="brandId"
+              defaultValue={data.settings.brandId === null ? "" : String(data.settings.brandId)}
+              aria-describedby={errors?.brandId ? "brandId-hint field-brandId-error" : "brandId-hint"}
+              aria-invalid={errors?.brandId ? true : undefined}
+              className="mt-2 h-10 w-full max-w-sm rounded-lg border border-slate-300 bg-white px-3 text-sm dark:border-slate-700 dark:bg-slate-900"
+            >
+              <option value="">As each row says</option>
+              {data.brands.map((brand) => (
+                <option key={brand.id} value={brand.id}>
+                  Every row into {brand.name}
+                </option>
+              ))}
+            </select>
+            <ErrorList id="field-brandId-error" errors={errors?.brandId} />
+          </div>
         </Section>
         <Section step={2} title="Cards that already exist">
           <fieldset>
@@ -339,21 +373,23 @@ function DraftView({ data, failure }: { data: DraftData; failure: Route.Componen
             </div>
             <ErrorList id="field-overwrite-error" errors={errors?.overwrite} />
           </fieldset>
-          <label className="flex items-start gap-2 border-t border-slate-200 pt-4 text-sm dark:border-slate-800">
-            <input
-              type="checkbox"
-              name="createBrands"
-              defaultChecked={data.settings.createBrands}
-              className="mt-0.5 size-4 rounded border-slate-300 accent-brand-solid"
-            />
-            <span>
-              <span className="font-medium">Create brands that do not exist yet</span>
-              <span className="block text-slate-500 dark:text-slate-400">
-                Otherwise a row whose company is not in Brand Management is not imported. Names are matched without
-                regard to letter case.
+          {data.siteWide ? (
+            <label className="flex items-start gap-2 border-t border-slate-200 pt-4 text-sm dark:border-slate-800">
+              <input
+                type="checkbox"
+                name="createBrands"
+                defaultChecked={data.settings.createBrands}
+                className="mt-0.5 size-4 rounded border-slate-300 accent-brand-solid"
+              />
+              <span>
+                <span className="font-medium">Create brands that do not exist yet</span>
+                <span className="block text-slate-500 dark:text-slate-400">
+                  Otherwise a row whose company is not in Brand Management is not imported. Names are matched without
+                  regard to letter case.
+                </span>
               </span>
-            </span>
-          </label>
+            </label>
+          ) : null}
         </Section>
         <div className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
           <Button type="submit" name="intent" value="preview" variant="secondary" disabled={busy}>

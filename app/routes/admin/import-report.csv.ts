@@ -1,4 +1,4 @@
-import { requireAdministration, requirePermission } from "~/.server/http/authz";
+import { requireAction, requireAdministration } from "~/.server/http/authz";
 import { csvResponse, notFound } from "~/.server/http/responses";
 import { reportCsv } from "~/.server/imports/files";
 import { NotFoundError } from "~/.server/platform/errors";
@@ -6,7 +6,7 @@ import type { Route } from "./+types/import-report.csv";
 
 /** Every row of an import that was not imported (or, before it runs, will not be), with its reason. */
 export async function loader({ request, params }: Route.LoaderArgs) {
-  const viewer = requirePermission(await requireAdministration(request), "create:profile:any");
+  const viewer = requireAction(await requireAdministration(request), "create:profile");
   try {
     const report = await reportCsv(viewer, params.id);
     return csvResponse(report.body, report.fileName);

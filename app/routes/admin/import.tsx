@@ -1,7 +1,7 @@
 import { ArrowLeft, Download, FileUp } from "lucide-react";
 import { useState } from "react";
 import { Form, Link, redirect, useNavigation } from "react-router";
-import { requirePermission } from "~/.server/http/authz";
+import { requireAction } from "~/.server/http/authz";
 import { type BodyHandle, readUploadForm } from "~/.server/http/form-data";
 import { failure, failureFrom } from "~/.server/http/responses";
 import { createImport, MAX_IMPORT_FORM_BYTES, recentImports } from "~/.server/imports/imports";
@@ -20,13 +20,13 @@ export const handle: BodyHandle = { bodyLimit: "import" };
 export const meta: Route.MetaFunction = () => [{ title: "Import profiles" }];
 
 export async function loader({ context }: Route.LoaderArgs) {
-  const viewer = requirePermission(context.get(viewerContext), "create:profile:any");
+  const viewer = requireAction(context.get(viewerContext), "create:profile");
   const imports = await recentImports(viewer);
   return { imports: imports.map((entry) => ({ ...entry, createdAt: entry.createdAt.toISOString() })) };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const viewer = requirePermission(context.get(viewerContext), "create:profile:any");
+  const viewer = requireAction(context.get(viewerContext), "create:profile");
   const { form } = await readUploadForm(request, MAX_IMPORT_FORM_BYTES);
   const file = form?.get("file");
   if (!form || (file instanceof File && file.size > MAX_IMPORT_BYTES)) {

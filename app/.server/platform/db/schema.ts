@@ -502,10 +502,13 @@ export const auditLog = pgTable(
     targetId: text("target_id"),
     targetLabel: text("target_label").notNull(),
     changes: jsonb("changes").$type<Record<string, [unknown, unknown]>>().notNull().default({}),
+    /** The bulk action the entry is one card of; its entries show as one row (app/.server/audit/list.ts). */
+    batchId: uuid("batch_id"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [
     index("audit_log_created_idx").on(table.createdAt),
+    index("audit_log_batch_idx").on(table.batchId).where(sql`${table.batchId} is not null`),
     index("audit_log_target_idx").on(table.targetKind, table.targetId, table.createdAt),
     index("audit_log_actor_idx").on(table.actorEmail),
   ],
@@ -527,6 +530,8 @@ export const imports = pgTable(
     /** The card fields an existing card takes from the file. */
     overwrite: jsonb("overwrite").$type<string[]>().notNull().default([]),
     createBrands: boolean("create_brands").notNull().default(false),
+    /** The brand every row goes into, when one was chosen; otherwise each row's own, or its address's. */
+    brandId: integer("brand_id").references(() => brands.id, { onDelete: "set null" }),
     status: text("status", { enum: ["draft", "queued", "running", "done", "interrupted"] })
       .notNull()
       .default("draft"),
