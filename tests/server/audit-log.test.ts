@@ -4,7 +4,7 @@ import sharp from "sharp";
 import { describe, expect, it } from "vitest";
 import { recordAdminAction } from "~/.server/audit/record";
 import { db } from "~/.server/platform/db/client";
-import { auditLog, profiles, users } from "~/.server/platform/db/schema";
+import { auditLog, brands, profiles, users } from "~/.server/platform/db/schema";
 import { loader as auditLoader } from "~/routes/admin/audit";
 import { action as brandsAction } from "~/routes/admin/brands";
 import { loader as auditCsv } from "~/routes/admin/export/audit.csv";
@@ -13,7 +13,7 @@ import { action as createAction } from "~/routes/admin/profiles-create";
 import { action as generalSettings } from "~/routes/admin/settings/general";
 import { action as legalSettings } from "~/routes/admin/settings/legal";
 import { action as editAction, loader as editLoader } from "~/routes/app/profile-edit";
-import { createMember, formRequest, getRequest, multipartRequest, present, run } from "./helpers";
+import { createMember, formRequest, getRequest, insertCard, multipartRequest, present, run } from "./helpers";
 
 /**
  * Every administrator action leaves one entry, written with the change: who
@@ -446,5 +446,51 @@ describe("the audit screen and its export", () => {
       targetId: member.profile.id,
       changes: { username: [member.profile.username, "remy.r"] },
     });
+  });
+});
+
+describe("a bulk action in the audit log", () => {
+  it("is one row that opens to each card it changed, one entry per card underneath and in the export", async () => {
+    const admin = await createMember({ email: "admin@example.com" });
+    const [aurora] = await db.insert(brands).values({ name: "Aurora Foods" }).returning();
+    const people = await Promise.all(
+      ["Ana", "Ben", "Cai"].map((firstName) => insertCard({ firstName, lastName: "Mover" })),
+    );
+    await seedEntries(2, new Date("2020-01-02T12:00:00Z"));
+    const form = new FormData();
+    form.set("intent", "set-brand");
+    form.set("redirectTo", "/admin/profiles");
+    form.set("brandId", String(aurora!.id));
+    for (const person of people) form.append("ids", person.id);
+    const moved = await run(profilesAction, await multipartRequest("/admin/profiles", form), {}, admin.viewer);
+    expect(moved.status).toBe(302);
+    expect(await db.select().from(auditLog).where(eq(auditLog.action, "update"))).toHaveLength(5);
+
+    const result = await run(auditLoader, getRequest("/admin/audit", admin.cookie), {}, admin.viewer);
+    const data = result.data as {
+      shown: number;
+      entries: { target: { label: string }; changes: string[]; more: { target: { label: string } }[] }[];
+    };
+    // The move is one row, newest first, above the two older entries.
+    expect(data.shown).toBe(3);
+    const [bulk] = data.entries;
+    expect(bulk?.changes).toEqual(["brand: — → Aurora Foods"]);
+    const labels = [bulk?.target.label, ...(bulk?.more ?? []).map((entry) => entry.target.label)];
+    expect(labels.map((label) => label?.split(" ")[0]).sort()).toEqual(["Ana", "Ben", "Cai"]);
+
+    // Searching for one of them finds that card's entry alone.
+    const one = await run(auditLoader, getRequest("/admin/audit?q=Ben", admin.cookie), {}, admin.viewer);
+    const found = one.data as typeof data;
+    expect(found.shown).toBe(1);
+    expect(found.entries[0]?.target.label).toMatch(/^Ben Mover/);
+    expect(found.entries[0]?.more).toEqual([]);
+
+    const csv = (await auditCsv({
+      request: getRequest("/admin/export/audit.csv", admin.cookie),
+      params: {},
+      context: {},
+    } as never)) as Response;
+    const rows = parse((await csv.text()).replace(/^\uFEFF/, ""), { columns: true }) as Record<string, string>[];
+    expect(rows.filter((row) => Object.values(row).some((value) => value.includes("Aurora Foods")))).toHaveLength(3);
   });
 });

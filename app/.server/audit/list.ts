@@ -1,4 +1,4 @@
-import { and, desc, eq, gte, lt, ne, or, type SQL, sql } from "drizzle-orm";
+import { and, desc, eq, gte, inArray, lt, ne, or, type SQL, sql } from "drizzle-orm";
 import { type AuditAction, isAuditAction } from "~/lib/audit";
 import { reachOf } from "../access/scope";
 import type { Actor } from "../platform/actor";
@@ -116,20 +116,52 @@ function aboutBrands(cards: SQL, brandRows: SQL): SQL {
   )!;
 }
 
-/** One page of the entries within reach (`entriesWithin`), newest first, with how many match. */
+/**
+ * One page of the entries within reach (`entriesWithin`), newest first, with
+ * how many rows match. The entries of one bulk action (a shared batch) are
+ * one row: its first matching entry, with the others under `more`.
+ */
 export async function listAuditEntries(within: SQL, query: AuditQuery) {
   const where = and(within, conditions(query));
-  const [count] = await db.select({ shown: sql<number>`count(*)::int` }).from(auditLog).where(where);
+  const group = sql`coalesce(${auditLog.batchId}::text, ${auditLog.id}::text)`;
+  const matching = db.$with("matching").as(
+    db
+      .select({
+        ...ENTRY,
+        batchId: auditLog.batchId,
+        first: sql<number>`row_number() over (partition by ${group} order by ${auditLog.id})`.as("first"),
+      })
+      .from(auditLog)
+      .where(where),
+  );
+  const [count] = await db
+    .with(matching)
+    .select({ shown: sql<number>`count(*)::int` })
+    .from(matching)
+    .where(eq(matching.first, 1));
   const shown = count?.shown ?? 0;
   const pageCount = Math.max(1, Math.ceil(shown / AUDIT_PAGE_SIZE));
   const page = Math.min(query.page, pageCount);
-  const rows = await db
-    .select(ENTRY)
-    .from(auditLog)
-    .where(where)
-    .orderBy(desc(auditLog.createdAt), desc(auditLog.id))
+  const heads = await db
+    .with(matching)
+    .select()
+    .from(matching)
+    .where(eq(matching.first, 1))
+    .orderBy(desc(matching.createdAt), desc(matching.id))
     .limit(AUDIT_PAGE_SIZE)
     .offset((page - 1) * AUDIT_PAGE_SIZE);
+  const batches = heads.flatMap((head) => (head.batchId ? [head.batchId] : []));
+  const others = batches.length
+    ? await db
+        .select({ ...ENTRY, batchId: auditLog.batchId })
+        .from(auditLog)
+        .where(and(where, inArray(auditLog.batchId, batches)))
+        .orderBy(auditLog.id)
+    : [];
+  const rows = heads.map(({ first: _first, batchId, ...head }) => ({
+    ...head,
+    more: batchId ? others.filter((entry) => entry.batchId === batchId && entry.id !== head.id) : [],
+  }));
   return { rows, shown, page, pageCount };
 }
 

@@ -21,6 +21,8 @@ export type AdminActionEntry = {
   action: AuditAction;
   target: { kind: AuditTargetKind; id: string | number | null; label: string };
   changes?: AuditChanges;
+  /** The bulk action the entry is one card of: the log shows a batch's entries as one row. */
+  batch?: string;
 };
 
 /** Fields no entry may ever hold, whatever a caller passes. */
@@ -31,7 +33,10 @@ const NEVER_RECORDED = /password|secret|token|hash/i;
  * the change, so that the change and its entry are written together or not at
  * all (docs/decisions/019-deactivation-and-audit-log.md).
  */
-export async function recordAdminAction(tx: Queryable, { actor, action, target, changes = {} }: AdminActionEntry) {
+export async function recordAdminAction(
+  tx: Queryable,
+  { actor, action, target, changes = {}, batch }: AdminActionEntry,
+) {
   const kept = Object.fromEntries(Object.entries(changes).filter(([field]) => !NEVER_RECORDED.test(field)));
   const author =
     "connection" in actor
@@ -44,6 +49,7 @@ export async function recordAdminAction(tx: Queryable, { actor, action, target, 
     targetId: target.id === null ? null : String(target.id),
     targetLabel: target.label,
     changes: kept,
+    batchId: batch ?? null,
   });
 }
 

@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { and, eq, inArray, isNull, lte, type SQL, sql } from "drizzle-orm";
 import { brandPalette } from "~/lib/color";
 import { mediaUrl } from "~/lib/media";
@@ -81,11 +82,14 @@ export async function issueInvitationMails(options: {
         [fresh, "invite"],
         [again, "remind"],
       ] as const) {
+        // Several people at once are one row of the audit log, which opens to each of them.
+        const batch = sent.length > 1 ? randomUUID() : undefined;
         for (const target of sent) {
           await recordAdminAction(tx, {
             actor: options.actor,
             action,
             target: { kind: "profile", id: target.id, label: fullName(target) },
+            batch,
           });
         }
       }

@@ -24,8 +24,8 @@ import { conformCards } from "./visibility";
 export type CardAuthor =
   /** A member at their own card (or an administrator at theirs): only a rename is on the record. */
   | { kind: "member"; actor: Actor }
-  /** An administrator at anyone's card: every change is on the record. */
-  | { kind: "administrator"; actor: Actor }
+  /** An administrator at anyone's card: every change is on the record; a bulk action's entries share a `batch`. */
+  | { kind: "administrator"; actor: Actor; batch?: string }
   /** A bulk import, in its administrator's name; each entry names the file. */
   | { kind: "import"; actor: Actor; fileName: string }
   /** A provisioning connection of the company's identity provider (SCIM). */
@@ -127,6 +127,7 @@ export class CardWriter {
       action,
       target: { kind: "profile", ...target },
       changes: { ...changes, ...via },
+      batch: author.kind === "administrator" ? author.batch : undefined,
     });
   }
 

@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { and, eq, inArray } from "drizzle-orm";
 import { z } from "zod";
 import { administers, decide } from "~/lib/permissions";
@@ -42,7 +43,8 @@ export async function setBrandOfCards({
   if (!decide(actor, "update:profile")) throw new ForbiddenError();
   if (!administers(actor, brandId)) throw new ValidationError({ brandId: [BRAND_MOVE_MESSAGES.outOfScope] });
   const within = managedCards(actor);
-  return writeCards({ kind: "administrator", actor }, async (cards) => {
+  // One entry per card, shown in the audit log as one row that opens to its cards.
+  return writeCards({ kind: "administrator", actor, batch: randomUUID() }, async (cards) => {
     if (brandId !== null) {
       // As the edit form: a brand switched off takes no one new.
       const [brand] = await cards.tx

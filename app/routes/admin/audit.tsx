@@ -44,20 +44,31 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     page: list.page,
     pageCount: list.pageCount,
     entries: list.rows.map((row) => ({
-      id: row.id,
-      at: row.createdAt.toISOString(),
-      // A provisioning connection has no address: the second line says what it is.
-      actor: {
-        name: row.actorName,
-        email: row.actorEmail.startsWith(CONNECTION_PREFIX) ? "Provisioning (SCIM)" : row.actorEmail,
-      },
-      action: isAuditAction(row.action) ? AUDIT_ACTION_LABELS[row.action] : row.action,
-      target: {
-        kind: AUDIT_TARGET_LABELS[row.targetKind as AuditTargetKind] ?? row.targetKind,
-        label: row.targetLabel,
-      },
-      changes: Object.entries(row.changes).map(([field, change]) => describeChange(field, change)),
+      ...shownEntry(row),
+      // A bulk action's other cards, under its first.
+      more: row.more.map(shownEntry),
     })),
+  };
+}
+
+type StoredEntry = Omit<Awaited<ReturnType<typeof listAuditEntries>>["rows"][number]["more"][number], "batchId">;
+
+/** An entry as the page reads it: names and sentences, never ids. */
+function shownEntry(row: StoredEntry) {
+  return {
+    id: row.id,
+    at: row.createdAt.toISOString(),
+    // A provisioning connection has no address: the second line says what it is.
+    actor: {
+      name: row.actorName,
+      email: row.actorEmail.startsWith(CONNECTION_PREFIX) ? "Provisioning (SCIM)" : row.actorEmail,
+    },
+    action: isAuditAction(row.action) ? AUDIT_ACTION_LABELS[row.action] : row.action,
+    target: {
+      kind: AUDIT_TARGET_LABELS[row.targetKind as AuditTargetKind] ?? row.targetKind,
+      label: row.targetLabel,
+    },
+    changes: Object.entries(row.changes).map(([field, change]) => describeChange(field, change)),
   };
 }
 
@@ -224,14 +235,22 @@ export default function AuditLog({ loaderData }: Route.ComponentProps) {
                   <span className="text-slate-500 dark:text-slate-400">{entry.target.kind.toLowerCase()}</span>{" "}
                   <span className="font-medium">{entry.target.label}</span>
                 </p>
-                {entry.changes.length ? (
-                  <ul className="mt-1 space-y-0.5 text-slate-600 dark:text-slate-300">
-                    {entry.changes.map((change) => (
-                      <li key={change} className="wrap-anywhere">
-                        {change}
-                      </li>
-                    ))}
-                  </ul>
+                <Changes changes={entry.changes} />
+                {entry.more.length ? (
+                  <details className="mt-2 rounded-lg border border-slate-200 dark:border-slate-700">
+                    <summary className="cursor-pointer px-3 py-1.5 font-medium text-slate-700 select-none dark:text-slate-300">
+                      and {entry.more.length.toLocaleString("en")} more {entry.more.length === 1 ? "card" : "cards"} in
+                      the same action
+                    </summary>
+                    <ul className="divide-y divide-slate-100 border-t border-slate-200 dark:divide-slate-800 dark:border-slate-700">
+                      {entry.more.map((other) => (
+                        <li key={other.id} className="px-3 py-2">
+                          <p className="font-medium wrap-anywhere">{other.target.label}</p>
+                          <Changes changes={other.changes} />
+                        </li>
+                      ))}
+                    </ul>
+                  </details>
                 ) : null}
               </div>
             </li>
@@ -241,5 +260,19 @@ export default function AuditLog({ loaderData }: Route.ComponentProps) {
 
       <Pagination page={page} pageCount={pageCount} path="/admin/audit" className="mt-4" />
     </div>
+  );
+}
+
+/** What one entry changed, a line a field. */
+function Changes({ changes }: { changes: string[] }) {
+  if (!changes.length) return null;
+  return (
+    <ul className="mt-1 space-y-0.5 text-slate-600 dark:text-slate-300">
+      {changes.map((change) => (
+        <li key={change} className="wrap-anywhere">
+          {change}
+        </li>
+      ))}
+    </ul>
   );
 }
