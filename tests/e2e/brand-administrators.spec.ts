@@ -54,6 +54,27 @@ test("an administrator makes Lena the administrator of Onyx Partners: on a phone
   await expectAccessible(theirs);
   await screenshot(theirs, "brand-administrator-brands-desktop-dark");
 
+  // Their brand's card template: the brand's office on every card of it, at once.
+  const office = "Onyx House, 1 Harbour Street";
+  const template = theirs.getByRole("dialog", { name: `Card template of ${ONYX.brand.name}` });
+  const officeValue = template.getByLabel(`Office on every card of ${ONYX.brand.name}`);
+  await theirs.getByRole("button", { name: `Card template of ${ONYX.brand.name}` }).click();
+  await officeValue.fill(office);
+  await expectAccessible(theirs);
+  await screenshot(theirs, "brand-template-desktop-dark");
+  await template.getByRole("button", { name: "Save template" }).click();
+  await expect(theirs.getByText(/^Template of Onyx Partners saved: \d+ cards? updated\.$/)).toBeVisible();
+  const card = await theirs.request.get(`/profile/${ONYX.person.username}`);
+  expect(await card.text()).toContain(office);
+  // On a phone the template reads as a list, a field a row; emptied, members fill in their own again.
+  await theirs.setViewportSize({ width: 390, height: 900 });
+  await theirs.getByRole("button", { name: `Card template of ${ONYX.brand.name}` }).click();
+  await screenshot(theirs, "brand-template-phone-dark");
+  await officeValue.fill("");
+  await template.getByRole("button", { name: "Save template" }).click();
+  await expect(theirs.getByText(/^Template of Onyx Partners saved/)).toBeVisible();
+  await theirs.setViewportSize({ width: 1280, height: 900 });
+
   // Their brand's figures: the brand is theirs alone, the period theirs to choose.
   await theirs.setViewportSize({ width: 390, height: 900 });
   await theirs.goto("/admin/analytics");

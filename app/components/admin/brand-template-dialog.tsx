@@ -52,7 +52,8 @@ export function BrandTemplateDialog({
         <p className="text-sm text-slate-600 dark:text-slate-400">
           What every card of {brand.name} starts with. A locked field is the brand's: its people cannot change it. A
           value filled in here is shown on every card of the brand, its contact file, wallet passes and e-mail
-          signature. Saving applies it to all {brand.profileCount} {brand.profileCount === 1 ? "card" : "cards"} at
+          signature. Saving applies it to{" "}
+          {brand.profileCount === 1 ? "the brand's card" : `all ${brand.profileCount.toLocaleString("en")} cards`} at
           once.
         </p>
         <fieldset disabled={busy}>

@@ -13,7 +13,7 @@ const PANEL =
  * dialog (which scrolls), on the dialog's own background.
  */
 export const DIALOG_FORM_ACTIONS =
-  "sticky bottom-0 -mx-6 -mb-6 flex flex-col-reverse gap-3 border-t border-slate-200 bg-white px-6 pt-5 pb-6 sm:flex-row sm:justify-end dark:border-slate-800 dark:bg-slate-900";
+  "sticky -bottom-6 -mx-6 -mb-6 flex flex-col-reverse gap-3 border-t border-slate-200 bg-white px-6 pt-5 pb-6 sm:flex-row sm:justify-end dark:border-slate-800 dark:bg-slate-900";
 
 export function Modal({
   open,
