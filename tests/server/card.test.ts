@@ -393,8 +393,10 @@ describe("the brand in the QR code", () => {
       }
       const download = await fetchImage(qrPngLoader, card.username, "qr.png");
       expect(scan(download.bytes), "the printable PNG").toBe(address);
-      const background = present(await cardBackground(card.username, 1920), "the background");
-      expect(scan(background), "the video-call background").toBe(address);
+      for (const width of [1920, 1280] as const) {
+        const background = present(await cardBackground(card.username, width), "the background");
+        expect(scan(background), `the video-call background at ${width} px`).toBe(address);
+      }
 
       await db
         .update(brands)

@@ -142,8 +142,9 @@ export class CardWriter {
     if (!card) throw new Error("Inserting the profile returned no row");
     this.#changed(card.id);
     // The card follows the policies and its brand's template from its first moment.
-    await conformCards(this.tx, eq(profiles.id, card.id));
-    const [conformed = card] = await this.tx.select().from(profiles).where(eq(profiles.id, card.id));
+    const [conformed = card] = (await conformCards(this.tx, eq(profiles.id, card.id))).length
+      ? await this.tx.select().from(profiles).where(eq(profiles.id, card.id))
+      : [card];
     // Who owns it and who it reports to read in the entry as the screens show them, not as ids.
     const { userId: _owner, claimedAt: _claimed, selfJoined: _self, managerId: _manager, ...recorded } = values;
     const changes = options.changes ?? changedFields(null, recorded, ["profilePhoto"]);
@@ -219,8 +220,9 @@ export class CardWriter {
       .returning();
     if (!claimed) return null;
     this.#changed(claimed.id);
-    await conformCards(this.tx, eq(profiles.id, claimed.id));
-    const [conformed = claimed] = await this.tx.select().from(profiles).where(eq(profiles.id, claimed.id));
+    const [conformed = claimed] = (await conformCards(this.tx, eq(profiles.id, claimed.id))).length
+      ? await this.tx.select().from(profiles).where(eq(profiles.id, claimed.id))
+      : [claimed];
     return conformed;
   }
 

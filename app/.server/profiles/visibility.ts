@@ -1,4 +1,4 @@
-import { and, eq, isNull, type SQL, sql } from "drizzle-orm";
+import { and, eq, isNull, or, type SQL, sql } from "drizzle-orm";
 import type { FieldErrors } from "~/lib/action-result";
 import {
   allowedVisibility,
@@ -21,6 +21,7 @@ import type { Queryable } from "../platform/db/client";
 import { db } from "../platform/db/client";
 import { brands, profiles, siteSettings } from "../platform/db/schema";
 import { ValidationError } from "../platform/errors";
+import { CARD_DETAIL_COLUMNS } from "./card-fields";
 
 /**
  * Who sees which detail of a card, decided here for every output: the page,
@@ -114,7 +115,7 @@ export function fieldPoliciesFromForm(values: Record<string, string>): FieldPoli
  * (docs/decisions/045-brand-templates.md). A locked field takes the policy's
  * visibility, an open one keeps its owner's choice or follows the default,
  * and a value the brand sets is written on each card of it. One statement
- * per brand among them. Returns the ids of the cards written.
+ * per brand among them. Returns the ids of the cards that changed.
  */
 export async function conformCards(tx: Queryable, where?: SQL): Promise<string[]> {
   const site = await getFieldPolicies(tx);
@@ -130,10 +131,21 @@ export async function conformCards(tx: Queryable, where?: SQL): Promise<string[]
     const policies = brandPolicies(site, template);
     const inGroup =
       group.brandId === null ? isNull(profiles.companyBrandId) : eq(profiles.companyBrandId, group.brandId);
+    const visibility = visibilityExpression(policies);
+    const values = brandValues(template);
+    // Only cards that differ are written: a card already in line (most, after an import) costs no new row version.
+    const differs = [
+      sql`${profiles.fieldVisibility} is distinct from ${visibility}`,
+      ...Object.entries(values).map(([key, value]) =>
+        Array.isArray(value)
+          ? sql`${profiles.links} is distinct from ${JSON.stringify(value)}::jsonb`
+          : sql`${CARD_DETAIL_COLUMNS[key as keyof typeof values]} is distinct from ${value}`,
+      ),
+    ];
     const rows = await tx
       .update(profiles)
-      .set({ fieldVisibility: visibilityExpression(policies), ...brandValues(template) })
-      .where(and(inGroup, where))
+      .set({ fieldVisibility: visibility, ...values })
+      .where(and(inGroup, where, or(...differs)))
       .returning({ id: profiles.id });
     for (const row of rows) written.push(row.id);
   }
