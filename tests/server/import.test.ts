@@ -60,7 +60,7 @@ describe("bulk import of cards from a CSV file", () => {
     await db.insert(brands).values({ name: "Northwind Traders" });
     const id = await upload(who, `${BOM}${EXCEL_FILE}\r\n`);
     const before = await preview(who, id);
-    expect(before.preview.counts).toEqual({ create: 4, update: 0, unchanged: 0, error: 0 });
+    expect(before.preview.counts).toEqual({ create: 4, update: 0, unchanged: 0, skip: 0, error: 0 });
     expect(before.preview.rows.map((row) => row.outcome)).toEqual(["create", "create", "create", "create"]);
 
     expect((await submit(who, id, "start")).status).toBe(302);
@@ -170,10 +170,15 @@ describe("bulk import of cards from a CSV file", () => {
       title: "Data Analyst",
       phone: "+91 98765 43210",
     });
-    // Disabled in the directory: not imported, and the report says why.
+    // Disabled in the directory: skipped, not counted as an error, and the report says why.
     expect(await cardsByEmail("gone.user@northwind.example")).toEqual([]);
-    const [disabled] = await db.select().from(importRows).where(eq(importRows.outcome, "error"));
-    expect(disabled?.detail).toContain("disabled in the directory");
+    const [disabled] = await db.select().from(importRows).where(eq(importRows.outcome, "skipped"));
+    expect(disabled?.detail).toBe("Skipped: the account is disabled in the directory this file came from");
+    const [entra] = await db
+      .select()
+      .from(imports)
+      .where(eq(imports.id, present(disabled, "the skipped row").importId));
+    expect(entra).toMatchObject({ skippedRows: 1, failedRows: 0 });
 
     await importFile(who, exported("google-contacts.csv"));
     expect((await cardsByEmail("ines.duarte@northwind.example"))[0]).toMatchObject({
@@ -280,7 +285,7 @@ describe("bulk import of cards from a CSV file", () => {
     expect(byRow.get(8)?.detail).toMatch(/^Enter a phone number/);
     expect(byRow.get(9)?.detail).toBe("Enter a first name");
     expect(byRow.get(10)?.detail).toMatch(/^Enter the whole address, starting with https:\/\//);
-    expect(before.counts).toEqual({ create: 2, update: 0, unchanged: 0, error: 7 });
+    expect(before.counts).toEqual({ create: 2, update: 0, unchanged: 0, skip: 0, error: 7 });
     const errorsOnly = await preview(who, id, "?show=errors");
     expect(errorsOnly.preview.rows.map((row) => row.rowNumber)).toEqual([3, 5, 6, 7, 8, 9, 10]);
 
@@ -333,7 +338,7 @@ describe("bulk import of cards from a CSV file", () => {
     // Ticked: the file's title and phone replace the card's.
     const secondId = await upload(who, file);
     const { preview: second } = await preview(who, secondId);
-    expect(second.counts).toEqual({ create: 0, update: 0, unchanged: 2, error: 0 });
+    expect(second.counts).toEqual({ create: 0, update: 0, unchanged: 2, skip: 0, error: 0 });
     await submit(who, secondId, "preview", { overwrite: ["title", "phone"] });
     const { preview: ticked } = await preview(who, secondId);
     expect(ticked.rows[0]).toMatchObject({ outcome: "update", detail: "Updates Job title, Phone" });
@@ -346,7 +351,13 @@ describe("bulk import of cards from a CSV file", () => {
     const stamps = await db.select({ id: profiles.id, updatedAt: profiles.updatedAt }).from(profiles);
     const thirdId = await upload(who, file);
     await submit(who, thirdId, "preview", { overwrite: ["title", "phone"] });
-    expect((await preview(who, thirdId)).preview.counts).toEqual({ create: 0, update: 0, unchanged: 2, error: 0 });
+    expect((await preview(who, thirdId)).preview.counts).toEqual({
+      create: 0,
+      update: 0,
+      unchanged: 2,
+      skip: 0,
+      error: 0,
+    });
     await submit(who, thirdId, "start", { overwrite: ["title", "phone"] });
     await runPendingImports();
     expect(await db.select({ id: profiles.id, updatedAt: profiles.updatedAt }).from(profiles)).toEqual(stamps);
@@ -367,7 +378,13 @@ describe("bulk import of cards from a CSV file", () => {
       .where(sql`${profiles.email} like '%@example.org' and ${profiles.email} <> ${who.email}`);
     expect(cards.map((card) => card.brand)).toEqual([created[0]?.id, created[0]?.id]);
     const againId = await upload(who, file);
-    expect((await preview(who, againId)).preview.counts).toEqual({ create: 0, update: 0, unchanged: 2, error: 0 });
+    expect((await preview(who, againId)).preview.counts).toEqual({
+      create: 0,
+      update: 0,
+      unchanged: 2,
+      skip: 0,
+      error: 0,
+    });
   });
 
   it("records each card an import changes (old and new values) and each brand it makes in the audit log, and a discarded import too", async () => {

@@ -120,6 +120,7 @@ export async function recentImports(actor: Actor, limit = 10) {
       createdCards: imports.createdCards,
       updatedCards: imports.updatedCards,
       failedRows: imports.failedRows,
+      skippedRows: imports.skippedRows,
       createdAt: imports.createdAt,
     })
     .from(imports)

@@ -35,6 +35,8 @@ export type RowPlan =
       kept: string[];
     }
   | { kind: "unchanged"; profileId: string; kept: string[] }
+  /** Left out on purpose, not a mistake in the file: an account disabled where the file came from. */
+  | { kind: "skip"; reason: string }
   | { kind: "error"; reason: string };
 
 export type ImportSettings = {
@@ -287,7 +289,7 @@ function formOf(card: StoredCard): Record<string, unknown> {
 export function planRow(row: SheetRow, settings: ImportSettings, context: PlanContext): RowPlan {
   const disabled = settings.disabled;
   if (disabled && disabled.values.includes((row.cells[disabled.index] ?? "").trim().toLowerCase())) {
-    return { kind: "error", reason: "Not imported: the account is disabled in the directory this file came from" };
+    return { kind: "skip", reason: "Skipped: the account is disabled in the directory this file came from" };
   }
   const values = rowValues(row.cells, settings.mapping);
   const email = emailKey(values.email);
@@ -431,6 +433,7 @@ export function describePlan(plan: RowPlan): string {
       return plan.kept.length
         ? `Keeps the card's own ${plan.kept.join(", ")} (not ticked to overwrite)`
         : "Already up to date";
+    case "skip":
     case "error":
       return plan.reason;
   }

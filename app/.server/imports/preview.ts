@@ -1,7 +1,16 @@
 import type { Actor } from "../platform/actor";
 import { db } from "../platform/db/client";
 import { getImport, importScope, settingsOf, sheetRows } from "./imports";
-import { describePlan, loadPlanContext, managerNotes, planRow, rowValues, type ShownField, shownFields } from "./plan";
+import {
+  describePlan,
+  loadPlanContext,
+  managerNotes,
+  planRow,
+  type RowPlan,
+  rowValues,
+  type ShownField,
+  shownFields,
+} from "./plan";
 
 export const PREVIEW_PAGE_ROWS = 50;
 
@@ -11,7 +20,7 @@ type PreviewRow = {
   email: string;
   /** Every other mapped field the row fills, so a wrong column ("Job title: Dr.") shows before cards are made. */
   fields: ShownField[];
-  outcome: "create" | "update" | "unchanged" | "error";
+  outcome: RowPlan["kind"];
   detail: string;
 };
 
@@ -25,7 +34,7 @@ export async function previewImport(actor: Actor, importId: string, options: { p
   const rows = await sheetRows(importId);
   const context = await loadPlanContext(db, rows, rows, settings.mapping, importScope(actor));
   const managers = await managerNotes(db, rows, settings.mapping);
-  const counts = { create: 0, update: 0, unchanged: 0, error: 0 };
+  const counts = { create: 0, update: 0, unchanged: 0, skip: 0, error: 0 };
   const listed: PreviewRow[] = [];
   for (const row of rows) {
     const plan = planRow(row, settings, context);
@@ -58,10 +67,11 @@ export async function previewImport(actor: Actor, importId: string, options: { p
 /** A row's detail with what happens to its manager: a new card always takes it, an existing one when ticked. */
 function withManager(
   detail: string,
-  kind: "create" | "update" | "unchanged" | "error",
+  kind: RowPlan["kind"],
   note: string | undefined,
   overwrite: readonly string[],
 ): string {
-  if (!note || kind === "error" || (kind !== "create" && !overwrite.includes("manager"))) return detail;
+  if (!note || kind === "error" || kind === "skip" || (kind !== "create" && !overwrite.includes("manager")))
+    return detail;
   return detail ? `${detail}; ${note.charAt(0).toLowerCase()}${note.slice(1)}` : note;
 }

@@ -56,7 +56,16 @@ type RunOptions = {
   beforeCommit?: (batch: number) => void | Promise<void>;
 };
 
-type BatchCounts = { created: number; updated: number; unchanged: number; failed: number };
+/** What a row's plan reads as once it is done. */
+const OUTCOME_OF = {
+  create: "created",
+  update: "updated",
+  unchanged: "unchanged",
+  skip: "skipped",
+  error: "error",
+} as const satisfies Record<RowPlan["kind"], string>;
+
+type BatchCounts = { created: number; updated: number; unchanged: number; skipped: number; failed: number };
 
 /**
  * Who an import's changes are recorded as: the administrator who started it,
@@ -319,12 +328,13 @@ async function runBatch(
       fileName: record.fileName,
       cards: context.cards,
     });
-    const counts: BatchCounts = { created: 0, updated: 0, unchanged: 0, failed: 0 };
+    const counts: BatchCounts = { created: 0, updated: 0, unchanged: 0, skipped: 0, failed: 0 };
     const outcomes = planned.map(({ row, plan }) => {
-      const outcome = plan.kind === "create" ? "created" : plan.kind === "update" ? "updated" : plan.kind;
+      const outcome = OUTCOME_OF[plan.kind];
       if (plan.kind === "create") counts.created++;
       else if (plan.kind === "update") counts.updated++;
       else if (plan.kind === "unchanged") counts.unchanged++;
+      else if (plan.kind === "skip") counts.skipped++;
       else counts.failed++;
       return { n: row.rowNumber, outcome, detail: describePlan(plan) };
     });
@@ -340,6 +350,7 @@ async function runBatch(
         updatedCards: sql`${imports.updatedCards} + ${counts.updated}`,
         unchangedRows: sql`${imports.unchangedRows} + ${counts.unchanged}`,
         failedRows: sql`${imports.failedRows} + ${counts.failed}`,
+        skippedRows: sql`${imports.skippedRows} + ${counts.skipped}`,
         heartbeatAt: new Date(),
       })
       .where(eq(imports.id, importId));

@@ -76,11 +76,12 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
       updated: record.updatedCards,
       unchanged: record.unchangedRows,
       failed: record.failedRows,
+      skipped: record.skippedRows,
     },
     errorsOnly,
     finished:
       justStarted && record.status === "done"
-        ? `The import finished: ${record.createdCards.toLocaleString("en-US")} new ${record.createdCards === 1 ? "card" : "cards"}, ${record.updatedCards.toLocaleString("en-US")} updated${record.failedRows ? `, ${record.failedRows.toLocaleString("en-US")} not imported` : ""}.`
+        ? `The import finished: ${record.createdCards.toLocaleString("en-US")} new ${record.createdCards === 1 ? "card" : "cards"}, ${record.updatedCards.toLocaleString("en-US")} updated${record.skippedRows ? `, ${record.skippedRows.toLocaleString("en-US")} skipped` : ""}${record.failedRows ? `, ${record.failedRows.toLocaleString("en-US")} not imported` : ""}.`
         : null,
   };
   if (record.status === "draft") {
@@ -204,6 +205,8 @@ const OUTCOME_STYLE = {
   update: "bg-blue-100 text-blue-800 dark:bg-blue-950 dark:text-blue-200",
   updated: "bg-blue-100 text-blue-800 dark:bg-blue-950 dark:text-blue-200",
   unchanged: "bg-slate-100 text-slate-700 dark:bg-slate-800 dark:text-slate-300",
+  skip: "bg-amber-100 text-amber-900 dark:bg-amber-950 dark:text-amber-200",
+  skipped: "bg-amber-100 text-amber-900 dark:bg-amber-950 dark:text-amber-200",
   error: "bg-red-100 text-red-800 dark:bg-red-950 dark:text-red-200",
 } as const;
 
@@ -213,6 +216,8 @@ const DOT_STYLE = {
   update: "bg-blue-500",
   updated: "bg-blue-500",
   unchanged: "bg-slate-400",
+  skip: "bg-amber-500",
+  skipped: "bg-amber-500",
   error: "bg-red-500",
 } as const;
 
@@ -222,6 +227,8 @@ const OUTCOME_TEXT = {
   update: "Update",
   updated: "Updated",
   unchanged: "Unchanged",
+  skip: "Skipped",
+  skipped: "Skipped",
   error: "Error",
 } as const;
 
@@ -409,6 +416,7 @@ function DraftView({ data, failure }: { data: DraftData; failure: Route.Componen
             ["New cards", counts.create, "create"],
             ["Updates", counts.update, "update"],
             ["Unchanged", counts.unchanged, "unchanged"],
+            ["Skipped", counts.skip, "skip"],
             ["Errors", counts.error, "error"],
           ]}
         />
@@ -482,6 +490,7 @@ function ProgressView({ data, failure }: { data: Data; failure: Route.ComponentP
             ["New cards", data.counts.created, "created"],
             ["Updated", data.counts.updated, "updated"],
             ["Unchanged", data.counts.unchanged, "unchanged"],
+            ["Skipped", data.counts.skipped, "skipped"],
             ["Not imported", data.counts.failed, "error"],
           ]}
         />
@@ -557,10 +566,12 @@ function ProgressView({ data, failure }: { data: Data; failure: Route.ComponentP
   );
 }
 
+/** The rows by outcome; skipped rows only when there are some, as most files have none. */
 function Counts({ items }: { items: [string, number, keyof typeof OUTCOME_STYLE][] }) {
+  const shown = items.filter(([, value, style]) => value > 0 || !(style === "skip" || style === "skipped"));
   return (
-    <dl className="grid grid-cols-2 gap-3 sm:grid-cols-4">
-      {items.map(([label, value, style]) => (
+    <dl className={cn("grid grid-cols-2 gap-3", shown.length > 4 ? "sm:grid-cols-5" : "sm:grid-cols-4")}>
+      {shown.map(([label, value, style]) => (
         <div key={label} className="rounded-xl border border-slate-200 p-3 dark:border-slate-800">
           <dt className="flex items-center gap-2 text-sm text-slate-600 dark:text-slate-400">
             <span aria-hidden className={cn("size-2.5 rounded-full", DOT_STYLE[style])} />

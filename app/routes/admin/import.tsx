@@ -139,7 +139,7 @@ export default function ImportPage({ loaderData, actionData }: Route.ComponentPr
                   <span className="text-sm text-slate-600 dark:text-slate-300">
                     {STATUS_TEXT[entry.status]}
                     {entry.status === "done"
-                      ? ` · ${entry.createdCards} new, ${entry.updatedCards} updated, ${entry.failedRows} not imported`
+                      ? ` · ${entry.createdCards} new, ${entry.updatedCards} updated${entry.skippedRows ? `, ${entry.skippedRows} skipped` : ""}, ${entry.failedRows} not imported`
                       : ""}
                   </span>
                 </Link>

@@ -541,6 +541,8 @@ export const imports = pgTable(
     updatedCards: integer("updated_cards").notNull().default(0),
     unchangedRows: integer("unchanged_rows").notNull().default(0),
     failedRows: integer("failed_rows").notNull().default(0),
+    /** Rows left out on purpose: accounts disabled where the file came from. */
+    skippedRows: integer("skipped_rows").notNull().default(0),
     /** Why the last run stopped before the end. */
     error: text("error"),
     /** Written with every batch: a running import whose heartbeat is old was left by a stopped server. */
@@ -563,7 +565,7 @@ export const importRows = pgTable(
     rowNumber: integer("row_number").notNull(),
     cells: jsonb("cells").$type<string[]>().notNull(),
     /** Null until the row is imported. */
-    outcome: text("outcome", { enum: ["created", "updated", "unchanged", "error"] }),
+    outcome: text("outcome", { enum: ["created", "updated", "unchanged", "skipped", "error"] }),
     /** The error, or the fields an update changed. */
     detail: text("detail"),
   },
