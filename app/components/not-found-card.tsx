@@ -31,7 +31,18 @@ export function GoneCard({ member }: { member: { to: string; label: string } }) 
     : [];
   return (
     <StatusPage
-      icon={<UserRoundMinus aria-hidden className="size-7" />}
+      icon={
+        contact?.logoUrl ? (
+          // The brand the card belonged to, where the card was.
+          <img
+            src={contact.logoUrl}
+            alt={contact.name ? `${contact.name} logo` : ""}
+            className="size-full rounded-full bg-white object-contain p-2"
+          />
+        ) : (
+          <UserRoundMinus aria-hidden className="size-7" />
+        )
+      }
       title="This card is no longer active"
       member={member}
     >
@@ -60,7 +71,13 @@ export function GoneCard({ member }: { member: { to: string; label: string } }) 
   );
 }
 
-type Contact = { name: string | null; email: string | null; phone: string | null; website: string | null };
+type Contact = {
+  name: string | null;
+  email: string | null;
+  phone: string | null;
+  website: string | null;
+  logoUrl?: string | null;
+};
 
 /** The company's contact a 410 answer carries, when it carries one. */
 function contactOf(data: unknown): Contact | null {

@@ -234,15 +234,18 @@ export function ProfileGridCard({ person }: { person: DirectoryPerson }) {
   );
 }
 
-export function ProfileListRow({ person }: { person: DirectoryPerson }) {
+export function ProfileListRow({ person, anchor }: { person: DirectoryPerson; anchor?: string }) {
   const name = fullName(person);
   const scope = brandScope(person.brand);
   return (
     <li
+      id={anchor}
       className={cn(
         "flex flex-col gap-3 px-4 py-4 sm:flex-row sm:items-center sm:gap-4 sm:px-6",
         // On a phone, a row of a phone book: photo, name, brand and title, the whole row opening the card.
         "max-sm:relative max-sm:py-2.5",
+        // Where the A–Z index leads: clear of the top bar and the search above it.
+        "scroll-mt-52",
         scope.className,
       )}
       style={scope.style}

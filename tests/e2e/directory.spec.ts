@@ -127,4 +127,32 @@ test.describe("at phone width", () => {
     await row.click({ position: { x: 120, y: 20 } });
     await expect(page).toHaveURL(/\/profile\/noah\.fischer\?src=directory$/);
   });
+
+  test("the search and its filters stay in reach as the people scroll, and an A–Z strip leads to a letter", async ({
+    page,
+    login,
+  }) => {
+    await login("member");
+    await page.goto("/directory");
+    const search = page.getByPlaceholder("Search by name, email, username, or bio...");
+    await page.evaluate(() => window.scrollTo(0, 1500));
+    await expect(search).toBeInViewport();
+    await expect(page.getByLabel("Department", { exact: true })).toBeInViewport();
+    const strip = page.getByRole("navigation", { name: "Jump to a letter" });
+    const last = strip.getByRole("link").last();
+    const letter = ((await last.textContent()) ?? "").trim();
+    await last.click();
+    await expect(page).toHaveURL(new RegExp(`#letter-${letter}$`));
+    await expect(page.locator(`#letter-${letter}`)).toBeInViewport();
+    await expect(search).toBeInViewport();
+    for (const theme of ["light", "dark"] as const) {
+      await page.emulateMedia({ colorScheme: theme });
+      await expectAccessible(page);
+      await screenshot(page, `directory-a-z-phone-${theme}`);
+    }
+    // A search has no index: its few results need none.
+    await search.fill("fischer");
+    await expect(page.getByRole("heading", { name: "1 Profile", exact: true })).toBeVisible();
+    await expect(strip).toHaveCount(0);
+  });
 });

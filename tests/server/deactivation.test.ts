@@ -287,12 +287,26 @@ describe("deactivating a card", () => {
       email: "hello@northwind.example",
       phone: "+44 20 7946 0000",
       website: "https://labs.example/",
+      logoUrl: null,
     });
     expect(await gone(plain.profile.username)).toEqual({
       name: "Northwind Group",
       email: "hello@northwind.example",
       phone: "+44 20 7946 0000",
       website: "https://northwind.example/",
+      logoUrl: null,
+    });
+    // A brand with a logo and a main phone on every card shows both where the card was.
+    await db
+      .update(brands)
+      .set({
+        logo: "brands/labs-logo.png",
+        template: { phone: { visibility: null, locked: true, value: "+44 20 7946 0100" } },
+      })
+      .where(eq(brands.id, brand!.id));
+    expect(await gone(branded.profile.username)).toMatchObject({
+      phone: "+44 20 7946 0100",
+      logoUrl: expect.stringContaining("brands/labs-logo.png"),
     });
   });
 

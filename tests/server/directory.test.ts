@@ -208,3 +208,37 @@ describe("directory facets", () => {
     expect(result.status).toBe(400);
   });
 });
+
+describe("the phone directory's A–Z index", () => {
+  it("leads each letter to the page its first first name is on, within the filters; a search has none", async () => {
+    const [acme] = await db.insert(brands).values({ name: "Acme Freight" }).returning();
+    // 30 people whose names begin with A, then 3 with C (one of them at Acme), then one Zoë: C begins on page 2.
+    await people([
+      ...Array.from({ length: 30 }, (_, index) => ({
+        firstName: `Ada${String(index).padStart(2, "0")}`,
+        lastName: "A",
+      })),
+      { firstName: "Cai", lastName: "C", companyBrandId: acme!.id },
+      { firstName: "Cleo", lastName: "C" },
+      { firstName: "Cy", lastName: "C" },
+      { firstName: "Zoë", lastName: "Z" },
+    ]);
+    const member = await createMember({ firstName: "Mira", lastName: "Member" });
+    type Loaded = { letters: { letter: string; page: number | null }[]; entries: { firstName: string }[] };
+    const load = async (search: string) =>
+      (await run(directoryLoader, getRequest(`/directory${search}`, member.cookie), {}, member.viewer)).data as Loaded;
+    const pages = (loaded: Loaded) =>
+      Object.fromEntries(
+        loaded.letters.filter((entry) => entry.page !== null).map((entry) => [entry.letter, entry.page]),
+      );
+
+    const all = await load("");
+    expect(all.letters).toHaveLength(26);
+    expect(pages(all)).toEqual({ A: 1, C: 2, M: 2, Z: 2 });
+    const second = await load("?page=2");
+    expect(second.entries[30 - DIRECTORY_PAGE_SIZE]?.firstName).toBe("Cai");
+
+    expect(pages(await load(`?brand=${acme!.id}`))).toEqual({ C: 1 });
+    expect((await load("?q=cleo")).letters).toEqual([]);
+  });
+});

@@ -1,7 +1,10 @@
 import { and, eq, isNotNull, isNull, or, type SQL, sql } from "drizzle-orm";
 import type { AnyPgColumn } from "drizzle-orm/pg-core";
+import { brandValues } from "~/lib/card-fields";
+import { mediaUrl } from "~/lib/media";
 import { decide } from "~/lib/permissions";
 import { changeableProfiles } from "../access/scope";
+import { templateFrom } from "../brands/template";
 import type { Actor } from "../platform/actor";
 import { db, type Queryable } from "../platform/db/client";
 import { brands, profiles, sessions, siteSettings, usernameRedirects } from "../platform/db/schema";
@@ -105,6 +108,8 @@ export type CompanyContact = {
   email: string | null;
   phone: string | null;
   website: string | null;
+  /** The card's brand's logo, shown where the card was; null without one. */
+  logoUrl: string | null;
 };
 
 /**
@@ -122,6 +127,8 @@ export async function deactivatedCardResponse(
     .select({
       website: brands.website,
       brandName: brands.name,
+      brandLogo: brands.logo,
+      brandTemplate: brands.template,
       behaviour: siteSettings.deactivatedCards,
       companyName: siteSettings.companyName,
       siteWebsite: siteSettings.website,
@@ -147,8 +154,15 @@ export async function deactivatedCardResponse(
     contact: {
       name: row.brandName ?? row.companyName,
       email: row.email,
-      phone: row.phone,
+      // The brand's main phone, when its template gives every card one, before the company's.
+      phone: brandPhone(row.brandTemplate) ?? row.phone,
       website: row.website ?? row.siteWebsite,
+      logoUrl: mediaUrl(row.brandLogo),
     },
   };
+}
+
+function brandPhone(template: unknown): string | null {
+  const phone = brandValues(templateFrom(template)).phone;
+  return typeof phone === "string" ? phone : null;
 }

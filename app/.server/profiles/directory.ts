@@ -185,6 +185,33 @@ export function directoryBrandOptions() {
 
 export type Facet<Value> = { value: Value; label: string; count: number }[];
 
+const LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ".split("");
+
+/**
+ * The phone directory's A–Z index: for each letter, whether a first name
+ * among the people found begins with it, and the page it begins on (the
+ * directory is in first-name order, as the database orders names). Browsing
+ * only: a search has no index. Cached between requests as totals are.
+ */
+export async function directoryLetters(query: DirectoryQuery): Promise<{ letter: string; page: number | null }[]> {
+  if (query.q) return [];
+  const { page: _page, ...filters } = query;
+  return cachedValue(`letters ${JSON.stringify(filters)}`, async () => {
+    const columns = LETTERS.map(
+      (letter, index) =>
+        sql`count(*) filter (where ${profiles.firstName} < ${letter})::int as ${sql.raw(`before_${index}`)},
+          count(*) filter (where upper(left(${profiles.firstName}, 1)) = ${letter})::int as ${sql.raw(`with_${index}`)}`,
+    );
+    const [row] = rowsOf(
+      await db.execute(sql`select ${sql.join(columns, sql`, `)} from ${profiles} where ${directoryConditions(query)}`),
+    ) as Record<string, number>[];
+    return LETTERS.map((letter, index) => ({
+      letter,
+      page: row?.[`with_${index}`] ? Math.floor((row[`before_${index}`] ?? 0) / DIRECTORY_PAGE_SIZE) + 1 : null,
+    }));
+  });
+}
+
 /**
  * How many people each brand, department and office has among those the rest
  * of the search finds: each facet counted with every filter but its own, so

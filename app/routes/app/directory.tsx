@@ -5,6 +5,7 @@ import { parseQuery } from "~/.server/http/responses";
 import {
   directoryBrandOptions,
   directoryFacets,
+  directoryLetters,
   parseDirectoryQuery,
   searchDirectory,
 } from "~/.server/profiles/directory";
@@ -41,12 +42,13 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const viewer = context.get(viewerContext);
   const canSeeClaims = can(viewer.role, "read:claim-status:any");
   const query = parseQuery(() => parseDirectoryQuery(new URL(request.url), { canFilterStatus: canSeeClaims }));
-  const [result, brands, facets] = await Promise.all([
+  const [result, brands, facets, letters] = await Promise.all([
     searchDirectory(query, { includeClaimStatus: canSeeClaims, viewer }),
     directoryBrandOptions(),
     directoryFacets(query),
+    directoryLetters(query),
   ]);
-  return { ...result, query, brands, facets, canSeeClaims, view: viewFrom(request) };
+  return { ...result, query, brands, facets, letters, canSeeClaims, view: viewFrom(request) };
 }
 
 /** A facet's choice with how many people it has among those found. */
@@ -62,7 +64,7 @@ function facetOptions(all: string, facet: { value: string; label: string; count:
 }
 
 export default function Directory({ loaderData }: Route.ComponentProps) {
-  const { entries, total, page, pageCount, query, brands, facets, canSeeClaims } = loaderData;
+  const { entries, total, page, pageCount, query, brands, facets, letters, canSeeClaims } = loaderData;
   const brandCounts = new Map(facets.brand.map((facet) => [facet.value, facet.count]));
   const navigation = useNavigation();
   const [view, setView] = useState(loaderData.view);
@@ -75,6 +77,16 @@ export default function Directory({ loaderData }: Route.ComponentProps) {
     office: query.office ?? "",
     status: query.status,
   });
+
+  // The first person of each letter on this page is where the A–Z index leads.
+  const letterAnchors = new Map<string, string>();
+  const anchored = new Set<string>();
+  for (const person of entries) {
+    const letter = person.firstName.charAt(0).toUpperCase();
+    if (anchored.has(letter)) continue;
+    anchored.add(letter);
+    letterAnchors.set(person.id, `letter-${letter}`);
+  }
 
   function chooseView(next: "grid" | "list") {
     setView(next);
@@ -94,7 +106,9 @@ export default function Directory({ loaderData }: Route.ComponentProps) {
         role="search"
         aria-label="Search the directory"
         className={cn(
+          // On a phone the search and its filters stay in reach under the top bar while the people scroll.
           "mb-6 grid grid-cols-1 gap-3 rounded-2xl border border-slate-200 bg-white p-4 shadow-sm sm:grid-cols-2 dark:border-slate-800 dark:bg-slate-900",
+          "max-sm:sticky max-sm:top-16 max-sm:z-20 max-sm:-mx-4 max-sm:gap-2 max-sm:rounded-none max-sm:border-x-0 max-sm:p-3",
           canSeeClaims
             ? "lg:grid-cols-[minmax(0,2fr)_repeat(4,minmax(0,1fr))_auto]"
             : "lg:grid-cols-[minmax(0,2fr)_repeat(3,minmax(0,1fr))_auto]",
@@ -110,46 +124,48 @@ export default function Directory({ loaderData }: Route.ComponentProps) {
             defaultValue={query.q}
           />
         </div>
-        <FilterSelect
-          id="directory-brand"
-          label="Brand"
-          name="brand"
-          defaultValue={query.brand ? String(query.brand) : ""}
-          options={BRAND_OPTIONS(brands).map((option) =>
-            option.value
-              ? { ...option, label: withCount(option.label, brandCounts.get(Number(option.value))) }
-              : option,
-          )}
-        />
-        <FilterSelect
-          id="directory-department"
-          label="Department"
-          name="department"
-          defaultValue={query.department ?? ""}
-          options={facetOptions("All Departments", facets.department)}
-        />
-        <FilterSelect
-          id="directory-office"
-          label="Office"
-          name="office"
-          defaultValue={query.office ?? ""}
-          options={facetOptions("All Offices", facets.office)}
-        />
-        {canSeeClaims ? (
+        <div className="flex gap-2 overflow-x-auto max-sm:-mx-3 max-sm:px-3 max-sm:[&_select]:min-w-[9.5rem] sm:contents">
           <FilterSelect
-            id="directory-status"
-            label="Status"
-            name="status"
-            defaultValue={query.status}
-            options={STATUS_OPTIONS}
+            id="directory-brand"
+            label="Brand"
+            name="brand"
+            defaultValue={query.brand ? String(query.brand) : ""}
+            options={BRAND_OPTIONS(brands).map((option) =>
+              option.value
+                ? { ...option, label: withCount(option.label, brandCounts.get(Number(option.value))) }
+                : option,
+            )}
           />
-        ) : null}
-        <button
-          type="submit"
-          className="h-10 rounded-lg bg-brand-solid px-4 text-sm font-medium text-brand-on-solid hover:brightness-110"
-        >
-          Search
-        </button>
+          <FilterSelect
+            id="directory-department"
+            label="Department"
+            name="department"
+            defaultValue={query.department ?? ""}
+            options={facetOptions("All Departments", facets.department)}
+          />
+          <FilterSelect
+            id="directory-office"
+            label="Office"
+            name="office"
+            defaultValue={query.office ?? ""}
+            options={facetOptions("All Offices", facets.office)}
+          />
+          {canSeeClaims ? (
+            <FilterSelect
+              id="directory-status"
+              label="Status"
+              name="status"
+              defaultValue={query.status}
+              options={STATUS_OPTIONS}
+            />
+          ) : null}
+          <button
+            type="submit"
+            className="h-10 rounded-lg bg-brand-solid px-4 text-sm font-medium text-brand-on-solid hover:brightness-110"
+          >
+            Search
+          </button>
+        </div>
       </Form>
 
       <div className="mb-4 flex flex-wrap items-center justify-between gap-3">
@@ -198,13 +214,14 @@ export default function Directory({ loaderData }: Route.ComponentProps) {
         </fieldset>
       </div>
 
-      <div className={cn("transition-opacity", searching && "opacity-60")}>
+      <LetterIndex letters={letters} query={query} />
+      <div className={cn("transition-opacity", searching && "opacity-60", letters.length > 0 && "max-sm:pr-2")}>
         {entries.length === 0 ? (
           <EmptyState Icon={SearchX} title="No profiles found" text="Try adjusting your search or filter criteria." />
         ) : view === "grid" ? (
           <ul className="grid grid-cols-1 gap-4 max-sm:gap-2 sm:grid-cols-2 lg:grid-cols-3 2xl:grid-cols-4">
             {entries.map((person) => (
-              <li key={person.id}>
+              <li key={person.id} id={letterAnchors.get(person.id)} className="scroll-mt-52">
                 <ProfileGridCard person={person} />
               </li>
             ))}
@@ -212,7 +229,7 @@ export default function Directory({ loaderData }: Route.ComponentProps) {
         ) : (
           <ul className="divide-y divide-slate-100 overflow-hidden rounded-2xl border border-slate-200 bg-white shadow-sm dark:divide-slate-800 dark:border-slate-800 dark:bg-slate-900">
             {entries.map((person) => (
-              <ProfileListRow key={person.id} person={person} />
+              <ProfileListRow key={person.id} person={person} anchor={letterAnchors.get(person.id)} />
             ))}
           </ul>
         )}
@@ -220,5 +237,55 @@ export default function Directory({ loaderData }: Route.ComponentProps) {
 
       <Pagination page={page} pageCount={pageCount} className="mt-8" />
     </div>
+  );
+}
+
+/**
+ * On a phone, an A–Z strip at the screen's edge, as a phone's contacts have:
+ * each letter leads to the page and the first person whose first name begins
+ * with it; a letter nobody's name begins with is shown faded, not a link.
+ */
+function LetterIndex({
+  letters,
+  query,
+}: {
+  letters: { letter: string; page: number | null }[];
+  query: { brand: number | null; department: string | null; office: string | null; status: string };
+}) {
+  if (letters.length === 0) return null;
+  const hrefOf = (letter: string, page: number) => {
+    const params = new URLSearchParams();
+    if (query.brand) params.set("brand", String(query.brand));
+    if (query.department) params.set("department", query.department);
+    if (query.office) params.set("office", query.office);
+    if (query.status && query.status !== "all") params.set("status", query.status);
+    if (page > 1) params.set("page", String(page));
+    return `/directory${params.size ? `?${params}` : ""}#letter-${letter}`;
+  };
+  return (
+    <nav aria-label="Jump to a letter" className="fixed top-1/2 right-0 z-10 -translate-y-1/2 sm:hidden">
+      <ol className="flex flex-col items-center">
+        {letters.map(({ letter, page }) => (
+          <li key={letter}>
+            {page === null ? (
+              <span
+                aria-hidden
+                className="block w-5 text-center text-[11px] leading-[15px] text-slate-300 dark:text-slate-600"
+              >
+                {letter}
+              </span>
+            ) : (
+              <a
+                href={hrefOf(letter, page)}
+                aria-label={`People whose first name begins with ${letter}`}
+                className="block w-5 rounded text-center text-[11px] leading-[15px] font-semibold text-brand-ink focus-visible:outline-2"
+              >
+                {letter}
+              </a>
+            )}
+          </li>
+        ))}
+      </ol>
+    </nav>
   );
 }
