@@ -1,6 +1,7 @@
 import { Search } from "lucide-react";
-import { useEffect, useRef } from "react";
+import { type ReactNode, useEffect, useRef } from "react";
 import { useSubmit } from "react-router";
+import { cn } from "~/lib/cn";
 
 /** Typing settles for this long before the search runs. */
 const SEARCH_DEBOUNCE_MS = 250;
@@ -123,3 +124,21 @@ export const STATUS_OPTIONS = [
   { value: "claimed", label: "Claimed" },
   { value: "unclaimed", label: "Unclaimed" },
 ];
+
+/**
+ * A search form's filters: on a phone, one row that scrolls sideways, so the
+ * results start near the top of the screen; wider, each filter takes its
+ * place in the form's own grid.
+ */
+export function FilterRow({ children, className }: { children: ReactNode; className?: string }) {
+  return (
+    <div
+      className={cn(
+        "flex gap-2 overflow-x-auto max-sm:[&>*]:shrink-0 max-sm:[&_select]:w-40 sm:contents",
+        className,
+      )}
+    >
+      {children}
+    </div>
+  );
+}

@@ -1,3 +1,4 @@
+import type { CardFieldKey } from "./card-fields";
 /**
  * What the administrator's dashboard page receives. Written out here, so the
  * components that render it need nothing from the server code; the server's
@@ -125,5 +126,6 @@ export type DashboardData = {
   stats: OverviewStats;
   recent: RecentMember[];
   management: ProfileManagementData | null;
-  brands: { id: number; name: string; active: boolean }[];
+  /** The brands within reach, each with the fields its template sets on every card of it. */
+  brands: { id: number; name: string; active: boolean; setFields: CardFieldKey[] }[];
 };

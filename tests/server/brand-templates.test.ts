@@ -8,7 +8,7 @@ import { cardForViewer, getCardByUsername } from "~/.server/profiles/get-card";
 import { signatureOfCard } from "~/.server/profiles/signature";
 import { applePassFields } from "~/.server/wallet/pass-fields";
 import { action as brandsAction } from "~/routes/admin/brands";
-import { action as profilesAction } from "~/routes/admin/profiles";
+import { action as profilesAction, loader as profilesLoader } from "~/routes/admin/profiles";
 import { action as createAction } from "~/routes/admin/profiles-create";
 import { loader as editLoader } from "~/routes/app/profile-edit";
 import { loader as cardLoader } from "~/routes/profile/$username";
@@ -174,6 +174,31 @@ describe("a brand's card template", () => {
     // Their own title is saved; the brand's office, and the department they may not set, are not theirs to change.
     expect(card).toMatchObject({ title: "Chef", office: HQ, department: null });
     expect(card.fieldVisibility.department).toBe("colleagues");
+  });
+
+  it("shows an administrator which fields the card's brand sets, and keeps the brand's value when they save", async () => {
+    const { aurora, admin, colleague } = await group();
+    await saveTemplate(admin, aurora.id, { "template.office.value": HQ });
+    const list = await run(profilesLoader, getRequest("/admin/profiles", admin.cookie), {}, admin.viewer);
+    const listed = (list.data as { brands: { name: string; setFields: string[] }[] }).brands;
+    expect(listed.find((brand) => brand.name === "Aurora Foods")?.setFields).toEqual(["office"]);
+
+    const card = await cardOf(colleague.id);
+    const saved = await post(admin, profilesAction, "/admin/profiles", {
+      redirectTo: "/admin/profiles",
+      intent: "update",
+      id: card.id,
+      firstName: card.firstName,
+      lastName: card.lastName,
+      username: card.username,
+      email: card.email,
+      companyBrandId: String(aurora.id),
+      office: "Somewhere else",
+      title: "Buyer",
+      version: card.updatedAt.toISOString(),
+    });
+    expect(saved.status, JSON.stringify(saved.data)).toBe(302);
+    expect(await cardOf(colleague.id)).toMatchObject({ title: "Buyer", office: HQ });
   });
 
   it("is taken by a card the moment it joins the brand: made for it, or moved into it", async () => {

@@ -1,7 +1,9 @@
 import { asc } from "drizzle-orm";
+import { brandValues, type CardFieldKey } from "~/lib/card-fields";
 import type { DashboardData, DashboardTab } from "~/lib/dashboard";
 import { mediaUrl } from "~/lib/media";
 import { reachOf } from "../access/scope";
+import { templateFrom } from "../brands/template";
 import { invitationSummary } from "../invitations/summary";
 import type { Actor } from "../platform/actor";
 import { db } from "../platform/db/client";
@@ -26,7 +28,7 @@ export async function loadDashboard(actor: Actor, url: URL, forcedTab?: Dashboar
     overview
       ? []
       : db
-          .select({ id: brands.id, name: brands.name, active: brands.active })
+          .select({ id: brands.id, name: brands.name, active: brands.active, template: brands.template })
           .from(brands)
           .where(reach.brands)
           .orderBy(asc(brands.name)),
@@ -55,6 +57,10 @@ export async function loadDashboard(actor: Actor, url: URL, forcedTab?: Dashboar
           invitedAt: invitedAt ? invitedAt.toISOString() : null,
         })),
       },
-    brands: brandList,
+    // The fields each brand's template sets on every card of it: the edit form shows them as the brand's.
+    brands: brandList.map(({ template, ...brand }) => ({
+      ...brand,
+      setFields: Object.keys(brandValues(templateFrom(template))) as CardFieldKey[],
+    })),
   };
 }

@@ -34,7 +34,14 @@ import { FormAlert } from "~/components/form-alert";
 import { ImagePicker } from "~/components/image-picker";
 import { Pagination } from "~/components/pagination";
 import { ProfileFormFields, profileFormValues } from "~/components/profile-form-fields";
-import { BRAND_OPTIONS, FilterSelect, SearchBox, STATUS_OPTIONS, useLiveSearch } from "~/components/search-form";
+import {
+  BRAND_OPTIONS,
+  FilterRow,
+  FilterSelect,
+  SearchBox,
+  STATUS_OPTIONS,
+  useLiveSearch,
+} from "~/components/search-form";
 import { Alert } from "~/components/ui/alert";
 import { Button, buttonClasses } from "~/components/ui/button";
 import { Confirm, DIALOG_FORM_ACTIONS, Modal } from "~/components/ui/dialog";
@@ -131,37 +138,39 @@ export function ProfileManagement({
             placeholder="Search by name, email or username..."
             defaultValue={query.q}
           />
-          <FilterSelect
-            id="admin-brand"
-            label="Brand"
-            name="brand"
-            defaultValue={query.brand ? String(query.brand) : ""}
-            options={BRAND_OPTIONS(brands)}
-          />
-          <FilterSelect
-            id="admin-status"
-            label="Status"
-            name="status"
-            defaultValue={query.status}
-            options={STATUS_OPTIONS}
-          />
-          <FilterSelect
-            id="admin-invitation"
-            label="Invitation"
-            name="invitation"
-            defaultValue={query.invitation}
-            options={INVITATION_OPTIONS}
-          />
-          <FilterSelect
-            id="admin-state"
-            label="Card"
-            name="state"
-            defaultValue={query.state}
-            options={CARD_STATE_OPTIONS}
-          />
-          <Button type="submit" variant="secondary">
-            Search
-          </Button>
+          <FilterRow>
+            <FilterSelect
+              id="admin-brand"
+              label="Brand"
+              name="brand"
+              defaultValue={query.brand ? String(query.brand) : ""}
+              options={BRAND_OPTIONS(brands)}
+            />
+            <FilterSelect
+              id="admin-status"
+              label="Status"
+              name="status"
+              defaultValue={query.status}
+              options={STATUS_OPTIONS}
+            />
+            <FilterSelect
+              id="admin-invitation"
+              label="Invitation"
+              name="invitation"
+              defaultValue={query.invitation}
+              options={INVITATION_OPTIONS}
+            />
+            <FilterSelect
+              id="admin-state"
+              label="Card"
+              name="state"
+              defaultValue={query.state}
+              options={CARD_STATE_OPTIONS}
+            />
+            <Button type="submit" variant="secondary">
+              Search
+            </Button>
+          </FilterRow>
         </Form>
 
         {rows.length === 0 ? (
@@ -634,12 +643,15 @@ function EditProfileDialog({
   row: Row;
   /** A brand administrator keeps every card in one of their brands. */
   brandRequired: boolean;
-  brands: { id: number; name: string; active: boolean }[];
+  brands: DashboardData["brands"];
   returnTo: string;
   onClose: () => void;
 }) {
   const { fetcher, busy: saving, failure: failed, onSubmit } = useDialogFetcher(onClose);
   const pickable = brands.filter((brand) => brand.active || brand.id === row.companyBrandId);
+  // A value the card's brand sets on all its cards is changed in the brand's template, not here.
+  const brand = brands.find((one) => one.id === row.companyBrandId);
+  const locked = Object.fromEntries((brand?.setFields ?? []).map((field) => [field, brand?.name ?? ""]));
   return (
     <Modal open onOpenChange={(open) => !open && onClose()} title={`Edit Profile: ${fullName(row)}`} wide>
       <fetcher.Form
@@ -663,6 +675,7 @@ function EditProfileDialog({
           bioRows={3}
           disabled={saving}
           withManager
+          locked={locked}
         />
         <div className={DIALOG_FORM_ACTIONS}>
           <Button variant="secondary" onClick={onClose}>

@@ -13,7 +13,14 @@ import { EmptyState } from "~/components/empty-state";
 import { PageHeader } from "~/components/page-header";
 import { Pagination } from "~/components/pagination";
 import { ProfileGridCard, ProfileListRow } from "~/components/profile-card";
-import { BRAND_OPTIONS, FilterSelect, SearchBox, STATUS_OPTIONS, useLiveSearch } from "~/components/search-form";
+import {
+  BRAND_OPTIONS,
+  FilterRow,
+  FilterSelect,
+  SearchBox,
+  STATUS_OPTIONS,
+  useLiveSearch,
+} from "~/components/search-form";
 import { Spinner } from "~/components/ui/spinner";
 import { cn } from "~/lib/cn";
 import { can } from "~/lib/permissions";
@@ -124,7 +131,7 @@ export default function Directory({ loaderData }: Route.ComponentProps) {
             defaultValue={query.q}
           />
         </div>
-        <div className="flex gap-2 overflow-x-auto max-sm:-mx-3 max-sm:px-3 max-sm:[&_select]:min-w-[9.5rem] sm:contents">
+        <FilterRow className="max-sm:-mx-3 max-sm:px-3">
           <FilterSelect
             id="directory-brand"
             label="Brand"
@@ -165,7 +172,7 @@ export default function Directory({ loaderData }: Route.ComponentProps) {
           >
             Search
           </button>
-        </div>
+        </FilterRow>
       </Form>
 
       <div className="mb-4 flex flex-wrap items-center justify-between gap-3">
