@@ -133,10 +133,7 @@ export const STATUS_OPTIONS = [
 export function FilterRow({ children, className }: { children: ReactNode; className?: string }) {
   return (
     <div
-      className={cn(
-        "flex gap-2 overflow-x-auto max-sm:[&>*]:shrink-0 max-sm:[&_select]:w-40 sm:contents",
-        className,
-      )}
+      className={cn("flex gap-2 overflow-x-auto max-sm:[&>*]:shrink-0 max-sm:[&_select]:w-40 sm:contents", className)}
     >
       {children}
     </div>
