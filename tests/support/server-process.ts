@@ -26,14 +26,35 @@ export type Running = {
   exited: Promise<Exit>;
 };
 
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
+/**
+ * A port nothing listens on, for a server a test is about to start. Taken below the
+ * kernel's ephemeral range (which starts at 32768), so no outgoing connection of a
+ * busy machine can hold it by the time the server binds it, and from a slice of its
+ * own per test worker, so two workers never pick the same one.
+ */
+export async function freePort(): Promise<number> {
+  const worker = Number(process.env.VITEST_POOL_ID ?? process.env.VITEST_WORKER_ID ?? 0) % 8;
+  const sliceSize = 2_000;
+  const sliceStart = 16_000 + worker * sliceSize;
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const port = sliceStart + Math.floor(Math.random() * sliceSize);
+    if (handedOut.has(port)) continue;
+    if (await isFree(port)) {
+      handedOut.add(port);
+      return port;
+    }
+  }
+  throw new Error(`no free port between ${sliceStart} and ${sliceStart + sliceSize}`);
+}
+
+/** Ports this worker gave a test already: a stopped server's port may still be free, but is not handed out twice. */
+const handedOut = new Set<number>();
+
+function isFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
     const probe = net.createServer();
-    probe.once("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
-      const { port } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(port));
-    });
+    probe.once("error", () => resolve(false));
+    probe.listen(port, () => probe.close(() => resolve(true)));
   });
 }
 
@@ -149,18 +170,26 @@ export async function startServer(
     nodeArgs?: string[];
   } = {},
 ): Promise<ServerProcess> {
-  const port = options.port ?? (await freePort());
   // Without a data directory of its own, a copy of one migrated already: the migrations of a
   // new one cost about 0.8 s of each start (a new installation's start has tests of its own).
   const dataDir = options.dataDir ?? (options.databaseUrl ? scratchDir() : await migratedDataDir());
-  const running = launch(
-    process.execPath,
-    [...(options.nodeArgs ?? []), "server.js"],
-    { ...serverEnv({ port, dataDir, databaseUrl: options.databaseUrl }), ...options.env },
-    { umask: options.umask },
-  );
-  await running.waitForOutput(/Namecard is listening/, 90_000);
-  return { ...running, port, url: `http://127.0.0.1:${port}`, dataDir };
+  for (let attempt = 1; ; attempt++) {
+    const port = options.port ?? (await freePort());
+    const running = launch(
+      process.execPath,
+      [...(options.nodeArgs ?? []), "server.js"],
+      { ...serverEnv({ port, dataDir, databaseUrl: options.databaseUrl }), ...options.env },
+      { umask: options.umask },
+    );
+    try {
+      await running.waitForOutput(/Namecard is listening/, 90_000);
+      return { ...running, port, url: `http://127.0.0.1:${port}`, dataDir };
+    } catch (error) {
+      // A port another program took between the probe and the bind: another one, unless the test chose it.
+      const taken = /PORT \d+ is already in use/.test(running.output());
+      if (!taken || options.port !== undefined || attempt === 3) throw error;
+    }
+  }
 }
 
 /** Stops a process with a signal and waits for it to end. */
