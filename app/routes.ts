@@ -68,6 +68,7 @@ export default [
       route("admin/dashboard", "routes/admin/dashboard.tsx"),
       route("admin/profiles", "routes/admin/profiles.tsx"),
       route("admin/profiles/create", "routes/admin/profiles-create.tsx"),
+      route("admin/invitation-preview.html", "routes/admin/invitation-preview.html.ts"),
       route("admin/brands", "routes/admin/brands.tsx"),
       route("admin/analytics", "routes/admin/analytics.tsx"),
       // Settings: one page per tab, each saving its own fields.

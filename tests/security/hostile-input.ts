@@ -978,6 +978,10 @@ export const HOSTILE_INPUT: Row[] = [
     { intent: "set-brand", ids: "{cardId}", brandId: HUGE_ID },
     { intent: "brand-administration", id: NUL, brandIds: "1" },
     { intent: "brand-administration", id: "{cardId}", brandIds: "x" },
+    // A test of the invitation names the brand it is seen as like the rest.
+    { intent: "test-invitation", brand: NUL },
+    { intent: "test-invitation", brand: "-1" },
+    { intent: "test-invitation", brand: LONG },
   ].map(
     (form): Row => ({
       route: "admin/profiles",
@@ -1310,6 +1314,24 @@ export const HOSTILE_INPUT: Row[] = [
   ...(<Record<string, string>[]>[{ file: NUL }, { file: LONG }, { file: "" }, {}]).map(
     (form): Row => ({ route: "admin/import", who: "admin", method: "POST", url: "/admin/import", form, status: 400 }),
   ),
+  // The invitation's preview names a brand: anything that is not one is refused, one that does not exist is not found.
+  ...["%00", "abc", "-1", "1e3", "0", HUGE_ID, LONG.slice(0, 3000)].map(
+    (brand): Row => ({
+      route: "admin/invitation-preview.html",
+      who: "admin",
+      method: "GET",
+      url: `/admin/invitation-preview.html?brand=${brand}`,
+      status: 400,
+    }),
+  ),
+  {
+    route: "admin/invitation-preview.html",
+    who: "admin",
+    method: "GET",
+    url: "/admin/invitation-preview.html?brand=2147483647",
+    status: 404,
+    why: "no such brand",
+  },
   {
     route: "admin/import/template.csv",
     who: "admin",

@@ -127,6 +127,12 @@ export const PERMISSION_TABLE: PermissionRow[] = [
   get("admin/dashboard", "/admin/dashboard", SCOPED_PAGE),
   get("admin/profiles", "/admin/profiles", SCOPED_PAGE),
   get("admin/profiles/create", "/admin/profiles/create", SCOPED_PAGE),
+  get(
+    "admin/invitation-preview.html",
+    "/admin/invitation-preview.html?brand={brandA}",
+    { ...SCOPED_PAGE, brandB: 404 },
+    "brand A's invitation: another brand's is not found",
+  ),
   get("admin/brands", "/admin/brands", SCOPED_PAGE),
   get("admin/analytics", "/admin/analytics", SCOPED_PAGE),
   get("admin/audit", "/admin/audit", SCOPED_PAGE),

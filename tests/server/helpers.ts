@@ -4,7 +4,7 @@ import { afterAll, beforeAll } from "vitest";
 import { CLIENT_IP_HEADER, getAuth } from "~/.server/http/auth";
 import { requireViewer, type Viewer } from "~/.server/http/authz";
 import { db, getDatabaseHandle } from "~/.server/platform/db/client";
-import { profiles } from "~/.server/platform/db/schema";
+import { brandAdministrators, profiles } from "~/.server/platform/db/schema";
 import { OUTBOX_DIR } from "~/.server/platform/mail";
 import { type RealtimeEvent, startRealtime, subscribe } from "~/.server/platform/realtime";
 import { viewerContext } from "~/middleware/viewer.server";
@@ -88,6 +88,8 @@ export async function run(fn: RouteFn, request: Request, params: Record<string, 
       data: null as unknown,
       headers: result.headers,
       location: result.headers.get("location"),
+      /** A file route's body, as the browser would read it. */
+      text: () => result.text(),
     };
   }
   if (result && typeof result === "object" && (result as { type?: string }).type === "DataWithResponseInit") {
@@ -153,6 +155,12 @@ export async function multipartRequest(pathname: string, form: FormData, options
   });
   if (options.cookie) headers.set("cookie", options.cookie);
   return new Request(`${BASE}${pathname}`, { method: "POST", headers, body: await encoded.blob() });
+}
+
+/** Makes a member the administrator of `brands`, as an administrator's grant does: their next request's viewer. */
+export async function makeBrandAdministrator(member: Awaited<ReturnType<typeof createMember>>, brandIds: number[]) {
+  await db.insert(brandAdministrators).values(brandIds.map((brandId) => ({ userId: member.id, brandId })));
+  return { ...member, viewer: await requireViewer(getRequest("/", member.cookie)) };
 }
 
 /** A card put straight into the database: Zoë Laurent with a fresh address and username unless `values` say otherwise. */

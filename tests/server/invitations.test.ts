@@ -31,6 +31,7 @@ import { type MailMessage, sendMail } from "~/.server/platform/mail";
 import { setCardState } from "~/.server/profiles/deactivation";
 import { sealSecret } from "~/.server/sso/secrets";
 import { contrastRatio } from "~/lib/color";
+import { loader as previewLoader } from "~/routes/admin/invitation-preview.html";
 import { action as profilesAction, loader as profilesLoader } from "~/routes/admin/profiles";
 import { action as settingsAction } from "~/routes/admin/settings/invitations";
 import { action as authAction } from "~/routes/auth/auth";
@@ -45,6 +46,7 @@ import {
   insertCard,
   latestMail,
   MEMBER_PASSWORD,
+  makeBrandAdministrator,
   multipartRequest,
   present,
   run,
@@ -143,6 +145,73 @@ describe("invitations", () => {
     expect(contrastRatio(present(name[1], "ink"), "#ffffff")).toBeGreaterThanOrEqual(4.5);
     // White on the raw yellow would be 1.5:1: that is what the mail no longer does.
     expect(body).not.toContain("background:#facc15;color:#fff");
+  });
+
+  it("shows an administrator the invitation as each brand's people receive it, readable in its colours, and sends the one they look at to them as a test", async () => {
+    await db.insert(siteSettings).values({ id: 1, companyName: "Acme Group" });
+    const [sunbeam, snow] = await db
+      .insert(brands)
+      .values([
+        { name: "Sunbeam", primaryColor: "#facc15" },
+        { name: "Snow", primaryColor: "#ffffff" },
+      ])
+      .returning();
+    const admin = await createMember({ email: "admin@example.com" });
+
+    for (const [brand, name] of [
+      [sunbeam, "Sunbeam"],
+      [snow, "Snow"],
+      [null, "Acme Group"],
+    ] as const) {
+      const preview = await run(
+        previewLoader,
+        getRequest(`/admin/invitation-preview.html?brand=${brand?.id ?? ""}`, admin.cookie),
+      );
+      expect(preview.status).toBe(200);
+      expect(preview.headers.get("content-security-policy")).toContain("default-src 'none'");
+      const html = await present(preview.text, "the preview's body")();
+      expect(html).toContain(`<strong>${name} has prepared a business card for you</strong>`);
+      const button = present(
+        /background:(#[0-9a-f]{6});color:(#[0-9a-f]{6})[^>]*>Claim my card/.exec(html),
+        "the button",
+      );
+      expect(contrastRatio(present(button[1], "fill"), present(button[2], "lettering"))).toBeGreaterThanOrEqual(4.5);
+      // Seen on the mail's white at all: a white brand's button is not white.
+      expect(contrastRatio(present(button[1], "fill"), "#ffffff")).toBeGreaterThanOrEqual(3);
+    }
+
+    const test = await adminPost(
+      { intent: "test-invitation", brand: String(snow!.id), redirectTo: "/admin/profiles" },
+      admin,
+    );
+    expect(test.toast).toBe("A test invitation is on its way to admin@example.com.");
+    expect(present(latestMail("admin@example.com"), "the test").subject).toBe(
+      "[Test] Snow has prepared a business card for you",
+    );
+  });
+
+  it("shows a brand administrator their brands' invitation only: another brand's, the company's and one that does not exist are not found", async () => {
+    const [sunbeam, snow] = await db
+      .insert(brands)
+      .values([{ name: "Sunbeam" }, { name: "Snow" }])
+      .returning();
+    const lead = await makeBrandAdministrator(await createMember({ email: "lena@example.org" }), [sunbeam!.id]);
+    const member = await createMember({ email: "mia@example.org" });
+    const preview = (who: { cookie: string }, brand: string) =>
+      run(previewLoader, getRequest(`/admin/invitation-preview.html?brand=${brand}`, who.cookie));
+
+    expect((await preview(lead, String(sunbeam!.id))).status).toBe(200);
+    for (const brand of [String(snow!.id), "", "2147483647"]) expect((await preview(lead, brand)).status).toBe(404);
+    expect((await preview(lead, "sunbeam")).status).toBe(400);
+    // A member has no administration to see it from.
+    expect((await preview(member, String(sunbeam!.id))).location).toBe("/directory");
+
+    const refused = await adminPost(
+      { intent: "test-invitation", brand: String(snow!.id), redirectTo: "/admin/profiles" },
+      lead,
+    );
+    expect(refused.status).toBe(404);
+    expect(latestMail("lena@example.org")).toBeNull();
   });
 
   it("sends the brand's mail whose link sets the password and signs the person in on their claimed card", async () => {

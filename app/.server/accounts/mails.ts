@@ -1,26 +1,24 @@
 import { greetingName } from "~/lib/names";
 import { env } from "../platform/env";
-import { actionMail, sendMailLater } from "../platform/mail";
-import { getSiteSettings } from "../platform/site-settings";
+import { sendMailLater } from "../platform/mail";
+import { actionMail, mailSender } from "../platform/mail-layout";
 
 /**
  * The account mails. A name appears only in mail to an address its owner has
  * confirmed, and then it is the name that owner gave: nothing a stranger
  * types is ever written into a mail sent from the company's address.
  */
-async function companyName() {
-  return (await getSiteSettings()).companyName;
-}
-
 function greeting(user: { emailVerified: boolean; firstName?: string | null; lastName?: string | null }) {
   if (!user.emailVerified || !user.firstName) return "Hello,";
   return `Hello ${greetingName({ firstName: user.firstName, lastName: user.lastName ?? "" })},`;
 }
 
 export async function sendConfirmationMail(to: string, link: string) {
-  const name = await companyName();
+  const sender = await mailSender();
+  const { name } = sender;
   sendMailLater(
     actionMail({
+      sender,
       to,
       subject: `Confirm your email for ${name}`,
       greeting: "Hello,",
@@ -38,9 +36,11 @@ export async function sendAlreadyRegisteredMail(user: {
   emailVerified: boolean;
   firstName?: string | null;
 }) {
-  const name = await companyName();
+  const sender = await mailSender();
+  const { name } = sender;
   sendMailLater(
     actionMail({
+      sender,
       to: user.email,
       subject: `You already have a ${name} account`,
       greeting: greeting(user),
@@ -56,9 +56,11 @@ export async function sendResetMail(
   user: { email: string; emailVerified: boolean; firstName?: string | null },
   link: string,
 ) {
-  const name = await companyName();
+  const sender = await mailSender();
+  const { name } = sender;
   sendMailLater(
     actionMail({
+      sender,
       to: user.email,
       subject: `Reset your ${name} password`,
       greeting: greeting(user),
@@ -97,9 +99,11 @@ export async function sendSecondFactorMail(
   user: { email: string; firstName?: string | null },
   change: SecondFactorChange,
 ) {
-  const name = await companyName();
+  const sender = await mailSender();
+  const { name } = sender;
   sendMailLater(
     actionMail({
+      sender,
       to: user.email,
       subject: `Your ${name} sign-in changed`,
       greeting: greeting({ emailVerified: true, firstName: user.firstName }),

@@ -1,9 +1,18 @@
+import { eq } from "drizzle-orm";
 import { z } from "zod";
 import { can, decide } from "~/lib/permissions";
 import { changeableProfiles } from "../access/scope";
 import type { Actor } from "../platform/actor";
-import { ForbiddenError } from "../platform/errors";
-import { cancelQueuedInvitations, type IssueResult, issueInvitationMails, sendTestInvitation } from "./invitations";
+import { db } from "../platform/db/client";
+import { brands } from "../platform/db/schema";
+import { ForbiddenError, NotFoundError } from "../platform/errors";
+import {
+  cancelQueuedInvitations,
+  type IssueResult,
+  invitationDocument,
+  issueInvitationMails,
+  sendTestInvitation,
+} from "./invitations";
 import { retryFailedJobs } from "./mail-queue";
 
 /**
@@ -73,10 +82,28 @@ export async function retryFailedMails(options: { actor: Actor }): Promise<{ ret
   return { retried: await retryFailedJobs(options.actor) };
 }
 
-/** Sends the invitation to the administrator, as a test. */
-export async function sendInvitationTest(options: { actor: Actor }) {
-  assertMayInvite(options.actor);
-  return sendTestInvitation(options.actor);
+/**
+ * Checks the actor may see the invitation as `brandId`'s people receive it (no brand: as the
+ * company's): an administrator any brand, a brand administrator theirs. A brand outside their
+ * reach is as missing as one that does not exist.
+ */
+async function assertMayPreview(actor: Actor, brandId: number | null) {
+  if (!decide(actor, "invite:profile", { brandId })) throw new NotFoundError("brand");
+  if (brandId === null) return;
+  const [brand] = await db.select({ id: brands.id }).from(brands).where(eq(brands.id, brandId));
+  if (!brand) throw new NotFoundError("brand");
+}
+
+/** The invitation as a card of `brandId` (or of no brand) receives it, with a placeholder for its link. */
+export async function previewInvitation(options: { actor: Actor; brandId: number | null }) {
+  await assertMayPreview(options.actor, options.brandId);
+  return invitationDocument(options.brandId);
+}
+
+/** Sends the invitation, as a card of `brandId` receives it, to the administrator, as a test. */
+export async function sendInvitationTest(options: { actor: Actor; brandId: number | null }) {
+  await assertMayPreview(options.actor, options.brandId);
+  return sendTestInvitation(options.actor, options.brandId);
 }
 
 /** Cancels the invitation mails still waiting in the queue. */

@@ -1,17 +1,14 @@
 import { randomUUID } from "node:crypto";
 import { and, eq, inArray, isNull, lte, type SQL, sql } from "drizzle-orm";
-import { brandPalette } from "~/lib/color";
-import { mediaUrl } from "~/lib/media";
 import { fullName } from "~/lib/names";
-import { DEFAULT_SETTINGS } from "~/lib/settings";
 import { recordAdminAction } from "../audit/record";
 import type { Actor } from "../platform/actor";
 import { db, type Queryable } from "../platform/db/client";
-import { brands, emailLinks, invitations, type MailJob, mailJobs, profiles, siteSettings } from "../platform/db/schema";
+import { emailLinks, invitations, type MailJob, mailJobs, profiles, siteSettings } from "../platform/db/schema";
 import { findLink } from "../platform/email-links";
 import { env } from "../platform/env";
 import { escapeHtml, type MailMessage, sendMail } from "../platform/mail";
-import { getSiteSettings, storedImageKey } from "../platform/site-settings";
+import { mailDocument, mailSender, smallPrintLink } from "../platform/mail-layout";
 import { takeMailQuota } from "../platform/throttle";
 import { randomToken, tokenHash } from "../platform/tokens";
 import { INVITATION_KINDS, registerMailJob, wakeMailQueue } from "./mail-queue";
@@ -245,27 +242,6 @@ export async function findInvitation(token: string, tx: Queryable = db, now = ne
 
 // ── The mail ─────────────────────────────────────────────────────────────────
 
-const HEX = /^#[0-9a-fA-F]{6}$/;
-
-/** Who the mail comes from: the card's brand when it has one, else the site's company. */
-async function sender(brandId: number | null) {
-  const site = await getSiteSettings();
-  const [brand] = brandId
-    ? await db
-        .select({ name: brands.name, logo: brands.logo, primaryColor: brands.primaryColor })
-        .from(brands)
-        .where(eq(brands.id, brandId))
-    : [];
-  const logoKey = brand ? storedImageKey(brand.logo) : storedImageKey(site.primaryLogo);
-  const logoPath = mediaUrl(logoKey);
-  const color = brand?.primaryColor ?? site.primaryColor;
-  return {
-    name: brand?.name ?? site.companyName,
-    logoUrl: logoPath ? `${env.PUBLIC_URL}${logoPath}` : null,
-    color: HEX.test(color) ? color : DEFAULT_SETTINGS.primaryColor,
-  };
-}
-
 /**
  * The invitation or reminder, in the company's name, logo and colour. No name
  * the card holds is written into it: the person has not proven this address
@@ -278,7 +254,7 @@ async function invitationMail(options: {
   brandId: number | null;
   link: string;
 }): Promise<MailMessage> {
-  const from = await sender(options.brandId);
+  const from = await mailSender(options.brandId);
   const reminder = options.kind === "reminder";
   const subject = reminder
     ? `Reminder: your ${from.name} business card is waiting for you`
@@ -293,21 +269,12 @@ async function invitationMail(options: {
   const text = ["Hello,", "", body, "", `${action}: ${options.link}`, "", footer, "", `${stopText}: ${stop}`].join(
     "\n",
   );
-  // The brand's colour as the web app draws it on a light surface: a yellow brand's button gets dark
-  // lettering or a darker fill, its name a darker ink, each readable (mail is read on white).
-  const colors = brandPalette(from.color, from.color).light;
-  const logo = from.logoUrl
-    ? `<p><img src="${escapeHtml(from.logoUrl)}" alt="${escapeHtml(from.name)}" height="48" style="height:48px;width:auto"></p>`
-    : `<p style="font-size:20px;font-weight:600;color:${colors.ink}">${escapeHtml(from.name)}</p>`;
-  const html = `<!doctype html><html><body style="font-family:system-ui,sans-serif;color:#111827;line-height:1.5">
-<div style="border-top:4px solid ${colors.dot};padding-top:12px">${logo}</div>
-<p>Hello,</p>
-<p>${escapeHtml(body)}</p>
-<p><a href="${escapeHtml(options.link)}" style="display:inline-block;padding:10px 16px;border-radius:8px;background:${colors.solid};color:${colors.onSolid};text-decoration:none">${action}</a></p>
-<p style="font-size:13px;color:#6b7280">Or open this link: ${escapeHtml(options.link)}</p>
-<p style="font-size:13px;color:#6b7280">${escapeHtml(footer)}</p>
-<p style="font-size:13px;color:#6b7280"><a href="${escapeHtml(stop)}" style="color:#6b7280">${escapeHtml(stopText)}</a></p>
-</body></html>`;
+  const html = mailDocument({
+    sender: from,
+    blocks: ["<p>Hello,</p>", `<p>${escapeHtml(body)}</p>`],
+    action: { label: action, link: options.link },
+    smallPrint: [`Or open this link: ${escapeHtml(options.link)}`, escapeHtml(footer), smallPrintLink(stop, stopText)],
+  });
   // Mail programs offer these as an unsubscribe button; the POST stops at once (RFC 8058).
   const headers = { "List-Unsubscribe": `<${stop}>`, "List-Unsubscribe-Post": "List-Unsubscribe=One-Click" };
   return { to: options.to, subject, text, html, link: options.link, headers };
@@ -351,14 +318,18 @@ const PREVIEW_LINK = "(each person's own link)";
 
 /** The invitation as it will arrive, in the company's name: its subject and text, for the confirmation. */
 export async function invitationPreview(): Promise<{ subject: string; text: string }> {
-  const mail = await invitationMail({
-    kind: "invitation",
-    profileId: "preview",
-    to: "",
-    brandId: null,
-    link: PREVIEW_LINK,
-  });
+  const mail = await previewMail(null);
   return { subject: mail.subject, text: mail.text.replace(/^(Not for you.*: ).*$/m, "$1(a link of its own)") };
+}
+
+/** The invitation's HTML as a card of `brandId` (or of no brand) receives it, with a placeholder for its link. */
+export async function invitationDocument(brandId: number | null): Promise<{ subject: string; html: string }> {
+  const mail = await previewMail(brandId);
+  return { subject: mail.subject, html: mail.html ?? "" };
+}
+
+function previewMail(brandId: number | null) {
+  return invitationMail({ kind: "invitation", profileId: "preview", to: "", brandId, link: PREVIEW_LINK });
 }
 
 /**
@@ -366,13 +337,13 @@ export async function invitationPreview(): Promise<{ subject: string; text: stri
  * a link that claims nothing: how it looks in their own mail program before
  * everyone gets it. At most a few an hour.
  */
-export async function sendTestInvitation(actor: Actor): Promise<"sent" | "too-many"> {
+export async function sendTestInvitation(actor: Actor, brandId: number | null): Promise<"sent" | "too-many"> {
   if (!(await takeMailQuota("test-invitation", actor.user.email))) return "too-many";
   const mail = await invitationMail({
     kind: "invitation",
     profileId: "test",
     to: actor.user.email,
-    brandId: null,
+    brandId,
     link: `${env.PUBLIC_URL}/auth/invitation?token=test`,
   });
   await sendMail({ ...mail, subject: `[Test] ${mail.subject}` });

@@ -5,6 +5,7 @@ import { db } from "../platform/db/client";
 import { leads, type MailJob, profiles, users } from "../platform/db/schema";
 import { env } from "../platform/env";
 import { escapeHtml, type MailMessage } from "../platform/mail";
+import { mailDocument, mailSender } from "../platform/mail-layout";
 import { contactFileOf } from "../profiles/contact-file";
 import { cardForViewer, getCardByUsername } from "../profiles/get-card";
 import { cardUrl } from "../profiles/qr";
@@ -37,6 +38,7 @@ async function leadOf(job: MailJob) {
         lastName: profiles.lastName,
         email: sql<string>`coalesce(${users.email}, ${profiles.email})`,
         username: profiles.username,
+        brandId: profiles.companyBrandId,
       },
     })
     .from(leads)
@@ -74,15 +76,18 @@ async function renderLeadForOwner(job: MailJob): Promise<MailMessage | null> {
   const table = shown
     .map(
       ([label, value]) =>
-        `<tr><td style="padding:4px 16px 4px 0;color:#6b7280;vertical-align:top">${label}</td><td style="padding:4px 0;white-space:pre-line">${escapeHtml(value)}</td></tr>`,
+        `<tr><td style="padding:4px 16px 4px 0;color:#4b5563;vertical-align:top">${label}</td><td style="padding:4px 0;white-space:pre-line">${escapeHtml(value)}</td></tr>`,
     )
     .join("");
-  const html = `<!doctype html><html><body style="font-family:system-ui,sans-serif;color:#111827;line-height:1.5">
-<p>Hello ${escapeHtml(greetingName(owner))},</p>
-<p>${escapeHtml(lead.name)} shared their details with you from ${source}:</p>
-<table role="presentation" style="border-collapse:collapse">${table}</table>
-<p><a href="${escapeHtml(link)}" style="display:inline-block;padding:10px 16px;border-radius:8px;background:#2563eb;color:#fff;text-decoration:none">See all your leads</a></p>
-</body></html>`;
+  const html = mailDocument({
+    sender: await mailSender(owner.brandId),
+    blocks: [
+      `<p>Hello ${escapeHtml(greetingName(owner))},</p>`,
+      `<p>${escapeHtml(lead.name)} shared their details with you from ${source}:</p>`,
+      `<table role="presentation" style="border-collapse:collapse">${table}</table>`,
+    ],
+    action: { label: "See all your leads", link },
+  });
   return {
     to: owner.email,
     subject: `New contact from your card: ${oneLine(lead.name)}`,
@@ -112,11 +117,14 @@ async function renderCardForVisitor(job: MailJob): Promise<MailMessage | null> {
     "",
     `${name}'s card: ${address}`,
   ].join("\n");
-  const html = `<!doctype html><html><body style="font-family:system-ui,sans-serif;color:#111827;line-height:1.5">
-<p>Hello,</p>
-<p>Here is ${escapeHtml(name)}'s contact card, as you asked when you shared your details. Open the attached file to save it to your contacts.</p>
-<p><a href="${escapeHtml(address)}">${escapeHtml(name)}'s card</a></p>
-</body></html>`;
+  const html = mailDocument({
+    sender: await mailSender(found.owner.brandId),
+    blocks: [
+      "<p>Hello,</p>",
+      `<p>Here is ${escapeHtml(name)}'s contact card, as you asked when you shared your details. Open the attached file to save it to your contacts.</p>`,
+    ],
+    action: { label: `${name}'s card`, link: address },
+  });
   return {
     to: found.lead.email,
     subject: `${oneLine(name)}'s contact card`,

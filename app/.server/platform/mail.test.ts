@@ -39,18 +39,15 @@ describe("mail through SMTP when SMTP_URL is set", () => {
     vi.stubEnv("SMTP_URL", `smtp://127.0.0.1:${port}`);
     vi.stubEnv("MAIL_FROM", "Namecard <cards@example.com>");
     vi.resetModules();
-    const { actionMail, sendMail } = await import("~/.server/platform/mail");
-    await sendMail(
-      actionMail({
-        to: "grace@example.org",
-        subject: "Confirm your email for Namecard",
-        greeting: "Hello Grace,",
-        body: "Confirm your address.",
-        action: "Confirm my email",
-        link: "http://localhost:3000/api/auth/verify-email?token=abc",
-        footer: "Thanks",
-      }),
-    );
+    const { sendMail } = await import("~/.server/platform/mail");
+    const link = "http://localhost:3000/api/auth/verify-email?token=abc";
+    await sendMail({
+      to: "grace@example.org",
+      subject: "Confirm your email for Namecard",
+      text: `Hello Grace,\n\nConfirm my email: ${link}`,
+      html: `<p>Hello Grace,</p><p><a href="${link}">Confirm my email</a></p>`,
+      link,
+    });
     expect(received).toHaveLength(1);
     expect(received[0]!.from).toBe("cards@example.com");
     expect(received[0]!.to).toEqual(["grace@example.org"]);

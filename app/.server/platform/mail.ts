@@ -159,27 +159,3 @@ export async function mailSettled(): Promise<void> {
 export function escapeHtml(value: string): string {
   return value.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
 }
-
-/** A plain message with one call to action, as text and as simple HTML. */
-export function actionMail(options: {
-  to: string;
-  subject: string;
-  /** "Hello," — a name only when the address is one its owner has confirmed. */
-  greeting: string;
-  body: string;
-  action: string;
-  link: string;
-  footer: string;
-}): MailMessage {
-  const text = [options.greeting, "", options.body, "", `${options.action}: ${options.link}`, "", options.footer].join(
-    "\n",
-  );
-  const html = `<!doctype html><html><body style="font-family:system-ui,sans-serif;color:#111827;line-height:1.5">
-<p>${escapeHtml(options.greeting)}</p>
-<p>${escapeHtml(options.body)}</p>
-<p><a href="${escapeHtml(options.link)}" style="display:inline-block;padding:10px 16px;border-radius:8px;background:#2563eb;color:#fff;text-decoration:none">${escapeHtml(options.action)}</a></p>
-<p style="font-size:13px;color:#6b7280">Or open this link: ${escapeHtml(options.link)}</p>
-<p style="font-size:13px;color:#6b7280">${escapeHtml(options.footer)}</p>
-</body></html>`;
-  return { to: options.to, subject: options.subject, text, html, link: options.link };
-}

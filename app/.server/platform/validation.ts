@@ -152,6 +152,13 @@ export const OptionalUrlSchema = (label: string, example = "https://www.example.
 /** The largest id a serial column holds (PostgreSQL `integer`). */
 export const MAX_ID = 2_147_483_647;
 
+/** A brand chosen from a list: its id, or null for the empty choice ("No brand"). */
+export const BrandChoiceSchema = z
+  .string()
+  .regex(/^[0-9]{0,10}$/, "Choose a brand from the list")
+  .transform((value) => (value === "" ? null : Number(value)))
+  .pipe(z.number().int().positive().max(MAX_ID, "Choose a brand from the list").nullable());
+
 /** A whole number id from a form or URL, or null when it is not one (out of range included). */
 function parseId(value: string | null | undefined): number | null {
   if (!value || !/^[0-9]{1,10}$/.test(value)) return null;

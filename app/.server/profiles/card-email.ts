@@ -5,8 +5,8 @@ import { profiles } from "../platform/db/schema";
 import { consumeLink, findLink, issueLink } from "../platform/email-links";
 import { env } from "../platform/env";
 import { ConflictError, NotFoundError } from "../platform/errors";
-import { actionMail, sendMailLater } from "../platform/mail";
-import { getSiteSettings } from "../platform/site-settings";
+import { sendMailLater } from "../platform/mail";
+import { actionMail, mailSender } from "../platform/mail-layout";
 import { takeMailQuota } from "../platform/throttle";
 import { writeCards } from "./card-writer";
 import { EMAIL_TAKEN } from "./schemas";
@@ -66,9 +66,11 @@ export async function confirmCardEmail(actor: Actor, token: string) {
 
 /** The mail that proves a card's new address reaches whoever asked for it. */
 async function sendCardEmailMail(to: string, link: string) {
-  const name = (await getSiteSettings()).companyName;
+  const sender = await mailSender();
+  const { name } = sender;
   sendMailLater(
     actionMail({
+      sender,
       to,
       subject: `Confirm the email address for your ${name} card`,
       greeting: "Hello,",

@@ -6,7 +6,7 @@ import { managedCards } from "../access/scope";
 import type { Actor } from "../platform/actor";
 import { brands, profiles } from "../platform/db/schema";
 import { ForbiddenError, ValidationError } from "../platform/errors";
-import { MAX_ID } from "../platform/validation";
+import { BrandChoiceSchema } from "../platform/validation";
 import { cardLabel, writeCards } from "./card-writer";
 import { BRAND_MOVE_MESSAGES } from "./update-profile";
 
@@ -18,11 +18,7 @@ export const SetBrandSchema = z.object({
     .array(z.uuid({ message: "One of the chosen profiles is not valid." }))
     .min(1, "Choose at least one profile to move.")
     .max(MAX_CHOSEN, `Move at most ${MAX_CHOSEN} chosen profiles at once.`),
-  brandId: z
-    .string()
-    .regex(/^[0-9]{0,10}$/, "Choose a brand from the list")
-    .transform((value) => (value === "" ? null : Number(value)))
-    .pipe(z.number().int().positive().max(MAX_ID, "Choose a brand from the list").nullable()),
+  brandId: BrandChoiceSchema,
 });
 
 /**

@@ -78,7 +78,7 @@ export function ConfirmedSend({
   busy: boolean;
   recipients: { count: number; firstNames: string[] };
   /** The mail as it will arrive, shown in the confirmation with a way to send it to oneself first. */
-  preview?: { subject: string; text: string };
+  preview?: MailPreviewInfo;
   returnTo: string;
   variant?: "primary" | "secondary";
 }) {
@@ -160,19 +160,64 @@ export function ConfirmedSend({
   );
 }
 
-/** The invitation as it will arrive, and a way to send it to oneself first. */
-function MailPreview({ preview, returnTo }: { preview: { subject: string; text: string }; returnTo: string }) {
+/** What the confirmation shows of the mail: its words, and the brands whose members receive it. */
+export type MailPreviewInfo = {
+  subject: string;
+  text: string;
+  /** The brands within reach, each of whose members gets the mail in its name and colours. */
+  brands: { id: number; name: string }[];
+  /** Whether cards of no brand are within reach (they get the company's mail). */
+  noBrand: boolean;
+};
+
+/**
+ * The invitation as it will arrive, drawn in a frame as a mail program shows it, as each brand's
+ * members receive it; and a way to send that one to oneself first.
+ */
+function MailPreview({ preview, returnTo }: { preview: MailPreviewInfo; returnTo: string }) {
+  const choices = [
+    ...(preview.noBrand ? [{ value: "", label: "No brand (the company's mail)" }] : []),
+    ...preview.brands.map((brand) => ({ value: String(brand.id), label: brand.name })),
+  ];
+  const [brand, setBrand] = useState(choices[0]?.value ?? "");
+  const chosen = choices.find((choice) => choice.value === brand)?.label;
   return (
     <details className="rounded-lg border border-slate-200 p-3 dark:border-slate-700">
       <summary className="cursor-pointer font-medium text-slate-800 dark:text-slate-200">The mail they receive</summary>
-      <p className="mt-2 font-medium text-slate-800 dark:text-slate-200">{preview.subject}</p>
-      <p className="mt-1 text-xs whitespace-pre-wrap">{preview.text}</p>
+      {choices.length > 1 ? (
+        <div className="mt-3 flex flex-wrap items-center gap-2">
+          <label htmlFor="preview-brand" className="text-sm text-slate-700 dark:text-slate-300">
+            As received in
+          </label>
+          <select
+            id="preview-brand"
+            value={brand}
+            onChange={(event) => setBrand(event.target.value)}
+            className="h-9 rounded-md border border-slate-300 bg-white px-2 text-sm text-slate-900 dark:border-slate-600 dark:bg-slate-800 dark:text-white"
+          >
+            {choices.map((choice) => (
+              <option key={choice.value} value={choice.value}>
+                {choice.label}
+              </option>
+            ))}
+          </select>
+        </div>
+      ) : null}
+      <iframe
+        key={brand}
+        title={chosen ? `The invitation as ${chosen} receives it` : "The invitation as it arrives"}
+        src={`/admin/invitation-preview.html?brand=${brand}`}
+        sandbox=""
+        loading="lazy"
+        className="mt-3 h-80 w-full rounded-md border border-slate-200 bg-white dark:border-slate-700"
+      />
       <Form method="post" action="/admin/profiles" className="mt-3">
         <input type="hidden" name="intent" value="test-invitation" />
+        <input type="hidden" name="brand" value={brand} />
         <input type="hidden" name="redirectTo" value={returnTo} />
         <Button type="submit" variant="secondary" size="sm">
           <Mail aria-hidden className="size-4" />
-          Send a test to me
+          Send this one to me as a test
         </Button>
       </Form>
     </details>
@@ -207,7 +252,7 @@ export function InvitationToolbar({
         label={`Invite all not yet invited (${count(summary.notInvited)})`}
         busy={inviting}
         recipients={{ count: summary.notInvited, firstNames: summary.firstNotInvited }}
-        preview={summary.preview}
+        preview={{ ...summary.preview, brands, noBrand }}
         returnTo={returnTo}
       />
       <RemindWaitingButton

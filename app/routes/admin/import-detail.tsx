@@ -116,7 +116,14 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     // Offered once the import is done: the cards it made that wait for their first invitation.
     newPeople:
       record.status === "done"
-        ? { ...(await newPeopleOfImport(viewer, record.id)), preview: await invitationPreview() }
+        ? {
+            ...(await newPeopleOfImport(viewer, record.id)),
+            preview: {
+              ...(await invitationPreview()),
+              brands: await importBrandOptions(viewer),
+              noBrand: importScope(viewer) === null,
+            },
+          }
         : null,
     preview: null,
     outcomes: {

@@ -5,7 +5,7 @@ import { loadDashboard } from "~/.server/analytics/dashboard";
 import { brandLabel } from "~/.server/brands/list-brands";
 import { requireAction, requirePermission, type Viewer } from "~/.server/http/authz";
 import { type BodyHandle, formText, imageChange, readUploadForm } from "~/.server/http/form-data";
-import { failure, failureFrom, parseQuery } from "~/.server/http/responses";
+import { failure, failureFrom, notFound, parseQuery } from "~/.server/http/responses";
 import { redirectWithToast } from "~/.server/http/toast";
 import {
   ChosenProfileIdsSchema,
@@ -18,8 +18,8 @@ import {
 } from "~/.server/invitations/admin-actions";
 import { wasInvited } from "~/.server/invitations/summary";
 import { EditVersionSchema } from "~/.server/platform/edit-version";
-import { ValidationError } from "~/.server/platform/errors";
-import { parseForm, safeRedirect } from "~/.server/platform/validation";
+import { NotFoundError, ValidationError } from "~/.server/platform/errors";
+import { BrandChoiceSchema, parseForm, safeRedirect } from "~/.server/platform/validation";
 import { setCardState } from "~/.server/profiles/deactivation";
 import { deleteProfile } from "~/.server/profiles/delete-profile";
 import { parseProfileForm } from "~/.server/profiles/field-checks";
@@ -280,7 +280,12 @@ async function invitationAction({
       });
     }
     case "test-invitation": {
-      const sent = await sendInvitationTest({ actor });
+      const brand = BrandChoiceSchema.safeParse(form.get("brand") ?? "");
+      if (!brand.success) return failure(400, { formError: "Choose a brand from the list." });
+      const sent = await sendInvitationTest({ actor, brandId: brand.data }).catch((error: unknown) => {
+        if (error instanceof NotFoundError) notFound("No such brand.");
+        throw error;
+      });
       return redirectWithToast(back, {
         text:
           sent === "sent"
