@@ -208,6 +208,11 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
   },
 });
 
+/** The newest outbox message to `email`, or null. */
+export function newestMailTo(email: string) {
+  return latestMail(currentServer().outbox, email);
+}
+
 /** Waits for the outbox message to `email` and returns its link. */
 export async function mailLink(email: string): Promise<string> {
   const { outbox } = currentServer();

@@ -36,3 +36,21 @@ export function latestMail(dir: string, to: string): OutboxMail | null {
   }
   return null;
 }
+
+/** The HTML part of a raw `.eml` message, decoded as its headers say (quoted-printable or base64). */
+export function htmlPartOf(raw: string): string | null {
+  for (const part of raw.split(/\r?\n--[^\r\n]+\r?\n/)) {
+    const [head = "", ...rest] = part.split(/\r?\n\r?\n/);
+    if (!/^Content-Type: text\/html/im.test(head)) continue;
+    const body = rest.join("\n\n").replace(/\r?\n--[^\r\n]+--\s*$/, "");
+    const encoding = /^Content-Transfer-Encoding: (\S+)/im.exec(head)?.[1]?.toLowerCase();
+    if (encoding === "base64") return Buffer.from(body.replace(/\s+/g, ""), "base64").toString("utf8");
+    if (encoding !== "quoted-printable") return body;
+    const bytes = body
+      .replace(/=\r?\n/g, "")
+      .replace(/=([0-9A-F]{2})/gi, (_, hex: string) => `%${hex}`)
+      .replace(/%(?![0-9A-F]{2})/gi, "%25");
+    return decodeURIComponent(bytes);
+  }
+  return null;
+}

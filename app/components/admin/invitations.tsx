@@ -193,7 +193,7 @@ function MailPreview({ preview, returnTo }: { preview: MailPreviewInfo; returnTo
             id="preview-brand"
             value={brand}
             onChange={(event) => setBrand(event.target.value)}
-            className="h-9 rounded-md border border-slate-300 bg-white px-2 text-sm text-slate-900 dark:border-slate-600 dark:bg-slate-800 dark:text-white"
+            className="h-9 w-full max-w-full min-w-0 rounded-md border border-slate-300 bg-white px-2 text-sm text-slate-900 sm:w-auto dark:border-slate-600 dark:bg-slate-800 dark:text-white"
           >
             {choices.map((choice) => (
               <option key={choice.value} value={choice.value}>
