@@ -1,9 +1,9 @@
 import type { FieldErrors } from "~/lib/action-result";
 import { MAX_SITE_IMAGE_BYTES, SITE_IMAGE_TOO_LARGE } from "~/lib/limits";
 import { DEFAULT_SETTINGS, FONT_FAMILIES } from "~/lib/settings";
+import { ColorField } from "../color-field";
 import { SelectField } from "../forms";
 import { ImagePicker } from "../image-picker";
-import { ColorField } from "./color-field";
 
 const LOGO_HINT = "JPG, PNG or WebP up to 2MB. A transparent background works best.";
 const FAVICON_HINT = "JPG, PNG or WebP up to 2MB, at least 32 × 32 pixels. Square images work best.";

@@ -23,16 +23,17 @@ import { saveBrandTemplate, templateFromForm } from "~/.server/profiles/brand-te
 import { getFieldPolicies } from "~/.server/profiles/visibility";
 import { BrandTemplateDialog } from "~/components/admin/brand-template-dialog";
 import { brandGradientStyle } from "~/components/brand-badge";
+import { ColorField } from "~/components/color-field";
 import { EmptyState } from "~/components/empty-state";
 import { FallbackImage } from "~/components/fallback-image";
-import { ErrorList, Field, TextareaField } from "~/components/forms";
+import { Field, TextareaField } from "~/components/forms";
 import { ImagePicker } from "~/components/image-picker";
 import { PageHeader } from "~/components/page-header";
 import { Alert } from "~/components/ui/alert";
 import { Button } from "~/components/ui/button";
 import { Confirm, DIALOG_FORM_ACTIONS, Modal } from "~/components/ui/dialog";
 import { useDialogFetcher } from "~/components/use-dialog-fetcher";
-import { readableTextOn } from "~/lib/color";
+import { HEX_COLOR, readableTextOn } from "~/lib/color";
 import { mediaUrl } from "~/lib/media";
 import { can } from "~/lib/permissions";
 import { DEFAULT_BRAND_PRIMARY, DEFAULT_BRAND_SECONDARY } from "~/lib/settings";
@@ -366,26 +367,15 @@ function BrandDialog({ brand, siteWide, onClose }: { brand: Brand | null; siteWi
                 ["secondaryColor", "Secondary colour", secondary, setSecondary],
               ] as const
             ).map(([name, label, value, setValue]) => (
-              <div key={name}>
-                <label
-                  htmlFor={`brand-${name}`}
-                  className="mb-1.5 block text-sm font-medium text-slate-700 dark:text-slate-300"
-                >
-                  {label}
-                </label>
-                <div className="flex items-center gap-3">
-                  <input
-                    id={`brand-${name}`}
-                    type="color"
-                    name={name}
-                    value={value}
-                    onChange={(event) => setValue(event.target.value)}
-                    className="h-10 w-14 cursor-pointer rounded-lg border border-slate-300 bg-white p-1 dark:border-slate-700 dark:bg-slate-950"
-                  />
-                  <span className="font-mono text-sm text-slate-600 dark:text-slate-400">{value}</span>
-                </div>
-                <ErrorList errors={errors?.[name]} />
-              </div>
+              <ColorField
+                key={name}
+                name={name}
+                label={label}
+                stored={value}
+                fallback={value}
+                errors={errors?.[name]}
+                onChange={(next) => HEX_COLOR.test(next) && setValue(next)}
+              />
             ))}
           </div>
           <div

@@ -1,5 +1,5 @@
 import { useState } from "react";
-import { ErrorList, fieldId } from "../forms";
+import { ErrorList, fieldId } from "./forms";
 
 /** A colour typed as hex or picked, the two kept together; empty shows the default in grey. */
 export function ColorField({
@@ -8,14 +8,21 @@ export function ColorField({
   stored,
   fallback,
   errors,
+  onChange,
 }: {
   name: string;
   label: string;
   stored: string;
   fallback: string;
   errors?: string[];
+  /** Told of every change, typed or picked (a preview beside the field). */
+  onChange?: (value: string) => void;
 }) {
-  const [value, setValue] = useState(stored);
+  const [value, setStored] = useState(stored);
+  const setValue = (next: string) => {
+    setStored(next);
+    onChange?.(next);
+  };
   const errorId = errors?.length ? `${fieldId(name)}-error` : undefined;
   return (
     <div>
