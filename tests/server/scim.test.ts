@@ -15,6 +15,7 @@ import {
 import { isDeactivatedAccount } from "~/.server/profiles/deactivation";
 import { revokeConnection } from "~/.server/scim/connections";
 import { mapGroupToBrand } from "~/.server/scim/groups";
+import { loader as provisioningLoader } from "~/routes/admin/provisioning";
 import { loader as cardLoader } from "~/routes/profile/$username";
 import { type ScimClient, scimFixture, startScim } from "../support/scim";
 import { createMember, getRequest, insertCard, present, run } from "./helpers";
@@ -64,6 +65,45 @@ describe("SCIM provisioning, as Microsoft Entra ID sends it", () => {
     expect(answer.status).toBe(200);
     expect(answer.headers.get("content-type")).toMatch(/^application\/scim\+json/);
     expect(answer.body).toMatchObject({ totalResults: 0, Resources: [] });
+  });
+
+  it("shows the administrator each attribute it reads and the card field it fills, and each does what the screen says", async () => {
+    const admin = await createMember({ email: "admin@example.com" });
+    const page = await run(provisioningLoader, getRequest("/admin/settings/provisioning"), {}, admin.viewer);
+    const rows = (page.data as { attributes: { attribute: string; field: string }[] }).attributes;
+    expect(rows.map((row) => row.field)).toEqual(
+      expect.arrayContaining(["Email", "First name", "Last name", "Manager"]),
+    );
+
+    // Every card field the screen names by a single attribute, sent as that attribute, lands in that field.
+    const samples: Record<string, [string, string]> = {
+      "Job title": ["title", "Buyer"],
+      Department: ["department", "Research"],
+      Office: ["office", "Tokyo"],
+      Phone: ["phone", "+81 3 1234 5678"],
+    };
+    const created = await scim.request("POST", "/Users", {
+      schemas: ["urn:ietf:params:scim:schemas:core:2.0:User"],
+      userName: "ren.mori@contoso.example",
+      name: { givenName: "Ren", familyName: "Mori" },
+      active: true,
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const fieldRows = rows.filter((row) => !["Email", "First name", "Last name", "Manager"].includes(row.field));
+    for (const row of fieldRows.filter((row) => !/^(active|Groups)/.test(row.attribute))) {
+      const sample = samples[row.field];
+      expect(sample, `a sample value for ${row.field}, read from ${row.attribute}`).toBeDefined();
+      const [key, value] = sample!;
+      const path = row.attribute.split(", else ")[0]!;
+      const patched = await scim.request("PATCH", `/Users/${String(created.body?.id)}`, {
+        schemas: ["urn:ietf:params:scim:api:messages:2.0:PatchOp"],
+        Operations: [{ op: "add", path, value }],
+      });
+      expect(patched.status, JSON.stringify(patched.body)).toBe(200);
+      expect((await cardByEmail("ren.mori@contoso.example"))?.[key as "title"], `${row.field} from ${path}`).toBe(
+        value,
+      );
+    }
   });
 
   it("puts a new person into the brand of their address's domain", async () => {

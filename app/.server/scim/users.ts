@@ -1,5 +1,5 @@
 import { and, asc, eq, type SQL, sql } from "drizzle-orm";
-import { CARD_FIELD_KEYS } from "~/lib/card-fields";
+import { CARD_FIELD_KEYS, CARD_FIELDS } from "~/lib/card-fields";
 import { getJoinRule } from "../accounts/join-rule";
 import { changedFields } from "../audit/record";
 import { db, type Queryable } from "../platform/db/client";
@@ -90,10 +90,8 @@ function cardFrom(attributes: ScimAttributes): CardFromScim {
   const lastName =
     name(valueAt(attributes, "name.familyName"), "Last name") || name(display.slice(1).join(" "), "Last name");
   const fields: Record<string, string | null> = {};
-  for (const key of CARD_FIELD_KEYS) {
-    const path = CARD_FIELD_RULES[key].scim;
-    if (key === "email" || key === "links" || !path) continue;
-    const at = keyOf(path);
+  for (const key of scimFilledFields()) {
+    const at = keyOf(CARD_FIELD_RULES[key].scim ?? "");
     // A phone number the provider files as the mobile one is the card's phone when there is no work number.
     const raw =
       (at ? valueAt(attributes, at) : null) ?? (key === "phone" ? primaryValue(attributes, "phoneNumbers") : null);
@@ -102,6 +100,29 @@ function cardFrom(attributes: ScimAttributes): CardFromScim {
     fields[key] = parsed.success && typeof parsed.data === "string" && parsed.data ? parsed.data : null;
   }
   return { email, firstName, lastName, fields: fields as Partial<CardValues> };
+}
+
+/** A card field `cardFrom` fills from its own SCIM attribute (the e-mail and the links are read apart). */
+const scimFilledFields = () =>
+  CARD_FIELD_KEYS.filter((key) => key !== "email" && key !== "links" && CARD_FIELD_RULES[key].scim);
+
+/**
+ * What a SCIM User's attributes become on a card, read from the same registry and in the same
+ * order as `cardFrom` reads them: shown to the administrator on the provisioning screen.
+ */
+export function scimAttributeMap(): { attribute: string; field: string }[] {
+  return [
+    { attribute: `${CARD_FIELD_RULES.email.scim}, else the primary of emails, else userName`, field: "Email" },
+    { attribute: "name.givenName, else the first word of displayName", field: "First name" },
+    { attribute: "name.familyName, else the rest of displayName", field: "Last name" },
+    ...scimFilledFields().map((key) => ({
+      attribute: `${CARD_FIELD_RULES[key].scim}${key === "phone" ? ", else the primary of phoneNumbers" : ""}`,
+      field: CARD_FIELDS[key].label,
+    })),
+    { attribute: `${enterpriseKey("manager")} (another user of this connection)`, field: "Manager" },
+    { attribute: "active", field: "The card on (true) or switched off (false)" },
+    { attribute: "Groups this connection sends", field: "Brand, where a group is mapped to one below" },
+  ];
 }
 
 /** The card values that differ between two sets of attributes: a value the provider did not change is the member's. */

@@ -11,6 +11,7 @@ import { env } from "~/.server/platform/env";
 import { parseForm } from "~/.server/platform/validation";
 import { createConnection, listConnections, revokeConnection } from "~/.server/scim/connections";
 import { mapGroupToBrand } from "~/.server/scim/groups";
+import { scimAttributeMap } from "~/.server/scim/users";
 import { BackLink } from "~/components/back-link";
 import { CopyField } from "~/components/copy-field";
 import { EmptyState } from "~/components/empty-state";
@@ -36,6 +37,7 @@ export async function loader({ context }: Route.LoaderArgs) {
   const [connections, brandOptions] = await Promise.all([listConnections(), activeBrandOptions()]);
   return {
     baseUrl: `${env.PUBLIC_URL}/scim/v2`,
+    attributes: scimAttributeMap(),
     brands: brandOptions.map((brand) => ({ value: String(brand.id), label: brand.name })),
     connections: connections.map((connection) => ({
       id: connection.id,
@@ -161,6 +163,8 @@ export default function Provisioning({ loaderData, actionData }: Route.Component
 
       <NewConnection baseUrl={baseUrl} failure={failed} />
 
+      <AttributeMap attributes={loaderData.attributes} />
+
       <Confirm
         open={revoking !== null}
         onOpenChange={(open) => (open ? null : setRevoking(null))}
@@ -180,6 +184,45 @@ export default function Provisioning({ loaderData, actionData }: Route.Component
         {revoker.failure?.formError ? <ErrorList errors={[revoker.failure.formError]} /> : null}
       </Confirm>
     </div>
+  );
+}
+
+/** What each SCIM attribute becomes on a card, as the provisioning code reads it today. */
+function AttributeMap({ attributes }: { attributes: { attribute: string; field: string }[] }) {
+  return (
+    <section aria-labelledby="attributes-title" className="mt-10 space-y-3">
+      <h2 id="attributes-title" className="text-lg font-semibold">
+        What Namecard reads from your provider
+      </h2>
+      <p className="text-sm text-slate-600 dark:text-slate-400">
+        Each SCIM attribute and the card field it fills. A value the card's form would refuse is left off the card;
+        other attributes are accepted and ignored.
+      </p>
+      <div className="overflow-x-auto rounded-xl border border-slate-200 dark:border-slate-800">
+        <table className="w-full text-left text-sm">
+          <thead className="bg-slate-50 text-slate-700 dark:bg-slate-900 dark:text-slate-300">
+            <tr>
+              <th scope="col" className="px-4 py-2 font-medium">
+                SCIM attribute
+              </th>
+              <th scope="col" className="px-4 py-2 font-medium">
+                Card field
+              </th>
+            </tr>
+          </thead>
+          <tbody className="divide-y divide-slate-200 dark:divide-slate-800">
+            {attributes.map((row) => (
+              <tr key={row.field}>
+                <td className="px-4 py-2 font-mono text-xs wrap-anywhere text-slate-800 dark:text-slate-200">
+                  {row.attribute}
+                </td>
+                <td className="px-4 py-2 text-slate-800 dark:text-slate-200">{row.field}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </section>
   );
 }
 
