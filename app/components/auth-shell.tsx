@@ -1,20 +1,35 @@
 import { MailCheck } from "lucide-react";
 import type { ReactNode } from "react";
 import { Link } from "react-router";
+import { brandScope } from "~/components/brand-badge";
 import { FallbackImage } from "~/components/fallback-image";
 import { ThemeSwitch } from "~/components/theme-switch";
 import { Alert } from "~/components/ui/alert";
+import { cn } from "~/lib/cn";
 import { useSite } from "~/lib/site";
 
+/** A brand a visitor screen wears instead of the company's (the brand of the card an invitation gives). */
+export type ShellBrand = { name: string; primaryColor: string; secondaryColor: string; logoUrl: string | null };
+
 /** The frame of the visitor screens: a brand panel beside the form on wide screens. */
-export function AuthShell({ children }: { children: ReactNode }) {
+export function AuthShell({ children, brand }: { children: ReactNode; brand?: ShellBrand | null }) {
   const site = useSite();
+  const scope = brandScope(brand ?? null);
+  const name = brand?.name ?? site.companyName;
+  const logo = (className?: string) =>
+    brand ? (
+      brand.logoUrl ? (
+        <FallbackImage src={brand.logoUrl} alt="" className={`${className ?? "h-9"} w-auto max-w-28 object-contain`} />
+      ) : null
+    ) : (
+      <Logo className={className} />
+    );
   return (
-    <div className="grid min-h-dvh lg:grid-cols-2">
+    <div className={cn("grid min-h-dvh lg:grid-cols-2", scope.className)} style={scope.style}>
       <aside className="brand-gradient relative hidden flex-col justify-between p-12 text-on-banner lg:flex">
         <Link to="/" className="flex items-center gap-3 text-lg font-semibold">
-          <Logo />
-          {site.companyName}
+          {logo()}
+          {name}
         </Link>
         <div className="max-w-md space-y-4">
           <p className="text-3xl leading-tight font-semibold">Your card, your colleagues, one link away.</p>
@@ -25,8 +40,8 @@ export function AuthShell({ children }: { children: ReactNode }) {
       <div className="flex flex-col">
         <header className="flex items-center justify-between p-4 sm:p-6">
           <Link to="/" className="flex items-center gap-2 font-semibold lg:invisible">
-            <Logo className="h-8" />
-            {site.companyName}
+            {logo("h-8")}
+            {name}
           </Link>
           <ThemeSwitch />
         </header>

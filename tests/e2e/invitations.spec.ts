@@ -10,15 +10,16 @@ import {
   uniqueEmail,
   unsubscribeLink,
 } from "./fixtures";
+import { BRAND_CARDS } from "./people";
 
 const NEW_PASSWORD = "violet harbour lantern";
 
 /** An unclaimed card made by the administrator, as the create form sends it; its name is unique to the run. */
-async function prepareCard(page: Page, firstName: string) {
+async function prepareCard(page: Page, firstName: string, companyBrandId = "") {
   const lastName = `Invitee${Date.now().toString(36)}${Math.floor(Math.random() * 1000)}`;
   const email = uniqueEmail(firstName.toLowerCase());
   const response = await page.request.post("/admin/profiles/create", {
-    multipart: { firstName, lastName, email, title: "", phone: "", bio: "", linkedinUrl: "", companyBrandId: "" },
+    multipart: { firstName, lastName, email, title: "Buyer", phone: "", bio: "", linkedinUrl: "", companyBrandId },
     headers: { origin: E2E_URL },
     maxRedirects: 0,
   });
@@ -69,7 +70,13 @@ test.describe("on a desktop", () => {
     await expect(confirm.getByRole("button", { name: /^Send \d+ invitations?$/ })).toBeVisible();
     // The mail as it will arrive.
     await confirm.getByText("The mail they receive").click();
-    await expect(confirm).toContainText("has prepared a business card for you");
+    const mail = confirm.frameLocator("iframe");
+    await expect(mail.getByText(/has prepared a business card for you$/)).toBeVisible();
+    // As each brand's members receive it: in the brand's name.
+    await confirm.getByLabel("As received in").selectOption({ label: BRAND_CARDS.saffron.brand.name });
+    await expect(
+      mail.getByText(`${BRAND_CARDS.saffron.brand.name} has prepared a business card for you`),
+    ).toBeVisible();
     await expectAccessible(page);
     await screenshot(page, "invite-all-confirm-desktop-light");
     await confirm.getByRole("button", { name: "Cancel" }).click();
@@ -118,8 +125,15 @@ test.describe("on a phone", () => {
   }) => {
     await login("admin");
     const tag = `Pho${Date.now().toString(36)}`;
+    // The second person's card is in a brand: its invitation page wears it.
+    await page.goto("/directory");
+    const saffron = BRAND_CARDS.saffron.brand.name;
+    const brandId = await page
+      .locator('select[name="brand"] option')
+      .filter({ hasText: saffron })
+      .getAttribute("value");
     const first = await prepareCard(page, `${tag}a`);
-    const second = await prepareCard(page, `${tag}b`);
+    const second = await prepareCard(page, `${tag}b`, brandId ?? "");
     await page.goto(`/admin/profiles?q=${encodeURIComponent(tag)}`);
     await expect(page.getByRole("table")).toBeHidden();
     for (const person of [first, second]) {
@@ -142,8 +156,13 @@ test.describe("on a phone", () => {
     for (const theme of ["light", "dark"] as const) {
       await phone.emulateMedia({ colorScheme: theme });
       await phone.goto(link);
+      await expect(phone.getByRole("heading", { name: `Claim your ${saffron} card` })).toBeVisible();
+      const preview = phone.getByRole("figure", { name: "Your card" });
+      await expect(preview).toContainText(second.name);
+      await expect(preview).toContainText(`Buyer${saffron}`);
       await screenshot(phone, `invitation-page-phone-${theme}`);
     }
+    await expectAccessible(phone);
     await claim(phone, link, second.name);
 
     // The other person wants none of it: the link at the mail's foot asks, and the button stops the invitations.
@@ -187,7 +206,7 @@ test("without JavaScript, inviting everyone asks first on the page, with the mai
   await expect(question).toContainText("Each gets a mail with a link to claim their card:");
   await expect(question.getByRole("button", { name: /^Send \d+ invitations?$/ })).toBeVisible();
   await question.getByText("The mail they receive").click();
-  await expect(question).toContainText("has prepared a business card for you");
+  await expect(question.frameLocator("iframe").getByText(/has prepared a business card for you$/)).toBeVisible();
   await question.getByRole("link", { name: "Cancel" }).click();
   await expect(question).toHaveCount(0);
   // Nobody was invited: as many wait as before, or more where other tests running beside this one added people.

@@ -239,8 +239,17 @@ describe("invitations", () => {
     const link = present(mail.link, "the link in the mail");
     expect(link).toMatch(/^http:\/\/localhost:3000\/auth\/invitation\?token=/);
 
-    // Opening the link asks for a password and uses nothing up.
-    expect((await openInvitation(link)).data).toMatchObject({ view: { state: "choose-password" } });
+    // Opening the link asks for a password, shows the card it gives in its brand, and uses nothing up.
+    expect((await openInvitation(link)).data).toMatchObject({
+      view: {
+        state: "choose-password",
+        card: {
+          firstName: card.firstName,
+          lastName: card.lastName,
+          brand: { name: "Northwind", primaryColor: "#0f766e", logoUrl: "/uploads/brands/0123456789abcdef.webp" },
+        },
+      },
+    });
     const weak = await claimWith(link, "password");
     expect(weak.status).toBe(400);
     expect((await openInvitation(link)).data).toMatchObject({ view: { state: "choose-password" } });

@@ -1,9 +1,11 @@
 import { generateId } from "better-auth";
 import { and, eq, inArray, isNull, type SQL, sql } from "drizzle-orm";
+import { mediaUrl } from "~/lib/media";
 import { fullName } from "~/lib/names";
 import { db, type Queryable } from "../platform/db/client";
-import { accounts, emailLinks, mailJobs, type Profile, profiles, users } from "../platform/db/schema";
+import { accounts, brands, emailLinks, mailJobs, type Profile, profiles, users } from "../platform/db/schema";
 import { consumeLink } from "../platform/email-links";
+import { storedImageKey } from "../platform/site-settings";
 import { clearSignInFailures } from "../platform/throttle";
 import { type CardWriter, writeCards } from "../profiles/card-writer";
 import { findInvitation } from "./invitations";
@@ -12,12 +14,49 @@ import { INVITATION_KINDS } from "./mail-queue";
 type InvitedUser = typeof users.$inferSelect;
 
 /** What the invitation page shows before anything is used up. */
+/** The card an invitation gives, as its page previews it: the person, their title, and the brand it wears. */
+export type ClaimPreview = {
+  firstName: string;
+  lastName: string;
+  title: string | null;
+  photoUrl: string | null;
+  brand: { name: string; primaryColor: string; secondaryColor: string; logoUrl: string | null } | null;
+};
+
 export type InvitationView =
   | { state: "invalid" }
   /** A new account, or one whose sign-up was never confirmed: the opener chooses the password. */
-  | { state: "choose-password"; email: string; firstName: string; lastName: string }
+  | { state: "choose-password"; email: string; firstName: string; lastName: string; card: ClaimPreview }
   /** The address has an account already: the card is added to it, the password stays. */
-  | { state: "existing-account"; email: string };
+  | { state: "existing-account"; email: string; card: ClaimPreview };
+
+async function previewOf(card: Profile): Promise<ClaimPreview> {
+  const [brand] = card.companyBrandId
+    ? await db
+        .select({
+          name: brands.name,
+          primaryColor: brands.primaryColor,
+          secondaryColor: brands.secondaryColor,
+          logo: brands.logo,
+        })
+        .from(brands)
+        .where(and(eq(brands.id, card.companyBrandId), eq(brands.active, true)))
+    : [];
+  return {
+    firstName: card.firstName,
+    lastName: card.lastName,
+    title: card.title,
+    photoUrl: mediaUrl(storedImageKey(card.profilePhoto)),
+    brand: brand
+      ? {
+          name: brand.name,
+          primaryColor: brand.primaryColor,
+          secondaryColor: brand.secondaryColor,
+          logoUrl: mediaUrl(storedImageKey(brand.logo)),
+        }
+      : null,
+  };
+}
 
 async function accountOf(tx: Queryable, email: string) {
   const [user] = await tx.select().from(users).where(sql`lower(${users.email}) = ${email.toLowerCase()}`).limit(1);
@@ -28,13 +67,14 @@ async function accountOf(tx: Queryable, email: string) {
 export async function viewInvitation(token: string, now = new Date()): Promise<InvitationView> {
   const found = await findInvitation(token, db, now);
   if (!found) return { state: "invalid" };
-  const user = await accountOf(db, found.card.email);
-  if (user?.emailVerified) return { state: "existing-account", email: found.card.email };
+  const [user, card] = await Promise.all([accountOf(db, found.card.email), previewOf(found.card)]);
+  if (user?.emailVerified) return { state: "existing-account", email: found.card.email, card };
   return {
     state: "choose-password",
     email: found.card.email,
     firstName: found.card.firstName,
     lastName: found.card.lastName,
+    card,
   };
 }
 

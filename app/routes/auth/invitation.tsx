@@ -1,4 +1,4 @@
-import { IdCard, KeyRound } from "lucide-react";
+import { KeyRound } from "lucide-react";
 import { Form, useNavigation } from "react-router";
 import { AcceptInvitationSchema } from "~/.server/accounts/schemas";
 import { callAuth, cookieHeaders } from "~/.server/http/auth";
@@ -6,14 +6,16 @@ import { formTargetsContext } from "~/.server/http/csp";
 import { readForm } from "~/.server/http/form-data";
 import { failure } from "~/.server/http/responses";
 import { redirectWithToast } from "~/.server/http/toast";
-import { viewInvitation } from "~/.server/invitations/accept";
+import { type ClaimPreview, viewInvitation } from "~/.server/invitations/accept";
 import { isAdminEmail } from "~/.server/platform/admins";
 import { fieldErrors } from "~/.server/platform/validation";
 import { providerForEmail, requiresProvider } from "~/.server/sso/providers";
 import { NewPasswordField } from "~/components/account-fields";
 import { AuthShell, LinkFailedScreen } from "~/components/auth-shell";
+import { Avatar } from "~/components/avatar";
 import { Alert } from "~/components/ui/alert";
 import { Button } from "~/components/ui/button";
+import { fullName } from "~/lib/names";
 import { useSite } from "~/lib/site";
 import type { Route } from "./+types/invitation";
 
@@ -79,6 +81,28 @@ export async function action({ request }: Route.ActionArgs) {
   }
 }
 
+/** The card the invitation gives, as a colleague's tile shows it: in its brand's colours, with its name and title. */
+function CardPreview({ card, company }: { card: ClaimPreview; company: string }) {
+  return (
+    <figure
+      aria-label="Your card"
+      className="overflow-hidden rounded-2xl border border-slate-200 bg-white shadow-sm dark:border-slate-800 dark:bg-slate-900"
+    >
+      <div className="brand-gradient h-12" />
+      <figcaption className="flex items-center gap-3 px-4 pb-4">
+        <Avatar person={card} photoUrl={card.photoUrl} className="-mt-6 ring-4 ring-white dark:ring-slate-900" />
+        <span className="min-w-0 pt-2">
+          <span className="block truncate font-semibold text-slate-900 dark:text-white">{fullName(card)}</span>
+          {card.title ? (
+            <span className="block truncate text-sm text-slate-600 dark:text-slate-300">{card.title}</span>
+          ) : null}
+          <span className="block truncate text-sm font-medium text-brand-ink">{card.brand?.name ?? company}</span>
+        </span>
+      </figcaption>
+    </figure>
+  );
+}
+
 export default function Invitation({ loaderData, actionData }: Route.ComponentProps) {
   const site = useSite();
   const navigation = useNavigation();
@@ -93,13 +117,14 @@ export default function Invitation({ loaderData, actionData }: Route.ComponentPr
     );
   }
   const errors = actionData?.fieldErrors;
+  const { card } = view;
   return (
-    <AuthShell>
+    <AuthShell brand={card.brand}>
       <div className="mb-6 space-y-3">
-        <span className="flex size-12 items-center justify-center rounded-full bg-brand/10 text-brand-ink">
-          <IdCard aria-hidden className="size-6" />
-        </span>
-        <h1 className="text-2xl font-semibold tracking-tight">Claim your {site.companyName} card</h1>
+        <h1 className="text-2xl font-semibold tracking-tight">
+          Claim your {card.brand?.name ?? site.companyName} card
+        </h1>
+        <CardPreview card={card} company={site.companyName} />
         {view.state === "choose-password" ? (
           <p className="text-slate-600 dark:text-slate-400">
             A business card was prepared for{" "}
