@@ -121,8 +121,13 @@ export type ProfileManagementData = {
   siteWide: boolean;
 };
 
+/** What a new installation still needs, each step done or not (app/.server/settings/getting-started.ts). */
+export type GettingStarted = { steps: { company: boolean; brands: boolean; joining: boolean; people: boolean } };
+
 export type DashboardData = {
   tab: DashboardTab;
+  /** Shown to the whole site's administrators until set-up is done or hidden; null otherwise. */
+  gettingStarted: GettingStarted | null;
   stats: OverviewStats;
   recent: RecentMember[];
   management: ProfileManagementData | null;

@@ -278,4 +278,5 @@ export const PERMISSION_TABLE: PermissionRow[] = [
   post("admin/settings/general", "/admin/settings/general", { companyName: "Elsewhere" }, SITE_CHANGE(302)),
   post("admin/settings/joining", "/admin/settings/joining", { joinRule: "anyone" }, SITE_CHANGE(302)),
   post("admin/settings/security", "/admin/settings/security", { secondFactorRule: "everyone" }, SITE_CHANGE(302)),
+  post("admin/dashboard", "/admin/dashboard", { intent: "finish-setup" }, SITE_CHANGE(302), "hiding the set-up list"),
 ];

@@ -9,6 +9,7 @@ import type { Actor } from "../platform/actor";
 import { db } from "../platform/db/client";
 import { brands } from "../platform/db/schema";
 import { listProfilesForAdmin, parseAdminProfileQuery } from "../profiles/admin-list";
+import { gettingStarted } from "../settings/getting-started";
 import { getOverviewStats, getRecentMembers } from "./stats";
 
 /**
@@ -21,7 +22,7 @@ export async function loadDashboard(actor: Actor, url: URL, forcedTab?: Dashboar
   // Each tab reads only what it shows; the tab label's count is the overview's total.
   const overview = tab === "overview";
   const reach = reachOf(actor);
-  const [stats, recent, management, brandList, invitations] = await Promise.all([
+  const [stats, recent, management, brandList, invitations, setup] = await Promise.all([
     getOverviewStats(reach),
     overview ? getRecentMembers(reach) : [],
     overview ? null : listProfilesForAdmin(reach, query),
@@ -33,9 +34,11 @@ export async function loadDashboard(actor: Actor, url: URL, forcedTab?: Dashboar
           .where(reach.brands)
           .orderBy(asc(brands.name)),
     overview ? null : invitationSummary(reach, actor.role === "admin"),
+    overview ? gettingStarted(actor) : null,
   ]);
   return {
     tab,
+    gettingStarted: setup,
     stats,
     recent: recent.map(({ profilePhoto, createdAt, ...member }) => ({
       ...member,

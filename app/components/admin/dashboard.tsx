@@ -1,6 +1,7 @@
 import { ArrowRight, Eye } from "lucide-react";
 import { Tabs } from "radix-ui";
 import { Link, useNavigate } from "react-router";
+import { GettingStartedPanel } from "~/components/admin/getting-started";
 import { RemindWaitingButton } from "~/components/admin/invitations";
 import { ProfileManagement } from "~/components/admin/profile-management";
 import { Avatar } from "~/components/avatar";
@@ -122,6 +123,7 @@ function Overview({ data }: { data: DashboardData }) {
   ];
   return (
     <div className="space-y-8">
+      {data.gettingStarted ? <GettingStartedPanel setup={data.gettingStarted} /> : null}
       <dl className="grid gap-4 sm:grid-cols-2 xl:grid-cols-4">
         {tiles.map((tile) => (
           <div

@@ -458,6 +458,8 @@ export const siteSettings = pgTable(
     secondFactorRule: text("second_factor_rule", { enum: SECOND_FACTOR_RULES }),
     termsOfService: text("terms_of_service"),
     privacyPolicy: text("privacy_policy"),
+    /** When the getting-started list was finished or hidden (settings/getting-started.ts); null shows it to administrators. */
+    setupFinishedAt: timestamp("setup_finished_at", { withTimezone: true }),
     updatedAt: timestamp("updated_at", { withTimezone: true })
       .notNull()
       .defaultNow()
