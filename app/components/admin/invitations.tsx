@@ -26,6 +26,17 @@ function count(value: number) {
   return value.toLocaleString("en");
 }
 
+/** A button's words: shorter on a phone, where two buttons share a row. */
+function Wording({ label, short }: { label: string; short?: string }) {
+  if (!short) return <>{label}</>;
+  return (
+    <>
+      <span className="sm:hidden">{short}</span>
+      <span className="max-sm:hidden">{label}</span>
+    </>
+  );
+}
+
 /** "Ada Lovelace, Grace Hopper and 51 others": the first names, then how many more. */
 function recipients(named: string[], total: number) {
   const others = total - named.length;
@@ -40,10 +51,13 @@ export function RemindWaitingButton({
   waiting,
   returnTo,
   label,
+  shortLabel,
 }: {
   waiting: number;
   returnTo: string;
   label: string;
+  /** The words on a phone, where it shares a row. */
+  shortLabel?: string;
 }) {
   const reminding = useBusy("remind-all");
   return (
@@ -52,7 +66,7 @@ export function RemindWaitingButton({
       <input type="hidden" name="redirectTo" value={returnTo} />
       <Button type="submit" variant="secondary" className="w-full sm:w-auto" disabled={reminding || waiting === 0}>
         <BellRing aria-hidden className="size-4" />
-        {reminding ? "Reminding..." : label}
+        {reminding ? "Reminding..." : <Wording label={label} short={shortLabel} />}
       </Button>
     </Form>
   );
@@ -66,6 +80,7 @@ export function ConfirmedSend({
   action,
   fields,
   label,
+  shortLabel,
   busy,
   recipients: people,
   preview,
@@ -75,6 +90,8 @@ export function ConfirmedSend({
   action?: string;
   fields: Record<string, string>;
   label: string;
+  /** The words on a phone, where it shares a row. */
+  shortLabel?: string;
   busy: boolean;
   recipients: { count: number; firstNames: string[] };
   /** The mail as it will arrive, shown in the confirmation with a way to send it to oneself first. */
@@ -112,7 +129,7 @@ export function ConfirmedSend({
           }}
         >
           <Send aria-hidden className="size-4" />
-          {busy ? "Inviting..." : label}
+          {busy ? "Inviting..." : <Wording label={label} short={shortLabel} />}
         </Button>
       </Form>
       {/* Without scripts, the press opens the same question on the page, and its own form sends. */}
@@ -123,13 +140,13 @@ export function ConfirmedSend({
           className={buttonClasses(variant, "md", "hidden w-full no-js:inline-flex sm:w-auto")}
         >
           <Send aria-hidden className="size-4" />
-          {label}
+          <Wording label={label} short={shortLabel} />
         </Link>
       ) : null}
       {search.get("confirm") === fields.intent && people.count > 0 ? (
         <section
           aria-label={`Invite ${people_}?`}
-          className="hidden w-full space-y-2 rounded-lg border border-slate-300 bg-white p-4 text-sm text-slate-600 no-js:block dark:border-slate-700 dark:bg-slate-900 dark:text-slate-400"
+          className="col-span-2 hidden w-full space-y-2 rounded-lg border border-slate-300 bg-white p-4 text-sm text-slate-600 no-js:block dark:border-slate-700 dark:bg-slate-900 dark:text-slate-400"
         >
           <h2 className="text-base font-semibold text-slate-900 dark:text-white">Invite {people_}?</h2>
           {explanation}
@@ -246,20 +263,25 @@ export function InvitationToolbar({
   const moving = useBusy("set-brand");
   return (
     <div className="mb-4 flex flex-col gap-2 sm:flex-row sm:flex-wrap sm:items-center">
-      <ConfirmedSend
-        action="/admin/profiles"
-        fields={{ intent: "invite-all", redirectTo: returnTo }}
-        label={`Invite all not yet invited (${count(summary.notInvited)})`}
-        busy={inviting}
-        recipients={{ count: summary.notInvited, firstNames: summary.firstNotInvited }}
-        preview={{ ...summary.preview, brands, noBrand }}
-        returnTo={returnTo}
-      />
-      <RemindWaitingButton
-        waiting={summary.invitedUnclaimed}
-        returnTo={returnTo}
-        label={`Remind all invited but not claimed (${count(summary.invitedUnclaimed)})`}
-      />
+      {/* On a phone the two "all" buttons share a row. */}
+      <div className="grid grid-cols-2 gap-2 sm:flex sm:flex-wrap sm:items-center">
+        <ConfirmedSend
+          action="/admin/profiles"
+          fields={{ intent: "invite-all", redirectTo: returnTo }}
+          label={`Invite all not yet invited (${count(summary.notInvited)})`}
+          shortLabel={`Invite all (${count(summary.notInvited)})`}
+          busy={inviting}
+          recipients={{ count: summary.notInvited, firstNames: summary.firstNotInvited }}
+          preview={{ ...summary.preview, brands, noBrand }}
+          returnTo={returnTo}
+        />
+        <RemindWaitingButton
+          waiting={summary.invitedUnclaimed}
+          returnTo={returnTo}
+          label={`Remind all invited but not claimed (${count(summary.invitedUnclaimed)})`}
+          shortLabel={`Remind all (${count(summary.invitedUnclaimed)})`}
+        />
+      </div>
       <Form
         method="post"
         action="/admin/profiles"
