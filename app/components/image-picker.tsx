@@ -1,6 +1,7 @@
 import { ImagePlus, Trash2 } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
 import { ErrorList, fieldId } from "~/components/forms";
+import { PhotoCropper } from "~/components/photo-cropper";
 import { cn } from "~/lib/cn";
 import { IMAGE_TOO_LARGE, MAX_IMAGE_BYTES } from "~/lib/limits";
 
@@ -40,6 +41,8 @@ export function ImagePicker({
   const [removed, setRemoved] = useState(false);
   const [dragging, setDragging] = useState(false);
   const [clientError, setClientError] = useState<string | null>(null);
+  /** A chosen photo being framed: the original, whose framed square replaces the chosen file. */
+  const [framing, setFraming] = useState<string | null>(null);
   const objectUrl = useRef<string | null>(null);
 
   useEffect(
@@ -72,6 +75,16 @@ export function ImagePicker({
     objectUrl.current = URL.createObjectURL(file);
     setPreview(objectUrl.current);
     setRemoved(false);
+    if (shape === "circle") setFraming(objectUrl.current);
+  }
+
+  /** The framed square becomes the file the form sends, and the preview. */
+  function framed(file: File, url: string) {
+    if (!input.current) return;
+    const transfer = new DataTransfer();
+    transfer.items.add(file);
+    input.current.files = transfer.files;
+    setPreview(url);
   }
 
   const errorId = `${id}-error`;
@@ -145,12 +158,14 @@ export function ImagePicker({
           />
         </label>
       </div>
+      {framing && !removed ? <PhotoCropper src={framing} onCrop={framed} /> : null}
       {preview && !removed ? (
         <button
           type="button"
           onClick={() => {
             setRemoved(true);
             setPreview(null);
+            setFraming(null);
             if (input.current) input.current.value = "";
           }}
           className="mt-2 inline-flex items-center gap-1.5 text-sm font-medium text-red-700 hover:underline dark:text-red-400"

@@ -16,8 +16,11 @@ test("an administrator creates a provisioning connection, sees its token once, m
   await page.goto("/admin/settings/security");
   await page.getByRole("link", { name: "Provisioning" }).click();
   await expect(page.getByRole("heading", { name: "Provisioning", level: 1 })).toBeVisible();
+  // What the provider's attributes become, on the screen rather than only in the guide.
+  const read = page.getByRole("region", { name: "What Namecard reads from your provider" });
+  await expect(read.getByRole("row", { name: "title Job title" })).toBeVisible();
   const name = `Entra ID ${Math.random().toString(36).slice(2, 6)}`;
-  await page.getByLabel("Name").fill(name);
+  await page.getByLabel("Name", { exact: true }).fill(name);
   await page.getByRole("button", { name: "Create connection" }).click();
   await expect(page.getByRole("heading", { name: `${name} is connected` })).toBeVisible();
   const token = await page.getByLabel("Bearer token (secret token)").inputValue();

@@ -16,7 +16,7 @@ const TOPICS = [
         <p>
           Open <Link to="/profile/edit">Edit Profile</Link> to change your name, job title, email, phone, bio, LinkedIn
           address and brand. Add a photo by dragging it onto the picture area or by clicking it: JPG, PNG or WebP up to
-          5MB, and square images work best.
+          5MB. Then drag it (or use the arrow keys) and zoom to choose what shows in the circle; that is what is saved.
         </p>
         <p>
           Your username is the last part of your card's address. Choose it with care: if you change it, links and QR
