@@ -9,14 +9,16 @@ export function BrandBadge({ brand }: { brand: { name: string; primaryColor: str
   if (!brand) return null;
   const palette = brandPalette(brand.primaryColor || NO_BRAND_COLOR, brand.primaryColor || NO_BRAND_COLOR);
   return (
-    <span className="inline-flex items-center gap-1.5 rounded-full border border-slate-200 bg-white px-2.5 py-0.5 text-xs font-medium text-slate-700 dark:border-slate-700 dark:bg-slate-800 dark:text-slate-200">
+    <span className="inline-flex max-w-full min-w-0 items-center gap-1.5 rounded-full border border-slate-200 bg-white px-2.5 py-0.5 text-xs font-medium text-slate-700 dark:border-slate-700 dark:bg-slate-800 dark:text-slate-200">
       <span
         aria-hidden
         data-testid="brand-dot"
         className="brand-scope size-2 rounded-full bg-brand-dot"
         style={{ "--l-dot": palette.light.dot, "--d-dot": palette.dark.dot } as CSSProperties}
       />
-      {brand.name}
+      <span className="truncate whitespace-nowrap" title={brand.name}>
+        {brand.name}
+      </span>
     </span>
   );
 }

@@ -30,7 +30,7 @@ export function addressLabel(url: string) {
   return url.replace(/^https?:\/\//i, "").replace(/\/$/, "");
 }
 
-/** What a link is called on a card: its kind, or for a website or other link its address. */
+/** What a link is called on a card: its kind ("Website", "GitHub", "Link" for any other), its address beside it. */
 export function linkLabel(link: CardLink) {
-  return link.kind === "website" || link.kind === "other" ? "Website" : LINK_KINDS[link.kind];
+  return LINK_KINDS[link.kind];
 }

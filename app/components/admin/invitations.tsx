@@ -438,7 +438,7 @@ export function CardStatus({ row }: { row: StatusRow }) {
   return (
     <div className="flex flex-col items-start gap-0.5">
       <span
-        className={`inline-flex items-center gap-1.5 rounded-full px-2.5 py-0.5 text-xs font-semibold ${STATUS_TONES[status.tone]}`}
+        className={`inline-flex items-center gap-1.5 rounded-full px-2.5 py-0.5 text-xs font-semibold whitespace-nowrap ${STATUS_TONES[status.tone]}`}
         data-testid="invitation-state"
       >
         <span aria-hidden className={`size-1.5 shrink-0 rounded-full ${STATUS_DOTS[status.tone]}`} />

@@ -269,8 +269,12 @@ function LetterIndex({
     if (page > 1) params.set("page", String(page));
     return `/directory${params.size ? `?${params}` : ""}#letter-${letter}`;
   };
+  // Above the search bar that stays under the top bar: before the page scrolls, the bar sits where the first letters are.
   return (
-    <nav aria-label="Jump to a letter" className="fixed top-1/2 right-0 z-10 -translate-y-1/2 sm:hidden">
+    <nav
+      aria-label="Jump to a letter"
+      className="fixed top-1/2 right-0 z-30 -translate-y-1/2 rounded-l-lg bg-white/85 py-1 backdrop-blur-sm sm:hidden dark:bg-slate-950/85"
+    >
       <ol className="flex flex-col items-center">
         {letters.map(({ letter, page }) => (
           <li key={letter}>
