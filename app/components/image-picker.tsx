@@ -158,7 +158,7 @@ export function ImagePicker({
           />
         </label>
       </div>
-      {framing && !removed ? <PhotoCropper src={framing} onCrop={framed} /> : null}
+      {framing && !removed ? <PhotoCropper key={framing} src={framing} onCrop={framed} /> : null}
       {preview && !removed ? (
         <button
           type="button"

@@ -69,9 +69,12 @@ export function PhotoCropper({ src, onCrop }: { src: string; onCrop: (file: File
       const canvas = document.createElement("canvas");
       canvas.width = output;
       canvas.height = output;
-      canvas
-        .getContext("2d")
-        ?.drawImage(source, -left / bounds.scale, -top / bounds.scale, side, side, 0, 0, output, output);
+      const context = canvas.getContext("2d");
+      if (!context) return;
+      // A transparent photo on white, as the card shows it, not on JPEG's black.
+      context.fillStyle = "#ffffff";
+      context.fillRect(0, 0, output, output);
+      context.drawImage(source, -left / bounds.scale, -top / bounds.scale, side, side, 0, 0, output, output);
       canvas.toBlob(
         (blob) => {
           if (!blob || run !== drawing.current) return;
@@ -89,6 +92,8 @@ export function PhotoCropper({ src, onCrop }: { src: string; onCrop: (file: File
 
   useEffect(
     () => () => {
+      // A drawing still under way when the frame goes (the image removed) must not put its file back.
+      drawing.current++;
       if (made.current) URL.revokeObjectURL(made.current);
     },
     [],
@@ -127,7 +132,7 @@ export function PhotoCropper({ src, onCrop }: { src: string; onCrop: (file: File
     <div className="mt-3 space-y-3 rounded-xl border border-slate-200 p-3 dark:border-slate-700">
       <p id={hintId} className="flex items-center gap-1.5 text-sm text-slate-600 dark:text-slate-400">
         <Move aria-hidden className="size-4 shrink-0" />
-        Drag the photo, or use the arrow keys, to choose what shows in the circle.
+        Drag the photo, or use the arrow keys, to choose what shows in the circle; + and − zoom.
       </p>
       {/* A button, so that it takes the keyboard's focus: the arrow keys move the photo, as dragging does. */}
       <button
@@ -186,6 +191,7 @@ export function PhotoCropper({ src, onCrop }: { src: string; onCrop: (file: File
           max={MAX_ZOOM}
           step={0.05}
           value={frame.zoom}
+          aria-valuetext={`${Math.round(frame.zoom * 100)}%`}
           onChange={(event) => place({ ...frame, zoom: Number(event.target.value) })}
           className="flex-1 accent-[var(--color-brand)]"
         />

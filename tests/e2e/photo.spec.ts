@@ -51,7 +51,7 @@ test("an administrator frames a wide photo on a phone with the keyboard, and the
   const frame = dialog.getByRole("button", { name: "Photo position" });
   await expect(frame).toBeVisible();
   await expect(
-    dialog.getByText("Drag the photo, or use the arrow keys, to choose what shows in the circle."),
+    dialog.getByText("Drag the photo, or use the arrow keys, to choose what shows in the circle; + and − zoom."),
   ).toBeVisible();
   await expectAccessible(page);
   for (const theme of ["light", "dark"] as const) {

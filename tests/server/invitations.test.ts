@@ -149,11 +149,13 @@ describe("invitations", () => {
 
   it("shows an administrator the invitation as each brand's people receive it, readable in its colours, and sends the one they look at to them as a test", async () => {
     await db.insert(siteSettings).values({ id: 1, companyName: "Acme Group" });
-    const [sunbeam, snow] = await db
+    const [sunbeam, snow, cash] = await db
       .insert(brands)
       .values([
         { name: "Sunbeam", primaryColor: "#facc15" },
         { name: "Snow", primaryColor: "#ffffff" },
+        // A name with what a replacement pattern would read as "the text matched".
+        { name: "Cash $& Carry", primaryColor: "#0f766e" },
       ])
       .returning();
     const admin = await createMember({ email: "admin@example.com" });
@@ -161,6 +163,7 @@ describe("invitations", () => {
     for (const [brand, name] of [
       [sunbeam, "Sunbeam"],
       [snow, "Snow"],
+      [cash, "Cash $&amp; Carry"],
       [null, "Acme Group"],
     ] as const) {
       const preview = await run(

@@ -13,7 +13,6 @@ import { INVITATION_KINDS } from "./mail-queue";
 
 type InvitedUser = typeof users.$inferSelect;
 
-/** What the invitation page shows before anything is used up. */
 /** The card an invitation gives, as its page previews it: the person, their title, and the brand it wears. */
 export type ClaimPreview = {
   firstName: string;
@@ -23,6 +22,7 @@ export type ClaimPreview = {
   brand: { name: string; primaryColor: string; secondaryColor: string; logoUrl: string | null } | null;
 };
 
+/** What the invitation page shows before anything is used up. */
 export type InvitationView =
   | { state: "invalid" }
   /** A new account, or one whose sign-up was never confirmed: the opener chooses the password. */

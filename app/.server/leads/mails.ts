@@ -118,7 +118,8 @@ async function renderCardForVisitor(job: MailJob): Promise<MailMessage | null> {
     `${name}'s card: ${address}`,
   ].join("\n");
   const html = mailDocument({
-    sender: await mailSender(found.owner.brandId),
+    // No image in a visitor's mail: a picture fetched from this server would tell it the mail was read.
+    sender: { ...(await mailSender(found.owner.brandId)), logoUrl: null },
     blocks: [
       "<p>Hello,</p>",
       `<p>Here is ${escapeHtml(name)}'s contact card, as you asked when you shared your details. Open the attached file to save it to your contacts.</p>`,

@@ -1,4 +1,4 @@
-import { eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { brandPalette, HEX_COLOR } from "~/lib/color";
 import { mediaUrl } from "~/lib/media";
 import { DEFAULT_SETTINGS } from "~/lib/settings";
@@ -11,14 +11,14 @@ import { getSiteSettings, storedImageKey } from "./site-settings";
 /** Who a mail comes from, as its header shows: a brand, or the company when the card has none. */
 export type MailSender = { name: string; logoUrl: string | null; color: string };
 
-/** The sender of mail about a card of `brandId`: that brand's name, logo and colour, else the company's. */
+/** The sender of mail about a card of `brandId`: that brand's name, logo and colour while it is active, else the company's. */
 export async function mailSender(brandId: number | null = null): Promise<MailSender> {
   const site = await getSiteSettings();
   const [brand] = brandId
     ? await db
         .select({ name: brands.name, logo: brands.logo, primaryColor: brands.primaryColor })
         .from(brands)
-        .where(eq(brands.id, brandId))
+        .where(and(eq(brands.id, brandId), eq(brands.active, true)))
     : [];
   const logoPath = mediaUrl(brand ? storedImageKey(brand.logo) : storedImageKey(site.primaryLogo));
   const color = brand?.primaryColor ?? site.primaryColor;

@@ -113,7 +113,10 @@ const scimFilledFields = () =>
 export function scimAttributeMap(): { attribute: string; field: string }[] {
   return [
     { attribute: `${CARD_FIELD_RULES.email.scim}, else the primary of emails, else userName`, field: "Email" },
-    { attribute: "name.givenName, else the first word of displayName", field: "First name" },
+    {
+      attribute: "name.givenName, else the first word of displayName, else the address before its @",
+      field: "First name",
+    },
     { attribute: "name.familyName, else the rest of displayName", field: "Last name" },
     ...scimFilledFields().map((key) => ({
       attribute: `${CARD_FIELD_RULES[key].scim}${key === "phone" ? ", else the primary of phoneNumbers" : ""}`,

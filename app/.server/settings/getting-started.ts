@@ -9,8 +9,8 @@ import { ForbiddenError } from "../platform/errors";
 /**
  * The first administrator's list of what a new installation needs (the company's name and
  * logo, its brands, who can join, its people), each ticked once done. It shows on the
- * dashboard of the whole site's administrators until they hide it or every step is done, and
- * never again after; a site saved before the list existed counts as set up (migration 0036).
+ * dashboard of the whole site's administrators while a step is left, until they hide it (then
+ * never again); a site saved before the list existed counts as set up (migration 0036).
  */
 export async function gettingStarted(actor: Actor): Promise<GettingStarted | null> {
   if (!can(actor.role, "update:settings:any")) return null;

@@ -198,6 +198,8 @@ function MailPreview({ preview, returnTo }: { preview: MailPreviewInfo; returnTo
   ];
   const [brand, setBrand] = useState(choices[0]?.value ?? "");
   const chosen = choices.find((choice) => choice.value === brand)?.label;
+  // A brand administrator whose brands are all switched off has no mail to show.
+  if (choices.length === 0) return null;
   return (
     <details className="rounded-lg border border-slate-200 p-3 dark:border-slate-700">
       <summary className="cursor-pointer font-medium text-slate-800 dark:text-slate-200">The mail they receive</summary>

@@ -21,7 +21,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   const subject = `<div style="font:14px/1.4 system-ui,sans-serif;color:#111827;background:#f1f5f9;border-bottom:1px solid #cbd5e1;margin:-24px -16px 16px;padding:8px 16px"><span style="color:#334155">Subject:</span> <strong>${escapeHtml(preview.subject)}</strong></div>`;
   const body = preview.html
     .replace("<head>", "<head><title>Invitation preview</title>")
-    .replace(/<body([^>]*)>/, `<body$1>${subject}`)
+    .replace(/<body([^>]*)>/, (_, attributes: string) => `<body${attributes}>${subject}`)
     .replace("<html>", '<html lang="en">');
   return new Response(body, {
     headers: {
