@@ -258,6 +258,16 @@ async function writeBatch(batch: WaitingView[]) {
   // imports/run.ts), so a batch and an import never wait for each other in a circle.
   const ordered = [...batch].sort((a, b) => compareIds(a.profileId, b.profileId) || compareIds(lockKey(a), lockKey(b)));
   await db.transaction(async (tx) => {
+    // The cards are locked first, in that order, as the count's update will: a view's foreign key
+    // alone takes a share lock that the update would then have to raise, and a writer asking for
+    // the card in between would wait on this batch while it waits on the writer (a deadlock).
+    const cardIds = [...new Set(ordered.map((view) => view.profileId))];
+    await tx.execute(sql`select 1 from ${profiles}
+      where ${profiles.id} in (${sql.join(
+        cardIds.map((id) => sql`${id}`),
+        sql`, `,
+      )})
+      order by ${profiles.id} for no key update`);
     const added = new Map<string, number>();
     for (const view of ordered) {
       await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${view.profileId}), hashtext(${lockKey(view)}))`);
