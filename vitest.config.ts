@@ -79,6 +79,19 @@ export default defineConfig({
           setupFiles: ["tests/setup/console.ts", "tests/setup/component.ts"],
         },
       },
+      {
+        // The container image, built from the Dockerfile with podman and driven over HTTP
+        // (tests/support/containers.ts). Its build is most of its time: a hook may take minutes.
+        resolve: { alias },
+        test: {
+          name: "image",
+          include: ["tests/image/**/*.test.ts"],
+          env: testEnv,
+          setupFiles: ["tests/setup/console.ts"],
+          hookTimeout: 20 * 60_000,
+          testTimeout: 5 * 60_000,
+        },
+      },
       // Loaders, actions and domain code against a real database, then the built server's processes.
       ...databases.flatMap((database) =>
         [

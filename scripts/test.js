@@ -11,7 +11,8 @@
 // 1. the route types (knip and tsc read them);
 // 2. lint and format, then unused code | the typecheck | the build;
 // 3. the unit, component and server tests, and the built server's process
-//    tests, on each database | the browser tests' database;
+//    tests, on each database | the browser tests' database, then the container
+//    image, built and driven;
 // 4. the browser tests.
 //
 // With NAMECARD_SECOND_NODE set to another Node binary (CI sets it to Node 24),
@@ -94,9 +95,12 @@ const wholeSuite = [
     [{ name: "build", command: "npm", args: ["run", "build"] }],
   ],
   [
-    [{ name: "browser tests' database", command: process.execPath, args: ["tests/e2e/serve.js", "--prepare"] }],
     [
-      vitest("unit and server tests", process.execPath),
+      { name: "browser tests' database", command: process.execPath, args: ["tests/e2e/serve.js", "--prepare"] },
+      vitest("container image", process.execPath, ["--project", "image"]),
+    ],
+    [
+      vitest("unit and server tests", process.execPath, ["--project", "!image"]),
       ...(secondNode
         ? SECOND_NODE_RUNS.map(({ name, args }) => vitest(`${name} on ${secondNode}`, secondNode, args))
         : []),

@@ -24,3 +24,10 @@ export const hasZbar = () => hasChecker("The QR scanner", "zbarimg", ["--version
 export const hasPython = () => hasChecker("Python", PYTHON, ["--version"], "apt-get install python3");
 export const hasStrace = () =>
   hasChecker("The system-call tracer", "strace", ["-e", "trace=none", "true"], "apt-get install strace");
+export const hasPodman = () =>
+  hasChecker(
+    "Podman, which builds and runs the container image,",
+    "podman",
+    ["--version"],
+    "apt-get install podman runc mmdebstrap uidmap fuse-overlayfs slirp4netns",
+  );

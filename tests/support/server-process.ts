@@ -232,7 +232,7 @@ export async function migratedDataDir(): Promise<string> {
 }
 
 /** The link in the newest mail to `email`: mail goes out after the answer, so it is waited for. */
-async function confirmationLink(server: ServerProcess, email: string, timeoutMs = 30_000) {
+async function confirmationLink(server: Pick<ServerProcess, "dataDir">, email: string, timeoutMs = 30_000) {
   const until = Date.now() + timeoutMs;
   for (;;) {
     const link = latestMail(path.join(server.dataDir, "mail"), email)?.link;
@@ -244,7 +244,7 @@ async function confirmationLink(server: ServerProcess, email: string, timeoutMs 
 
 /** Signs up through the running server and opens the confirmation link: the member's cookie. */
 export async function signedInMember(
-  server: ServerProcess,
+  server: Pick<ServerProcess, "url" | "port" | "dataDir">,
   email: string,
   name = { first: "Pro", last: "Cess" },
   /** Sent with every request, e.g. a client address of its own behind a proxy. */
