@@ -34,7 +34,7 @@ const RESTART_MAX_DELAY_MS = 30_000;
  * all gracefully; a second one stops them at once.
  */
 export function superviseProcesses(count) {
-  if (!process.env.DATABASE_URL?.trim()) {
+  if (!process.env.DATABASE_URL?.trim() && !process.env.DATABASE_URL_FILE?.trim()) {
     console.error(
       `[config] PROCESSES=${process.env.PROCESSES} needs DATABASE_URL: the embedded database can be opened by one process only. Set DATABASE_URL to a PostgreSQL database, or leave PROCESSES unset.`,
     );

@@ -111,6 +111,61 @@ describe("configuration", () => {
     if (warning) expect(warning).toMatch(/chooses its own address .* Set TRUST_PROXY to the proxies' addresses/);
   });
 
+  it("reads secrets from the files a container orchestrator mounts, without their last line break", () => {
+    const dir = tempDir();
+    const secrets = madeDir("namecard-secrets-");
+    const write = (name: string, text: string) => {
+      fs.writeFileSync(path.join(secrets, name), text);
+      return path.join(secrets, name);
+    };
+    const env = parseEnv({
+      DATA_DIR: dir,
+      AUTH_SECRET_FILE: write("auth", "a-secret-of-at-least-thirty-two-characters\n"),
+      DATABASE_URL: "postgres://namecard@db.internal:5432/namecard",
+      DATABASE_PASSWORD_FILE: write("password", "p@ss:w/rd#1 \n"),
+      SMTP_URL_FILE: write("smtp", "smtps://mailer:secret@smtp.example.com:465\r\n"),
+      S3_ENDPOINT: "http://storage:9000",
+      S3_BUCKET: "namecard",
+      S3_ACCESS_KEY_ID_FILE: write("key", "namecard"),
+      S3_SECRET_ACCESS_KEY_FILE: write("secret", "s3 secret\n"),
+    });
+    expect(env.AUTH_SECRET).toBe("a-secret-of-at-least-thirty-two-characters");
+    expect(env.AUTH_SECRET_GENERATED).toBe(false);
+    // The password is the file's whole first line (its trailing space too), encoded into the address.
+    expect(env.DATABASE_URL).toBe("postgres://namecard:p%40ss%3Aw%2Frd%231%20@db.internal:5432/namecard");
+    expect(decodeURIComponent(new URL(env.DATABASE_URL!).password)).toBe("p@ss:w/rd#1 ");
+    expect(env.SMTP_URL).toBe("smtps://mailer:secret@smtp.example.com:465");
+    expect(env.S3_ACCESS_KEY_ID).toBe("namecard");
+    expect(env.S3_SECRET_ACCESS_KEY).toBe("s3 secret");
+    expect(Object.keys(env)).not.toContain("DATABASE_PASSWORD");
+  });
+
+  it("stops with one line when a secret's file is missing, doubled by its variable, or a password has no address", () => {
+    const dir = tempDir();
+    const missing = path.join(tempDir(), "nothing-here");
+    expect(() => parseEnv({ DATA_DIR: dir, AUTH_SECRET_FILE: missing })).toThrow(
+      new EnvError(
+        `[config] AUTH_SECRET_FILE: ${missing} cannot be read by this user (ENOENT): check the path and that the file is readable by the user running Namecard.`,
+      ),
+    );
+    const file = path.join(tempDir(), "secret");
+    fs.writeFileSync(file, "a-secret-of-at-least-thirty-two-characters");
+    expect(() => parseEnv({ DATA_DIR: dir, AUTH_SECRET: "x".repeat(40), AUTH_SECRET_FILE: file })).toThrow(
+      /^\[config\] AUTH_SECRET_FILE: AUTH_SECRET is set as well; set only one of them\.$/,
+    );
+    expect(() => parseEnv({ DATA_DIR: dir, DATABASE_PASSWORD: "secret" })).toThrow(
+      /^\[config\] DATABASE_PASSWORD: needs DATABASE_URL/,
+    );
+    expect(() =>
+      parseEnv({ DATA_DIR: dir, DATABASE_URL: "postgres://u:already@h/db", DATABASE_PASSWORD: "secret" }),
+    ).toThrow(/^\[config\] DATABASE_PASSWORD: DATABASE_URL holds a password already/);
+    // A secret read from a file is checked as if it had been set directly.
+    fs.writeFileSync(file, "short\n");
+    expect(() => parseEnv({ DATA_DIR: dir, AUTH_SECRET_FILE: file })).toThrow(
+      "[config] AUTH_SECRET: must be at least 32 characters",
+    );
+  });
+
   it("asks for the whole S3 set when only part of it is given", () => {
     expect(() => parseEnv({ DATA_DIR: tempDir(), S3_BUCKET: "cards" })).toThrow(/S3_ENDPOINT: required/);
   });

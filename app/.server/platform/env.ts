@@ -99,6 +99,7 @@ const EnvSchema = z.object({
       .regex(/^postgres(ql)?:\/\//, "must start with postgres:// or postgresql://")
       .optional(),
   ),
+  DATABASE_PASSWORD: z.string().optional(),
   PUBLIC_URL: optionalString.pipe(
     z.url({ protocol: /^https?$/, message: "must be an absolute http(s) URL" }).optional(),
   ),
@@ -158,7 +159,7 @@ const EnvSchema = z.object({
 });
 
 export type Env = Readonly<
-  Omit<z.infer<typeof EnvSchema>, "PUBLIC_URL" | "AUTH_SECRET"> & {
+  Omit<z.infer<typeof EnvSchema>, "PUBLIC_URL" | "AUTH_SECRET" | "DATABASE_PASSWORD"> & {
     PUBLIC_URL: string;
     AUTH_SECRET: string;
     /** Whether AUTH_SECRET was generated into DATA_DIR rather than set: then only this machine knows it. */
@@ -186,10 +187,66 @@ export class EnvError extends Error {
   override name = "EnvError";
 }
 
+/**
+ * Secrets that may be read from a file instead, named by `<NAME>_FILE`: how container
+ * orchestrators hand secrets over (mounted files), so that they are in no environment
+ * a process listing or an inspect command shows.
+ */
+const SECRETS_FROM_FILES = [
+  "AUTH_SECRET",
+  "DATABASE_URL",
+  "DATABASE_PASSWORD",
+  "SMTP_URL",
+  "S3_ACCESS_KEY_ID",
+  "S3_SECRET_ACCESS_KEY",
+] as const;
+
+/** The environment with each `<NAME>_FILE` read into `<NAME>`: one file's content, its last line break dropped. */
+function withSecretsFromFiles(source: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const settings = { ...source };
+  for (const name of SECRETS_FROM_FILES) {
+    const file = source[`${name}_FILE`]?.trim();
+    if (!file) continue;
+    if (source[name]?.trim()) {
+      throw new EnvError(`[config] ${name}_FILE: ${name} is set as well; set only one of them.`);
+    }
+    try {
+      settings[name] = fs.readFileSync(file, "utf8").replace(/\r?\n$/, "");
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code ?? "unreadable";
+      throw new EnvError(
+        `[config] ${name}_FILE: ${file} cannot be read by this user (${code}): check the path and that the file is readable by the user running Namecard.`,
+      );
+    }
+  }
+  return settings;
+}
+
+/**
+ * DATABASE_PASSWORD, when set, is the password of DATABASE_URL's user: a secret file can then
+ * hold the password alone (as PostgreSQL's own image takes it) while the address stays in the
+ * environment.
+ */
+function withDatabasePassword(databaseUrl: string | undefined, password: string | undefined): string | undefined {
+  if (password === undefined || password === "") return databaseUrl;
+  if (!databaseUrl) {
+    throw new EnvError("[config] DATABASE_PASSWORD: needs DATABASE_URL, the database whose user it is the password of.");
+  }
+  const url = new URL(databaseUrl);
+  if (url.password) {
+    throw new EnvError(
+      "[config] DATABASE_PASSWORD: DATABASE_URL holds a password already; leave it out of the address or unset DATABASE_PASSWORD.",
+    );
+  }
+  url.password = encodeURIComponent(password);
+  return url.toString();
+}
+
 /** Parses an environment; throws an `EnvError` naming each bad variable. */
-export function parseEnv(source: NodeJS.ProcessEnv): Env {
+export function parseEnv(environment: NodeJS.ProcessEnv): Env {
   // Before anything is written: the database, the outbox, a secret or a backup.
   makeNewFilesPrivate();
+  const source = withSecretsFromFiles(environment);
   const result = EnvSchema.safeParse(source);
   if (!result.success) {
     const lines = result.error.issues.map(
@@ -205,10 +262,13 @@ export function parseEnv(source: NodeJS.ProcessEnv): Env {
     throw new EnvError(missing.map((key) => `[config] ${key}: required when any S3_* variable is set`).join("\n"));
   }
 
+  const { DATABASE_PASSWORD, ...settings } = parsed;
+  const databaseUrl = withDatabasePassword(settings.DATABASE_URL, DATABASE_PASSWORD);
   const dataDir = path.resolve(parsed.DATA_DIR);
-  if (dataDirectoryInUse(parsed)) checkDataDirectory(dataDir);
+  if (dataDirectoryInUse({ ...settings, DATABASE_URL: databaseUrl })) checkDataDirectory(dataDir);
   return Object.freeze({
-    ...parsed,
+    ...settings,
+    DATABASE_URL: databaseUrl,
     DATA_DIR: dataDir,
     // A hop count believes whoever connects: only the proxy on this machine may connect, unless HOST says otherwise.
     HOST: parsed.HOST ?? (typeof parsed.TRUST_PROXY === "number" ? "127.0.0.1" : undefined),
