@@ -12,8 +12,18 @@ const config: KnipConfig = {
   project: ["**/*.{js,ts,tsx,css}"],
   // Debian tools the tests run: the QR decoder (an independent checker), chattr (an upload
   // folder even root cannot write to), mount/umount (a small disk to fill); apt-get installs
-  // nginx for the load benchmark.
-  ignoreBinaries: ["zbarimg", "chattr", "mount", "umount", "apt-get", "openssl", "runuser"],
+  // nginx for the load benchmark; caddy and systemd-analyze check the recipes of deploy/.
+  ignoreBinaries: [
+    "zbarimg",
+    "chattr",
+    "mount",
+    "umount",
+    "apt-get",
+    "openssl",
+    "runuser",
+    "caddy",
+    "systemd-analyze",
+  ],
   compilers: {
     // Stylesheets import packages too (Tailwind, the self-hosted fonts).
     css: (text: string) =>

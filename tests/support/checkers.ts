@@ -31,3 +31,5 @@ export const hasPodman = () =>
     ["--version"],
     "apt-get install podman runc mmdebstrap uidmap fuse-overlayfs slirp4netns",
   );
+export const hasSystemdAnalyze = () =>
+  hasChecker("systemd's unit checker", "systemd-analyze", ["--version"], "apt-get install systemd");

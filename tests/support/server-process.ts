@@ -249,8 +249,13 @@ export async function signedInMember(
   name = { first: "Pro", last: "Cess" },
   /** Sent with every request, e.g. a client address of its own behind a proxy. */
   headers: Record<string, string> = {},
+  /** How requests are sent: fetch, or a client of the test's own (TLS to a proxy). */
+  send: (
+    url: string,
+    init: { method?: string; headers: Record<string, string>; body?: string },
+  ) => Promise<Response> = (url, init) => fetch(url, { ...init, redirect: "manual" }),
 ) {
-  const signup = await fetch(`${server.url}/api/auth/sign-up/email`, {
+  const signup = await send(`${server.url}/api/auth/sign-up/email`, {
     method: "POST",
     headers: { "content-type": "application/json", origin: `http://localhost:${server.port}`, ...headers },
     body: JSON.stringify({
@@ -266,9 +271,8 @@ export async function signedInMember(
   // that signed up, which it knows by a cookie set at sign-up: send it back.
   const browser = cookiePairs(signup.headers);
   const link = new URL(await confirmationLink(server, email));
-  const verified = await fetch(`${server.url}${link.pathname}${link.search}`, {
+  const verified = await send(`${server.url}${link.pathname}${link.search}`, {
     headers: { cookie: [...browser.values()].join("; "), ...headers },
-    redirect: "manual",
   });
   const cookie = [...new Map([...browser, ...cookiePairs(verified.headers)]).values()].join("; ");
   if (!/session_token=/.test(cookie)) {
