@@ -86,6 +86,8 @@ export default defineConfig({
         test: {
           name: "image",
           include: ["tests/image/**/*.test.ts"],
+          // One build of the image at a time: the second file finds every layer made.
+          fileParallelism: false,
           env: testEnv,
           setupFiles: ["tests/setup/console.ts"],
           hookTimeout: 20 * 60_000,

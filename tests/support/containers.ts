@@ -70,8 +70,6 @@ export async function buildImage(labels: { version: string; revision: string }) 
     IMAGE,
     ".",
   );
-  // Layers of earlier builds of the same tag are not kept.
-  await podman("image", "prune", "--force");
 }
 
 /** A folder on this machine mounted as the container's data volume, owned by the image's user. */

@@ -231,11 +231,16 @@ export async function migratedDataDir(): Promise<string> {
   return copy;
 }
 
+/** A server whose mail is in its outbox, or read by `latestLink` where it has a mail server. */
+type MailedServer = Pick<ServerProcess, "dataDir"> & { latestLink?: (email: string) => string | undefined };
+
 /** The link in the newest mail to `email`: mail goes out after the answer, so it is waited for. */
-async function confirmationLink(server: Pick<ServerProcess, "dataDir">, email: string, timeoutMs = 30_000) {
+async function confirmationLink(server: MailedServer, email: string, timeoutMs = 30_000) {
   const until = Date.now() + timeoutMs;
   for (;;) {
-    const link = latestMail(path.join(server.dataDir, "mail"), email)?.link;
+    const link = server.latestLink
+      ? server.latestLink(email)
+      : latestMail(path.join(server.dataDir, "mail"), email)?.link;
     if (link) return link;
     if (Date.now() > until) throw new Error(`no mail reached ${email} within ${timeoutMs / 1000} s`);
     await new Promise((resolve) => setTimeout(resolve, 50));
@@ -244,7 +249,7 @@ async function confirmationLink(server: Pick<ServerProcess, "dataDir">, email: s
 
 /** Signs up through the running server and opens the confirmation link: the member's cookie. */
 export async function signedInMember(
-  server: Pick<ServerProcess, "url" | "port" | "dataDir">,
+  server: Pick<ServerProcess, "url" | "port"> & MailedServer,
   email: string,
   name = { first: "Pro", last: "Cess" },
   /** Sent with every request, e.g. a client address of its own behind a proxy. */
