@@ -202,6 +202,17 @@ describe.skipIf(!available)("the container image", () => {
     await podmanOk("stop", "--time", "30", server.name);
   });
 
+  it("stops at start with one line when the data volume belongs to another user", async () => {
+    const dataDir = dataVolume();
+    volumes.push(dataDir);
+    fs.chownSync(dataDir, 0, 0);
+    const result = await podman("run", "--rm", "--read-only", "--network=none", "--volume", `${dataDir}:/data`, IMAGE);
+    expect(result.code).toBe(1);
+    expect(result.stderr.trim()).toBe(
+      "[config] DATA_DIR: /data cannot be written by this user (uid 10001) (EACCES): make it writable for the user running Namecard, or point DATA_DIR elsewhere.",
+    );
+  });
+
   it("backs up from the running container and restores into a new volume with its own commands", async () => {
     const dataDir = dataVolume();
     volumes.push(dataDir);
