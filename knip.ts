@@ -13,17 +13,7 @@ const config: KnipConfig = {
   // Debian tools the tests run: the QR decoder (an independent checker), chattr (an upload
   // folder even root cannot write to), mount/umount (a small disk to fill); apt-get installs
   // nginx for the load benchmark; caddy and systemd-analyze check the recipes of deploy/.
-  ignoreBinaries: [
-    "zbarimg",
-    "chattr",
-    "mount",
-    "umount",
-    "apt-get",
-    "openssl",
-    "runuser",
-    "caddy",
-    "systemd-analyze",
-  ],
+  ignoreBinaries: ["zbarimg", "chattr", "mount", "umount", "apt-get", "openssl", "runuser", "caddy", "systemd-analyze"],
   compilers: {
     // Stylesheets import packages too (Tailwind, the self-hosted fonts).
     css: (text: string) =>

@@ -66,7 +66,10 @@ try {
     duration: SECONDS,
     headers: { "accept-encoding": "gzip", "user-agent": "Mozilla/5.0 (X11; Linux x86_64) Chrome/126.0" },
   });
-  show(`card page, 50 connections, ${SECONDS} s`, `${Math.round(result.requests.average)} req/s, p99 ${result.latency.p99} ms`);
+  show(
+    `card page, 50 connections, ${SECONDS} s`,
+    `${Math.round(result.requests.average)} req/s, p99 ${result.latency.p99} ms`,
+  );
   await settle();
   show("memory after the load", await memory(name));
 } finally {

@@ -10,7 +10,7 @@ import {
   hasProxy,
   httpsFetch,
   localhostCertificate,
-  type Proxy,
+  type ReverseProxy,
   startProxy,
   type Tls,
   trust,
@@ -40,7 +40,7 @@ describe.each(["nginx", "caddy"] as const)("Namecard behind %s", (name) => {
   const available = !ON_POSTGRES && SERVER_BUILT && hasProxy(name);
   let tls: Tls;
   let app: ServerProcess;
-  let proxy: Proxy;
+  let proxy: ReverseProxy;
   let cookie: string;
   const email = `behind.${name}@example.com`;
 
@@ -61,7 +61,7 @@ describe.each(["nginx", "caddy"] as const)("Namecard behind %s", (name) => {
     cookie = await signedInMember(
       { url: proxy.url, port: ports.https, dataDir: app.dataDir },
       email,
-      { first: "Behind", last: "Proxy" },
+      { first: "Behind", last: "ReverseProxy" },
       { origin: proxy.url, "x-forwarded-for": FORGED_ADDRESS },
       send,
     );
@@ -96,7 +96,7 @@ describe.each(["nginx", "caddy"] as const)("Namecard behind %s", (name) => {
       /name="username"[^>]*value="([^"]+)"/.exec(page)?.[1] ?? /value="([^"]+)"[^>]*name="username"/.exec(page)![1]!;
     const form = new URLSearchParams({
       firstName: "Behind",
-      lastName: "Proxy",
+      lastName: "ReverseProxy",
       email,
       username,
       title: `Saved through ${name}`,

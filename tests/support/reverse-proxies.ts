@@ -7,7 +7,7 @@ import https from "node:https";
 import path from "node:path";
 import { IN_CI } from "./checkers";
 
-export type Proxy = {
+export type ReverseProxy = {
   name: "nginx" | "caddy";
   /** The https:// address clients use. */
   url: string;
@@ -45,7 +45,7 @@ export function localhostCertificate(dir: string): Tls {
 }
 
 /** Whether the proxy is installed; under CI a missing one fails the run. */
-export function hasProxy(name: Proxy["name"]): boolean {
+export function hasProxy(name: ReverseProxy["name"]): boolean {
   const found = spawnSync(name === "nginx" ? "/usr/sbin/nginx" : "caddy", ["-v"], { stdio: "ignore" });
   if (found.status === 0) return true;
   if (name === "caddy" && spawnSync("caddy", ["version"], { stdio: "ignore" }).status === 0) return true;
@@ -115,10 +115,10 @@ function caddyConfig(tls: Tls, ports: { app: number; https: number; http: number
 
 /** Starts the proxy; resolves once its https:// address answers the app's /healthz. */
 export async function startProxy(
-  name: Proxy["name"],
+  name: ReverseProxy["name"],
   tls: Tls,
   ports: { app: number; https: number; http: number },
-): Promise<Proxy> {
+): Promise<ReverseProxy> {
   const { command, args } = name === "nginx" ? nginxConfig(tls, ports) : caddyConfig(tls, ports);
   const child = spawn(command, args, {
     env: { ...process.env, HOME: tls.dir, XDG_DATA_HOME: tls.dir, XDG_CONFIG_HOME: tls.dir },
@@ -127,7 +127,7 @@ export async function startProxy(
   let output = "";
   child.stdout?.on("data", (chunk) => (output += chunk));
   child.stderr?.on("data", (chunk) => (output += chunk));
-  const proxy: Proxy = {
+  const proxy: ReverseProxy = {
     name,
     url: `https://localhost:${ports.https}`,
     httpPort: ports.http,
@@ -153,7 +153,7 @@ type Init = { method?: string; headers?: Record<string, string>; body?: Buffer |
  * A request over TLS to the proxy, trusting the test's certificate; redirects are not
  * followed. Sent to 127.0.0.1 as localhost, whatever localhost resolves to here.
  */
-export function httpsFetch(proxy: Pick<Proxy, "url"> & { ca?: Buffer }, pathname: string, init: Init = {}) {
+export function httpsFetch(proxy: Pick<ReverseProxy, "url"> & { ca?: Buffer }, pathname: string, init: Init = {}) {
   return new Promise<Response>((resolve, reject) => {
     const url = new URL(pathname, proxy.url);
     const request = https.request(
@@ -187,7 +187,7 @@ export function httpsFetch(proxy: Pick<Proxy, "url"> & { ca?: Buffer }, pathname
 }
 
 /** Opens a request and resolves with the first chunk of its body, leaving the stream open. */
-export function firstChunk(proxy: Pick<Proxy, "url">, pathname: string, headers: Record<string, string>) {
+export function firstChunk(proxy: Pick<ReverseProxy, "url">, pathname: string, headers: Record<string, string>) {
   return new Promise<{ status: number; text: string; close(): void }>((resolve, reject) => {
     const url = new URL(pathname, proxy.url);
     const request = https.request(

@@ -230,7 +230,9 @@ function withSecretsFromFiles(source: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
 function withDatabasePassword(databaseUrl: string | undefined, password: string | undefined): string | undefined {
   if (password === undefined || password === "") return databaseUrl;
   if (!databaseUrl) {
-    throw new EnvError("[config] DATABASE_PASSWORD: needs DATABASE_URL, the database whose user it is the password of.");
+    throw new EnvError(
+      "[config] DATABASE_PASSWORD: needs DATABASE_URL, the database whose user it is the password of.",
+    );
   }
   const url = new URL(databaseUrl);
   if (url.password) {
