@@ -1,4 +1,4 @@
-# Namecard's container image (docs/admin/containers.md).
+# Namecard's container image (docs/admin/deploying.md).
 #
 #   docker build -t namecard \
 #     --build-arg VERSION="$(node -p 'require("./package.json").version')" \
@@ -12,12 +12,13 @@ ARG RUNTIME_IMAGE=docker.io/library/debian:bookworm-slim
 
 FROM ${NODE_IMAGE} AS build
 WORKDIR /app
-ENV NODE_ENV=development
 COPY package.json package-lock.json ./
-RUN --mount=type=cache,target=/root/.npm npm ci --no-audit --no-fund --loglevel=error
+# The build tools are development dependencies, installed whatever NODE_ENV the base sets.
+RUN --mount=type=cache,target=/root/.npm npm ci --include=dev --no-audit --no-fund --loglevel=error
 COPY . .
-# Readable by the unprivileged user the image runs as; owned by root, so that user cannot change them.
-RUN npm run build && chmod -R a+rX build
+# A production build (React's production bundle, the database on its own thread), readable by
+# the unprivileged user the image runs as and owned by root, so that user cannot change it.
+RUN NODE_ENV=production npm run build && chmod -R a+rX build
 
 # The production dependencies only: npm keeps the development tools that a dependency names as
 # optional peers, which the script then removes.
@@ -25,7 +26,7 @@ FROM ${NODE_IMAGE} AS dependencies
 WORKDIR /app
 COPY package.json package-lock.json ./
 COPY scripts/prune-to-production.js ./scripts/
-RUN --mount=type=cache,target=/root/.npm npm ci --omit=dev --no-audit --no-fund --loglevel=error \
+RUN --mount=type=cache,target=/root/.npm NODE_ENV=production npm ci --omit=dev --no-audit --no-fund --loglevel=error \
  && node scripts/prune-to-production.js
 
 FROM ${RUNTIME_IMAGE}

@@ -17,6 +17,13 @@ fs.rmSync(draft, { recursive: true, force: true });
 fs.mkdirSync(path.dirname(draft), { recursive: true });
 const database = await PGlite.create({ dataDir: draft });
 await database.close();
+// An empty database, readable by whichever user runs the server (a service's own user, a
+// container's), which copies it into its data directory and makes the copy private.
+(function readableByAll(target) {
+  const stat = fs.statSync(target);
+  fs.chmodSync(target, stat.isDirectory() ? 0o755 : 0o644);
+  if (stat.isDirectory()) for (const entry of fs.readdirSync(target)) readableByAll(path.join(target, entry));
+})(draft);
 fs.rmSync(target, { recursive: true, force: true });
 fs.renameSync(draft, target);
 console.info(`[build] empty database template made in ${path.relative(process.cwd(), target)}`);

@@ -22,6 +22,8 @@ import { freePort, scratchDir, signedInMember } from "../support/server-process"
 
 type Service = {
   image?: string;
+  hostname?: string;
+  ports?: string[];
   profiles?: string[];
   environment?: Record<string, string>;
   secrets?: string[];
@@ -55,7 +57,7 @@ describe("compose.yaml", () => {
       mail: { condition: "service_started" },
     });
     expect(postgres?.healthcheck?.test).toContain("pg_isready");
-    expect(storage?.healthcheck?.test.join(" ")).toContain("/minio/health/live");
+    expect(storage?.healthcheck?.test).toEqual(["CMD", "mc", "ready", "local"]);
   });
 
   it("hands every secret over as a file, never as a value in the environment", () => {
@@ -72,6 +74,13 @@ describe("compose.yaml", () => {
     }
     // The database's password is in no address either.
     expect(new URL(compose.services.namecard?.environment?.DATABASE_URL ?? "").password).toBe("");
+  });
+
+  it("publishes Namecard and the caught mail on this machine only unless told otherwise", () => {
+    for (const service of Object.values(compose.services)) {
+      for (const port of service.ports ?? []) expect(interpolated(port)).toMatch(/^127\.0\.0\.1:\d+:\d+$/);
+    }
+    expect(compose.services.mail?.ports?.map(interpolated)).toEqual(["127.0.0.1:8025:8025"]);
   });
 
   it("keeps every service's data in a named volume, and the embedded trial needs no other service", () => {
@@ -185,6 +194,7 @@ describe.skipIf(!available || !POSTGRES_URL)("compose.yaml's namecard service", 
       "--name",
       container,
       ...(service.read_only ? ["--read-only"] : []),
+      ...(service.hostname ? ["--hostname", service.hostname] : []),
       ...(service.tmpfs ?? []).flatMap((mount) => ["--tmpfs", mount]),
       "--network=host",
       ...["postgres", "storage", "mail"].flatMap((host) => ["--add-host", `${host}:127.0.0.1`]),

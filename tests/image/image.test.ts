@@ -46,6 +46,9 @@ async function startContainer(dataDir: string, env: Record<string, string> = {})
     name,
     "--read-only",
     "--network=host",
+    // As compose.yaml names it: the database's lock names its host.
+    "--hostname",
+    "namecard",
     "--volume",
     `${dataDir}:/data`,
     ...Object.entries({ PORT: String(port), PUBLIC_URL: `http://localhost:${port}`, ADMIN_EMAILS, ...env }).flatMap(
@@ -137,6 +140,12 @@ describe.skipIf(!available)("the container image", () => {
         "grep -x -E 'vitest|vite|esbuild|typescript|tsx|drizzle-kit|happy-dom|@biomejs|playwright-core' || true",
     );
     const [tools, files, devPackages] = look.split("---\n");
+    // A production build: React's production bundle (its errors minified) reaches the browser.
+    const production = await podmanOk(
+      ...["run", "--rm", "--network=none", "--entrypoint", "sh", IMAGE],
+      ...["-c", "grep -l 'Minified React error' build/client/assets/*.js | wc -l"],
+    );
+    expect(Number(production.trim())).toBeGreaterThan(0);
     expect(tools).toBe("");
     expect(files?.trim().split("\n")).toEqual([
       "build",
@@ -199,7 +208,15 @@ describe.skipIf(!available)("the container image", () => {
     expect((await fetch(`${server.url}${after.photo}`)).status).toBe(200);
     const signedIn = await fetch(`${server.url}/profile/edit`, { headers: { cookie }, redirect: "manual" });
     expect(signedIn.status).toBe(200);
-    await podmanOk("stop", "--time", "30", server.name);
+
+    // Killed outright, then replaced by a new container on the same volume: the lock left behind is taken over.
+    await podmanOk("kill", "--signal", "KILL", server.name);
+    await podmanOk("wait", server.name);
+    await podmanOk("rm", server.name);
+    const replacement = await startContainer(dataDir);
+    expect(await logs(replacement.name)).toMatch(/took over db\.lock left by a process that is gone/);
+    expect((await card(replacement, username)).photo).toBe(before.photo);
+    await podmanOk("stop", "--time", "30", replacement.name);
   });
 
   it("stops at start with one line when the data volume belongs to another user", async () => {

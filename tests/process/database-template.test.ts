@@ -19,6 +19,16 @@ beforeAll(() => {
 afterAll(() => fs.rmSync(scratch, { recursive: true, force: true }));
 
 describe.skipIf(ON_POSTGRES)("a new embedded database", () => {
+  it("comes from a template any user can read, so a service's own user can copy what root built", () => {
+    const closed: string[] = [];
+    (function walk(target: string) {
+      const stat = fs.statSync(target);
+      if ((stat.mode & 0o004) === 0 || (stat.isDirectory() && (stat.mode & 0o001) === 0)) closed.push(target);
+      if (stat.isDirectory()) for (const entry of fs.readdirSync(target)) walk(path.join(target, entry));
+    })(templateFor());
+    expect(closed).toEqual([]);
+  });
+
   it("starts as a copy of the build's empty database, and takes the migrations and writes", async () => {
     const dataDir = path.join(scratch, "fresh", "db");
     expect(startFromTemplate(dataDir)).toBe(true);

@@ -122,7 +122,7 @@ describe("configuration", () => {
       DATA_DIR: dir,
       AUTH_SECRET_FILE: write("auth", "a-secret-of-at-least-thirty-two-characters\n"),
       DATABASE_URL: "postgres://namecard@db.internal:5432/namecard",
-      DATABASE_PASSWORD_FILE: write("password", "p@ss:w/rd#1 \n"),
+      DATABASE_PASSWORD_FILE: write("password", "p@ss:w/rd#1 \n\n"),
       SMTP_URL_FILE: write("smtp", "smtps://mailer:secret@smtp.example.com:465\r\n"),
       S3_ENDPOINT: "http://storage:9000",
       S3_BUCKET: "namecard",
@@ -159,6 +159,14 @@ describe("configuration", () => {
     expect(() =>
       parseEnv({ DATA_DIR: dir, DATABASE_URL: "postgres://u:already@h/db", DATABASE_PASSWORD: "secret" }),
     ).toThrow(/^\[config\] DATABASE_PASSWORD: DATABASE_URL holds a password already/);
+    // An empty file is not a value: the server would quietly run without the setting.
+    fs.writeFileSync(file, "\n");
+    expect(() => parseEnv({ DATA_DIR: dir, DATABASE_URL_FILE: file })).toThrow(
+      `[config] DATABASE_URL_FILE: ${file} is empty: put the value in it.`,
+    );
+    expect(() =>
+      parseEnv({ DATA_DIR: dir, DATABASE_URL: "postgres://u@[bad/db", DATABASE_PASSWORD: "secret" }),
+    ).toThrow(/^\[config\] DATABASE_URL: is not a valid address \(postgres:\/\/user@host:5432\/database\)\.$/);
     // A secret read from a file is checked as if it had been set directly.
     fs.writeFileSync(file, "short\n");
     expect(() => parseEnv({ DATA_DIR: dir, AUTH_SECRET_FILE: file })).toThrow(

@@ -210,14 +210,20 @@ function withSecretsFromFiles(source: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
     if (source[name]?.trim()) {
       throw new EnvError(`[config] ${name}_FILE: ${name} is set as well; set only one of them.`);
     }
+    let text: string;
     try {
-      settings[name] = fs.readFileSync(file, "utf8").replace(/\r?\n$/, "");
+      text = fs.readFileSync(file, "utf8");
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code ?? "unreadable";
       throw new EnvError(
         `[config] ${name}_FILE: ${file} cannot be read by this user (${code}): check the path and that the file is readable by the user running Namecard.`,
       );
     }
+    // Every line break at the end goes, as PostgreSQL's own image reads its password file.
+    const value = text.replace(/[\r\n]+$/, "");
+    // An empty file would quietly mean "not set": the embedded database instead of PostgreSQL, the outbox instead of mail.
+    if (value === "") throw new EnvError(`[config] ${name}_FILE: ${file} is empty: put the value in it.`);
+    settings[name] = value;
   }
   return settings;
 }
@@ -234,7 +240,18 @@ function withDatabasePassword(databaseUrl: string | undefined, password: string 
       "[config] DATABASE_PASSWORD: needs DATABASE_URL, the database whose user it is the password of.",
     );
   }
-  const url = new URL(databaseUrl);
+  let url: URL;
+  try {
+    url = new URL(databaseUrl);
+  } catch {
+    // The address is not printed: it may hold a password.
+    throw new EnvError("[config] DATABASE_URL: is not a valid address (postgres://user@host:5432/database).");
+  }
+  if (!url.host) {
+    throw new EnvError(
+      "[config] DATABASE_PASSWORD: DATABASE_URL names no host to give the password for; put the password in the address instead.",
+    );
+  }
   if (url.password) {
     throw new EnvError(
       "[config] DATABASE_PASSWORD: DATABASE_URL holds a password already; leave it out of the address or unset DATABASE_PASSWORD.",

@@ -70,7 +70,7 @@ function describeConnectionFault(error: unknown, databaseUrl: string): string | 
   const database = decodeURIComponent(url.pathname.slice(1)) || user;
   switch (code) {
     case "28P01":
-      return `[db] DATABASE_URL: PostgreSQL refused the password for user "${user}": check the user and password in DATABASE_URL.`;
+      return `[db] DATABASE_URL: PostgreSQL refused the password for user "${user}": check the user and password in DATABASE_URL (or DATABASE_PASSWORD, or the file DATABASE_PASSWORD_FILE names).`;
     case "28000":
       return `[db] DATABASE_URL: PostgreSQL does not let user "${user}" connect to "${database}" from here (${message}): check the user, or the server's pg_hba.conf.`;
     case "3D000":
