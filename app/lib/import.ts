@@ -35,6 +35,17 @@ export const OVERWRITABLE_FIELDS = IMPORT_FIELDS.map((field) => field.key).filte
 
 export type OverwritableField = Exclude<ImportField, "email" | "username">;
 
+/**
+ * The fields whose values group people, so that one place written two ways ("Tokyo",
+ * "Tokyo Office") can be merged before importing.
+ */
+export const MERGEABLE_FIELDS = ["office", "department", "brand"] as const satisfies readonly ImportField[];
+export type MergeableField = (typeof MERGEABLE_FIELDS)[number];
+/** For each mergeable field, a value as the file writes it (trimmed) and what it is imported as. */
+export type MergedValues = Partial<Record<MergeableField, Record<string, string>>>;
+/** The most values of one field listed for merging: more than that are not a handful of places. */
+export const MAX_LISTED_VALUES = 60;
+
 export function importFieldLabel(key: string): string {
   return IMPORT_FIELDS.find((field) => field.key === key)?.label ?? key;
 }

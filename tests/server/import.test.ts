@@ -588,6 +588,91 @@ describe("bulk import of cards from a CSV file", () => {
     expect(await db.select().from(imports)).toEqual([]);
   });
 
+  it("merges one office or department written two ways into one before importing, and names the merge in the audit log", async () => {
+    const who = await admin();
+    const file = [
+      "First name,Last name,Email,Office,Department",
+      "Aiko,Sato,aiko@example.org,Tokyo,Sales",
+      "Ben,Mori,ben@example.org,Tokyo Office,sales ",
+      "Chie,Ono,chie@example.org, Tokyo Office,Engineering",
+      "Dan,Kim,dan@example.org,Seoul,Engineering",
+    ].join("\n");
+    const id = await upload(who, file);
+    // Listed alphabetically with their counts, so the two spellings sit together.
+    const listed = (await preview(who, id)).preview.values;
+    expect(listed).toEqual([
+      {
+        field: "office",
+        label: "Office",
+        values: [
+          { value: "Seoul", rows: 1, importedAs: "Seoul" },
+          { value: "Tokyo", rows: 1, importedAs: "Tokyo" },
+          { value: "Tokyo Office", rows: 2, importedAs: "Tokyo Office" },
+        ],
+        more: 0,
+      },
+      {
+        field: "department",
+        label: "Department",
+        values: [
+          { value: "Engineering", rows: 2, importedAs: "Engineering" },
+          { value: "Sales", rows: 1, importedAs: "Sales" },
+          { value: "sales", rows: 1, importedAs: "sales" },
+        ],
+        more: 0,
+      },
+    ]);
+
+    // A name too long for the field is refused, and nothing is kept.
+    const tooLong = await submit(who, id, "preview", { merges: { "office:Tokyo Office": "T".repeat(201) } });
+    expect(tooLong.status).toBe(400);
+    expect(JSON.stringify(tooLong.data)).toContain("At most 200 characters");
+    expect((await preview(who, id)).preview.values[0]?.values[2]?.importedAs).toBe("Tokyo Office");
+    // A box for a field that is not merged (a hand-made form) is refused too.
+    const body = new URLSearchParams({ intent: "preview", "column.0": "firstName", "column.1": "lastName" });
+    for (const [key, value] of Object.entries({ "column.2": "email", "column.3": "office", "column.4": "department" }))
+      body.set(key, value);
+    body.set("mergeField.0", "email");
+    body.set("mergeFrom.0", "ben@example.org");
+    body.set("mergeTo.0", "admin@example.com");
+    const request = formRequest(`/admin/import/${id}`, {});
+    const forged = await run(
+      detailAction,
+      new Request(request.url, { method: "POST", headers: request.headers, body }),
+      { id },
+      who.viewer,
+    );
+    expect(forged.status).toBe(400);
+    expect(JSON.stringify(forged.data)).toContain("Choose values from the list");
+    const [kept] = await db.select({ merged: imports.mergedValues }).from(imports).where(eq(imports.id, id));
+    expect(kept?.merged).toEqual({});
+
+    const merges = { "office:Tokyo Office": "Tokyo", "department:sales": "Sales" };
+    expect((await submit(who, id, "preview", { merges })).status).toBe(302);
+    const merged = await preview(who, id);
+    expect(merged.preview.values[0]?.values.map((value) => value.importedAs)).toEqual(["Seoul", "Tokyo", "Tokyo"]);
+    expect(merged.preview.rows.find((row) => row.rowNumber === 3)?.fields).toContainEqual({
+      label: "Office",
+      value: "Tokyo",
+    });
+
+    expect((await submit(who, id, "start", { merges })).status).toBe(302);
+    await runPendingImports();
+    const cards = await db
+      .select({ email: profiles.email, office: profiles.office, department: profiles.department })
+      .from(profiles)
+      .where(sql`${profiles.email} like '%@example.org'`)
+      .orderBy(profiles.email);
+    expect(cards).toEqual([
+      { email: "aiko@example.org", office: "Tokyo", department: "Sales" },
+      { email: "ben@example.org", office: "Tokyo", department: "Sales" },
+      { email: "chie@example.org", office: "Tokyo", department: "Engineering" },
+      { email: "dan@example.org", office: "Seoul", department: "Engineering" },
+    ]);
+    const [entry] = await db.select().from(auditLog).where(eq(auditLog.action, "import"));
+    expect(JSON.stringify(entry?.changes)).toContain("Office: Tokyo Office → Tokyo; Department: sales → Sales");
+  });
+
   it("refuses a mapping without an email column or with one field twice, and changes nothing", async () => {
     const who = await admin();
     const id = await upload(who, "First name,Last name,Email\nA,B,a@example.org\n");

@@ -19,6 +19,12 @@ export async function upload(who: Admin, text: string, name = "people.csv") {
 
 export type Preview = {
   preview: {
+    values: {
+      field: string;
+      label: string;
+      values: { value: string; rows: number; importedAs: string }[];
+      more: number;
+    }[];
     counts: Record<string, number>;
     rows: { rowNumber: number; outcome: string; detail: string; fields: { label: string; value: string }[] }[];
   };
@@ -37,7 +43,14 @@ export async function submit(
   who: Admin,
   id: string,
   intent: "preview" | "start" | "retry",
-  options: { mapping?: string[]; overwrite?: string[]; createBrands?: boolean; brandId?: number } = {},
+  options: {
+    mapping?: string[];
+    overwrite?: string[];
+    createBrands?: boolean;
+    brandId?: number;
+    /** What each listed value is imported as, by "field:value" (the others as the page shows them). */
+    merges?: Record<string, string>;
+  } = {},
 ) {
   const current = await preview(who, id);
   const body = new URLSearchParams({ intent });
@@ -46,6 +59,16 @@ export async function submit(
   for (const field of options.overwrite ?? []) body.append("overwrite", field);
   if (options.createBrands) body.set("createBrands", "on");
   if (options.brandId !== undefined) body.set("brandId", String(options.brandId));
+  // The value boxes, numbered across the fields as the page numbers them.
+  let box = 0;
+  for (const { field, values } of current.preview?.values ?? []) {
+    for (const { value, importedAs } of values) {
+      body.set(`mergeField.${box}`, field);
+      body.set(`mergeFrom.${box}`, value);
+      body.set(`mergeTo.${box}`, options.merges?.[`${field}:${value}`] ?? importedAs);
+      box++;
+    }
+  }
   const request = formRequest(`/admin/import/${id}`, {});
   return run(
     detailAction,

@@ -3,6 +3,9 @@ import {
   type ImportField,
   importFieldLabel,
   MAX_IMPORT_BYTES,
+  MERGEABLE_FIELDS,
+  type MergeableField,
+  type MergedValues,
   OVERWRITABLE_FIELDS,
   type OverwritableField,
 } from "~/lib/import";
@@ -185,7 +188,15 @@ export function settingsOf(record: ImportRecord): ImportSettings {
     createBrands: record.createBrands,
     brandId: record.brandId,
     disabled: disabledColumnOf(record.headers),
+    merges: mergesOf(record.mergedValues),
   };
+}
+
+/** The stored merges, of the mergeable fields only. */
+function mergesOf(stored: Record<string, Record<string, string>>): MergedValues {
+  const merges: MergedValues = {};
+  for (const field of MERGEABLE_FIELDS) if (stored[field]) merges[field] = stored[field];
+  return merges;
 }
 
 /**
@@ -200,7 +211,37 @@ export type ImportChoices = {
   createBrands: boolean;
   /** The brand every row goes into, as sent ("" or absent: each row's own). */
   brandId?: string | null;
+  /** Values listed for merging: the field, the value as the file writes it, and what to import it as. */
+  merges?: readonly { field: string | null; from: string | null; to: string | null }[];
 };
+
+/** The longest value each mergeable field takes: a card's office and department, a brand's name. */
+const MERGED_VALUE_LIMITS: Record<MergeableField, number> = { office: 200, department: 100, brand: 80 };
+
+/**
+ * The merges as sent, checked: a value imported as itself, or as nothing, is not a merge (an
+ * empty box keeps the file's value). Messages are keyed `mergeTo.N`, as the form names the boxes.
+ */
+function checkMerges(sent: ImportChoices["merges"] = [], errors: Record<string, string[]>): MergedValues {
+  const merges: MergedValues = {};
+  sent.forEach(({ field, from, to }, index) => {
+    if (!field || !(MERGEABLE_FIELDS as readonly string[]).includes(field) || from === null || to === null) {
+      errors[`mergeTo.${index}`] = ["Choose values from the list"];
+      return;
+    }
+    const value = to.trim();
+    const limit = MERGED_VALUE_LIMITS[field as MergeableField];
+    if (value.length > limit) {
+      errors[`mergeTo.${index}`] = [`At most ${limit} characters`];
+      return;
+    }
+    const original = from.trim();
+    if (!original || !value || value === original) return;
+    const kept = (merges[field as MergeableField] ??= {});
+    kept[original] = value;
+  });
+  return merges;
+}
 
 /**
  * Checks the choices for a file of `columns` columns. Each field may come
@@ -229,10 +270,11 @@ async function checkImportChoices(actor: Actor, choices: ImportChoices, columns:
   if (choices.overwrite.length !== overwrite.length) errors.overwrite = ["Choose fields from the list"];
   const brandId = await chosenBrand(actor, choices.brandId ?? "");
   if (brandId === undefined) errors.brandId = ["Choose a brand from the list"];
+  const merges = checkMerges(choices.merges, errors);
   if (Object.keys(errors).length) throw new ValidationError(errors);
   // Only an administrator of the whole site creates brands.
   const createBrands = choices.createBrands && importScope(actor) === null;
-  return { mapping, overwrite: [...new Set(overwrite)], createBrands, brandId: brandId ?? null };
+  return { mapping, overwrite: [...new Set(overwrite)], createBrands, brandId: brandId ?? null, merges };
 }
 
 /** The brand chosen for every row: null for none, undefined for one that is not an active brand within reach. */
@@ -264,8 +306,18 @@ export async function saveImportSettings(actor: Actor, id: string, choices: Impo
       overwrite: settings.overwrite,
       createBrands: settings.createBrands,
       brandId: settings.brandId,
+      mergedValues: settings.merges ?? {},
     })
     .where(and(eq(imports.id, id), eq(imports.status, "draft")));
+}
+
+/** The audit entry's line for merged values: "Office: Tokyo Office → Tokyo; …", when any were merged. */
+function mergedChange(stored: Record<string, Record<string, string>>): Record<string, [null, string]> {
+  const merges = mergesOf(stored);
+  const parts = MERGEABLE_FIELDS.flatMap((field) =>
+    Object.entries(merges[field] ?? {}).map(([from, to]) => `${importFieldLabel(field)}: ${from} → ${to}`),
+  );
+  return parts.length ? { "merged values": [null, parts.join("; ")] } : {};
 }
 
 /** Hands a draft, or an interrupted import, to the import worker. */
@@ -294,6 +346,7 @@ export async function queueImport(actor: Actor, id: string) {
           overwrite: [null, record.overwrite.map(importFieldLabel).join(", ") || "nothing"],
           createBrands: [null, record.createBrands],
           ...(everyRowInto !== null ? { "every row into": [null, everyRowInto] } : {}),
+          ...mergedChange(record.mergedValues),
         },
       });
     }

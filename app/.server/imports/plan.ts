@@ -1,7 +1,7 @@
 import { and, sql } from "drizzle-orm";
 import { CARD_FIELD_KEYS, CARD_FIELDS, type CardDetails, type CardFieldKey, isCardField } from "~/lib/card-fields";
-import type { ImportField, OverwritableField } from "~/lib/import";
-import { IMPORT_FIELDS, importFieldLabel } from "~/lib/import";
+import type { ImportField, MergedValues, OverwritableField } from "~/lib/import";
+import { IMPORT_FIELDS, importFieldLabel, MERGEABLE_FIELDS } from "~/lib/import";
 import { brandPlacement } from "../brands/domains";
 import { BrandSchema } from "../brands/schemas";
 import type { Queryable } from "../platform/db/client";
@@ -47,6 +47,8 @@ export type ImportSettings = {
   brandId: number | null;
   /** A known export's column saying an account is disabled, and the values that say so (imports/formats.ts). */
   disabled?: { index: number; values: string[] } | null;
+  /** Values imported under another value ("Tokyo Office" as "Tokyo"). */
+  merges?: MergedValues;
 };
 
 type StoredCard = CardDetails & {
@@ -83,9 +85,14 @@ const MULTI_VALUE = /\s*:::\s*/;
 
 /**
  * The values of a row by field; unmapped fields are absent. A cell holding
- * several values takes its first, and links take them all.
+ * several values takes its first, and links take them all. A value the
+ * administrator merged into another is that other.
  */
-export function rowValues(cells: string[], mapping: ImportSettings["mapping"]): Partial<Record<ImportField, string>> {
+export function rowValues(
+  cells: string[],
+  mapping: ImportSettings["mapping"],
+  merges: MergedValues = {},
+): Partial<Record<ImportField, string>> {
   const values: Partial<Record<ImportField, string>> = {};
   mapping.forEach((field, index) => {
     if (!field) return;
@@ -93,6 +100,10 @@ export function rowValues(cells: string[], mapping: ImportSettings["mapping"]): 
     if (!MULTI_VALUE.test(cell)) values[field] = cell;
     else values[field] = field === "links" ? cell.split(MULTI_VALUE).join("\n") : (cell.split(MULTI_VALUE)[0] ?? "");
   });
+  for (const field of MERGEABLE_FIELDS) {
+    const merged = merges[field]?.[values[field]?.trim() ?? ""];
+    if (merged !== undefined) values[field] = merged;
+  }
   return values;
 }
 
@@ -291,7 +302,7 @@ export function planRow(row: SheetRow, settings: ImportSettings, context: PlanCo
   if (disabled && disabled.values.includes((row.cells[disabled.index] ?? "").trim().toLowerCase())) {
     return { kind: "skip", reason: "Skipped: the account is disabled in the directory this file came from" };
   }
-  const values = rowValues(row.cells, settings.mapping);
+  const values = rowValues(row.cells, settings.mapping, settings.merges);
   const email = emailKey(values.email);
   const firstRow = context.firstRowOfEmail.get(email);
   if (email && firstRow !== undefined && firstRow !== row.rowNumber) {

@@ -27,6 +27,7 @@ import { wakeImportWorker } from "~/.server/imports/run";
 import { invitationPreview } from "~/.server/invitations/invitations";
 import { diskSpaceLow } from "~/.server/platform/disk-space";
 import { NotFoundError } from "~/.server/platform/errors";
+import { ImportValues } from "~/components/admin/import-values";
 import { ConfirmedSend } from "~/components/admin/invitations";
 import { RouteErrorBoundary } from "~/components/error-boundary";
 import { FormAlert } from "~/components/form-alert";
@@ -36,7 +37,13 @@ import { Pagination } from "~/components/pagination";
 import { Alert } from "~/components/ui/alert";
 import { Button, buttonClasses } from "~/components/ui/button";
 import { cn } from "~/lib/cn";
-import { IMPORT_FIELDS, importFieldLabel, OVERWRITABLE_FIELDS } from "~/lib/import";
+import {
+  IMPORT_FIELDS,
+  importFieldLabel,
+  MAX_LISTED_VALUES,
+  MERGEABLE_FIELDS,
+  OVERWRITABLE_FIELDS,
+} from "~/lib/import";
 import { viewerContext } from "~/middleware/viewer.server";
 import type { Route } from "./+types/import-detail";
 
@@ -132,7 +139,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
       rows: outcomes.rows
         .filter((row) => row.outcome !== null)
         .map((row) => {
-          const values = rowValues(row.cells, settings.mapping);
+          const values = rowValues(row.cells, settings.mapping, settings.merges);
           return {
             rowNumber: row.rowNumber,
             name: [values.firstName, values.lastName]
@@ -203,7 +210,22 @@ function importChoices(form: FormData, columns: number): ImportChoices {
     overwrite: form.getAll("overwrite").map(text),
     createBrands: form.get("createBrands") === "on",
     brandId: text(form.get("brandId")),
+    merges: mergeChoices(form, text),
   };
+}
+
+/** The value boxes: `mergeField.N` and `mergeFrom.N` say which value box `mergeTo.N` is for. */
+function mergeChoices(form: FormData, text: (value: FormDataEntryValue | null) => string | null) {
+  const merges: { field: string | null; from: string | null; to: string | null }[] = [];
+  const most = MERGEABLE_FIELDS.length * MAX_LISTED_VALUES;
+  for (let index = 0; index < most && form.has(`mergeFrom.${index}`); index++) {
+    merges.push({
+      field: text(form.get(`mergeField.${index}`)),
+      from: text(form.get(`mergeFrom.${index}`)),
+      to: text(form.get(`mergeTo.${index}`)),
+    });
+  }
+  return merges;
 }
 
 const OUTCOME_STYLE = {
@@ -363,6 +385,7 @@ function DraftView({ data, failure }: { data: DraftData; failure: Route.Componen
             </select>
             <ErrorList id="field-brandId-error" errors={errors?.brandId} />
           </div>
+          <ImportValues listed={data.preview.values} errors={errors} />
         </Section>
         <Section step={2} title="Cards that already exist">
           <fieldset>

@@ -531,6 +531,8 @@ export const imports = pgTable(
     mapping: jsonb("mapping").$type<string[]>().notNull(),
     /** The card fields an existing card takes from the file. */
     overwrite: jsonb("overwrite").$type<string[]>().notNull().default([]),
+    /** Values of the office, department and brand columns imported under another value (lib/import.ts). */
+    mergedValues: jsonb("merged_values").$type<Record<string, Record<string, string>>>().notNull().default({}),
     createBrands: boolean("create_brands").notNull().default(false),
     /** The brand every row goes into, when one was chosen; otherwise each row's own, or its address's. */
     brandId: integer("brand_id").references(() => brands.id, { onDelete: "set null" }),
