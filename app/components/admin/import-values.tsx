@@ -33,7 +33,12 @@ export function ImportValues({
       {listed.map(({ field, label, values, more }) => (
         <fieldset key={field}>
           <legend className="text-sm font-semibold">{label}</legend>
-          <table className="mt-2 w-full text-sm">
+          <table className="mt-2 w-full table-fixed text-sm">
+            {/* The same columns in every field's table, so the boxes line up. */}
+            <colgroup>
+              <col className="w-1/2 sm:w-2/5" />
+              <col />
+            </colgroup>
             <thead className="sr-only sm:not-sr-only">
               <tr className="text-left text-slate-500 dark:text-slate-400">
                 <th scope="col" className="py-1 pr-3 font-medium">
