@@ -59,15 +59,11 @@ export async function submit(
   for (const field of options.overwrite ?? []) body.append("overwrite", field);
   if (options.createBrands) body.set("createBrands", "on");
   if (options.brandId !== undefined) body.set("brandId", String(options.brandId));
-  // The value boxes, numbered across the fields as the page numbers them.
-  let box = 0;
+  // The value boxes, named by field and place in the list as the page names them.
   for (const { field, values } of current.preview?.values ?? []) {
-    for (const { value, importedAs } of values) {
-      body.set(`mergeField.${box}`, field);
-      body.set(`mergeFrom.${box}`, value);
-      body.set(`mergeTo.${box}`, options.merges?.[`${field}:${value}`] ?? importedAs);
-      box++;
-    }
+    values.forEach(({ value, importedAs }, position) => {
+      body.set(`mergeTo.${field}.${position}`, options.merges?.[`${field}:${value}`] ?? importedAs);
+    });
   }
   const request = formRequest(`/admin/import/${id}`, {});
   return run(

@@ -4,7 +4,6 @@ import {
   importFieldLabel,
   MAX_IMPORT_BYTES,
   MERGEABLE_FIELDS,
-  type MergeableField,
   type MergedValues,
   OVERWRITABLE_FIELDS,
   type OverwritableField,
@@ -19,7 +18,7 @@ import { brands, importRows, imports, invitations, profiles } from "../platform/
 import { ForbiddenError, NotFoundError, ValidationError } from "../platform/errors";
 import { readCsv } from "./csv-file";
 import { disabledColumnOf, guessMapping, isImportField } from "./mapping";
-import type { ImportSettings, SheetRow } from "./plan";
+import { type ImportSettings, type ListedValues, listedValues, MERGED_VALUE_LIMITS, type SheetRow } from "./plan";
 
 /** Room for a file at its limit and the form around it; the server refuses larger bodies before reading them. */
 export const MAX_IMPORT_FORM_BYTES = MAX_IMPORT_BYTES + 256 * 1024;
@@ -211,35 +210,37 @@ export type ImportChoices = {
   createBrands: boolean;
   /** The brand every row goes into, as sent ("" or absent: each row's own). */
   brandId?: string | null;
-  /** Values listed for merging: the field, the value as the file writes it, and what to import it as. */
-  merges?: readonly { field: string | null; from: string | null; to: string | null }[];
+  /** The value boxes as sent, by their names (`mergeTo.office.2`): what each listed value is imported as. */
+  merges?: Readonly<Record<string, string | null>>;
 };
 
-/** The longest value each mergeable field takes: a card's office and department, a brand's name. */
-const MERGED_VALUE_LIMITS: Record<MergeableField, number> = { office: 200, department: 100, brand: 80 };
-
 /**
- * The merges as sent, checked: a value imported as itself, or as nothing, is not a merge (an
- * empty box keeps the file's value). Messages are keyed `mergeTo.N`, as the form names the boxes.
+ * The merges as sent, read against the values the page listed (read again from the file, so
+ * a box can only name a listed value): a value imported as itself, or as nothing, is not a
+ * merge (an empty box keeps the file's value). Messages are keyed by the boxes' names.
  */
-function checkMerges(sent: ImportChoices["merges"] = [], errors: Record<string, string[]>): MergedValues {
+function checkMerges(
+  sent: ImportChoices["merges"] = {},
+  listed: ListedValues[],
+  errors: Record<string, string[]>,
+): MergedValues {
   const merges: MergedValues = {};
-  sent.forEach(({ field, from, to }, index) => {
-    if (!field || !(MERGEABLE_FIELDS as readonly string[]).includes(field) || from === null || to === null) {
-      errors[`mergeTo.${index}`] = ["Choose values from the list"];
-      return;
-    }
-    const value = to.trim();
-    const limit = MERGED_VALUE_LIMITS[field as MergeableField];
-    if (value.length > limit) {
-      errors[`mergeTo.${index}`] = [`At most ${limit} characters`];
-      return;
-    }
-    const original = from.trim();
-    if (!original || !value || value === original) return;
-    const kept = (merges[field as MergeableField] ??= {});
-    kept[original] = value;
-  });
+  for (const { field, values } of listed) {
+    const entries: [string, string][] = [];
+    values.forEach(({ value: from }, position) => {
+      const name = `mergeTo.${field}.${position}`;
+      const to = Object.hasOwn(sent, name) ? sent[name] : undefined;
+      if (typeof to !== "string") return;
+      const value = to.trim();
+      if (value.length > MERGED_VALUE_LIMITS[field]) {
+        errors[name] = [`At most ${MERGED_VALUE_LIMITS[field]} characters`];
+        return;
+      }
+      if (value && value !== from) entries.push([from, value]);
+    });
+    // Own keys only, whatever the file's values are ("__proto__" included).
+    if (entries.length) merges[field] = Object.fromEntries(entries);
+  }
   return merges;
 }
 
@@ -248,7 +249,12 @@ function checkMerges(sent: ImportChoices["merges"] = [], errors: Record<string, 
  * from one column, and the email must have one: rows are matched by it. The
  * messages are keyed by the form's names (`column.N`, `overwrite`).
  */
-async function checkImportChoices(actor: Actor, choices: ImportChoices, columns: number): Promise<ImportSettings> {
+async function checkImportChoices(
+  actor: Actor,
+  choices: ImportChoices,
+  columns: number,
+  drawn: { settings: ImportSettings; listed: ListedValues[] },
+): Promise<ImportSettings> {
   const mapping: (ImportField | "")[] = [];
   const errors: Record<string, string[]> = {};
   for (let index = 0; index < columns; index++) {
@@ -270,8 +276,14 @@ async function checkImportChoices(actor: Actor, choices: ImportChoices, columns:
   if (choices.overwrite.length !== overwrite.length) errors.overwrite = ["Choose fields from the list"];
   const brandId = await chosenBrand(actor, choices.brandId ?? "");
   if (brandId === undefined) errors.brandId = ["Choose a brand from the list"];
-  const merges = checkMerges(choices.merges, errors);
+  const merges = checkMerges(choices.merges, drawn.listed, errors);
   if (Object.keys(errors).length) throw new ValidationError(errors);
+  // The boxes were drawn for the saved mapping: a field now read from another column, or the
+  // brand once every row goes into one, starts without merges.
+  for (const field of MERGEABLE_FIELDS) {
+    const moved = mapping.indexOf(field) !== drawn.settings.mapping.indexOf(field);
+    if (moved || (field === "brand" && brandId !== null)) delete merges[field];
+  }
   // Only an administrator of the whole site creates brands.
   const createBrands = choices.createBrands && importScope(actor) === null;
   return { mapping, overwrite: [...new Set(overwrite)], createBrands, brandId: brandId ?? null, merges };
@@ -297,7 +309,9 @@ async function chosenBrand(actor: Actor, text: string): Promise<number | null | 
  */
 export async function saveImportSettings(actor: Actor, id: string, choices: ImportChoices) {
   const record = await getImport(actor, id);
-  const settings = await checkImportChoices(actor, choices, record.headers.length);
+  const drawn = settingsOf(record);
+  const listed = listedValues(await sheetRows(id), drawn);
+  const settings = await checkImportChoices(actor, choices, record.headers.length, { settings: drawn, listed });
   if (record.status !== "draft") throw new ValidationError({ form: ["This import has already started."] });
   await db
     .update(imports)
@@ -317,7 +331,8 @@ function mergedChange(stored: Record<string, Record<string, string>>): Record<st
   const parts = MERGEABLE_FIELDS.flatMap((field) =>
     Object.entries(merges[field] ?? {}).map(([from, to]) => `${importFieldLabel(field)}: ${from} → ${to}`),
   );
-  return parts.length ? { "merged values": [null, parts.join("; ")] } : {};
+  const text = parts.join("; ");
+  return parts.length ? { "merged values": [null, text.length > 500 ? `${text.slice(0, 499)}…` : text] } : {};
 }
 
 /** Hands a draft, or an interrupted import, to the import worker. */

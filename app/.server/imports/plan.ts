@@ -1,7 +1,7 @@
 import { and, sql } from "drizzle-orm";
 import { CARD_FIELD_KEYS, CARD_FIELDS, type CardDetails, type CardFieldKey, isCardField } from "~/lib/card-fields";
-import type { ImportField, MergedValues, OverwritableField } from "~/lib/import";
-import { IMPORT_FIELDS, importFieldLabel, MERGEABLE_FIELDS } from "~/lib/import";
+import type { ImportField, MergeableField, MergedValues, OverwritableField } from "~/lib/import";
+import { IMPORT_FIELDS, importFieldLabel, MAX_LISTED_VALUES, MERGEABLE_FIELDS } from "~/lib/import";
 import { brandPlacement } from "../brands/domains";
 import { BrandSchema } from "../brands/schemas";
 import type { Queryable } from "../platform/db/client";
@@ -101,10 +101,67 @@ export function rowValues(
     else values[field] = field === "links" ? cell.split(MULTI_VALUE).join("\n") : (cell.split(MULTI_VALUE)[0] ?? "");
   });
   for (const field of MERGEABLE_FIELDS) {
-    const merged = merges[field]?.[values[field]?.trim() ?? ""];
+    const merged = mergedValue(merges, field, values[field]?.trim() ?? "");
     if (merged !== undefined) values[field] = merged;
   }
   return values;
+}
+
+/** What a value is imported as when it was merged into another; a file's value is only ever an own key. */
+function mergedValue(merges: MergedValues, field: MergeableField, value: string): string | undefined {
+  const own = merges[field];
+  return own && Object.hasOwn(own, value) ? own[value] : undefined;
+}
+
+/** The longest value each mergeable field takes: a card's office and department, a brand's name. */
+export const MERGED_VALUE_LIMITS: Record<MergeableField, number> = { office: 100, department: 100, brand: 80 };
+
+/**
+ * What the value boxes may hold together: the import form's body is read up to 64 KB, and the
+ * boxes are sent with the mapping every time, so long values (or many in a script that costs
+ * nine bytes a character) are listed only while they fit.
+ */
+const VALUE_BOXES_BUDGET = 40 * 1024;
+
+export type ListedValues = {
+  field: MergeableField;
+  label: string;
+  /** Each value as the file writes it, how many rows have it, and what it is imported as. */
+  values: { value: string; rows: number; importedAs: string }[];
+  /** Values beyond the listed ones. */
+  more: number;
+};
+
+/**
+ * The values of the office, department and brand columns, for merging: a field is listed
+ * when its column is mapped (the brand's only when rows say their brand) and holds two
+ * values or more, alphabetically, so that "Tokyo" and "Tokyo Office" sit together. A value
+ * too long for its field is an error of its rows, not listed. The form names each box by
+ * its field and place in this list (`mergeTo.office.2`), and the server reads the list again.
+ */
+export function listedValues(rows: SheetRow[], settings: ImportSettings): ListedValues[] {
+  const listed: ListedValues[] = [];
+  let budget = VALUE_BOXES_BUDGET;
+  for (const field of MERGEABLE_FIELDS) {
+    const index = settings.mapping.indexOf(field);
+    if (index < 0 || (field === "brand" && settings.brandId !== null)) continue;
+    const counts = new Map<string, number>();
+    for (const row of rows) {
+      const value = rowValues(row.cells, settings.mapping)[field]?.trim() ?? "";
+      if (value && value.length <= MERGED_VALUE_LIMITS[field]) counts.set(value, (counts.get(value) ?? 0) + 1);
+    }
+    if (counts.size < 2) continue;
+    const sorted = [...counts].sort(([a], [b]) => a.localeCompare(b, "en", { sensitivity: "base" }));
+    const values: ListedValues["values"] = [];
+    for (const [value, count] of sorted.slice(0, MAX_LISTED_VALUES)) {
+      const importedAs = mergedValue(settings.merges ?? {}, field, value) ?? value;
+      budget -= encodeURIComponent(importedAs).length + 24;
+      if (budget < 0) break;
+      values.push({ value, rows: count, importedAs });
+    }
+    listed.push({ field, label: importFieldLabel(field), values, more: sorted.length - values.length });
+  }
+  return listed;
 }
 
 export type ShownField = { label: string; value: string };

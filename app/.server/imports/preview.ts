@@ -1,16 +1,14 @@
-import { importFieldLabel, MAX_LISTED_VALUES, MERGEABLE_FIELDS, type MergeableField } from "~/lib/import";
 import type { Actor } from "../platform/actor";
 import { db } from "../platform/db/client";
 import { getImport, importScope, settingsOf, sheetRows } from "./imports";
 import {
   describePlan,
-  type ImportSettings,
+  listedValues,
   loadPlanContext,
   managerNotes,
   planRow,
   type RowPlan,
   rowValues,
-  type SheetRow,
   type ShownField,
   shownFields,
 } from "./plan";
@@ -66,45 +64,6 @@ export async function previewImport(actor: Actor, importId: string, options: { p
     pageCount,
     rows: listed.slice((page - 1) * PREVIEW_PAGE_ROWS, page * PREVIEW_PAGE_ROWS),
   };
-}
-
-export type ListedValues = {
-  field: MergeableField;
-  label: string;
-  /** Each value as the file writes it, how many rows have it, and what it is imported as. */
-  values: { value: string; rows: number; importedAs: string }[];
-  /** Values beyond the listed ones. */
-  more: number;
-};
-
-/**
- * The values of the office, department and brand columns, for merging: a field is listed
- * when its column is mapped (the brand's only when rows say their brand) and holds two
- * values or more, alphabetically, so that "Tokyo" and "Tokyo Office" sit together.
- */
-function listedValues(rows: SheetRow[], settings: ImportSettings): ListedValues[] {
-  const listed: ListedValues[] = [];
-  for (const field of MERGEABLE_FIELDS) {
-    const index = settings.mapping.indexOf(field);
-    if (index < 0 || (field === "brand" && settings.brandId !== null)) continue;
-    const counts = new Map<string, number>();
-    for (const row of rows) {
-      const value = rowValues(row.cells, settings.mapping)[field]?.trim() ?? "";
-      if (value) counts.set(value, (counts.get(value) ?? 0) + 1);
-    }
-    if (counts.size < 2) continue;
-    const sorted = [...counts].sort(([a], [b]) => a.localeCompare(b, "en", { sensitivity: "base" }));
-    const merges = settings.merges?.[field] ?? {};
-    listed.push({
-      field,
-      label: importFieldLabel(field),
-      values: sorted
-        .slice(0, MAX_LISTED_VALUES)
-        .map(([value, count]) => ({ value, rows: count, importedAs: merges[value] ?? value })),
-      more: Math.max(0, sorted.length - MAX_LISTED_VALUES),
-    });
-  }
-  return listed;
 }
 
 /** A row's detail with what happens to its manager: a new card always takes it, an existing one when ticked. */

@@ -214,18 +214,15 @@ function importChoices(form: FormData, columns: number): ImportChoices {
   };
 }
 
-/** The value boxes: `mergeField.N` and `mergeFrom.N` say which value box `mergeTo.N` is for. */
+/** The value boxes (`mergeTo.office.2`), as many as the page can list. */
 function mergeChoices(form: FormData, text: (value: FormDataEntryValue | null) => string | null) {
-  const merges: { field: string | null; from: string | null; to: string | null }[] = [];
-  const most = MERGEABLE_FIELDS.length * MAX_LISTED_VALUES;
-  for (let index = 0; index < most && form.has(`mergeFrom.${index}`); index++) {
-    merges.push({
-      field: text(form.get(`mergeField.${index}`)),
-      from: text(form.get(`mergeFrom.${index}`)),
-      to: text(form.get(`mergeTo.${index}`)),
-    });
+  const boxes: Record<string, string | null> = {};
+  let count = 0;
+  for (const [name, value] of form) {
+    if (!name.startsWith("mergeTo.") || count++ >= MERGEABLE_FIELDS.length * MAX_LISTED_VALUES) continue;
+    boxes[name] = text(value);
   }
-  return merges;
+  return boxes;
 }
 
 const OUTCOME_STYLE = {
