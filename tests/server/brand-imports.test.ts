@@ -8,6 +8,7 @@ import { runPendingImports } from "~/.server/imports/run";
 import { db } from "~/.server/platform/db/client";
 import { auditLog, brandAdministrators, brands, imports, profiles } from "~/.server/platform/db/schema";
 import { loader as detailLoader } from "~/routes/admin/import-detail";
+import { loader as reportLoader } from "~/routes/admin/import-report.csv";
 import { createMember, getRequest, insertCard, run } from "./helpers";
 import { importFile, preview, submit, upload } from "./importing";
 
@@ -127,6 +128,16 @@ describe("imports that know brands", () => {
         'Unknown brand "Nimbus Air": add it in Brand Management, or tick "Create brands that do not exist yet"',
       ],
     ]);
+    // The report of rows that will not be imported lists the same four, with the same reasons.
+    const report = (await reportLoader({
+      request: getRequest(`/admin/import/${id}/report.csv`, lead.cookie),
+      params: { id },
+      context: undefined as never,
+    } as never)) as Response;
+    const reported = await report.text();
+    for (const reason of [IMPORT_SCOPE_MESSAGES.outside, IMPORT_SCOPE_MESSAGES.noBrand, IMPORT_SCOPE_MESSAGES.card])
+      expect(reported).toContain(reason);
+    expect(reported.trim().split("\n")).toHaveLength(5);
     // Creating brands is not theirs to tick, and another brand is not theirs to choose for every row.
     expect((await submit(lead, id, "preview", { createBrands: true })).status).toBe(302);
     expect((await preview(lead, id)).preview.counts.error).toBe(4);

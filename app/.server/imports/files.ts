@@ -2,7 +2,7 @@ import { IMPORT_FIELDS } from "~/lib/import";
 import type { Actor } from "../platform/actor";
 import { toCsv } from "../platform/csv";
 import { db } from "../platform/db/client";
-import { getImport, rowOutcomes, settingsOf, sheetRows } from "./imports";
+import { getImport, importScope, rowOutcomes, settingsOf, sheetRows } from "./imports";
 import { loadPlanContext, planRow } from "./plan";
 
 /** The file to start from: one column per card field, headed as the import recognises them. */
@@ -21,7 +21,8 @@ export async function reportCsv(actor: Actor, importId: string): Promise<{ body:
   if (record.status === "draft") {
     const rows = await sheetRows(importId);
     const settings = settingsOf(record);
-    const context = await loadPlanContext(db, rows, rows, settings.mapping);
+    // Planned as the preview plans it: a brand administrator's rows outside their brands are failures too.
+    const context = await loadPlanContext(db, rows, rows, settings.mapping, importScope(actor));
     for (const row of rows) {
       const plan = planRow(row, settings, context);
       if (plan.kind === "error") failures.push({ rowNumber: row.rowNumber, reason: plan.reason, cells: row.cells });
