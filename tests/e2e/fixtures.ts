@@ -246,6 +246,26 @@ const OPEN_MODAL = ':is([role="dialog"], [role="alertdialog"])[data-state="open"
 const AXE_TIMEOUT_MS = 30_000;
 
 /**
+ * The page wears the theme its visitor chose: after `emulateMedia` changes the
+ * system's scheme, the page's listener moves `dark` on <html> a moment later,
+ * and axe measuring in between reads light text on a dark background. Pages
+ * without JavaScript have no listener, so nothing to wait for.
+ */
+async function themeSettled(page: Page) {
+  await page.waitForFunction(() => {
+    const root = document.documentElement;
+    if (!root.classList.contains("js")) return true;
+    let chosen: string | null = null;
+    try {
+      chosen = localStorage.getItem("theme");
+    } catch {}
+    chosen ??= /(?:^|; )theme=(light|dark|system)/.exec(document.cookie)?.[1] ?? "system";
+    const dark = chosen === "dark" || (chosen !== "light" && matchMedia("(prefers-color-scheme: dark)").matches);
+    return root.classList.contains("dark") === dark;
+  });
+}
+
+/**
  * The page has no serious or critical accessibility violations (axe). Axe runs
  * in the page itself (legacy mode; the default opens an extra page to merge
  * per-frame results, and our pages have no frames) and reports violations
@@ -254,6 +274,7 @@ const AXE_TIMEOUT_MS = 30_000;
 export async function expectAccessible(page: Page) {
   const info = test.info();
   info.setTimeout(info.timeout + AXE_TIMEOUT_MS);
+  await themeSettled(page);
   const axe = new AxeBuilder({ page }).setLegacyMode(true).options({ resultTypes: ["violations"] });
   // Under an open modal the page is inert and dimmed on purpose: what a reader meets is the
   // dialog. Axe sometimes measured the dimmed text behind it as if it were the page.
