@@ -9,6 +9,7 @@ import { diskSpaceLow } from "~/.server/platform/disk-space";
 import { loggedUrl } from "~/.server/platform/log-redaction";
 import { UnavailablePage } from "~/components/unavailable-page";
 import { fontStylesheet } from "~/lib/fonts";
+import { speaksVisitorLanguage } from "~/lib/i18n/negotiate";
 import { NonceContext } from "~/lib/nonce";
 import { DEFAULT_SETTINGS } from "~/lib/settings";
 
@@ -33,6 +34,8 @@ export default function handleRequest(
   // (docs/decisions/019-deactivation-and-audit-log.md).
   if (responseStatusCode === 410 && !responseHeaders.has("Cache-Control"))
     responseHeaders.set("Cache-Control", "no-store");
+  // A page in its visitor's language differs by what the browser asks for: shared caches keep one per language.
+  if (speaksVisitorLanguage(new URL(request.url).pathname)) responseHeaders.append("Vary", "Accept-Language");
   if (failedForOutage(loadContext)) {
     responseHeaders.delete("Set-Cookie");
     return unavailableDocument(request, routerContext, responseHeaders, nonce);

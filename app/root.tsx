@@ -1,23 +1,28 @@
 import type { CSSProperties, ReactNode } from "react";
 import { useState } from "react";
+import { IntlProvider } from "react-intl";
 import {
   Links,
   Meta,
   Outlet,
   Scripts,
   ScrollRestoration,
+  type ShouldRevalidateFunctionArgs,
   useMatches,
   useNavigation,
   useRouteLoaderData,
 } from "react-router";
 import { hasSessionCookie } from "~/.server/http/authz";
 import { takeToast, toastMiddleware } from "~/.server/http/toast";
+import { CATALOGS } from "~/.server/platform/i18n";
 import { getSiteSettings } from "~/.server/platform/site-settings";
 import { RouteErrorBoundary } from "~/components/error-boundary";
 import { Toaster } from "~/components/toaster";
 import { CARD_SCRIPT } from "~/lib/card-script";
 import { brandPalette, paletteStyle } from "~/lib/color";
 import { fontStylesheet } from "~/lib/fonts";
+import { DEFAULT_LOCALE, directionOf, type Locale } from "~/lib/i18n/locales";
+import { pageLocale, speaksVisitorLanguage } from "~/lib/i18n/negotiate";
 import { useNonce } from "~/lib/nonce";
 import { DEFAULT_SETTINGS, FONT_STACKS, type FontFamily } from "~/lib/settings";
 import { pickSiteSummary, useSite } from "~/lib/site";
@@ -30,7 +35,11 @@ import "./app.css";
 export const middleware: Route.MiddlewareFunction[] = [previousUsernameMiddleware, toastMiddleware];
 
 export async function loader({ context, request }: Route.LoaderArgs) {
+  const locale = pageLocale(request);
   return {
+    // The page's language, and its words alone: the browser never receives the other catalogs.
+    locale,
+    messages: CATALOGS[locale],
     site: pickSiteSummary(await getSiteSettings()),
     signedIn: hasSessionCookie(request),
     toast: takeToast(context),
@@ -39,13 +48,24 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   };
 }
 
+/** Leaving a page in the visitor's language for one that is not yet translated (or back) reads the language again. */
+export function shouldRevalidate({ currentUrl, nextUrl, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs) {
+  return (
+    defaultShouldRevalidate ||
+    speaksVisitorLanguage(currentUrl.pathname) !== speaksVisitorLanguage(nextUrl.pathname) ||
+    currentUrl.searchParams.get("lang") !== nextUrl.searchParams.get("lang")
+  );
+}
+
 export function Layout({ children }: { children: ReactNode }) {
   const site = useSite();
+  const root = useRouteLoaderData<typeof loader>("root");
+  const locale: Locale = root?.locale ?? DEFAULT_LOCALE;
   // Inline scripts run only with this response's nonce (the page's Content-Security-Policy).
   const nonce = useNonce();
   // Dark from the first byte when the cookie says so. Kept as first rendered: from then on the
   // page's own script owns the classes of <html> (`dark`, and `js` when scripts run).
-  const chosen = useRouteLoaderData<typeof loader>("root")?.theme;
+  const chosen = root?.theme;
   // A page that is complete as sent gets no app JavaScript, only its own small script.
   // Decided by the first render: a running app stays one.
   const matches = useMatches();
@@ -60,7 +80,8 @@ export function Layout({ children }: { children: ReactNode }) {
   } as CSSProperties;
   return (
     <html
-      lang="en"
+      lang={locale}
+      dir={directionOf(locale)}
       className={darkClass}
       style={style}
       data-static={staticPage ? "" : undefined}
@@ -88,7 +109,9 @@ export function Layout({ children }: { children: ReactNode }) {
         <Links />
       </head>
       <body className="min-h-dvh font-sans">
-        {children}
+        <IntlProvider locale={locale} defaultLocale={DEFAULT_LOCALE} messages={root?.messages}>
+          {children}
+        </IntlProvider>
         {staticPage ? (
           <script
             nonce={nonce}

@@ -9,9 +9,12 @@ import { type CachedRender, cachedRenderContext, newPlaceholder } from "~/.serve
 import { newNonce } from "~/.server/http/csp";
 import { db } from "~/.server/platform/db/client";
 import { profiles } from "~/.server/platform/db/schema";
+import { translate } from "~/.server/platform/i18n";
 import { currentListeningPeriod, onPublished, type RealtimeEvent, subscribe } from "~/.server/platform/realtime";
+import { DEFAULT_LOCALE, type Locale } from "~/lib/i18n/locales";
+import { localeFromHeader } from "~/lib/i18n/negotiate";
 import { THEME_COOKIE, themeFromCookie } from "~/lib/theme";
-import { viewsWord, viewsWordMarkup } from "~/lib/views";
+import { viewsWordMarkup } from "~/lib/views";
 import { type CachedPage, routeOf } from "./routes";
 
 /**
@@ -23,7 +26,8 @@ import { type CachedPage, routeOf } from "./routes";
  *   (`cachedPage`, read through server/routes.ts).
  * - Only requests without any cookie but the theme's, and without a query but
  *   the view's source, are served from here: nothing per viewer is in the
- *   page. The key is the path, the source and the theme.
+ *   page. The key is the path, the source, the theme and the language the
+ *   browser asks for (a link naming one, `?lang=`, is not served from here).
  * - An event about the card drops its pages; one about a brand or the site
  *   settings drops all. This instance's own edits drop them before the
  *   editor's response; other instances' arrive through PostgreSQL. A render
@@ -54,6 +58,8 @@ const MAX_COUNTS = 50_000;
 type Entry = {
   key: string;
   kind: CachedPage;
+  /** The page's language: its count and the word after it are written in it. */
+  locale: Locale;
   profileId: string;
   headers: [string, string][];
   /** The body cut at each placeholder count (and its word) and nonce. */
@@ -186,16 +192,18 @@ function escapeForPattern(text: string): string {
 
 type Cut = "plain" | "formatted" | "word" | "nonce";
 
-/** What the rendered placeholder's word (always "views") looks like in the page. */
-const PLACEHOLDER_WORD = viewsWordMarkup(viewsWord(2));
+/** The word after a count ("1 view", "2 views") as the page writes it, in its language. */
+function wordMarkup(count: number, locale: Locale): string {
+  return viewsWordMarkup(translate(locale, "card.views", { count }));
+}
 
 /** A response's body: the cached parts, and between them what this response fills in. */
 function bodyOf(entry: Entry, count: number, nonce: string): string {
   const filled: Record<Cut, string> = {
     plain: String(count),
-    formatted: count.toLocaleString("en"),
+    formatted: count.toLocaleString(entry.locale),
     // "1 view", never "1 views": the word follows the count the visitor is shown.
-    word: viewsWordMarkup(viewsWord(count)),
+    word: wordMarkup(count, entry.locale),
     nonce,
   };
   let text = entry.parts[0] ?? "";
@@ -219,7 +227,10 @@ function send(entry: Entry, count: number, req: Request, res: Response, cookies:
     res.end(entry.image);
     return;
   }
-  res.setHeader("Vary", "Accept-Encoding");
+  res.setHeader(
+    "Vary",
+    entry.kind === "card" || entry.kind === "qr" ? "Accept-Encoding, Accept-Language" : "Accept-Encoding",
+  );
   const text = bodyOf(entry, count, nonce);
   const body = acceptsGzip(req) ? gzipSync(text, { level: GZIP_LEVEL }) : Buffer.from(text);
   if (acceptsGzip(req)) res.setHeader("Content-Encoding", "gzip");
@@ -227,7 +238,14 @@ function send(entry: Entry, count: number, req: Request, res: Response, cookies:
   res.end(body);
 }
 
-type Fill = { key: string; kind: CachedPage; generation: number; period: number; render: CachedRender };
+type Fill = {
+  key: string;
+  kind: CachedPage;
+  locale: Locale;
+  generation: number;
+  period: number;
+  render: CachedRender;
+};
 
 /**
  * Before React Router: responds with a cached page (counting the view, for the
@@ -256,7 +274,11 @@ function serve(req: Request, res: Response, next: NextFunction, waited: boolean)
   if (theme === null || query === null || period === null) return next();
   // A browser that holds an image asks whether it changed: the route responds to that without drawing it.
   if (kind === "image" && req.headers["if-none-match"]) return next();
-  const key = `${theme}\n${req.path}?${query}`;
+  // The card and its QR page speak the visitor's language (the route reads the same header the same way);
+  // the contact file and the images are the same in every language.
+  const locale =
+    kind === "card" || kind === "qr" ? (localeFromHeader(req.headers["accept-language"]) ?? DEFAULT_LOCALE) : null;
+  const key = `${theme}\n${locale ?? ""}\n${req.path}?${query}`;
   const entry = entries.get(key);
   if (entry && entry.expires > Date.now() && entry.period === period) {
     // Most recently used last.
@@ -293,7 +315,14 @@ function serve(req: Request, res: Response, next: NextFunction, waited: boolean)
   }
   const render: CachedRender = { profileId: null, placeholder: newPlaceholder() };
   (res.locals.routerContext as RouterContextProvider).set(cachedRenderContext, render);
-  res.locals.pageFill = { key, kind, generation, period, render } satisfies Fill;
+  res.locals.pageFill = {
+    key,
+    kind,
+    locale: locale ?? DEFAULT_LOCALE,
+    generation,
+    period,
+    render,
+  } satisfies Fill;
   next();
 }
 
@@ -339,8 +368,8 @@ export async function cacheResponse(req: Request, res: Response, response: globa
   const nonce = /'nonce-([^']+)'/.exec(response.headers.get("content-security-policy") ?? "")?.[1] ?? null;
   const marks = new Map<string, Cut>([
     [String(placeholder), "plain"],
-    [placeholder.toLocaleString("en"), "formatted"],
-    [PLACEHOLDER_WORD, "word"],
+    [placeholder.toLocaleString(fill.locale), "formatted"],
+    [wordMarkup(placeholder, fill.locale), "word"],
     ...(nonce ? [[nonce, "nonce"] as const] : []),
   ]);
   const parts: string[] = [];
@@ -361,6 +390,7 @@ export async function cacheResponse(req: Request, res: Response, response: globa
   const entry: Entry = {
     key: fill.key,
     kind: fill.kind,
+    locale: fill.locale,
     profileId: profileId ?? "",
     headers,
     parts,

@@ -1,6 +1,7 @@
 import { Check, Copy, Download, Share2, UserPlus } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
 import { Button, buttonClasses } from "~/components/ui/button";
+import { useT } from "~/lib/i18n/intl";
 
 /** 'Copied' and 'Link Copied' feedback lasts 2 seconds. */
 const COPIED_FEEDBACK_MS = 2000;
@@ -19,13 +20,13 @@ function useTimedFlag(): [boolean, () => void] {
   ];
 }
 
-/** Copies text; when the clipboard refuses, shows it for manual copying. */
-async function copyText(text: string): Promise<boolean> {
+/** Copies text; when the clipboard refuses, shows it for manual copying (`prompt` asks for that). */
+async function copyText(text: string, prompt: string): Promise<boolean> {
   try {
     await navigator.clipboard.writeText(text);
     return true;
   } catch {
-    window.prompt("Copy this link:", text);
+    window.prompt(prompt, text);
     return false;
   }
 }
@@ -44,11 +45,16 @@ export function SaveContactButton({
   firstName: string;
 }) {
   const [saving, setSaving] = useState(false);
+  const t = useT();
+  const saved = t("actions.saved", { name: firstName });
+  const failed = t("actions.saveFailed");
   return (
     <a
       href={href}
       download={fileName}
-      data-save={firstName}
+      // What the card's own script says without the app (app/lib/card-script.ts).
+      data-save={saved}
+      data-save-failed={failed}
       aria-disabled={saving || undefined}
       className={buttonClasses("primary", "lg", "w-full sm:flex-1")}
       onClick={async (event) => {
@@ -66,16 +72,16 @@ export function SaveContactButton({
           link.click();
           link.remove();
           setTimeout(() => URL.revokeObjectURL(url), 10_000);
-          window.alert(`Contact saved! ${firstName}'s contact information has been downloaded to your device.`);
+          window.alert(saved);
         } catch {
-          window.alert("Failed to save contact. Please try again.");
+          window.alert(failed);
         } finally {
           setSaving(false);
         }
       }}
     >
       <UserPlus aria-hidden className="size-5" />
-      {saving ? "Saving..." : "Save Contact"}
+      {saving ? t("actions.saving") : t("actions.saveContact")}
     </a>
   );
 }
@@ -88,10 +94,11 @@ export function SaveContactButton({
 export function ShareButton({ url, title }: { url: string; title: string }) {
   const [sharing, setSharing] = useState(false);
   const [copied, flagCopied] = useTimedFlag();
+  const t = useT();
   return (
     <>
       <label className="hidden min-w-0 flex-col gap-1 text-sm no-js:flex sm:flex-1">
-        <span className="font-medium text-slate-600 dark:text-slate-300">Link to this card</span>
+        <span className="font-medium text-slate-600 dark:text-slate-300">{t("actions.linkToCard")}</span>
         <input
           type="url"
           readOnly
@@ -105,6 +112,8 @@ export function ShareButton({ url, title }: { url: string; title: string }) {
         className="w-full no-js:hidden sm:flex-1"
         data-share={url}
         data-title={title}
+        data-copied={t("actions.linkCopied")}
+        data-prompt={t("actions.copyPrompt")}
         disabled={sharing}
         onClick={async () => {
           setSharing(true);
@@ -118,14 +127,16 @@ export function ShareButton({ url, title }: { url: string; title: string }) {
                 if ((error as DOMException).name === "AbortError") return;
               }
             }
-            if (await copyText(url)) flagCopied();
+            if (await copyText(url, t("actions.copyPrompt"))) flagCopied();
           } finally {
             setSharing(false);
           }
         }}
       >
         <Share2 aria-hidden className="size-5" />
-        <span aria-live="polite">{sharing ? "Sharing..." : copied ? "Link Copied!" : "Share Profile"}</span>
+        <span aria-live="polite">
+          {sharing ? t("actions.sharing") : copied ? t("actions.linkCopied") : t("actions.shareProfile")}
+        </span>
       </Button>
     </>
   );
@@ -133,26 +144,30 @@ export function ShareButton({ url, title }: { url: string; title: string }) {
 
 export function CopyLinkButton({ url }: { url: string }) {
   const [copied, flagCopied] = useTimedFlag();
+  const t = useT();
   return (
     <Button
       variant="secondary"
       className="flex-1 px-3 whitespace-nowrap no-js:hidden"
       data-copy={url}
+      data-copied={t("actions.copied")}
+      data-prompt={t("actions.copyPrompt")}
       onClick={async () => {
-        if (await copyText(url)) flagCopied();
+        if (await copyText(url, t("actions.copyPrompt"))) flagCopied();
       }}
     >
       {copied ? <Check aria-hidden className="size-4" /> : <Copy aria-hidden className="size-4" />}
-      <span aria-live="polite">{copied ? "Copied!" : "Copy Link"}</span>
+      <span aria-live="polite">{copied ? t("actions.copied") : t("actions.copyLink")}</span>
     </Button>
   );
 }
 
 export function DownloadQrLink({ href, fileName }: { href: string; fileName: string }) {
+  const t = useT();
   return (
     <a href={href} download={fileName} className={buttonClasses("secondary", "md", "flex-1 px-3 whitespace-nowrap")}>
       <Download aria-hidden className="size-4" />
-      Download QR
+      {t("actions.downloadQr")}
     </a>
   );
 }

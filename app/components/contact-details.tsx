@@ -1,6 +1,7 @@
 import { BriefcaseBusiness, Globe, Languages, type LucideIcon, Mail, MapPin, Phone } from "lucide-react";
 import { Fragment, type ReactNode } from "react";
 import { CARD_FIELDS, type CardDetails, type CardFieldKey } from "~/lib/card-fields";
+import { useT } from "~/lib/i18n/intl";
 import { telHref } from "~/lib/phone";
 import { addressLabel, LINK_ICONS, linkLabel } from "./card-links";
 
@@ -32,10 +33,13 @@ export function contactRow(key: ContactField): { icon: LucideIcon; label: string
 
 /** The rows of the card page's contact list, each detail the way its kind opens: a message, a call, a site. */
 export function ContactDetails({ card, website }: { card: CardDetails; website: string | null }) {
+  const t = useT();
   return (
     <>
       {CONTACT_FIELDS.flatMap((key) => {
-        const { icon: Icon, label = CARD_FIELDS[key].label } = CONTACT_ROWS[key];
+        const { icon: Icon } = CONTACT_ROWS[key];
+        // Each contact field's label is in the catalogs (`field.<key>`): one missing fails the type check.
+        const label = t(`field.${key}`);
         const value = card[key];
         if (Array.isArray(value)) {
           return value.map((link) => {
@@ -44,7 +48,7 @@ export function ContactDetails({ card, website }: { card: CardDetails; website: 
               <ContactRow
                 key={`${key} ${link.kind} ${link.url}`}
                 icon={<LinkIcon aria-hidden className="size-5" />}
-                label={linkLabel(link)}
+                label={link.kind === "website" ? t("card.website") : linkLabel(link)}
                 href={link.url}
                 text={addressLabel(link.url)}
                 external
@@ -70,7 +74,7 @@ export function ContactDetails({ card, website }: { card: CardDetails; website: 
       {website ? (
         <ContactRow
           icon={<Globe aria-hidden className="size-5" />}
-          label="Company website"
+          label={t("card.companyWebsite")}
           href={website}
           text={addressLabel(website)}
           external
@@ -116,7 +120,8 @@ function ContactRow({
       </span>
       <span className="min-w-0">
         <span className="block text-xs text-slate-500 dark:text-slate-400">{label}</span>
-        <span className="block font-medium wrap-anywhere" data-testid="contact-text">
+        {/* Addresses and numbers keep their own direction on a right-to-left page. */}
+        <span className="block font-medium wrap-anywhere" data-testid="contact-text" dir="auto">
           {breakable(text)}
         </span>
       </span>

@@ -69,7 +69,7 @@ function FieldFrame({
             *
           </span>
         ) : null}
-        {aside ? <span className="ml-auto">{aside}</span> : null}
+        {aside ? <span className="ms-auto">{aside}</span> : null}
       </div>
       {children({
         id,
@@ -164,10 +164,13 @@ export function SelectField({
   );
 }
 
-/** Hidden from people, tempting to bots: a filled one rejects the form. */
+/**
+ * Hidden from people, tempting to bots: a filled one rejects the form. Off the
+ * page on the side a page never scrolls to (the left, right to left the right).
+ */
 export function Honeypot() {
   return (
-    <div aria-hidden className="absolute -left-[9999px] h-px w-px overflow-hidden">
+    <div aria-hidden className="absolute -start-[9999px] h-px w-px overflow-hidden">
       <label>
         Leave this empty
         <input type="text" name="website_url" tabIndex={-1} autoComplete="off" defaultValue="" />

@@ -1,6 +1,7 @@
 import { ArrowLeft } from "lucide-react";
 import { type ReactNode, useEffect, useState } from "react";
 import { useLocation } from "react-router";
+import { useT } from "~/lib/i18n/intl";
 import type { WayBack } from "~/lib/way-back";
 
 /**
@@ -40,7 +41,7 @@ export function WayBackLink({
   if (!way) {
     return (
       <button type="button" hidden={!history} onClick={() => window.history.back()} className={className} data-back="">
-        <ArrowLeft aria-hidden className="size-4 shrink-0" />
+        <ArrowLeft aria-hidden className="size-4 shrink-0 rtl:-scale-x-100" />
         {label(null)}
       </button>
     );
@@ -57,7 +58,7 @@ export function WayBackLink({
       data-testid="way-back"
       data-back=""
     >
-      <ArrowLeft aria-hidden className="size-4 shrink-0" />
+      <ArrowLeft aria-hidden className="size-4 shrink-0 rtl:-scale-x-100" />
       {/* A website is only where Back leads when the tab has no history. */}
       {label(history && way.kind === "website" ? null : way)}
     </a>
@@ -66,13 +67,18 @@ export function WayBackLink({
 
 /** A top bar's "Back"; where a website is the way back, its name is read out too. */
 export function shortBackLabel(way: WayBack | null): ReactNode {
-  if (way?.kind !== "website") return "Back";
+  return <ShortBackLabel way={way} />;
+}
+
+function ShortBackLabel({ way }: { way: WayBack | null }) {
+  const t = useT();
+  if (way?.kind !== "website") return t("back.short");
   return (
     <>
-      Back
+      {t("back.short")}
       <span className="sr-only" data-back-place="">
         {" "}
-        to {way.name}
+        {t("back.toPlace", { name: way.name })}
       </span>
     </>
   );

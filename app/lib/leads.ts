@@ -17,15 +17,6 @@ export const LEAD_NOTE_MAX = 2000;
  */
 export const LEAD_CONSENT_VERSION = 1;
 
-/** The consent a visitor gives by ticking the box, naming the card's owner and company. */
-export function leadConsentText(owner: string, company: string, months: number): string {
-  return (
-    `I agree that ${owner} of ${company} may keep the details I give here to get back in touch with me ` +
-    `about our conversation. ${company} keeps them for ${months === 1 ? "1 month" : `${months} months`} at most, ` +
-    "and I can ask for them to be erased at any time, as the privacy policy explains."
-  );
-}
-
 export type LeadSource = "card" | "qr";
 
 export const LEAD_SOURCE_LABELS: Record<LeadSource, string> = { card: "Card page", qr: "QR code" };

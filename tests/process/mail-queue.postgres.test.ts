@@ -165,6 +165,7 @@ describe.skipIf(!BUILT)("the mail queue shared by two server processes on one Po
       stamp: formStamp(owner.id, Date.now() - MIN_FILL_MS - 1_000),
       honeypot: "",
       source: "qr",
+      locale: "en",
       ip: "10.77.0.1",
     });
     expect(lead.kind).toBe("stored");

@@ -171,6 +171,48 @@ describe.skipIf(!EMBEDDED || !SERVER_BUILT)("anonymous visitors of a card", () =
     }
   }, 180_000);
 
+  it("keeps a page per language a browser asks for, each counting in its own words", async () => {
+    const server = await startServer({ dataDir: await migratedDataDir(), env: { TRUST_PROXY: "loopback" } });
+    started.push(server);
+    const cookie = await signedInMember(server, "sprachen@example.com", { first: "Sina", last: "Sprach" });
+    const username = await usernameOf(server, cookie);
+    const card = `/profile/${username}`;
+    const language = (html: string) => /<html[^>]*\blang="([^"]+)"/.exec(html)?.[1];
+    const direction = (html: string) => /<html[^>]*\bdir="([^"]+)"/.exec(html)?.[1];
+    const word = (html: string) => /data-views-word="">([^<]+)</.exec(html)?.[1];
+
+    const german = await visit(server, card, "10.5.0.1", { "accept-language": "de-AT,de;q=0.9,en;q=0.5" });
+    expect(language(german.text)).toBe("de");
+    expect(german.text).toContain("Kontakt speichern");
+    expect(german.headers.get("vary")).toMatch(/Accept-Language/);
+    const japanese = await visit(server, card, "10.5.0.2", { "accept-language": "ja" });
+    expect(language(japanese.text)).toBe("ja");
+    expect(japanese.text).toContain("連絡先を保存");
+    expect(japanese.text).not.toContain("Kontakt speichern");
+    const arabic = await visit(server, card, "10.5.0.3", { "accept-language": "ar-EG" });
+    expect([language(arabic.text), direction(arabic.text)]).toEqual(["ar", "rtl"]);
+    expect(arabic.text).toContain("حفظ جهة الاتصال");
+    // A language Namecard does not speak gets English.
+    const swedish = await visit(server, card, "10.5.0.4", { "accept-language": "sv-SE" });
+    expect([language(swedish.text), direction(swedish.text)]).toEqual(["en", "ltr"]);
+
+    // The German page again, now kept: German still, its count and word the visitor's own.
+    const again = await visit(server, card, "10.5.0.5", { "accept-language": "de" });
+    expect(language(again.text)).toBe("de");
+    expect(shownCount(again.text)).toBe(5);
+    expect(word(again.text)).toBe("Aufrufe");
+    const once = await visit(server, `/qr/${username}`, "10.5.0.6", { "accept-language": "fr-CA" });
+    expect(once.text).toContain("Voir le profil complet");
+
+    // A link may name the language, whatever the browser asks for; search engines see every language.
+    const named = await visit(server, `${card}?lang=de`, "10.5.0.7", { "accept-language": "ja" });
+    expect(language(named.text)).toBe("de");
+    expect(named.text).toMatch(/rel="canonical" href="[^"]+\?lang=de"/);
+    for (const locale of ["en", "de", "ja", "ar", "zh-CN", "pt-BR"]) {
+      expect(named.text).toMatch(new RegExp(`rel="alternate" hrefLang="${locale}" href="[^"]+\\?lang=${locale}"`, "i"));
+    }
+  }, 180_000);
+
   it("keeps every view a clean stop finds still waiting to be written", async () => {
     const dataDir = await migratedDataDir();
     const server = await startServer({ dataDir, env: { TRUST_PROXY: "loopback" } });

@@ -1,7 +1,8 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { and, eq, gt, sql } from "drizzle-orm";
 import { z } from "zod";
-import { LEAD_CONSENT_VERSION, LEAD_LIMITS, type LeadSource, leadConsentText } from "~/lib/leads";
+import type { Locale } from "~/lib/i18n/locales";
+import { LEAD_CONSENT_VERSION, LEAD_LIMITS, type LeadSource } from "~/lib/leads";
 import { fullName } from "~/lib/names";
 import { wakeMailQueue } from "../invitations/mail-queue";
 import { db } from "../platform/db/client";
@@ -12,6 +13,7 @@ import { keyedHash } from "../platform/tokens";
 import { EmailSchema, OptionalTextSchema, PhoneSchema, TextSchema, tooLongMessage } from "../platform/validation";
 // The renderers of the mails a lead queues, registered with the queue wherever leads are taken.
 import "./mails";
+import { translate } from "~/.server/platform/i18n";
 import { leadRetentionMonths, monthsAfter } from "./retention";
 
 /**
@@ -118,9 +120,18 @@ export type SubmitOutcome =
   | { kind: "too-soon" }
   | { kind: "too-many" };
 
+/**
+ * The consent a visitor gives by ticking the box, naming the card's owner and
+ * company, in the language the form was shown in: stored with their lead as
+ * they read it.
+ */
+function consentText(card: LeadCard, months: number, locale: Locale): string {
+  return translate(locale, "lead.consent", { owner: fullName(card), company: card.company, months });
+}
+
 /** The consent the visitor reads on the form for this card, as it is stored with their lead. */
-export async function consentFor(card: LeadCard) {
-  return leadConsentText(fullName(card), card.company, await leadRetentionMonths());
+export async function consentFor(card: LeadCard, locale: Locale) {
+  return consentText(card, await leadRetentionMonths(), locale);
 }
 
 type Tx = Parameters<Parameters<typeof db.transaction>[0]>[0];
@@ -170,6 +181,8 @@ export async function submitLead(options: {
   stamp: string;
   honeypot: string;
   source: LeadSource;
+  /** The language the form was shown in: its consent is stored in it. */
+  locale: Locale;
   /** The sender's network address (from the proxy's header), for the limit. */
   ip: string | null;
   now?: Date;
@@ -187,7 +200,7 @@ export async function submitLead(options: {
   const stampKey = keyedHash("lead-stamp", options.stamp);
   // Read before the transaction: on the embedded database nothing outside it runs until it ends.
   const months = await leadRetentionMonths();
-  const consentText = leadConsentText(fullName(card), card.company, months);
+  const consent = consentText(card, months, options.locale);
 
   const outcome = await db.transaction(async (tx): Promise<SubmitOutcome> => {
     await holdKeys(tx, [networkKey, everywhereKey, cardKey, stampKey]);
@@ -232,7 +245,7 @@ export async function submitLead(options: {
         message: input.message,
         source,
         consentVersion: LEAD_CONSENT_VERSION,
-        consentText,
+        consentText: consent,
         wantsCard: input.wantsCard,
         createdAt: now,
         // Kept no longer than the consent said, whatever the setting becomes.

@@ -11,12 +11,14 @@ import {
   Users,
 } from "lucide-react";
 import { type ReactNode, useEffect } from "react";
+import { useIntl } from "react-intl";
 import { Link } from "react-router";
 import { countView, uncommittedViews, viewSourceOf } from "~/.server/analytics/views";
 import { getOptionalViewer } from "~/.server/http/authz";
 import { reusableCount } from "~/.server/http/cached-render";
 import { cardMissing } from "~/.server/http/card-gone";
 import { visitOf } from "~/.server/http/http";
+import { translate } from "~/.server/platform/i18n";
 import { getSiteSettings, visitorsSeeStats } from "~/.server/platform/site-settings";
 import { cardForViewer, getCardByUsername } from "~/.server/profiles/get-card";
 import { reportingLines } from "~/.server/profiles/managers";
@@ -37,6 +39,9 @@ import { buttonClasses } from "~/components/ui/button";
 import { ViewsWord } from "~/components/views-word";
 import { shortBackLabel, WayBackLink } from "~/components/way-back";
 import { detailsOf } from "~/lib/card-fields";
+import { useRich, useT } from "~/lib/i18n/intl";
+import { LOCALES } from "~/lib/i18n/locales";
+import { localeFromQuery, pageLocale } from "~/lib/i18n/negotiate";
 import { mediaUrl } from "~/lib/media";
 import { fullName, greetingName } from "~/lib/names";
 import { decide } from "~/lib/permissions";
@@ -48,8 +53,7 @@ export function meta({ data: loaderData, error }: Route.MetaArgs) {
   if (!card) return [{ title: missingCardTitle(error) }, { name: "robots", content: "noindex" }];
   const name = fullName(card);
   const headline = [card.title, card.brand?.name].filter(Boolean).join(" · ");
-  const description =
-    [headline, card.bio].filter(Boolean).join(" — ").slice(0, 200) || `${name}'s digital business card`;
+  const description = [headline, card.bio].filter(Boolean).join(" — ").slice(0, 200) || loaderData.fallbackDescription;
   const title = headline ? `${name} · ${headline}` : name;
   return [
     { title },
@@ -67,7 +71,15 @@ export function meta({ data: loaderData, error }: Route.MetaArgs) {
     { name: "twitter:title", content: title },
     { name: "twitter:description", content: description },
     { name: "twitter:image", content: loaderData.links.ogImage },
-    { tagName: "link", rel: "canonical", href: loaderData.links.card },
+    { tagName: "link", rel: "canonical", href: loaderData.links.canonical },
+    // The card in each language, for search engines: a link may name one (`?lang=`).
+    ...LOCALES.map((locale) => ({
+      tagName: "link",
+      rel: "alternate",
+      hrefLang: locale,
+      href: `${loaderData.links.card}?lang=${locale}`,
+    })),
+    { tagName: "link", rel: "alternate", hrefLang: "x-default", href: loaderData.links.card },
     // The owner may put their card on their phone's home screen.
     ...(loaderData.viewer?.isOwner
       ? [
@@ -93,6 +105,7 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
   // Only a page load counts as a visit (a HEAD request does not). The view is
   // written with the next batch; the page already shows it.
   const source = viewSourceOf(new URL(request.url));
+  const explicit = localeFromQuery(new URL(request.url));
   if (request.method === "GET") {
     countView({
       visit: visitOf(request),
@@ -108,6 +121,8 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
   const base = `/profile/${encodeURIComponent(card.username)}`;
   const absolute = cardUrl(card.username);
   return {
+    // Said in the page's language when the card has neither a title nor a bio to describe it.
+    fallbackDescription: translate(pageLocale(request), "card.description", { name: fullName(card) }),
     card: {
       id: card.id,
       firstName: card.firstName,
@@ -141,6 +156,8 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
     links: {
       base,
       card: absolute,
+      // A page in the language a link named is its own page.
+      canonical: explicit ? `${absolute}?lang=${explicit}` : absolute,
       vcard: `${base}/contact.vcf`,
       vcardName: cardFileName(card, ".vcf"),
       qrPng: `${base}/qr.png`,
@@ -164,8 +181,6 @@ export const handle = {
   cachedPage: "card",
 };
 
-const MONTH_YEAR = new Intl.DateTimeFormat("en-US", { month: "long", year: "numeric", timeZone: "UTC" });
-
 export default function PublicCard({ loaderData }: Route.ComponentProps) {
   const { card, links, viewer, admin, qr, back, team } = loaderData;
   // Signed-in viewers see the view badge move as others look (docs/decisions/006-realtime-and-views.md).
@@ -174,6 +189,9 @@ export default function PublicCard({ loaderData }: Route.ComponentProps) {
   const name = fullName(card);
   const scope = brandScope(card.brand);
   const owner = viewer?.isOwner === true;
+  const t = useT();
+  const rich = useRich();
+  const intl = useIntl();
   // The owner's card and QR page open without a network once seen (routes/sw.js.ts); nobody else's are cached.
   useEffect(() => {
     if (owner && "serviceWorker" in navigator) {
@@ -184,26 +202,26 @@ export default function PublicCard({ loaderData }: Route.ComponentProps) {
     <div className={`min-h-dvh pb-16 ${scope.className ?? ""}`} style={scope.style} data-testid="card-page">
       <header className="mx-auto flex max-w-5xl items-center justify-between gap-2 px-4 py-3 sm:px-6">
         <WayBackLink way={back} className={buttonClasses("ghost", "sm", "whitespace-nowrap")} label={shortBackLabel} />
-        <nav aria-label="Card" className="flex items-center gap-1">
+        <nav aria-label={t("card.nav")} className="flex items-center gap-1">
           <Link to={links.mobileQr} className={buttonClasses("ghost", "sm", "whitespace-nowrap")}>
             <QrCode aria-hidden className="size-4" />
-            Mobile QR
+            {t("card.mobileQr")}
           </Link>
           {viewer?.isOwner ? (
             <Link to="/profile/edit" className={buttonClasses("ghost", "sm", "whitespace-nowrap")}>
               <Pencil aria-hidden className="size-4" />
-              Edit Profile
+              {t("card.editProfile")}
             </Link>
           ) : null}
           {viewer?.isOwner ? (
             <Link
               to="/share"
               className={buttonClasses("ghost", "sm", "whitespace-nowrap")}
-              aria-label="Share my card: every way to hand it out"
-              title="Share my card"
+              aria-label={t("card.shareMineLabel")}
+              title={t("card.shareMine")}
             >
               <Send aria-hidden className="size-4" />
-              <span className="hidden sm:inline">Share my card</span>
+              <span className="hidden sm:inline">{t("card.shareMine")}</span>
             </Link>
           ) : null}
           <ThemeSwitch />
@@ -217,19 +235,19 @@ export default function PublicCard({ loaderData }: Route.ComponentProps) {
               <FallbackImage src={card.brand.coverUrl} alt="" className="absolute inset-0 size-full object-cover" />
             ) : null}
             {card.brand?.logoUrl ? (
-              <span className="absolute top-3 left-3 inline-flex h-11 max-w-[55%] items-center rounded-xl bg-white/95 px-3 py-1.5 shadow-sm">
+              <span className="absolute start-3 top-3 inline-flex h-11 max-w-[55%] items-center rounded-xl bg-white/95 px-3 py-1.5 shadow-sm">
                 <FallbackImage
                   src={card.brand.logoUrl}
-                  alt={`${card.brand.name} logo`}
+                  alt={t("card.logo", { brand: card.brand.name })}
                   className="h-full w-auto max-w-full object-contain"
                   fallback={<span className="truncate text-sm font-semibold text-slate-900">{card.brand.name}</span>}
                 />
               </span>
             ) : null}
             {card.viewCount !== null ? (
-              <span className="absolute top-3 right-3 inline-flex items-center gap-1.5 rounded-full bg-black/60 px-3 py-1 text-sm font-medium text-white backdrop-blur">
+              <span className="absolute end-3 top-3 inline-flex items-center gap-1.5 rounded-full bg-black/60 px-3 py-1 text-sm font-medium text-white backdrop-blur">
                 <Eye aria-hidden className="size-4" />
-                <span data-testid="view-count">{card.viewCount.toLocaleString("en")}</span>
+                <span data-testid="view-count">{intl.formatNumber(card.viewCount)}</span>
                 <ViewsWord count={card.viewCount} className="sr-only" />
               </span>
             ) : null}
@@ -245,10 +263,10 @@ export default function PublicCard({ loaderData }: Route.ComponentProps) {
                 />
                 {admin ? (
                   <span
-                    title={admin.claimed ? "Claimed" : "Unclaimed"}
-                    className={`absolute right-2 bottom-2 size-5 rounded-full ring-4 ring-white dark:ring-slate-900 ${admin.claimed ? "bg-emerald-500" : "bg-orange-500"}`}
+                    title={admin.claimed ? t("card.claimed") : t("card.unclaimed")}
+                    className={`absolute end-2 bottom-2 size-5 rounded-full ring-4 ring-white dark:ring-slate-900 ${admin.claimed ? "bg-emerald-500" : "bg-orange-500"}`}
                   >
-                    <span className="sr-only">{admin.claimed ? "Claimed" : "Unclaimed"}</span>
+                    <span className="sr-only">{admin.claimed ? t("card.claimed") : t("card.unclaimed")}</span>
                   </span>
                 ) : null}
               </div>
@@ -263,7 +281,7 @@ export default function PublicCard({ loaderData }: Route.ComponentProps) {
                 ) : null}
                 {admin && !admin.claimed ? (
                   <span className="rounded-full bg-orange-100 px-2.5 py-0.5 text-xs font-semibold text-orange-800 dark:bg-orange-950 dark:text-orange-200">
-                    Unclaimed Profile
+                    {t("card.unclaimedProfile")}
                   </span>
                 ) : null}
               </div>
@@ -273,12 +291,14 @@ export default function PublicCard({ loaderData }: Route.ComponentProps) {
               {card.department ? (
                 <p className="flex items-center gap-1.5 text-slate-600 wrap-anywhere dark:text-slate-400">
                   <Network aria-hidden className="size-4 shrink-0" />
-                  <span className="sr-only">Department: </span>
+                  <span className="sr-only">{t("card.department")} </span>
                   {card.department}
                 </p>
               ) : null}
               <div className="flex flex-wrap items-center gap-2 text-sm text-slate-500 dark:text-slate-400">
-                <span className="min-w-0 wrap-anywhere">@{card.username}</span>
+                <span className="min-w-0 wrap-anywhere" dir="ltr">
+                  @{card.username}
+                </span>
                 <BrandBadge brand={card.brand} />
               </div>
             </div>
@@ -295,7 +315,7 @@ export default function PublicCard({ loaderData }: Route.ComponentProps) {
                 className={buttonClasses("ghost", "md", "mt-3 w-full justify-center text-brand-ink sm:w-auto")}
               >
                 <Handshake aria-hidden className="size-5" />
-                Share your details with {greetingName(card)}
+                {t("card.shareDetails", { name: greetingName(card) })}
               </Link>
             )}
 
@@ -304,7 +324,7 @@ export default function PublicCard({ loaderData }: Route.ComponentProps) {
                 id="contact-title"
                 className="mb-3 text-sm font-semibold tracking-wide text-slate-500 uppercase dark:text-slate-400"
               >
-                Contact information
+                {t("card.contactInformation")}
               </h2>
               <ul className="divide-y divide-slate-100 rounded-2xl border border-slate-200 dark:divide-slate-800 dark:border-slate-800">
                 <ContactDetails card={card} website={card.brand?.website ?? null} />
@@ -320,29 +340,25 @@ export default function PublicCard({ loaderData }: Route.ComponentProps) {
             className="rounded-3xl border border-slate-200 bg-white p-6 text-center shadow-sm dark:border-slate-800 dark:bg-slate-900"
           >
             <h2 id="qr-title" className="text-lg font-semibold">
-              Digital Business Card
+              {t("card.digitalBusinessCard")}
             </h2>
             {qr ? (
               <div
                 role="img"
-                aria-label={`QR code for ${name}'s card`}
+                aria-label={t("card.qrCode", { name })}
                 className="mx-auto mt-4 w-56 overflow-hidden rounded-xl bg-white p-1 [&>svg]:h-auto [&>svg]:w-full"
                 // biome-ignore lint/security/noDangerouslySetInnerHtml: an SVG the qrcode library drew on the server from our own card address
                 dangerouslySetInnerHTML={{ __html: qr }}
               />
             ) : (
-              <p className="mt-4 text-sm text-slate-500">Generating QR code...</p>
+              <p className="mt-4 text-sm text-slate-500">{t("card.generatingQr")}</p>
             )}
-            <p className="mt-3 text-sm text-slate-600 dark:text-slate-400">
-              Scan with your phone camera to instantly save contact
-            </p>
+            <p className="mt-3 text-sm text-slate-600 dark:text-slate-400">{t("card.scanToSave")}</p>
             <div className="mt-4 flex gap-2">
               <DownloadQrLink href={links.qrPng} fileName={links.qrPngName} />
               <CopyLinkButton url={links.card} />
             </div>
-            <p className="mt-3 text-xs text-slate-500 dark:text-slate-400">
-              Works with iPhone Camera &amp; Android Scanner apps
-            </p>
+            <p className="mt-3 text-xs text-slate-500 dark:text-slate-400">{t("card.worksWith")}</p>
           </section>
 
           {card.viewCount !== null || card.memberSince !== null || admin ? (
@@ -351,28 +367,32 @@ export default function PublicCard({ loaderData }: Route.ComponentProps) {
               className="rounded-3xl border border-slate-200 bg-white p-6 shadow-sm dark:border-slate-800 dark:bg-slate-900"
             >
               <h2 id="stats-title" className="mb-4 text-lg font-semibold">
-                Profile Stats
+                {t("card.stats")}
               </h2>
               <dl className="space-y-3 text-sm">
                 {card.viewCount !== null ? (
                   <Stat
                     icon={<Eye aria-hidden className="size-4" />}
-                    label="Total Views"
-                    value={card.viewCount.toLocaleString("en")}
+                    label={t("card.totalViews")}
+                    value={intl.formatNumber(card.viewCount)}
                   />
                 ) : null}
                 {card.memberSince !== null ? (
                   <Stat
                     icon={<CalendarDays aria-hidden className="size-4" />}
-                    label="Member Since"
-                    value={MONTH_YEAR.format(new Date(card.memberSince))}
+                    label={t("card.memberSince")}
+                    value={intl.formatDate(new Date(card.memberSince), {
+                      month: "long",
+                      year: "numeric",
+                      timeZone: "UTC",
+                    })}
                   />
                 ) : null}
                 {admin ? (
                   <Stat
                     icon={<ShieldCheck aria-hidden className="size-4" />}
-                    label="Status"
-                    value={admin.claimed ? "Active" : "Unclaimed"}
+                    label={t("card.status")}
+                    value={admin.claimed ? t("card.active") : t("card.unclaimed")}
                   />
                 ) : null}
               </dl>
@@ -388,17 +408,13 @@ export default function PublicCard({ loaderData }: Route.ComponentProps) {
               className="mb-3 flex items-center gap-2 text-base font-semibold text-slate-900 dark:text-white"
             >
               <Building2 aria-hidden className="size-4" />
-              How to save this contact
+              {t("card.howToSave")}
             </h2>
-            <ol className="list-decimal space-y-1.5 pl-5">
-              <li>
-                Tap <strong>Save Contact</strong> to download the contact file.
-              </li>
-              <li>
-                On iPhone, open it and tap <strong>Add to Contacts</strong>.
-              </li>
-              <li>On Android, open it from your downloads and choose your contacts app.</li>
-              <li>Or scan the QR code with another phone's camera.</li>
+            <ol className="list-decimal space-y-1.5 ps-5">
+              <li>{rich("card.howToSave.tap")}</li>
+              <li>{rich("card.howToSave.iphone")}</li>
+              <li>{t("card.howToSave.android")}</li>
+              <li>{t("card.howToSave.scan")}</li>
             </ol>
           </section>
         </aside>
@@ -411,24 +427,27 @@ type Colleague = { firstName: string; lastName: string; username: string; title:
 
 /** "Reports to" and the direct reports, each a link to their card. */
 function ReportingLines({ team }: { team: { manager: Colleague | null; reports: Colleague[] } }) {
+  const t = useT();
   return (
     <section aria-labelledby="team-title" className="mt-8">
       <h2
         id="team-title"
         className="mb-3 text-sm font-semibold tracking-wide text-slate-500 uppercase dark:text-slate-400"
       >
-        Reporting line
+        {t("card.reportingLine")}
       </h2>
       <div className="space-y-4 rounded-2xl border border-slate-200 p-4 dark:border-slate-800">
         {team.manager ? (
           <div>
-            <h3 className="mb-1 text-xs text-slate-500 dark:text-slate-400">Reports to</h3>
+            <h3 className="mb-1 text-xs text-slate-500 dark:text-slate-400">{t("card.reportsTo")}</h3>
             <ColleagueLink person={team.manager} />
           </div>
         ) : null}
         {team.reports.length > 0 ? (
           <div>
-            <h3 className="mb-1 text-xs text-slate-500 dark:text-slate-400">Direct reports ({team.reports.length})</h3>
+            <h3 className="mb-1 text-xs text-slate-500 dark:text-slate-400">
+              {t("card.directReports", { count: team.reports.length })}
+            </h3>
             <ul className="space-y-1">
               {team.reports.map((person) => (
                 <li key={person.username}>

@@ -5,6 +5,7 @@ import { getOptionalViewer } from "~/.server/http/authz";
 import { cardMissing } from "~/.server/http/card-gone";
 import { readForm } from "~/.server/http/form-data";
 import { consentFor, formStamp, HONEYPOT_FIELD, type LeadCard, LeadSchema, submitLead } from "~/.server/leads/submit";
+import { translate } from "~/.server/platform/i18n";
 import { getSiteSettings } from "~/.server/platform/site-settings";
 import { fieldErrors } from "~/.server/platform/validation";
 import { deactivatedCardResponse } from "~/.server/profiles/deactivation";
@@ -19,6 +20,8 @@ import { ThemeSwitch } from "~/components/theme-switch";
 import { Alert } from "~/components/ui/alert";
 import { Button, buttonClasses } from "~/components/ui/button";
 import type { ActionFailure } from "~/lib/action-result";
+import { useT } from "~/lib/i18n/intl";
+import { pageLocale } from "~/lib/i18n/negotiate";
 import { LEAD_LIMITS, type LeadSource } from "~/lib/leads";
 import { mediaUrl } from "~/lib/media";
 import { fullName, greetingName } from "~/lib/names";
@@ -31,7 +34,7 @@ import type { Route } from "./+types/lead-form";
 
 export function meta({ data: loaderData, error }: Route.MetaArgs) {
   if (!loaderData) return [{ title: missingCardTitle(error) }, { name: "robots", content: "noindex" }];
-  return [{ title: `Share your details with ${fullName(loaderData.card)}` }, { name: "robots", content: "noindex" }];
+  return [{ title: loaderData.title }, { name: "robots", content: "noindex" }];
 }
 
 async function cardOf(username: string, request: Request) {
@@ -76,11 +79,13 @@ export async function loader({ params, request }: Route.LoaderArgs) {
   const found = await cardOf(params.username, request);
   if (!found) return cardMissing(params.username, "page");
   const source = sourceOf(new URL(request.url).searchParams.get("src"));
+  const locale = pageLocale(request);
   return data(
     {
+      title: translate(locale, "card.shareDetails", { name: fullName(found.card) }),
       card: found.page,
       owner: found.owner,
-      consent: await consentFor(found.card),
+      consent: await consentFor(found.card, locale),
       stamp: formStamp(found.card.id),
       source,
     },
@@ -102,6 +107,7 @@ export async function action({ params, request }: Route.ActionArgs) {
     return cardMissing(params.username, "page");
   }
   const form = await readForm(request);
+  const locale = pageLocale(request);
   const text = (name: string) => {
     const value = form.get(name);
     return typeof value === "string" ? value : "";
@@ -127,13 +133,14 @@ export async function action({ params, request }: Route.ActionArgs) {
     stamp,
     honeypot: text(HONEYPOT_FIELD),
     source: sourceOf(text("src")),
+    locale,
     ip: request.headers.get(CLIENT_IP_HEADER),
   });
   const first = found.card.firstName;
   if (outcome.kind === "too-many") {
     return data<FormFailure>(
       {
-        formError: `Your details were sent to ${first} several times in the last few minutes. Please try again later.`,
+        formError: translate(locale, "lead.tooMany", { name: first }),
         values,
         stamp,
       },
@@ -143,7 +150,7 @@ export async function action({ params, request }: Route.ActionArgs) {
   if (outcome.kind === "expired") {
     return data<FormFailure>(
       {
-        formError: "This form was open for a long time. Check your details and send them again.",
+        formError: translate(locale, "lead.expired"),
         values,
         stamp: formStamp(found.card.id),
       },
@@ -152,10 +159,7 @@ export async function action({ params, request }: Route.ActionArgs) {
   }
   if (outcome.kind === "too-soon") {
     // Filled in sooner than a person types (a phone's autofill): the same form, to be sent once more.
-    return data<FormFailure>(
-      { formError: "Check your details, then press Share my details again.", values, stamp },
-      { status: 400 },
-    );
+    return data<FormFailure>({ formError: translate(locale, "lead.tooSoon"), values, stamp }, { status: 400 });
   }
   // A bot gets the response a person gets: it learns nothing from it.
   return data<SentResult>({
@@ -174,12 +178,14 @@ export default function LeadForm({ loaderData, actionData }: Route.ComponentProp
   const failed = actionData && !("sent" in actionData) ? (actionData as FormFailure) : undefined;
   const values = failed?.values ?? {};
   const errors = failed?.fieldErrors;
+  const t = useT();
+  const first = greetingName(card);
   return (
     <div className={`min-h-dvh bg-slate-50 pb-16 dark:bg-slate-950 ${scope.className ?? ""}`} style={scope.style}>
       <header className="mx-auto flex max-w-xl items-center justify-between gap-2 px-4 py-3">
         <Link to={cardHref} className={buttonClasses("ghost", "sm", "whitespace-nowrap")}>
           <Contact aria-hidden className="size-4" />
-          {greetingName(card)}'s card
+          {t("lead.ownersCard", { name: first })}
         </Link>
         <ThemeSwitch />
       </header>
@@ -195,18 +201,16 @@ export default function LeadForm({ loaderData, actionData }: Route.ComponentProp
             </div>
           </div>
           {actionData && "sent" in actionData ? (
-            <Sent firstName={greetingName(card)} wantsCard={actionData.wantsCard} card={card} cardHref={cardHref} />
+            <Sent firstName={first} wantsCard={actionData.wantsCard} card={card} cardHref={cardHref} />
           ) : (
             <div className="p-6 sm:p-8">
               <h1 className="text-2xl font-semibold tracking-tight wrap-anywhere">
-                Share your details with {greetingName(card)}
+                {t("card.shareDetails", { name: first })}
               </h1>
-              <p className="mt-2 text-slate-600 dark:text-slate-400">
-                {greetingName(card)} gets them by e-mail and can get back in touch with you.
-              </p>
+              <p className="mt-2 text-slate-600 dark:text-slate-400">{t("lead.intro", { name: first })}</p>
               {owner ? (
                 <Alert tone="info" className="mt-4">
-                  This is the form visitors of your card fill in. What they send is on your Leads page.
+                  {t("lead.ownerNote")}
                 </Alert>
               ) : null}
               <Form method="post" className="mt-6 space-y-5" noValidate>
@@ -215,7 +219,7 @@ export default function LeadForm({ loaderData, actionData }: Route.ComponentProp
                 <input type="hidden" name="src" value={source} />
                 <Honeypot />
                 <Field
-                  label="Name"
+                  label={t("lead.name")}
                   name="name"
                   id={fieldId("name")}
                   autoComplete="name"
@@ -226,7 +230,7 @@ export default function LeadForm({ loaderData, actionData }: Route.ComponentProp
                 />
                 <div className="grid gap-5 sm:grid-cols-2">
                   <Field
-                    label="Email"
+                    label={t("lead.email")}
                     name="email"
                     id={fieldId("email")}
                     type="email"
@@ -236,7 +240,7 @@ export default function LeadForm({ loaderData, actionData }: Route.ComponentProp
                     errors={errors?.email}
                   />
                   <Field
-                    label="Phone"
+                    label={t("lead.phone")}
                     name="phone"
                     id={fieldId("phone")}
                     type="tel"
@@ -246,12 +250,10 @@ export default function LeadForm({ loaderData, actionData }: Route.ComponentProp
                     errors={errors?.phone}
                   />
                 </div>
-                <p className="-mt-3 text-xs text-slate-500 dark:text-slate-400">
-                  An email address or a phone number, or both.
-                </p>
+                <p className="-mt-3 text-xs text-slate-500 dark:text-slate-400">{t("lead.emailOrPhone")}</p>
                 <div className="grid gap-5 sm:grid-cols-2">
                   <Field
-                    label="Company"
+                    label={t("lead.company")}
                     name="company"
                     id={fieldId("company")}
                     autoComplete="organization"
@@ -260,7 +262,7 @@ export default function LeadForm({ loaderData, actionData }: Route.ComponentProp
                     errors={errors?.company}
                   />
                   <Field
-                    label="Job title"
+                    label={t("lead.jobTitle")}
                     name="title"
                     id={fieldId("title")}
                     autoComplete="organization-title"
@@ -270,12 +272,12 @@ export default function LeadForm({ loaderData, actionData }: Route.ComponentProp
                   />
                 </div>
                 <TextareaField
-                  label="Note"
+                  label={t("lead.note")}
                   name="message"
                   id={fieldId("message")}
                   rows={3}
                   maxLength={LEAD_LIMITS.message}
-                  hint={`Where you met, or what you would like to talk about with ${greetingName(card)}.`}
+                  hint={t("lead.noteHint", { name: first })}
                   defaultValue={values.message}
                   errors={errors?.message}
                 />
@@ -283,7 +285,7 @@ export default function LeadForm({ loaderData, actionData }: Route.ComponentProp
                   name="wantsCard"
                   defaultChecked={values.wantsCard === "yes"}
                   errors={errors?.wantsCard}
-                  label={`Also email me ${greetingName(card)}'s contact card`}
+                  label={t("lead.wantsCard", { name: first })}
                 />
                 <Checkbox
                   name="consent"
@@ -292,14 +294,14 @@ export default function LeadForm({ loaderData, actionData }: Route.ComponentProp
                     <>
                       {consent}{" "}
                       <a href="/privacy" className="font-medium text-brand-ink underline">
-                        Privacy policy
+                        {t("lead.privacyPolicy")}
                       </a>
                     </>
                   }
                 />
                 <Button type="submit" size="lg" className="w-full" disabled={busy}>
                   <Send aria-hidden className="size-4" />
-                  {busy ? "Sending..." : "Share my details"}
+                  {busy ? t("lead.sending") : t("lead.submit")}
                 </Button>
               </Form>
             </div>
@@ -353,20 +355,21 @@ function Sent({
   card: { vcard: string; vcardName: string };
   cardHref: string;
 }) {
+  const t = useT();
   return (
     <div className="space-y-4 p-6 text-center sm:p-8" role="status">
       <CircleCheck aria-hidden className="mx-auto size-12 text-emerald-600 dark:text-emerald-400" />
-      <h1 className="text-2xl font-semibold tracking-tight">Thank you!</h1>
+      <h1 className="text-2xl font-semibold tracking-tight">{t("lead.thanks")}</h1>
       <p className="text-slate-600 dark:text-slate-400">
-        {firstName} has your details and can get back in touch with you.
-        {wantsCard ? ` ${firstName}'s contact card is on its way to your inbox.` : ""}
+        {t("lead.sent", { name: firstName })}
+        {wantsCard ? ` ${t("lead.cardOnItsWay", { name: firstName })}` : ""}
       </p>
       <div className="flex flex-col justify-center gap-3 pt-2 sm:flex-row">
         <a href={card.vcard} download={card.vcardName} className={buttonClasses("primary", "md")}>
-          Save {firstName}'s contact
+          {t("lead.saveContact", { name: firstName })}
         </a>
         <Link to={cardHref} className={buttonClasses("secondary", "md")}>
-          Back to the card
+          {t("lead.backToCard")}
         </Link>
       </div>
     </div>

@@ -1,4 +1,5 @@
 import { ArrowUpRight, Eye, Handshake } from "lucide-react";
+import { useIntl } from "react-intl";
 import { Link } from "react-router";
 import { uncommittedViews } from "~/.server/analytics/views";
 import { getOptionalViewer } from "~/.server/http/authz";
@@ -15,6 +16,7 @@ import { GoneCard, missingCardTitle, NotFoundCard } from "~/components/not-found
 import { buttonClasses } from "~/components/ui/button";
 import { ViewsWord } from "~/components/views-word";
 import { shortBackLabel, WayBackLink } from "~/components/way-back";
+import { useT } from "~/lib/i18n/intl";
 import { mediaUrl } from "~/lib/media";
 import { fullName, greetingName } from "~/lib/names";
 import { useSite } from "~/lib/site";
@@ -65,6 +67,8 @@ export const handle = { staticForVisitor: () => true, cachedPage: "qr" };
 
 export default function MobileQr({ loaderData }: Route.ComponentProps) {
   const site = useSite();
+  const t = useT();
+  const intl = useIntl();
   const { card, qr, back } = loaderData;
   const profileHref = `/profile/${encodeURIComponent(card.username)}`;
   const scope = brandScope(card.brand);
@@ -81,14 +85,14 @@ export default function MobileQr({ loaderData }: Route.ComponentProps) {
             label={shortBackLabel}
           />
           <Link to={profileHref} className={buttonClasses("ghost", "sm", "whitespace-nowrap")}>
-            View Full Profile
-            <ArrowUpRight aria-hidden className="size-4" />
+            {t("qr.viewFullProfile")}
+            <ArrowUpRight aria-hidden className="size-4 rtl:-scale-x-100" />
           </Link>
         </div>
         {card.viewCount !== null ? (
           <span className="inline-flex items-center gap-1.5 text-sm whitespace-nowrap text-slate-600 dark:text-slate-400">
             <Eye aria-hidden className="size-4" />
-            <span data-testid="view-count">{card.viewCount.toLocaleString("en")}</span>{" "}
+            <span data-testid="view-count">{intl.formatNumber(card.viewCount)}</span>{" "}
             <ViewsWord count={card.viewCount} />
           </span>
         ) : null}
@@ -110,34 +114,32 @@ export default function MobileQr({ loaderData }: Route.ComponentProps) {
             {card.title ? <p className="mt-1 wrap-anywhere">{card.title}</p> : null}
           </div>
           <div className="space-y-4 p-6 text-center">
-            <p className="text-lg font-medium wrap-anywhere">Scan to connect with {greetingName(card)}</p>
+            <p className="text-lg font-medium wrap-anywhere">{t("qr.scanToConnect", { name: greetingName(card) })}</p>
             <div
               role="img"
-              aria-label={`QR code for ${fullName(card)}'s card`}
+              aria-label={t("card.qrCode", { name: fullName(card) })}
               className="mx-auto w-full max-w-[400px] overflow-hidden rounded-2xl border-4 border-brand-dot bg-white [&>svg]:h-auto [&>svg]:w-full"
               // biome-ignore lint/security/noDangerouslySetInnerHtml: an SVG the qrcode library drew on the server from our own card address
               dangerouslySetInnerHTML={{ __html: qr }}
             />
             <div>
-              <p className="font-semibold">Digital Business Card</p>
-              <p className="text-sm text-slate-600 dark:text-slate-400">
-                Point your camera at this QR code to view contact details
-              </p>
+              <p className="font-semibold">{t("card.digitalBusinessCard")}</p>
+              <p className="text-sm text-slate-600 dark:text-slate-400">{t("qr.pointCamera")}</p>
             </div>
           </div>
         </div>
       </main>
       <footer className="flex flex-col items-center gap-3 px-4 pb-8 text-sm text-slate-600 dark:text-slate-400">
-        <p>Powered by {site.companyName}</p>
+        <p>{t("qr.poweredBy", { company: site.companyName })}</p>
         <Link to={profileHref} className={buttonClasses("primary", "md")}>
-          View Full Profile
+          {t("qr.viewFullProfile")}
         </Link>
         <Link
           to={`${profileHref}/share-back?src=qr`}
           className="inline-flex items-center gap-1.5 font-medium text-brand-ink hover:underline"
         >
           <Handshake aria-hidden className="size-4" />
-          Share your details with {greetingName(card)}
+          {t("card.shareDetails", { name: greetingName(card) })}
         </Link>
       </footer>
     </div>
