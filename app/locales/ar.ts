@@ -90,6 +90,22 @@ export const ar: Catalog = {
   "lead.tooMany": "أُرسلت بياناتك إلى {name} عدة مرات في الدقائق الأخيرة. حاول مرة أخرى لاحقًا.",
   "lead.expired": "ظل هذا النموذج مفتوحًا لوقت طويل. راجع بياناتك وأرسلها مرة أخرى.",
   "lead.tooSoon": "راجع بياناتك، ثم اضغط «مشاركة بياناتي» مرة أخرى.",
+  "lead.error.notText": "أدخل هذا كنص",
+  "lead.error.oneLine": "اكتب هذا في سطر واحد من النص العادي، دون فواصل أسطر أو أحرف تحكم",
+  "lead.error.controlCharacters":
+    "احذف أحرف التحكم من الملاحظة: يمكن استخدام الحروف والأرقام وعلامات الترقيم وفواصل الأسطر فقط",
+  "lead.error.name": "أدخل اسمك",
+  "lead.error.email": "أدخل عنوان بريد إلكتروني مثل name@company.com",
+  "lead.error.phone": "أدخل رقم هاتف مثل ‎+971 4 123 4567‎ (أرقام ومسافات و+ ( ) -)، والتحويلة بالشكل ext. 123",
+  "lead.error.emailOrPhone": "أدخل عنوان بريد إلكتروني أو رقم هاتف",
+  "lead.error.consent": "ضع علامة في المربع للموافقة، وإلا فلا يمكن إرسال بياناتك",
+  "lead.error.cardNeedsEmail": "أدخل بريدك الإلكتروني لتتلقى بطاقة الاتصال",
+  "lead.error.tooLong.name": "يمكن أن يتكون الاسم من {max, number} حرفًا على الأكثر",
+  "lead.error.tooLong.email": "يمكن أن يتكون البريد الإلكتروني من {max, number} حرفًا على الأكثر",
+  "lead.error.tooLong.phone": "يمكن أن يتكون رقم الهاتف من {max, number} حرفًا على الأكثر",
+  "lead.error.tooLong.company": "يمكن أن يتكون اسم الشركة من {max, number} حرفًا على الأكثر",
+  "lead.error.tooLong.title": "يمكن أن يتكون المسمى الوظيفي من {max, number} حرفًا على الأكثر",
+  "lead.error.tooLong.message": "يمكن أن تتكون الملاحظة من {max, number} حرفًا على الأكثر",
   "lead.consent":
     "أوافق على أن يحتفظ {owner} من {company} بالبيانات التي أقدمها هنا للتواصل معي بشأن حديثنا. تحتفظ {company} بها مدة أقصاها {months, plural, zero {# شهر} one {شهر واحد} two {شهرين} few {# أشهر} many {# شهرًا} other {# شهر}}، ويمكنني طلب محوها في أي وقت كما توضح سياسة الخصوصية.",
 };

@@ -92,6 +92,23 @@ export const de: Catalog = {
     "Ihre Kontaktdaten wurden in den letzten Minuten mehrmals an {name} gesendet. Bitte versuchen Sie es später erneut.",
   "lead.expired": "Dieses Formular war lange geöffnet. Prüfen Sie Ihre Angaben und senden Sie sie erneut.",
   "lead.tooSoon": "Prüfen Sie Ihre Angaben und tippen Sie dann erneut auf „Meine Kontaktdaten senden“.",
+  "lead.error.notText": "Geben Sie dies als Text ein",
+  "lead.error.oneLine": "Schreiben Sie dies in eine Zeile einfachen Text, ohne Zeilenumbrüche oder Steuerzeichen",
+  "lead.error.controlCharacters":
+    "Entfernen Sie die Steuerzeichen aus der Notiz: Nur Buchstaben, Ziffern, Satzzeichen und Zeilenumbrüche sind möglich",
+  "lead.error.name": "Geben Sie Ihren Namen ein",
+  "lead.error.email": "Geben Sie eine E-Mail-Adresse ein, etwa name@firma.de",
+  "lead.error.phone":
+    "Geben Sie eine Telefonnummer ein, etwa +49 30 1234 5678 (Ziffern, Leerzeichen, + ( ) -), eine Durchwahl als ext. 123",
+  "lead.error.emailOrPhone": "Geben Sie eine E-Mail-Adresse oder eine Telefonnummer ein",
+  "lead.error.consent": "Setzen Sie das Häkchen, sonst können Ihre Kontaktdaten nicht gesendet werden",
+  "lead.error.cardNeedsEmail": "Geben Sie Ihre E-Mail-Adresse ein, um die Kontaktkarte zu erhalten",
+  "lead.error.tooLong.name": "Der Name darf höchstens {max, number} Zeichen lang sein",
+  "lead.error.tooLong.email": "Die E-Mail-Adresse darf höchstens {max, number} Zeichen lang sein",
+  "lead.error.tooLong.phone": "Die Telefonnummer darf höchstens {max, number} Zeichen lang sein",
+  "lead.error.tooLong.company": "Das Unternehmen darf höchstens {max, number} Zeichen lang sein",
+  "lead.error.tooLong.title": "Die Position darf höchstens {max, number} Zeichen lang sein",
+  "lead.error.tooLong.message": "Die Notiz darf höchstens {max, number} Zeichen lang sein",
   "lead.consent":
     "Ich bin einverstanden, dass {owner} von {company} die hier angegebenen Daten speichert, um sich wegen unseres Gesprächs bei mir zu melden. {company} bewahrt sie höchstens {months, plural, one {# Monat} other {# Monate}} auf, und ich kann jederzeit ihre Löschung verlangen, wie die Datenschutzerklärung erklärt.",
 };

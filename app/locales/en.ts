@@ -104,6 +104,23 @@ export const en = {
   "lead.tooMany": "Your details were sent to {name} several times in the last few minutes. Please try again later.",
   "lead.expired": "This form was open for a long time. Check your details and send them again.",
   "lead.tooSoon": "Check your details, then press Share my details again.",
+  "lead.error.notText": "Enter this as text",
+  "lead.error.oneLine": "Write this on one line of plain text, without line breaks or control characters",
+  "lead.error.controlCharacters":
+    "Remove the control characters from the note: only letters, numbers, punctuation and line breaks can be used",
+  "lead.error.name": "Enter your name",
+  "lead.error.email": "Enter an email address such as name@company.com",
+  "lead.error.phone":
+    "Enter a phone number such as +49 30 1234 5678 (digits, spaces, + ( ) -), and an extension as ext. 123",
+  "lead.error.emailOrPhone": "Enter an email address or a phone number",
+  "lead.error.consent": "Tick the box to agree, or your details cannot be sent",
+  "lead.error.cardNeedsEmail": "Enter your email address to receive the contact card",
+  "lead.error.tooLong.name": "Use at most {max, number} characters for the name",
+  "lead.error.tooLong.email": "Use at most {max, number} characters for the email address",
+  "lead.error.tooLong.phone": "Use at most {max, number} characters for the phone number",
+  "lead.error.tooLong.company": "Use at most {max, number} characters for the company",
+  "lead.error.tooLong.title": "Use at most {max, number} characters for the job title",
+  "lead.error.tooLong.message": "Use at most {max, number} characters for the note",
   "lead.consent":
     "I agree that {owner} of {company} may keep the details I give here to get back in touch with me about our conversation. {company} keeps them for {months, plural, one {# month} other {# months}} at most, and I can ask for them to be erased at any time, as the privacy policy explains.",
 } as const;

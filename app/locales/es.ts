@@ -92,6 +92,23 @@ export const es: Catalog = {
     "Tus datos se han enviado a {name} varias veces en los últimos minutos. Inténtalo de nuevo más tarde.",
   "lead.expired": "Este formulario ha estado abierto mucho tiempo. Revisa tus datos y vuelve a enviarlos.",
   "lead.tooSoon": "Revisa tus datos y vuelve a pulsar «Compartir mis datos».",
+  "lead.error.notText": "Escribe esto como texto",
+  "lead.error.oneLine": "Escribe esto en una sola línea de texto, sin saltos de línea ni caracteres de control",
+  "lead.error.controlCharacters":
+    "Quita los caracteres de control de la nota: solo se admiten letras, números, signos de puntuación y saltos de línea",
+  "lead.error.name": "Escribe tu nombre",
+  "lead.error.email": "Escribe un correo electrónico, por ejemplo nombre@empresa.com",
+  "lead.error.phone":
+    "Escribe un número de teléfono, por ejemplo +34 91 123 45 67 (dígitos, espacios, + ( ) -), y una extensión como ext. 123",
+  "lead.error.emailOrPhone": "Escribe un correo electrónico o un número de teléfono",
+  "lead.error.consent": "Marca la casilla para aceptar; si no, tus datos no se pueden enviar",
+  "lead.error.cardNeedsEmail": "Escribe tu correo electrónico para recibir la tarjeta de contacto",
+  "lead.error.tooLong.name": "El nombre puede tener como máximo {max, number} caracteres",
+  "lead.error.tooLong.email": "El correo electrónico puede tener como máximo {max, number} caracteres",
+  "lead.error.tooLong.phone": "El teléfono puede tener como máximo {max, number} caracteres",
+  "lead.error.tooLong.company": "La empresa puede tener como máximo {max, number} caracteres",
+  "lead.error.tooLong.title": "El cargo puede tener como máximo {max, number} caracteres",
+  "lead.error.tooLong.message": "La nota puede tener como máximo {max, number} caracteres",
   "lead.consent":
     "Acepto que {owner}, de {company}, conserve los datos que doy aquí para ponerse en contacto conmigo sobre nuestra conversación. {company} los conserva {months, plural, one {# mes} other {# meses}} como máximo, y puedo pedir que se borren en cualquier momento, como explica la política de privacidad.",
 };

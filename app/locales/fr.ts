@@ -92,6 +92,23 @@ export const fr: Catalog = {
     "Vos coordonnées ont été envoyées plusieurs fois à {name} ces dernières minutes. Veuillez réessayer plus tard.",
   "lead.expired": "Ce formulaire est resté ouvert longtemps. Vérifiez vos informations et envoyez-les à nouveau.",
   "lead.tooSoon": "Vérifiez vos informations, puis touchez à nouveau « Transmettre mes coordonnées ».",
+  "lead.error.notText": "Saisissez ceci sous forme de texte",
+  "lead.error.oneLine": "Écrivez ceci sur une ligne de texte simple, sans saut de ligne ni caractère de contrôle",
+  "lead.error.controlCharacters":
+    "Retirez les caractères de contrôle du message : seuls les lettres, chiffres, signes de ponctuation et sauts de ligne sont acceptés",
+  "lead.error.name": "Saisissez votre nom",
+  "lead.error.email": "Saisissez une adresse e-mail, par exemple nom@entreprise.fr",
+  "lead.error.phone":
+    "Saisissez un numéro de téléphone, par exemple +33 1 23 45 67 89 (chiffres, espaces, + ( ) -), et un poste sous la forme ext. 123",
+  "lead.error.emailOrPhone": "Saisissez une adresse e-mail ou un numéro de téléphone",
+  "lead.error.consent": "Cochez la case pour accepter, sinon vos coordonnées ne peuvent pas être envoyées",
+  "lead.error.cardNeedsEmail": "Saisissez votre adresse e-mail pour recevoir la fiche contact",
+  "lead.error.tooLong.name": "Le nom ne peut pas dépasser {max, number} caractères",
+  "lead.error.tooLong.email": "L’adresse e-mail ne peut pas dépasser {max, number} caractères",
+  "lead.error.tooLong.phone": "Le numéro de téléphone ne peut pas dépasser {max, number} caractères",
+  "lead.error.tooLong.company": "Le nom de l’entreprise ne peut pas dépasser {max, number} caractères",
+  "lead.error.tooLong.title": "La fonction ne peut pas dépasser {max, number} caractères",
+  "lead.error.tooLong.message": "Le message ne peut pas dépasser {max, number} caractères",
   "lead.consent":
     "J’accepte que {owner} de {company} conserve les informations que je donne ici pour me recontacter au sujet de notre échange. {company} les conserve {months, plural, one {# mois} other {# mois}} au plus, et je peux demander leur effacement à tout moment, comme l’explique la politique de confidentialité.",
 };

@@ -91,6 +91,23 @@ export const it: Catalog = {
   "lead.tooMany": "I tuoi dati sono stati inviati a {name} più volte negli ultimi minuti. Riprova più tardi.",
   "lead.expired": "Questo modulo è rimasto aperto a lungo. Controlla i tuoi dati e inviali di nuovo.",
   "lead.tooSoon": "Controlla i tuoi dati, poi tocca di nuovo «Condividi i miei dati».",
+  "lead.error.notText": "Inserisci questo come testo",
+  "lead.error.oneLine": "Scrivi questo su una sola riga di testo semplice, senza a capo né caratteri di controllo",
+  "lead.error.controlCharacters":
+    "Togli i caratteri di controllo dalla nota: si possono usare solo lettere, numeri, punteggiatura e a capo",
+  "lead.error.name": "Inserisci il tuo nome",
+  "lead.error.email": "Inserisci un indirizzo e-mail, ad esempio nome@azienda.it",
+  "lead.error.phone":
+    "Inserisci un numero di telefono, ad esempio +39 02 1234 5678 (cifre, spazi, + ( ) -), e un interno come ext. 123",
+  "lead.error.emailOrPhone": "Inserisci un indirizzo e-mail o un numero di telefono",
+  "lead.error.consent": "Spunta la casella per acconsentire, altrimenti i tuoi dati non possono essere inviati",
+  "lead.error.cardNeedsEmail": "Inserisci il tuo indirizzo e-mail per ricevere il biglietto di contatto",
+  "lead.error.tooLong.name": "Il nome può avere al massimo {max, number} caratteri",
+  "lead.error.tooLong.email": "L’indirizzo e-mail può avere al massimo {max, number} caratteri",
+  "lead.error.tooLong.phone": "Il numero di telefono può avere al massimo {max, number} caratteri",
+  "lead.error.tooLong.company": "L’azienda può avere al massimo {max, number} caratteri",
+  "lead.error.tooLong.title": "Il ruolo può avere al massimo {max, number} caratteri",
+  "lead.error.tooLong.message": "La nota può avere al massimo {max, number} caratteri",
   "lead.consent":
     "Acconsento che {owner} di {company} conservi i dati che fornisco qui per ricontattarmi riguardo alla nostra conversazione. {company} li conserva al massimo per {months, plural, one {# mese} other {# mesi}} e posso chiederne la cancellazione in qualsiasi momento, come spiega l’informativa sulla privacy.",
 };

@@ -90,6 +90,22 @@ export const ja: Catalog = {
   "lead.tooMany": "この数分間に{name}へ何度も送信されています。しばらくしてからもう一度お試しください。",
   "lead.expired": "このフォームは長い間開かれていました。入力内容を確認して、もう一度送信してください。",
   "lead.tooSoon": "入力内容を確認して、もう一度「連絡先を送る」を押してください。",
+  "lead.error.notText": "テキストで入力してください",
+  "lead.error.oneLine": "改行や制御文字を使わず、1行のテキストで入力してください",
+  "lead.error.controlCharacters": "メモから制御文字を削除してください。使えるのは文字、数字、句読点、改行だけです",
+  "lead.error.name": "氏名を入力してください",
+  "lead.error.email": "name@company.co.jp のようなメールアドレスを入力してください",
+  "lead.error.phone":
+    "+81 3 1234 5678 のような電話番号を入力してください（数字、スペース、+ ( ) -）。内線は ext. 123 のように入力します",
+  "lead.error.emailOrPhone": "メールアドレスか電話番号を入力してください",
+  "lead.error.consent": "同意のチェックを入れてください。入れないと連絡先を送れません",
+  "lead.error.cardNeedsEmail": "連絡先カードを受け取るには、メールアドレスを入力してください",
+  "lead.error.tooLong.name": "氏名は{max, number}文字以内で入力してください",
+  "lead.error.tooLong.email": "メールアドレスは{max, number}文字以内で入力してください",
+  "lead.error.tooLong.phone": "電話番号は{max, number}文字以内で入力してください",
+  "lead.error.tooLong.company": "会社名は{max, number}文字以内で入力してください",
+  "lead.error.tooLong.title": "役職は{max, number}文字以内で入力してください",
+  "lead.error.tooLong.message": "メモは{max, number}文字以内で入力してください",
   "lead.consent":
     "ここに入力した情報を、{company}の{owner}が、私たちの会話についての連絡のために保管することに同意します。{company}はこの情報を最長{months, plural, other {#か月}}保管し、プライバシーポリシーに記載のとおり、私はいつでも削除を求めることができます。",
 };

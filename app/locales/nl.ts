@@ -92,6 +92,23 @@ export const nl: Catalog = {
     "Je gegevens zijn de afgelopen minuten meerdere keren naar {name} gestuurd. Probeer het later opnieuw.",
   "lead.expired": "Dit formulier stond lang open. Controleer je gegevens en verstuur ze opnieuw.",
   "lead.tooSoon": "Controleer je gegevens en tik dan nogmaals op ‘Mijn gegevens delen’.",
+  "lead.error.notText": "Vul dit in als tekst",
+  "lead.error.oneLine": "Schrijf dit op één regel platte tekst, zonder regeleinden of stuurtekens",
+  "lead.error.controlCharacters":
+    "Haal de stuurtekens uit de notitie: alleen letters, cijfers, leestekens en regeleinden kunnen worden gebruikt",
+  "lead.error.name": "Vul je naam in",
+  "lead.error.email": "Vul een e-mailadres in, zoals naam@bedrijf.nl",
+  "lead.error.phone":
+    "Vul een telefoonnummer in, zoals +31 20 123 4567 (cijfers, spaties, + ( ) -), en een toestelnummer als ext. 123",
+  "lead.error.emailOrPhone": "Vul een e-mailadres of een telefoonnummer in",
+  "lead.error.consent": "Vink het vakje aan om akkoord te gaan, anders kunnen je gegevens niet worden verstuurd",
+  "lead.error.cardNeedsEmail": "Vul je e-mailadres in om het contactkaartje te ontvangen",
+  "lead.error.tooLong.name": "De naam mag hoogstens {max, number} tekens lang zijn",
+  "lead.error.tooLong.email": "Het e-mailadres mag hoogstens {max, number} tekens lang zijn",
+  "lead.error.tooLong.phone": "Het telefoonnummer mag hoogstens {max, number} tekens lang zijn",
+  "lead.error.tooLong.company": "De bedrijfsnaam mag hoogstens {max, number} tekens lang zijn",
+  "lead.error.tooLong.title": "De functie mag hoogstens {max, number} tekens lang zijn",
+  "lead.error.tooLong.message": "De notitie mag hoogstens {max, number} tekens lang zijn",
   "lead.consent":
     "Ik ga ermee akkoord dat {owner} van {company} de gegevens die ik hier geef bewaart om contact met me op te nemen over ons gesprek. {company} bewaart ze hoogstens {months, plural, one {# maand} other {# maanden}}, en ik kan op elk moment vragen ze te wissen, zoals het privacybeleid uitlegt.",
 };

@@ -91,6 +91,23 @@ export const ptBR: Catalog = {
   "lead.tooMany": "Seus dados foram enviados para {name} várias vezes nos últimos minutos. Tente novamente mais tarde.",
   "lead.expired": "Este formulário ficou aberto por muito tempo. Confira seus dados e envie novamente.",
   "lead.tooSoon": 'Confira seus dados e toque de novo em "Compartilhar meus dados".',
+  "lead.error.notText": "Digite isto como texto",
+  "lead.error.oneLine": "Escreva isto em uma linha de texto simples, sem quebras de linha nem caracteres de controle",
+  "lead.error.controlCharacters":
+    "Remova os caracteres de controle da observação: só letras, números, pontuação e quebras de linha são aceitos",
+  "lead.error.name": "Digite seu nome",
+  "lead.error.email": "Digite um e-mail, como nome@empresa.com.br",
+  "lead.error.phone":
+    "Digite um telefone, como +55 11 91234 5678 (dígitos, espaços, + ( ) -), e um ramal como ext. 123",
+  "lead.error.emailOrPhone": "Digite um e-mail ou um número de telefone",
+  "lead.error.consent": "Marque a caixa para concordar; sem isso seus dados não podem ser enviados",
+  "lead.error.cardNeedsEmail": "Digite seu e-mail para receber o cartão de contato",
+  "lead.error.tooLong.name": "O nome pode ter no máximo {max, number} caracteres",
+  "lead.error.tooLong.email": "O e-mail pode ter no máximo {max, number} caracteres",
+  "lead.error.tooLong.phone": "O telefone pode ter no máximo {max, number} caracteres",
+  "lead.error.tooLong.company": "A empresa pode ter no máximo {max, number} caracteres",
+  "lead.error.tooLong.title": "O cargo pode ter no máximo {max, number} caracteres",
+  "lead.error.tooLong.message": "A observação pode ter no máximo {max, number} caracteres",
   "lead.consent":
     "Concordo que {owner} ({company}) guarde os dados que informo aqui para entrar em contato comigo sobre a nossa conversa. {company} os guarda por no máximo {months, plural, one {# mês} other {# meses}}, e posso pedir que sejam apagados a qualquer momento, como explica a política de privacidade.",
 };

@@ -8,7 +8,7 @@ import { SMTPServer } from "smtp-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { issueInvitationMails } from "~/.server/invitations/invitations";
 import { LEASE_MS, POLL_MS } from "~/.server/invitations/mail-queue";
-import { formStamp, LeadSchema, MIN_FILL_MS, submitLead } from "~/.server/leads/submit";
+import { formStamp, leadSchema, MIN_FILL_MS, submitLead } from "~/.server/leads/submit";
 import { db } from "~/.server/platform/db/client";
 import { mailJobs, profiles } from "~/.server/platform/db/schema";
 import { IN_CI } from "../support/checkers";
@@ -161,7 +161,12 @@ describe.skipIf(!BUILT)("the mail queue shared by two server processes on one Po
     const owner = present(inserted, "the lead's card");
     const lead = await submitLead({
       card: { id: owner.id, firstName: "Lena", lastName: "Owner", email: owner.email, company: "Namecard" },
-      input: LeadSchema.parse({ name: "Vic Visitor", email: "vic@visitor.example", consent: "yes", wantsCard: "yes" }),
+      input: leadSchema("en").parse({
+        name: "Vic Visitor",
+        email: "vic@visitor.example",
+        consent: "yes",
+        wantsCard: "yes",
+      }),
       stamp: formStamp(owner.id, Date.now() - MIN_FILL_MS - 1_000),
       honeypot: "",
       source: "qr",

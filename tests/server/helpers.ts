@@ -56,10 +56,11 @@ export function nextIp() {
 export function formRequest(
   pathname: string,
   fields: Record<string, string>,
-  options: { cookie?: string; ip?: string } = {},
+  options: { cookie?: string; ip?: string; acceptLanguage?: string } = {},
 ) {
   const headers = new Headers({ [CLIENT_IP_HEADER]: options.ip ?? nextIp(), origin: BASE });
   if (options.cookie) headers.set("cookie", options.cookie);
+  if (options.acceptLanguage) headers.set("accept-language", options.acceptLanguage);
   return new Request(`${BASE}${pathname}`, { method: "POST", headers, body: new URLSearchParams(fields) });
 }
 

@@ -136,6 +136,32 @@ describe("sharing back from a card", () => {
     expect(await db.select().from(mailJobs).where(eq(mailJobs.profileId, card.id))).toEqual([]);
   });
 
+  it("tells a visitor whose browser reads German what is wrong in German, and keeps the consent they read in German", async () => {
+    const owner = await createMember({ firstName: "Olga", lastName: "Owner" });
+    const card = owner.profile;
+    const inGerman = (fields: Record<string, string>) =>
+      run(
+        leadFormAction,
+        formRequest(
+          `/profile/${card.username}/share-back`,
+          { stamp: shownAgo(card.id), ...fields },
+          { acceptLanguage: "de-DE,de;q=0.9" },
+        ),
+        { username: card.username },
+      );
+    const refused = await inGerman({ ...VISITOR, consent: "", message: "x".repeat(1001) });
+    expect(refused.status).toBe(400);
+    const errors = (refused.data as { fieldErrors: Record<string, string[]> }).fieldErrors;
+    expect(errors.consent).toEqual(["Setzen Sie das Häkchen, sonst können Ihre Kontaktdaten nicht gesendet werden"]);
+    expect(errors.message).toEqual(["Die Notiz darf höchstens 1.000 Zeichen lang sein"]);
+    expect(await leadsOfCard(card.id)).toEqual([]);
+
+    const sent = await inGerman(VISITOR);
+    expect(sent.status).toBe(200);
+    const [lead] = await leadsOfCard(card.id);
+    expect(lead?.consentText).toMatch(/^Ich bin einverstanden, dass Olga Owner von .+ höchstens 12 Monate auf/);
+  });
+
   it("shows a form sent sooner than a person types (a phone's autofill) again, filled in, to be sent once more", async () => {
     const owner = await createMember();
     const card = owner.profile;

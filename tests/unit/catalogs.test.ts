@@ -1,5 +1,7 @@
 import {
   isArgumentElement,
+  isDateElement,
+  isNumberElement,
   isPluralElement,
   isSelectElement,
   isTagElement,
@@ -25,6 +27,8 @@ const KEYS = Object.keys(en) as MessageId[];
 function partsOf(elements: MessageFormatElement[], into = new Set<string>()): Set<string> {
   for (const element of elements) {
     if (isArgumentElement(element)) into.add(`{${element.value}}`);
+    if (isNumberElement(element)) into.add(`{${element.value}, number}`);
+    if (isDateElement(element)) into.add(`{${element.value}, date}`);
     if (isPluralElement(element) || isSelectElement(element)) {
       into.add(`{${element.value}, ${isPluralElement(element) ? "plural" : "select"}}`);
       for (const option of Object.values(element.options)) partsOf(option.value, into);
@@ -55,6 +59,7 @@ const SAMPLE = {
   theme: "Dark",
   count: 3,
   months: 12,
+  max: 1000,
 };
 
 describe.each(LOCALES)("the %s catalog", (locale) => {
@@ -85,6 +90,12 @@ describe("messages in use", () => {
     expect(translate("ar", "card.views", { count: 4 })).toBe("مشاهدات");
     expect(translate("en", "lead.consent", { owner: "Ana Silva", company: "Acme", months: 1 })).toContain(
       "Acme keeps them for 1 month at most",
+    );
+    expect(translate("en", "lead.error.tooLong.message", { max: 1000 })).toBe(
+      "Use at most 1,000 characters for the note",
+    );
+    expect(translate("de", "lead.error.tooLong.message", { max: 1000 })).toBe(
+      "Die Notiz darf höchstens 1.000 Zeichen lang sein",
     );
     expect(translate("ja", "lead.consent", { owner: "佐藤 浩", company: "Acme", months: 12 })).toContain("12か月");
   });

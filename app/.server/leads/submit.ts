@@ -4,16 +4,17 @@ import { z } from "zod";
 import type { Locale } from "~/lib/i18n/locales";
 import { LEAD_CONSENT_VERSION, LEAD_LIMITS, type LeadSource } from "~/lib/leads";
 import { fullName } from "~/lib/names";
+import type { MessageId } from "~/locales/en";
 import { wakeMailQueue } from "../invitations/mail-queue";
 import { db } from "../platform/db/client";
 import { leads, mailJobs, throttleEvents } from "../platform/db/schema";
 import { env } from "../platform/env";
+import { translate } from "../platform/i18n";
 import { takeMailQuota } from "../platform/throttle";
 import { keyedHash } from "../platform/tokens";
-import { EmailSchema, OptionalTextSchema, PhoneSchema, TextSchema, tooLongMessage } from "../platform/validation";
+import { hasForbiddenCharacters, isPhoneNumber } from "../platform/validation";
 // The renderers of the mails a lead queues, registered with the queue wherever leads are taken.
 import "./mails";
-import { translate } from "~/.server/platform/i18n";
 import { leadRetentionMonths, monthsAfter } from "./retention";
 
 /**
@@ -60,43 +61,89 @@ function formAge(stamp: string, profileId: string, now: number): number | null {
   return now - at;
 }
 
-const optional = (max: number, label: string, options: { multiline?: boolean } = {}) =>
-  OptionalTextSchema(max, label, options);
+/** The fields a visitor fills in, each with its own words for a value too long. */
+type LeadField = keyof typeof LEAD_LIMITS;
 
-export const LeadSchema = z
-  .object({
-    name: TextSchema("Name").pipe(
-      z.string().min(1, "Enter your name").max(LEAD_LIMITS.name, tooLongMessage("Name", LEAD_LIMITS.name)),
-    ),
-    email: z
-      .string({ message: "Enter the email as text" })
+/**
+ * The lead form's rules, its messages in the language the form is shown in
+ * (the rules are the forms' shared ones: trimmed text without control
+ * characters, an address, a number). Made once per language.
+ */
+function makeLeadSchema(locale: Locale) {
+  const say = (id: MessageId, values?: Record<string, string | number>) => translate(locale, id, values);
+  const tooLong = (field: LeadField) => say(`lead.error.tooLong.${field}`, { max: LEAD_LIMITS[field] });
+  const text = (options: { multiline?: boolean } = {}) =>
+    z
+      .string({ message: say("lead.error.notText") })
+      .refine((value) => !hasForbiddenCharacters(value, options), {
+        message: say(options.multiline ? "lead.error.controlCharacters" : "lead.error.oneLine"),
+        abort: true,
+      })
+      .transform((value) => value.trim());
+  const optional = (field: LeadField, options: { multiline?: boolean } = {}) =>
+    text(options)
+      .pipe(z.string().max(LEAD_LIMITS[field], tooLong(field)))
       .optional()
-      .transform((value) => (value?.trim() ? value : null))
-      .pipe(EmailSchema.nullable()),
-    phone: PhoneSchema.transform((value) => (value ? value : null)),
-    company: optional(LEAD_LIMITS.company, "Company"),
-    title: optional(LEAD_LIMITS.title, "Job title"),
-    message: optional(LEAD_LIMITS.message, "Note", { multiline: true }),
-    consent: z.literal("yes", { message: "Tick the box to agree, or your details cannot be sent" }),
-    wantsCard: z
-      .enum(["", "yes"])
-      .optional()
-      .transform((value) => value === "yes"),
-  })
-  .superRefine((values, context) => {
-    if (!values.email && !values.phone) {
-      context.addIssue({ code: "custom", path: ["email"], message: "Enter an email address or a phone number" });
-    }
-    if (values.wantsCard && !values.email) {
-      context.addIssue({
-        code: "custom",
-        path: ["wantsCard"],
-        message: "Enter your email address to receive the contact card",
-      });
-    }
-  });
+      .transform((value) => (value ? value : null));
+  return z
+    .object({
+      name: text().pipe(z.string().min(1, say("lead.error.name")).max(LEAD_LIMITS.name, tooLong("name"))),
+      email: z
+        .string({ message: say("lead.error.notText") })
+        .optional()
+        .transform((value) => (value?.trim() ? value : null))
+        .pipe(
+          text()
+            .pipe(
+              z
+                .string()
+                .max(LEAD_LIMITS.email, tooLong("email"))
+                .pipe(z.email(say("lead.error.email"))),
+            )
+            .transform((value) => value.toLowerCase())
+            .nullable(),
+        ),
+      phone: text()
+        .pipe(
+          z
+            .string()
+            .max(LEAD_LIMITS.phone, tooLong("phone"))
+            .refine((value) => value === "" || isPhoneNumber(value), { message: say("lead.error.phone") }),
+        )
+        .optional()
+        .transform((value) => (value ? value : null)),
+      company: optional("company"),
+      title: optional("title"),
+      message: optional("message", { multiline: true }),
+      consent: z.literal("yes", { message: say("lead.error.consent") }),
+      wantsCard: z
+        .enum(["", "yes"])
+        .optional()
+        .transform((value) => value === "yes"),
+    })
+    .superRefine((values, context) => {
+      if (!values.email && !values.phone) {
+        context.addIssue({ code: "custom", path: ["email"], message: say("lead.error.emailOrPhone") });
+      }
+      if (values.wantsCard && !values.email) {
+        context.addIssue({ code: "custom", path: ["wantsCard"], message: say("lead.error.cardNeedsEmail") });
+      }
+    });
+}
 
-export type LeadInput = z.infer<typeof LeadSchema>;
+const leadSchemas = new Map<Locale, ReturnType<typeof makeLeadSchema>>();
+
+/** The lead form's rules, with its messages in `locale`. */
+export function leadSchema(locale: Locale) {
+  let schema = leadSchemas.get(locale);
+  if (!schema) {
+    schema = makeLeadSchema(locale);
+    leadSchemas.set(locale, schema);
+  }
+  return schema;
+}
+
+export type LeadInput = z.infer<ReturnType<typeof leadSchema>>;
 
 /** The card a lead is for, as its form and mails name it. */
 export type LeadCard = {

@@ -91,12 +91,17 @@ export const OptionalTextSchema = (max: number, label: string, options: { multil
     .optional()
     .transform((value) => (value ? value : null));
 
+/** A phone number as people write one: digits, spaces, + ( ) . - /, and an extension. */
+export function isPhoneNumber(value: string): boolean {
+  return /^[+()0-9.\-\s/]{3,}$/.test(splitPhone(value).number);
+}
+
 export const PhoneSchema = TextSchema("Phone number")
   .pipe(
     z
       .string()
       .max(40, tooLongMessage("Phone number", 40))
-      .refine((value) => value === "" || /^[+()0-9.\-\s/]{3,}$/.test(splitPhone(value).number), {
+      .refine((value) => value === "" || isPhoneNumber(value), {
         message:
           "Enter a phone number such as +49 30 1234 5678 (digits, spaces, + ( ) -), and an extension as ext. 123",
       }),

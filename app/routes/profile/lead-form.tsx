@@ -4,7 +4,7 @@ import { CLIENT_IP_HEADER } from "~/.server/http/auth";
 import { getOptionalViewer } from "~/.server/http/authz";
 import { cardMissing } from "~/.server/http/card-gone";
 import { readForm } from "~/.server/http/form-data";
-import { consentFor, formStamp, HONEYPOT_FIELD, type LeadCard, LeadSchema, submitLead } from "~/.server/leads/submit";
+import { consentFor, formStamp, HONEYPOT_FIELD, type LeadCard, leadSchema, submitLead } from "~/.server/leads/submit";
 import { translate } from "~/.server/platform/i18n";
 import { getSiteSettings } from "~/.server/platform/site-settings";
 import { fieldErrors } from "~/.server/platform/validation";
@@ -123,7 +123,7 @@ export async function action({ params, request }: Route.ActionArgs) {
   };
   // A form sent back with a mistake keeps the moment it was first shown: its timing is the visitor's.
   const stamp = text("stamp");
-  const parsed = LeadSchema.safeParse({ ...values, consent: text("consent") });
+  const parsed = leadSchema(locale).safeParse({ ...values, consent: text("consent") });
   if (!parsed.success) {
     return data<FormFailure>({ fieldErrors: fieldErrors(parsed.error), values, stamp }, { status: 400 });
   }
