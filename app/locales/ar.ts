@@ -106,6 +106,11 @@ export const ar: Catalog = {
   "lead.error.tooLong.company": "يمكن أن يتكون اسم الشركة من {max, number} حرفًا على الأكثر",
   "lead.error.tooLong.title": "يمكن أن يتكون المسمى الوظيفي من {max, number} حرفًا على الأكثر",
   "lead.error.tooLong.message": "يمكن أن تتكون الملاحظة من {max, number} حرفًا على الأكثر",
+  "mail.card.subject": "بطاقة الاتصال الخاصة بـ{name}",
+  "mail.card.hello": "مرحبًا،",
+  "mail.card.body":
+    "إليك بطاقة الاتصال الخاصة بـ{name} كما طلبت عند مشاركة بياناتك. افتح الملف المرفق لحفظها في جهات الاتصال.",
+  "mail.card.link": "بطاقة {name}",
   "lead.consent":
     "أوافق على أن يحتفظ {owner} من {company} بالبيانات التي أقدمها هنا للتواصل معي بشأن حديثنا. تحتفظ {company} بها مدة أقصاها {months, plural, zero {# شهر} one {شهر واحد} two {شهرين} few {# أشهر} many {# شهرًا} other {# شهر}}، ويمكنني طلب محوها في أي وقت كما توضح سياسة الخصوصية.",
 };

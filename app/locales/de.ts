@@ -109,6 +109,11 @@ export const de: Catalog = {
   "lead.error.tooLong.company": "Das Unternehmen darf höchstens {max, number} Zeichen lang sein",
   "lead.error.tooLong.title": "Die Position darf höchstens {max, number} Zeichen lang sein",
   "lead.error.tooLong.message": "Die Notiz darf höchstens {max, number} Zeichen lang sein",
+  "mail.card.subject": "Kontaktkarte von {name}",
+  "mail.card.hello": "Hallo,",
+  "mail.card.body":
+    "hier ist die Kontaktkarte von {name}, wie Sie es beim Senden Ihrer Kontaktdaten gewünscht haben. Öffnen Sie die angehängte Datei, um sie in Ihren Kontakten zu speichern.",
+  "mail.card.link": "Karte von {name}",
   "lead.consent":
     "Ich bin einverstanden, dass {owner} von {company} die hier angegebenen Daten speichert, um sich wegen unseres Gesprächs bei mir zu melden. {company} bewahrt sie höchstens {months, plural, one {# Monat} other {# Monate}} auf, und ich kann jederzeit ihre Löschung verlangen, wie die Datenschutzerklärung erklärt.",
 };

@@ -121,6 +121,11 @@ export const en = {
   "lead.error.tooLong.company": "Use at most {max, number} characters for the company",
   "lead.error.tooLong.title": "Use at most {max, number} characters for the job title",
   "lead.error.tooLong.message": "Use at most {max, number} characters for the note",
+  "mail.card.subject": "{name}'s contact card",
+  "mail.card.hello": "Hello,",
+  "mail.card.body":
+    "Here is {name}'s contact card, as you asked when you shared your details. Open the attached file to save it to your contacts.",
+  "mail.card.link": "{name}'s card",
   "lead.consent":
     "I agree that {owner} of {company} may keep the details I give here to get back in touch with me about our conversation. {company} keeps them for {months, plural, one {# month} other {# months}} at most, and I can ask for them to be erased at any time, as the privacy policy explains.",
 } as const;

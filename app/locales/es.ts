@@ -109,6 +109,11 @@ export const es: Catalog = {
   "lead.error.tooLong.company": "La empresa puede tener como máximo {max, number} caracteres",
   "lead.error.tooLong.title": "El cargo puede tener como máximo {max, number} caracteres",
   "lead.error.tooLong.message": "La nota puede tener como máximo {max, number} caracteres",
+  "mail.card.subject": "Tarjeta de contacto de {name}",
+  "mail.card.hello": "Hola:",
+  "mail.card.body":
+    "Aquí tienes la tarjeta de contacto de {name}, como pediste al compartir tus datos. Abre el archivo adjunto para guardarla en tus contactos.",
+  "mail.card.link": "Tarjeta de {name}",
   "lead.consent":
     "Acepto que {owner}, de {company}, conserve los datos que doy aquí para ponerse en contacto conmigo sobre nuestra conversación. {company} los conserva {months, plural, one {# mes} other {# meses}} como máximo, y puedo pedir que se borren en cualquier momento, como explica la política de privacidad.",
 };

@@ -109,6 +109,11 @@ export const fr: Catalog = {
   "lead.error.tooLong.company": "Le nom de l’entreprise ne peut pas dépasser {max, number} caractères",
   "lead.error.tooLong.title": "La fonction ne peut pas dépasser {max, number} caractères",
   "lead.error.tooLong.message": "Le message ne peut pas dépasser {max, number} caractères",
+  "mail.card.subject": "Fiche contact de {name}",
+  "mail.card.hello": "Bonjour,",
+  "mail.card.body":
+    "Voici la fiche contact de {name}, comme vous l’avez demandé en transmettant vos coordonnées. Ouvrez le fichier joint pour l’enregistrer dans vos contacts.",
+  "mail.card.link": "Carte de {name}",
   "lead.consent":
     "J’accepte que {owner} de {company} conserve les informations que je donne ici pour me recontacter au sujet de notre échange. {company} les conserve {months, plural, one {# mois} other {# mois}} au plus, et je peux demander leur effacement à tout moment, comme l’explique la politique de confidentialité.",
 };

@@ -108,6 +108,11 @@ export const it: Catalog = {
   "lead.error.tooLong.company": "L’azienda può avere al massimo {max, number} caratteri",
   "lead.error.tooLong.title": "Il ruolo può avere al massimo {max, number} caratteri",
   "lead.error.tooLong.message": "La nota può avere al massimo {max, number} caratteri",
+  "mail.card.subject": "Biglietto di contatto di {name}",
+  "mail.card.hello": "Ciao,",
+  "mail.card.body":
+    "ecco il biglietto di contatto di {name}, come hai chiesto quando hai condiviso i tuoi dati. Apri il file allegato per salvarlo nei tuoi contatti.",
+  "mail.card.link": "Biglietto di {name}",
   "lead.consent":
     "Acconsento che {owner} di {company} conservi i dati che fornisco qui per ricontattarmi riguardo alla nostra conversazione. {company} li conserva al massimo per {months, plural, one {# mese} other {# mesi}} e posso chiederne la cancellazione in qualsiasi momento, come spiega l’informativa sulla privacy.",
 };

@@ -106,6 +106,11 @@ export const ja: Catalog = {
   "lead.error.tooLong.company": "会社名は{max, number}文字以内で入力してください",
   "lead.error.tooLong.title": "役職は{max, number}文字以内で入力してください",
   "lead.error.tooLong.message": "メモは{max, number}文字以内で入力してください",
+  "mail.card.subject": "{name}の連絡先カード",
+  "mail.card.hello": "こんにちは。",
+  "mail.card.body":
+    "連絡先を送られた際のご希望により、{name}の連絡先カードをお送りします。添付ファイルを開くと連絡先に保存できます。",
+  "mail.card.link": "{name}の名刺",
   "lead.consent":
     "ここに入力した情報を、{company}の{owner}が、私たちの会話についての連絡のために保管することに同意します。{company}はこの情報を最長{months, plural, other {#か月}}保管し、プライバシーポリシーに記載のとおり、私はいつでも削除を求めることができます。",
 };

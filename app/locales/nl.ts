@@ -109,6 +109,11 @@ export const nl: Catalog = {
   "lead.error.tooLong.company": "De bedrijfsnaam mag hoogstens {max, number} tekens lang zijn",
   "lead.error.tooLong.title": "De functie mag hoogstens {max, number} tekens lang zijn",
   "lead.error.tooLong.message": "De notitie mag hoogstens {max, number} tekens lang zijn",
+  "mail.card.subject": "Contactkaartje van {name}",
+  "mail.card.hello": "Hallo,",
+  "mail.card.body":
+    "Hier is het contactkaartje van {name}, zoals je vroeg toen je je gegevens deelde. Open het bijgevoegde bestand om het in je contacten op te slaan.",
+  "mail.card.link": "Kaartje van {name}",
   "lead.consent":
     "Ik ga ermee akkoord dat {owner} van {company} de gegevens die ik hier geef bewaart om contact met me op te nemen over ons gesprek. {company} bewaart ze hoogstens {months, plural, one {# maand} other {# maanden}}, en ik kan op elk moment vragen ze te wissen, zoals het privacybeleid uitlegt.",
 };

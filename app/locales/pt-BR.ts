@@ -108,6 +108,11 @@ export const ptBR: Catalog = {
   "lead.error.tooLong.company": "A empresa pode ter no máximo {max, number} caracteres",
   "lead.error.tooLong.title": "O cargo pode ter no máximo {max, number} caracteres",
   "lead.error.tooLong.message": "A observação pode ter no máximo {max, number} caracteres",
+  "mail.card.subject": "Cartão de contato de {name}",
+  "mail.card.hello": "Olá,",
+  "mail.card.body":
+    "Aqui está o cartão de contato de {name}, como você pediu ao compartilhar seus dados. Abra o arquivo anexo para salvá-lo nos seus contatos.",
+  "mail.card.link": "Cartão de {name}",
   "lead.consent":
     "Concordo que {owner} ({company}) guarde os dados que informo aqui para entrar em contato comigo sobre a nossa conversa. {company} os guarda por no máximo {months, plural, one {# mês} other {# meses}}, e posso pedir que sejam apagados a qualquer momento, como explica a política de privacidade.",
 };

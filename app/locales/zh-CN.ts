@@ -105,6 +105,10 @@ export const zhCN: Catalog = {
   "lead.error.tooLong.company": "公司名称最多 {max, number} 个字符",
   "lead.error.tooLong.title": "职位最多 {max, number} 个字符",
   "lead.error.tooLong.message": "备注最多 {max, number} 个字符",
+  "mail.card.subject": "{name}的联系人名片",
+  "mail.card.hello": "你好：",
+  "mail.card.body": "这是你在发送联系方式时请求的{name}的联系人名片。打开附件即可将其保存到通讯录。",
+  "mail.card.link": "{name}的名片",
   "lead.consent":
     "我同意{company}的{owner}保存我在此提供的信息，以便就我们的交谈与我联系。{company}最多保存{months, plural, other {#个月}}，并且我可以按照隐私政策的说明随时要求删除。",
 };

@@ -156,10 +156,18 @@ describe("sharing back from a card", () => {
     expect(errors.message).toEqual(["Die Notiz darf höchstens 1.000 Zeichen lang sein"]);
     expect(await leadsOfCard(card.id)).toEqual([]);
 
-    const sent = await inGerman(VISITOR);
+    const sent = await inGerman({ ...VISITOR, wantsCard: "yes" });
     expect(sent.status).toBe(200);
     const [lead] = await leadsOfCard(card.id);
     expect(lead?.consentText).toMatch(/^Ich bin einverstanden, dass Olga Owner von .+ höchstens 12 Monate auf/);
+    // The contact card they asked for comes in German too.
+    const toVisitor = present(
+      (await sendQueued()).find((message) => message.to === VISITOR.email),
+      "the visitor's mail",
+    );
+    expect(toVisitor.subject).toBe("Kontaktkarte von Olga Owner");
+    expect(toVisitor.text).toMatch(/^Hallo,\n\nhier ist die Kontaktkarte von Olga Owner/);
+    expect(toVisitor.html).toContain('<html lang="de" dir="ltr">');
   });
 
   it("shows a form sent sooner than a person types (a phone's autofill) again, filled in, to be sent once more", async () => {

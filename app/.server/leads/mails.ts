@@ -1,9 +1,11 @@
 import { and, eq, isNull, sql } from "drizzle-orm";
+import { DEFAULT_LOCALE, isLocale } from "~/lib/i18n/locales";
 import { fullName, greetingName } from "~/lib/names";
 import { registerMailJob } from "../invitations/mail-queue";
 import { db } from "../platform/db/client";
 import { leads, type MailJob, profiles, users } from "../platform/db/schema";
 import { env } from "../platform/env";
+import { translate } from "../platform/i18n";
 import { escapeHtml, type MailMessage } from "../platform/mail";
 import { mailDocument, mailSender } from "../platform/mail-layout";
 import { contactFileOf } from "../profiles/contact-file";
@@ -110,25 +112,22 @@ async function renderCardForVisitor(job: MailJob): Promise<MailMessage | null> {
   const vcard = await contactFileOf(card);
   const name = fullName(card);
   const address = cardUrl(card.username);
-  const text = [
-    "Hello,",
-    "",
-    `Here is ${name}'s contact card, as you asked when you shared your details. Open the attached file to save it to your contacts.`,
-    "",
-    `${name}'s card: ${address}`,
-  ].join("\n");
+  // In the language the visitor's form was in.
+  const locale = isLocale(found.lead.locale) ? found.lead.locale : DEFAULT_LOCALE;
+  const hello = translate(locale, "mail.card.hello");
+  const body = translate(locale, "mail.card.body", { name });
+  const link = translate(locale, "mail.card.link", { name });
+  const text = [hello, "", body, "", `${link}: ${address}`].join("\n");
   const html = mailDocument({
     // No image in a visitor's mail: a picture fetched from this server would tell it the mail was read.
     sender: { ...(await mailSender(found.owner.brandId)), logoUrl: null },
-    blocks: [
-      "<p>Hello,</p>",
-      `<p>Here is ${escapeHtml(name)}'s contact card, as you asked when you shared your details. Open the attached file to save it to your contacts.</p>`,
-    ],
-    action: { label: `${name}'s card`, link: address },
+    blocks: [`<p>${escapeHtml(hello)}</p>`, `<p>${escapeHtml(body)}</p>`],
+    action: { label: link, link: address },
+    locale,
   });
   return {
     to: found.lead.email,
-    subject: `${oneLine(name)}'s contact card`,
+    subject: translate(locale, "mail.card.subject", { name: oneLine(name) }),
     text,
     html,
     link: address,

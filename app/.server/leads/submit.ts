@@ -293,6 +293,7 @@ export async function submitLead(options: {
         source,
         consentVersion: LEAD_CONSENT_VERSION,
         consentText: consent,
+        locale: options.locale,
         wantsCard: input.wantsCard,
         createdAt: now,
         // Kept no longer than the consent said, whatever the setting becomes.

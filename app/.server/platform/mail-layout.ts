@@ -1,5 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import { brandPalette, HEX_COLOR } from "~/lib/color";
+import { DEFAULT_LOCALE, directionOf, type Locale } from "~/lib/i18n/locales";
 import { mediaUrl } from "~/lib/media";
 import { DEFAULT_SETTINGS } from "~/lib/settings";
 import { db } from "./db/client";
@@ -41,6 +42,8 @@ export type MailContent = {
   action?: { label: string; link: string };
   /** Lines in smaller print after the button, as HTML escaped already. */
   smallPrint?: string[];
+  /** The mail's language (English unless said): its `lang`, and right to left for Arabic. */
+  locale?: Locale;
 };
 
 /**
@@ -50,7 +53,8 @@ export type MailContent = {
  * a name that read; the mail asks to be shown light, as that is what it is made for.
  */
 export function mailDocument(content: MailContent): string {
-  const { sender } = content;
+  const { sender, locale = DEFAULT_LOCALE } = content;
+  const dir = directionOf(locale);
   const colors = brandPalette(sender.color, sender.color).light;
   const name = escapeHtml(sender.name);
   const header = sender.logoUrl
@@ -61,8 +65,8 @@ export function mailDocument(content: MailContent): string {
     : "";
   const small = (content.smallPrint ?? []).map((line) => `<p style="font-size:13px;color:${SMALL_PRINT}">${line}</p>`);
   return [
-    `<!doctype html><html><head><meta charset="utf-8"><meta name="color-scheme" content="light"><meta name="supported-color-schemes" content="light"></head>`,
-    `<body style="margin:0;padding:24px 16px;background:#ffffff;font-family:system-ui,sans-serif;color:${TEXT};line-height:1.5">`,
+    `<!doctype html><html lang="${locale}" dir="${dir}"><head><meta charset="utf-8"><meta name="color-scheme" content="light"><meta name="supported-color-schemes" content="light"></head>`,
+    `<body dir="${dir}" style="margin:0;padding:24px 16px;background:#ffffff;font-family:system-ui,sans-serif;color:${TEXT};line-height:1.5">`,
     `<div style="max-width:560px">`,
     `<div style="border-top:4px solid ${colors.dot};padding-top:12px;margin-bottom:16px">${header}</div>`,
     ...content.blocks,

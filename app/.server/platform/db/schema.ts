@@ -947,6 +947,8 @@ export const leads = pgTable(
     consentVersion: integer("consent_version").notNull(),
     /** The consent exactly as the visitor read it. */
     consentText: text("consent_text").notNull(),
+    /** The language the form was shown in (and the consent written in): the visitor's mail is in it. */
+    locale: text("locale").notNull().default("en"),
     /** The visitor asked for the owner's contact file by e-mail. */
     wantsCard: boolean("wants_card").notNull().default(false),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
