@@ -21,7 +21,7 @@ import { Toaster } from "~/components/toaster";
 import { CARD_SCRIPT } from "~/lib/card-script";
 import { brandPalette, paletteStyle } from "~/lib/color";
 import { fontStylesheet } from "~/lib/fonts";
-import { DEFAULT_LOCALE, directionOf, type Locale } from "~/lib/i18n/locales";
+import { DEFAULT_LOCALE, directionOf, isLocale, type Locale } from "~/lib/i18n/locales";
 import { pageLocale, speaksVisitorLanguage } from "~/lib/i18n/negotiate";
 import { useNonce } from "~/lib/nonce";
 import { DEFAULT_SETTINGS, FONT_STACKS, type FontFamily } from "~/lib/settings";
@@ -35,12 +35,14 @@ import "./app.css";
 export const middleware: Route.MiddlewareFunction[] = [previousUsernameMiddleware, toastMiddleware];
 
 export async function loader({ context, request }: Route.LoaderArgs) {
-  const locale = pageLocale(request);
+  const site = await getSiteSettings();
+  // A card's page may say otherwise (its brand's language): `pageLanguage` in its data.
+  const locale = pageLocale(request, site.defaultLocale);
   return {
     // The page's language, and its words alone: the browser never receives the other catalogs.
     locale,
     messages: CATALOGS[locale],
-    site: pickSiteSummary(await getSiteSettings()),
+    site: pickSiteSummary(site),
     signedIn: hasSessionCookie(request),
     toast: takeToast(context),
     // The theme chosen without JavaScript (a cookie), painted by the server.
@@ -60,7 +62,11 @@ export function shouldRevalidate({ currentUrl, nextUrl, defaultShouldRevalidate 
 export function Layout({ children }: { children: ReactNode }) {
   const site = useSite();
   const root = useRouteLoaderData<typeof loader>("root");
-  const locale: Locale = root?.locale ?? DEFAULT_LOCALE;
+  const matches = useMatches();
+  // The deepest page that names its own language (a card in its brand's) wins over the root's.
+  const own = matches.map((match) => languageOf(match.loaderData)).findLast((language) => language !== null);
+  const locale: Locale = own?.locale ?? root?.locale ?? DEFAULT_LOCALE;
+  const messages = own?.messages ?? root?.messages;
   // Inline scripts run only with this response's nonce (the page's Content-Security-Policy).
   const nonce = useNonce();
   // Dark from the first byte when the cookie says so. Kept as first rendered: from then on the
@@ -68,7 +74,6 @@ export function Layout({ children }: { children: ReactNode }) {
   const chosen = root?.theme;
   // A page that is complete as sent gets no app JavaScript, only its own small script.
   // Decided by the first render: a running app stays one.
-  const matches = useMatches();
   const [staticPage] = useState(() => matches.some((match) => isStaticForVisitor(match.handle, match.loaderData)));
   const [darkClass] = useState(() => (chosen === "dark" ? "dark" : undefined));
   const style = {
@@ -109,7 +114,7 @@ export function Layout({ children }: { children: ReactNode }) {
         <Links />
       </head>
       <body className="min-h-dvh font-sans">
-        <IntlProvider locale={locale} defaultLocale={DEFAULT_LOCALE} messages={root?.messages}>
+        <IntlProvider locale={locale} defaultLocale={DEFAULT_LOCALE} messages={messages}>
           {children}
         </IntlProvider>
         {staticPage ? (
@@ -127,6 +132,15 @@ export function Layout({ children }: { children: ReactNode }) {
       </body>
     </html>
   );
+}
+
+/** The language a page's data names for itself (`pageLanguage` on the server), if any. */
+function languageOf(data: unknown): { locale: Locale; messages: Record<string, string> } | null {
+  if (!data || typeof data !== "object" || !("language" in data)) return null;
+  const language = (data as { language: unknown }).language as { locale?: unknown; messages?: unknown } | null;
+  return language && isLocale(language.locale) && language.messages && typeof language.messages === "object"
+    ? { locale: language.locale, messages: language.messages as Record<string, string> }
+    : null;
 }
 
 /**

@@ -11,7 +11,7 @@ import { db } from "~/.server/platform/db/client";
 import { profiles } from "~/.server/platform/db/schema";
 import { translate } from "~/.server/platform/i18n";
 import { currentListeningPeriod, onPublished, type RealtimeEvent, subscribe } from "~/.server/platform/realtime";
-import { DEFAULT_LOCALE, type Locale } from "~/lib/i18n/locales";
+import { DEFAULT_LOCALE, isLocale, type Locale } from "~/lib/i18n/locales";
 import { localeFromHeader } from "~/lib/i18n/negotiate";
 import { THEME_COOKIE, themeFromCookie } from "~/lib/theme";
 import { viewsWordMarkup } from "~/lib/views";
@@ -238,14 +238,7 @@ function send(entry: Entry, count: number, req: Request, res: Response, cookies:
   res.end(body);
 }
 
-type Fill = {
-  key: string;
-  kind: CachedPage;
-  locale: Locale;
-  generation: number;
-  period: number;
-  render: CachedRender;
-};
+type Fill = { key: string; kind: CachedPage; generation: number; period: number; render: CachedRender };
 
 /**
  * Before React Router: responds with a cached page (counting the view, for the
@@ -274,11 +267,11 @@ function serve(req: Request, res: Response, next: NextFunction, waited: boolean)
   if (theme === null || query === null || period === null) return next();
   // A browser that holds an image asks whether it changed: the route responds to that without drawing it.
   if (kind === "image" && req.headers["if-none-match"]) return next();
-  // The card and its QR page speak the visitor's language (the route reads the same header the same way);
-  // the contact file and the images are the same in every language.
-  const locale =
-    kind === "card" || kind === "qr" ? (localeFromHeader(req.headers["accept-language"]) ?? DEFAULT_LOCALE) : null;
-  const key = `${theme}\n${locale ?? ""}\n${req.path}?${query}`;
+  // The card and its QR page speak the language the visitor's browser asks for when it is one of ours
+  // (the route reads the same header the same way), else the card's brand's or the company's (one page
+  // per card, whatever else the browser asks for); the contact file and the images are the same in every language.
+  const asked = kind === "card" || kind === "qr" ? (localeFromHeader(req.headers["accept-language"]) ?? "") : "";
+  const key = `${theme}\n${asked}\n${req.path}?${query}`;
   const entry = entries.get(key);
   if (entry && entry.expires > Date.now() && entry.period === period) {
     // Most recently used last.
@@ -315,14 +308,7 @@ function serve(req: Request, res: Response, next: NextFunction, waited: boolean)
   }
   const render: CachedRender = { profileId: null, placeholder: newPlaceholder() };
   (res.locals.routerContext as RouterContextProvider).set(cachedRenderContext, render);
-  res.locals.pageFill = {
-    key,
-    kind,
-    locale: locale ?? DEFAULT_LOCALE,
-    generation,
-    period,
-    render,
-  } satisfies Fill;
+  res.locals.pageFill = { key, kind, generation, period, render } satisfies Fill;
   next();
 }
 
@@ -366,10 +352,13 @@ export async function cacheResponse(req: Request, res: Response, response: globa
   const text = image ? "" : await response.text();
   const { profileId, placeholder } = fill.render;
   const nonce = /'nonce-([^']+)'/.exec(response.headers.get("content-security-policy") ?? "")?.[1] ?? null;
+  // The count and its word are filled in the language the page was made in, as it says.
+  const said = /<html[^>]*\slang="([^"]+)"/.exec(text)?.[1];
+  const locale = isLocale(said) ? said : DEFAULT_LOCALE;
   const marks = new Map<string, Cut>([
     [String(placeholder), "plain"],
-    [placeholder.toLocaleString(fill.locale), "formatted"],
-    [wordMarkup(placeholder, fill.locale), "word"],
+    [placeholder.toLocaleString(locale), "formatted"],
+    [wordMarkup(placeholder, locale), "word"],
     ...(nonce ? [[nonce, "nonce"] as const] : []),
   ]);
   const parts: string[] = [];
@@ -390,7 +379,7 @@ export async function cacheResponse(req: Request, res: Response, response: globa
   const entry: Entry = {
     key: fill.key,
     kind: fill.kind,
-    locale: fill.locale,
+    locale,
     profileId: profileId ?? "",
     headers,
     parts,

@@ -23,6 +23,9 @@ const CONTACT_ROWS: Record<ContactField, { icon: LucideIcon; label?: string }> =
   links: { icon: Globe },
 };
 
+/** The kinds of link named by a word (the others by a brand's name, the same in every language). */
+const LINK_WORDS = { website: "card.website", booking: "card.bookMeeting", other: "card.otherLink" } as const;
+
 const CONTACT_FIELDS = Object.keys(CONTACT_ROWS) as ContactField[];
 
 /** A contact field's icon, and the label it goes by where the field's own is longer. */
@@ -48,7 +51,7 @@ export function ContactDetails({ card, website }: { card: CardDetails; website: 
               <ContactRow
                 key={`${key} ${link.kind} ${link.url}`}
                 icon={<LinkIcon aria-hidden className="size-5" />}
-                label={link.kind === "website" ? t("card.website") : linkLabel(link)}
+                label={link.kind in LINK_WORDS ? t(LINK_WORDS[link.kind as keyof typeof LINK_WORDS]) : linkLabel(link)}
                 href={link.url}
                 text={addressLabel(link.url)}
                 external

@@ -1,11 +1,14 @@
 import { Globe, Mail, Phone, UserRoundMinus, UserX } from "lucide-react";
 import { isRouteErrorResponse, useRouteError } from "react-router";
+import { RouteErrorBoundary } from "~/components/error-boundary";
 import { hostOf, StatusPage } from "~/components/status-page";
+import { plainMessage, useT } from "~/lib/i18n/intl";
 
 /** A card that does not exist: a member goes on to `member`, a visitor is never sent to sign in. */
-export function NotFoundCard({ text, member }: { text: string; member: { to: string; label: string } }) {
+function NotFoundCard({ text, member }: { text: string; member: { to: string; label: string } }) {
+  const t = useT();
   return (
-    <StatusPage icon={<UserX aria-hidden className="size-7" />} title="Profile not found" member={member}>
+    <StatusPage icon={<UserX aria-hidden className="size-7" />} title={t("missing.notFoundTitle")} member={member}>
       <p>{text}</p>
     </StatusPage>
   );
@@ -17,8 +20,9 @@ export function NotFoundCard({ text, member }: { text: string; member: { to: str
  * email, phone and website); a member goes on to `member`, a visitor to the
  * company's website.
  */
-export function GoneCard({ member }: { member: { to: string; label: string } }) {
+function GoneCard({ member }: { member: { to: string; label: string } }) {
   const error = useRouteError();
+  const t = useT();
   const contact = isRouteErrorResponse(error) ? contactOf(error.data) : null;
   const ways = contact
     ? [
@@ -36,24 +40,26 @@ export function GoneCard({ member }: { member: { to: string; label: string } }) 
           // The brand the card belonged to, where the card was.
           <img
             src={contact.logoUrl}
-            alt={contact.name ? `${contact.name} logo` : ""}
+            alt={contact.name ? t("card.logo", { brand: contact.name }) : ""}
             className="size-full rounded-full bg-white object-contain p-2"
           />
         ) : (
           <UserRoundMinus aria-hidden className="size-7" />
         )
       }
-      title="This card is no longer active"
+      title={t("missing.goneTitle")}
       member={member}
     >
       <p>
-        The person this card belonged to is no longer reachable through it.{" "}
-        {ways.length > 0
-          ? `${contact?.name ?? "The company"} can put you in touch with the right person:`
-          : "The company can put you in touch with the right person."}
+        {t("missing.goneText")}{" "}
+        {ways.length > 0 && contact?.name
+          ? t("missing.companyCanHelp", { company: contact.name })
+          : ways.length > 0
+            ? t("missing.theCompanyCanHelpWith")
+            : t("missing.theCompanyCanHelp")}
       </p>
       {ways.length > 0 ? (
-        <ul aria-label="Contact the company" className="mt-4 flex flex-col items-center gap-2">
+        <ul aria-label={t("missing.contactCompany")} className="mt-4 flex flex-col items-center gap-2">
           {ways.map(({ href, label, Icon }) => (
             <li key={href}>
               <a
@@ -86,7 +92,25 @@ function contactOf(data: unknown): Contact | null {
   return contact && typeof contact === "object" ? (contact as Contact) : null;
 }
 
-/** The document title of a card page that shows no card. */
-export function missingCardTitle(error: unknown) {
-  return isRouteErrorResponse(error) && error.status === 410 ? "Card no longer active" : "Profile not found";
+/** The document title of a card page that shows no card, in the page's language. */
+export function missingCardTitle(error: unknown, matches: Parameters<typeof plainMessage>[0]) {
+  return plainMessage(
+    matches,
+    isRouteErrorResponse(error) && error.status === 410 ? "missing.goneDocumentTitle" : "missing.notFoundTitle",
+  );
+}
+
+/**
+ * A card page's error: a card that does not exist, or one switched off, in the
+ * page's language (`text` says what is missing); any other error as every page shows it.
+ */
+export function MissingCard({ text }: { text: "card.notFound" | "card.notFoundShort" }) {
+  const t = useT();
+  const member = { to: "/directory", label: t("card.backToDirectory") };
+  return (
+    <RouteErrorBoundary
+      gone={<GoneCard member={member} />}
+      notFound={<NotFoundCard text={t(text)} member={member} />}
+    />
+  );
 }

@@ -4,6 +4,7 @@ import { Link } from "react-router";
 import { Logo, SiteFooter } from "~/components/auth-shell";
 import { ThemeSwitch } from "~/components/theme-switch";
 import { buttonClasses } from "~/components/ui/button";
+import { useT } from "~/lib/i18n/intl";
 import { useSignedIn, useSite } from "~/lib/site";
 
 /**
@@ -88,6 +89,7 @@ function SiteMark() {
 function WayOnward({ member }: { member: { to: string; label: string } }) {
   const site = useSite();
   const signedIn = useSignedIn();
+  const t = useT();
   if (signedIn) {
     return (
       <Link to={member.to} className={buttonClasses("primary")}>
@@ -98,8 +100,8 @@ function WayOnward({ member }: { member: { to: string; label: string } }) {
   if (site.website) {
     return (
       <a href={site.website} className={buttonClasses("primary")}>
-        Visit {hostOf(site.website)}
-        <ArrowUpRight aria-hidden className="size-4" />
+        {t("status.visit", { host: hostOf(site.website) })}
+        <ArrowUpRight aria-hidden className="size-4 rtl:-scale-x-100" />
       </a>
     );
   }
@@ -118,12 +120,13 @@ export function hostOf(url: string) {
 /** "Go back", shown once the page knows there is a page to go back to. */
 function HistoryBack() {
   const [canGoBack, setCanGoBack] = useState(false);
+  const t = useT();
   useEffect(() => setCanGoBack(window.history.length > 1), []);
   if (!canGoBack) return null;
   return (
     <button type="button" onClick={() => window.history.back()} className={buttonClasses("secondary")}>
-      <ArrowLeft aria-hidden className="size-4" />
-      Go back
+      <ArrowLeft aria-hidden className="size-4 rtl:-scale-x-100" />
+      {t("status.goBack")}
     </button>
   );
 }

@@ -103,6 +103,7 @@ const FIELD_LABELS: Record<string, string> = {
   coverImage: "cover image",
   showStatsToVisitors: "visitors see stats",
   deactivatedCards: "deactivated cards show",
+  defaultLocale: "default language",
   clientId: "client ID",
   requireSso: "single sign-on required",
   refreshCard: "cards refreshed at sign-in",

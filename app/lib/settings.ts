@@ -18,6 +18,8 @@ export const DEFAULT_SETTINGS = {
   footerLogo: null as string | null,
   /** Visitors who are not signed in see a card's view count and "Member Since" unless this is off. */
   showStatsToVisitors: true as boolean,
+  /** The language of a card whose visitor's browser asks for none Namecard speaks (and no brand says otherwise). */
+  defaultLocale: "en" as string,
   termsOfService: null as string | null,
   privacyPolicy: null as string | null,
 };

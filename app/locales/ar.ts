@@ -16,6 +16,8 @@ export const ar: Catalog = {
   "card.contactInformation": "معلومات الاتصال",
   "card.companyWebsite": "موقع الشركة",
   "card.website": "الموقع الإلكتروني",
+  "card.bookMeeting": "حجز اجتماع",
+  "card.otherLink": "رابط",
   "card.digitalBusinessCard": "بطاقة عمل رقمية",
   "card.qrCode": "رمز QR لبطاقة {name}",
   "card.generatingQr": "جارٍ إنشاء رمز QR...",
@@ -111,6 +113,17 @@ export const ar: Catalog = {
   "mail.card.body":
     "إليك بطاقة الاتصال الخاصة بـ{name} كما طلبت عند مشاركة بياناتك. افتح الملف المرفق لحفظها في جهات الاتصال.",
   "mail.card.link": "بطاقة {name}",
+  "qr.title": "{name} · رمز QR",
+  "missing.notFoundTitle": "الملف غير موجود",
+  "missing.goneTitle": "هذه البطاقة لم تعد نشطة",
+  "missing.goneDocumentTitle": "البطاقة غير نشطة",
+  "missing.goneText": "لم يعد بالإمكان التواصل مع صاحب هذه البطاقة من خلالها.",
+  "missing.companyCanHelp": "يمكن لـ{company} أن توصلك بالشخص المناسب:",
+  "missing.theCompanyCanHelpWith": "يمكن للشركة أن توصلك بالشخص المناسب:",
+  "missing.theCompanyCanHelp": "يمكن للشركة أن توصلك بالشخص المناسب.",
+  "missing.contactCompany": "تواصل مع الشركة",
+  "status.visit": "زيارة {host}",
+  "status.goBack": "رجوع",
   "lead.consent":
     "أوافق على أن يحتفظ {owner} من {company} بالبيانات التي أقدمها هنا للتواصل معي بشأن حديثنا. تحتفظ {company} بها مدة أقصاها {months, plural, zero {# شهر} one {شهر واحد} two {شهرين} few {# أشهر} many {# شهرًا} other {# شهر}}، ويمكنني طلب محوها في أي وقت كما توضح سياسة الخصوصية.",
 };

@@ -16,6 +16,8 @@ export const de: Catalog = {
   "card.contactInformation": "Kontaktdaten",
   "card.companyWebsite": "Website des Unternehmens",
   "card.website": "Website",
+  "card.bookMeeting": "Termin buchen",
+  "card.otherLink": "Link",
   "card.digitalBusinessCard": "Digitale Visitenkarte",
   "card.qrCode": "QR-Code der Karte von {name}",
   "card.generatingQr": "QR-Code wird erstellt …",
@@ -114,6 +116,17 @@ export const de: Catalog = {
   "mail.card.body":
     "hier ist die Kontaktkarte von {name}, wie Sie es beim Senden Ihrer Kontaktdaten gewünscht haben. Öffnen Sie die angehängte Datei, um sie in Ihren Kontakten zu speichern.",
   "mail.card.link": "Karte von {name}",
+  "qr.title": "{name} · QR-Code",
+  "missing.notFoundTitle": "Profil nicht gefunden",
+  "missing.goneTitle": "Diese Karte ist nicht mehr aktiv",
+  "missing.goneDocumentTitle": "Karte nicht mehr aktiv",
+  "missing.goneText": "Die Person, der diese Karte gehörte, ist über sie nicht mehr erreichbar.",
+  "missing.companyCanHelp": "{company} stellt gern den Kontakt zur richtigen Person her:",
+  "missing.theCompanyCanHelpWith": "Das Unternehmen stellt gern den Kontakt zur richtigen Person her:",
+  "missing.theCompanyCanHelp": "Das Unternehmen stellt gern den Kontakt zur richtigen Person her.",
+  "missing.contactCompany": "Das Unternehmen kontaktieren",
+  "status.visit": "{host} besuchen",
+  "status.goBack": "Zurück",
   "lead.consent":
     "Ich bin einverstanden, dass {owner} von {company} die hier angegebenen Daten speichert, um sich wegen unseres Gesprächs bei mir zu melden. {company} bewahrt sie höchstens {months, plural, one {# Monat} other {# Monate}} auf, und ich kann jederzeit ihre Löschung verlangen, wie die Datenschutzerklärung erklärt.",
 };

@@ -20,6 +20,8 @@ export const en = {
   "card.contactInformation": "Contact information",
   "card.companyWebsite": "Company website",
   "card.website": "Website",
+  "card.bookMeeting": "Book a meeting",
+  "card.otherLink": "Link",
   "card.digitalBusinessCard": "Digital Business Card",
   "card.qrCode": "QR code for {name}'s card",
   "card.generatingQr": "Generating QR code...",
@@ -126,6 +128,17 @@ export const en = {
   "mail.card.body":
     "Here is {name}'s contact card, as you asked when you shared your details. Open the attached file to save it to your contacts.",
   "mail.card.link": "{name}'s card",
+  "qr.title": "{name} · QR code",
+  "missing.notFoundTitle": "Profile not found",
+  "missing.goneTitle": "This card is no longer active",
+  "missing.goneDocumentTitle": "Card no longer active",
+  "missing.goneText": "The person this card belonged to is no longer reachable through it.",
+  "missing.companyCanHelp": "{company} can put you in touch with the right person:",
+  "missing.theCompanyCanHelpWith": "The company can put you in touch with the right person:",
+  "missing.theCompanyCanHelp": "The company can put you in touch with the right person.",
+  "missing.contactCompany": "Contact the company",
+  "status.visit": "Visit {host}",
+  "status.goBack": "Go back",
   "lead.consent":
     "I agree that {owner} of {company} may keep the details I give here to get back in touch with me about our conversation. {company} keeps them for {months, plural, one {# month} other {# months}} at most, and I can ask for them to be erased at any time, as the privacy policy explains.",
 } as const;

@@ -16,6 +16,8 @@ export const es: Catalog = {
   "card.contactInformation": "Datos de contacto",
   "card.companyWebsite": "Sitio web de la empresa",
   "card.website": "Sitio web",
+  "card.bookMeeting": "Reservar una reunión",
+  "card.otherLink": "Enlace",
   "card.digitalBusinessCard": "Tarjeta de visita digital",
   "card.qrCode": "Código QR de la tarjeta de {name}",
   "card.generatingQr": "Generando el código QR...",
@@ -114,6 +116,17 @@ export const es: Catalog = {
   "mail.card.body":
     "Aquí tienes la tarjeta de contacto de {name}, como pediste al compartir tus datos. Abre el archivo adjunto para guardarla en tus contactos.",
   "mail.card.link": "Tarjeta de {name}",
+  "qr.title": "{name} · Código QR",
+  "missing.notFoundTitle": "Perfil no encontrado",
+  "missing.goneTitle": "Esta tarjeta ya no está activa",
+  "missing.goneDocumentTitle": "Tarjeta no activa",
+  "missing.goneText": "Ya no se puede contactar por esta tarjeta con la persona a la que pertenecía.",
+  "missing.companyCanHelp": "{company} puede ponerte en contacto con la persona adecuada:",
+  "missing.theCompanyCanHelpWith": "La empresa puede ponerte en contacto con la persona adecuada:",
+  "missing.theCompanyCanHelp": "La empresa puede ponerte en contacto con la persona adecuada.",
+  "missing.contactCompany": "Contactar con la empresa",
+  "status.visit": "Ir a {host}",
+  "status.goBack": "Volver",
   "lead.consent":
     "Acepto que {owner}, de {company}, conserve los datos que doy aquí para ponerse en contacto conmigo sobre nuestra conversación. {company} los conserva {months, plural, one {# mes} other {# meses}} como máximo, y puedo pedir que se borren en cualquier momento, como explica la política de privacidad.",
 };

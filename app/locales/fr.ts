@@ -16,6 +16,8 @@ export const fr: Catalog = {
   "card.contactInformation": "Coordonnées",
   "card.companyWebsite": "Site de l’entreprise",
   "card.website": "Site web",
+  "card.bookMeeting": "Prendre rendez-vous",
+  "card.otherLink": "Lien",
   "card.digitalBusinessCard": "Carte de visite numérique",
   "card.qrCode": "QR code de la carte de {name}",
   "card.generatingQr": "Création du QR code…",
@@ -114,6 +116,17 @@ export const fr: Catalog = {
   "mail.card.body":
     "Voici la fiche contact de {name}, comme vous l’avez demandé en transmettant vos coordonnées. Ouvrez le fichier joint pour l’enregistrer dans vos contacts.",
   "mail.card.link": "Carte de {name}",
+  "qr.title": "{name} · QR code",
+  "missing.notFoundTitle": "Profil introuvable",
+  "missing.goneTitle": "Cette carte n’est plus active",
+  "missing.goneDocumentTitle": "Carte désactivée",
+  "missing.goneText": "La personne à qui appartenait cette carte n’est plus joignable par ce biais.",
+  "missing.companyCanHelp": "{company} peut vous mettre en relation avec la bonne personne :",
+  "missing.theCompanyCanHelpWith": "L’entreprise peut vous mettre en relation avec la bonne personne :",
+  "missing.theCompanyCanHelp": "L’entreprise peut vous mettre en relation avec la bonne personne.",
+  "missing.contactCompany": "Contacter l’entreprise",
+  "status.visit": "Aller sur {host}",
+  "status.goBack": "Retour",
   "lead.consent":
     "J’accepte que {owner} de {company} conserve les informations que je donne ici pour me recontacter au sujet de notre échange. {company} les conserve {months, plural, one {# mois} other {# mois}} au plus, et je peux demander leur effacement à tout moment, comme l’explique la politique de confidentialité.",
 };

@@ -16,6 +16,8 @@ export const it: Catalog = {
   "card.contactInformation": "Informazioni di contatto",
   "card.companyWebsite": "Sito dell’azienda",
   "card.website": "Sito web",
+  "card.bookMeeting": "Prenota un incontro",
+  "card.otherLink": "Link",
   "card.digitalBusinessCard": "Biglietto da visita digitale",
   "card.qrCode": "Codice QR del biglietto di {name}",
   "card.generatingQr": "Creazione del codice QR...",
@@ -113,6 +115,17 @@ export const it: Catalog = {
   "mail.card.body":
     "ecco il biglietto di contatto di {name}, come hai chiesto quando hai condiviso i tuoi dati. Apri il file allegato per salvarlo nei tuoi contatti.",
   "mail.card.link": "Biglietto di {name}",
+  "qr.title": "{name} · Codice QR",
+  "missing.notFoundTitle": "Profilo non trovato",
+  "missing.goneTitle": "Questo biglietto non è più attivo",
+  "missing.goneDocumentTitle": "Biglietto non più attivo",
+  "missing.goneText": "La persona a cui apparteneva questo biglietto non è più raggiungibile tramite esso.",
+  "missing.companyCanHelp": "{company} può metterti in contatto con la persona giusta:",
+  "missing.theCompanyCanHelpWith": "L’azienda può metterti in contatto con la persona giusta:",
+  "missing.theCompanyCanHelp": "L’azienda può metterti in contatto con la persona giusta.",
+  "missing.contactCompany": "Contatta l’azienda",
+  "status.visit": "Visita {host}",
+  "status.goBack": "Indietro",
   "lead.consent":
     "Acconsento che {owner} di {company} conservi i dati che fornisco qui per ricontattarmi riguardo alla nostra conversazione. {company} li conserva al massimo per {months, plural, one {# mese} other {# mesi}} e posso chiederne la cancellazione in qualsiasi momento, come spiega l’informativa sulla privacy.",
 };

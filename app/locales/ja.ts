@@ -16,6 +16,8 @@ export const ja: Catalog = {
   "card.contactInformation": "連絡先",
   "card.companyWebsite": "会社のウェブサイト",
   "card.website": "ウェブサイト",
+  "card.bookMeeting": "ミーティングを予約",
+  "card.otherLink": "リンク",
   "card.digitalBusinessCard": "デジタル名刺",
   "card.qrCode": "{name}の名刺のQRコード",
   "card.generatingQr": "QRコードを作成しています…",
@@ -111,6 +113,17 @@ export const ja: Catalog = {
   "mail.card.body":
     "連絡先を送られた際のご希望により、{name}の連絡先カードをお送りします。添付ファイルを開くと連絡先に保存できます。",
   "mail.card.link": "{name}の名刺",
+  "qr.title": "{name} · QRコード",
+  "missing.notFoundTitle": "プロフィールが見つかりません",
+  "missing.goneTitle": "この名刺は現在無効です",
+  "missing.goneDocumentTitle": "無効な名刺",
+  "missing.goneText": "この名刺の持ち主には、この名刺から連絡できなくなりました。",
+  "missing.companyCanHelp": "{company}が適切な担当者におつなぎします：",
+  "missing.theCompanyCanHelpWith": "会社が適切な担当者におつなぎします：",
+  "missing.theCompanyCanHelp": "会社が適切な担当者におつなぎします。",
+  "missing.contactCompany": "会社に問い合わせる",
+  "status.visit": "{host}を開く",
+  "status.goBack": "戻る",
   "lead.consent":
     "ここに入力した情報を、{company}の{owner}が、私たちの会話についての連絡のために保管することに同意します。{company}はこの情報を最長{months, plural, other {#か月}}保管し、プライバシーポリシーに記載のとおり、私はいつでも削除を求めることができます。",
 };

@@ -16,6 +16,8 @@ export const nl: Catalog = {
   "card.contactInformation": "Contactgegevens",
   "card.companyWebsite": "Website van het bedrijf",
   "card.website": "Website",
+  "card.bookMeeting": "Afspraak maken",
+  "card.otherLink": "Link",
   "card.digitalBusinessCard": "Digitaal visitekaartje",
   "card.qrCode": "QR-code van het kaartje van {name}",
   "card.generatingQr": "QR-code wordt gemaakt...",
@@ -114,6 +116,17 @@ export const nl: Catalog = {
   "mail.card.body":
     "Hier is het contactkaartje van {name}, zoals je vroeg toen je je gegevens deelde. Open het bijgevoegde bestand om het in je contacten op te slaan.",
   "mail.card.link": "Kaartje van {name}",
+  "qr.title": "{name} · QR-code",
+  "missing.notFoundTitle": "Profiel niet gevonden",
+  "missing.goneTitle": "Dit kaartje is niet meer actief",
+  "missing.goneDocumentTitle": "Kaartje niet meer actief",
+  "missing.goneText": "De persoon van wie dit kaartje was, is er niet meer via bereikbaar.",
+  "missing.companyCanHelp": "{company} kan je in contact brengen met de juiste persoon:",
+  "missing.theCompanyCanHelpWith": "Het bedrijf kan je in contact brengen met de juiste persoon:",
+  "missing.theCompanyCanHelp": "Het bedrijf kan je in contact brengen met de juiste persoon.",
+  "missing.contactCompany": "Contact opnemen met het bedrijf",
+  "status.visit": "Naar {host}",
+  "status.goBack": "Terug",
   "lead.consent":
     "Ik ga ermee akkoord dat {owner} van {company} de gegevens die ik hier geef bewaart om contact met me op te nemen over ons gesprek. {company} bewaart ze hoogstens {months, plural, one {# maand} other {# maanden}}, en ik kan op elk moment vragen ze te wissen, zoals het privacybeleid uitlegt.",
 };

@@ -16,6 +16,8 @@ export const ptBR: Catalog = {
   "card.contactInformation": "Informações de contato",
   "card.companyWebsite": "Site da empresa",
   "card.website": "Site",
+  "card.bookMeeting": "Agendar uma reunião",
+  "card.otherLink": "Link",
   "card.digitalBusinessCard": "Cartão de visita digital",
   "card.qrCode": "QR code do cartão de {name}",
   "card.generatingQr": "Gerando o QR code...",
@@ -113,6 +115,17 @@ export const ptBR: Catalog = {
   "mail.card.body":
     "Aqui está o cartão de contato de {name}, como você pediu ao compartilhar seus dados. Abra o arquivo anexo para salvá-lo nos seus contatos.",
   "mail.card.link": "Cartão de {name}",
+  "qr.title": "{name} · QR code",
+  "missing.notFoundTitle": "Perfil não encontrado",
+  "missing.goneTitle": "Este cartão não está mais ativo",
+  "missing.goneDocumentTitle": "Cartão inativo",
+  "missing.goneText": "A pessoa a quem este cartão pertencia não pode mais ser contatada por ele.",
+  "missing.companyCanHelp": "{company} pode colocar você em contato com a pessoa certa:",
+  "missing.theCompanyCanHelpWith": "A empresa pode colocar você em contato com a pessoa certa:",
+  "missing.theCompanyCanHelp": "A empresa pode colocar você em contato com a pessoa certa.",
+  "missing.contactCompany": "Falar com a empresa",
+  "status.visit": "Acessar {host}",
+  "status.goBack": "Voltar",
   "lead.consent":
     "Concordo que {owner} ({company}) guarde os dados que informo aqui para entrar em contato comigo sobre a nossa conversa. {company} os guarda por no máximo {months, plural, one {# mês} other {# meses}}, e posso pedir que sejam apagados a qualquer momento, como explica a política de privacidade.",
 };

@@ -68,6 +68,7 @@ const GENERAL: GeneralValues = {
   description: "",
   address: "",
   deactivatedCards: "gone",
+  defaultLocale: "",
 };
 const REMINDERS: ReminderValues = { autoReminders: "", reminderAfterDays: "7", reminderMaxCount: "3" };
 const LEGAL: LegalValues = {

@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { expect, expectAccessible, screenshot, test } from "./fixtures";
+import { expect, expectAccessible, failedLoad, screenshot, test } from "./fixtures";
 
 /**
  * A visitor whose browser reads German, Japanese or Arabic opens a card, saves
@@ -152,4 +152,20 @@ test("the card and its QR page fit a phone's width in every language", async ({ 
     }
     await context.close();
   }
+});
+
+test.describe("a visitor whose browser reads French", () => {
+  test.use({ locale: "fr-FR" });
+
+  test("is told in French that a card does not exist, and in the page's title", async ({
+    page,
+    expectConsoleError,
+  }) => {
+    expectConsoleError(failedLoad(404, "/profile/personne.inconnue"));
+    const response = await page.goto("/profile/personne.inconnue");
+    expect(response?.status()).toBe(404);
+    await expect(page.getByRole("heading", { name: "Profil introuvable" })).toBeVisible();
+    await expect(page.getByText("Le profil que vous cherchez n’existe pas ou a été supprimé.")).toBeVisible();
+    await expect(page).toHaveTitle("Profil introuvable");
+  });
 });

@@ -202,7 +202,7 @@ describe.skipIf(!EMBEDDED || !SERVER_BUILT)("anonymous visitors of a card", () =
     expect(shownCount(again.text)).toBe(5);
     expect(word(again.text)).toBe("Aufrufe");
     const once = await visit(server, `/qr/${username}`, "10.5.0.6", { "accept-language": "fr-CA" });
-    expect(once.text).toContain("Voir le profil complet");
+    expect(once.text).toContain("Scannez pour entrer en contact avec Sina");
 
     // A link may name the language, whatever the browser asks for; search engines see every language.
     const named = await visit(server, `${card}?lang=de`, "10.5.0.7", { "accept-language": "ja" });

@@ -742,3 +742,41 @@ describe("photo uploads", () => {
     // test files running beside this one; debris is tests/server/storage-failures.test.ts).
   });
 });
+
+describe("a card's language", () => {
+  function visitIn(username: string, acceptLanguage?: string) {
+    const headers = new Headers({ [CLIENT_IP_HEADER]: "198.51.100.60", "user-agent": BROWSER });
+    if (acceptLanguage) headers.set("accept-language", acceptLanguage);
+    return run(cardLoader, new Request(`${BASE}/profile/${username}`, { headers }), { username });
+  }
+
+  it("is the brand's for a visitor whose browser asks for none of ours, and the visitor's own otherwise", async () => {
+    const member = await createMember({ firstName: "Greta", lastName: "Grün" });
+    const [brand] = await db.insert(brands).values({ name: "Grüne Marke", defaultLocale: "de" }).returning();
+    await db
+      .update(profiles)
+      .set({ companyBrandId: present(brand, "the brand").id })
+      .where(eq(profiles.id, member.profile.id));
+    const { username } = member.profile;
+
+    const swedish = (await visitIn(username, "sv-SE")).data as CardData;
+    expect(swedish.language?.locale).toBe("de");
+    expect(swedish.language?.messages["actions.saveContact"]).toBe("Kontakt speichern");
+    expect(swedish.fallbackDescription).toBe("Digitale Visitenkarte von Greta Grün");
+    expect(((await visitIn(username)).data as CardData).language?.locale).toBe("de");
+    // A browser that asks for a language of ours gets it: the page's own language is the root's.
+    const french = (await visitIn(username, "fr-FR,fr;q=0.9")).data as CardData;
+    expect(french.language).toBe(null);
+    expect(french.fallbackDescription).toBe("Carte de visite numérique de Greta Grün");
+
+    // A brand that says nothing leaves the card to the company's language.
+    await db
+      .update(brands)
+      .set({ defaultLocale: null })
+      .where(eq(brands.id, present(brand, "the brand").id));
+    const other = await createMember({ firstName: "Sven", lastName: "Sand" });
+    expect(((await visitIn(other.profile.username, "sv-SE")).data as CardData).language).toBe(null);
+  });
+});
+
+type CardData = { language: { locale: string; messages: Record<string, string> } | null; fallbackDescription: string };

@@ -46,7 +46,7 @@ describe("the settings' tabs", () => {
     const save = (tab: keyof typeof TABS & keyof typeof SAVES, values: Record<string, string>) =>
       run(TABS[tab].action, formRequest(`/admin/settings/${tab}`, values, { cookie: admin.cookie }), {}, admin.viewer);
     const SAVES = {
-      general: { companyName: "Acme Cards", deactivatedCards: "brand-website" },
+      general: { companyName: "Acme Cards", deactivatedCards: "brand-website", defaultLocale: "ja" },
       branding: { primaryColor: "#112233", fontFamily: "Lato" },
       legal: { termsOfService: "Be kind.", leadRetentionMonths: "6", adminsSeeLeads: "on" },
       invitations: { autoReminders: "on", reminderAfterDays: "5", reminderMaxCount: "2" },
@@ -69,9 +69,19 @@ describe("the settings' tabs", () => {
         ),
       );
     const before = await shown();
+    expect(before.general).toMatchObject({ values: { defaultLocale: "ja" } });
+    // A language Namecard does not speak is refused, and nothing of the form is kept.
+    const refused = await save("general", { companyName: "Klingon Cards", defaultLocale: "tlh" });
+    expect(refused.status).toBe(400);
+    expect((refused.data as { fieldErrors: Record<string, string[]> }).fieldErrors.defaultLocale).toEqual([
+      "Choose one of the offered languages",
+    ]);
+    expect(await shown()).toEqual(before);
     expect((await save("general", { companyName: "Acme Group" })).status).toBe(302);
     const after = await shown();
-    expect(after.general).toMatchObject({ values: { companyName: "Acme Group", deactivatedCards: "gone" } });
+    expect(after.general).toMatchObject({
+      values: { companyName: "Acme Group", deactivatedCards: "gone", defaultLocale: "" },
+    });
     expect({ ...after, general: null }).toEqual({ ...before, general: null });
   });
 });

@@ -60,6 +60,7 @@ const SAMPLE = {
   count: 3,
   months: 12,
   max: 1000,
+  host: "acme.example",
 };
 
 describe.each(LOCALES)("the %s catalog", (locale) => {

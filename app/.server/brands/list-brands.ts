@@ -14,6 +14,7 @@ export async function listBrandsWithUsage({ brands: within }: Reach) {
       logo: brands.logo,
       coverImage: brands.coverImage,
       website: brands.website,
+      defaultLocale: brands.defaultLocale,
       active: brands.active,
       membersChangeBrand: brands.membersChangeBrand,
       isDefault: brands.isDefault,

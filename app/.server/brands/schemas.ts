@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { HEX_COLOR } from "~/lib/color";
 import { DomainListSchema } from "../platform/email-domains";
-import { MAX_ID, OptionalUrlSchema, TextSchema, tooLongMessage } from "../platform/validation";
+import { LocaleChoiceSchema, MAX_ID, OptionalUrlSchema, TextSchema, tooLongMessage } from "../platform/validation";
 
 const Color = (label: string) =>
   TextSchema(label)
@@ -24,6 +24,8 @@ export const BrandSchema = z.object({
   primaryColor: Color("Primary colour"),
   secondaryColor: Color("Secondary colour"),
   website: OptionalUrlSchema("Website"),
+  /** The language of its cards for a visitor whose browser asks for none of ours; empty: the company's. */
+  defaultLocale: LocaleChoiceSchema,
   active: Checkbox,
   /** Whether the brand's members may move their own card to another brand. */
   membersChangeBrand: Checkbox,

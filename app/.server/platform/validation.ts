@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { FieldErrors } from "~/lib/action-result";
+import { LOCALES } from "~/lib/i18n/locales";
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "~/lib/limits";
 import { splitPhone } from "~/lib/phone";
 import { ValidationError } from "./errors";
@@ -90,6 +91,12 @@ export const OptionalTextSchema = (max: number, label: string, options: { multil
     .pipe(z.string().max(max, tooLongMessage(label, max)))
     .optional()
     .transform((value) => (value ? value : null));
+
+/** One of the languages Namecard speaks, or none (empty: the default above it). */
+export const LocaleChoiceSchema = z
+  .enum(["", ...LOCALES], { message: "Choose one of the offered languages" })
+  .optional()
+  .transform((value) => (value ? value : null));
 
 /** A phone number as people write one: digits, spaces, + ( ) . - /, and an extension. */
 export function isPhoneNumber(value: string): boolean {

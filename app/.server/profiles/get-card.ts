@@ -38,6 +38,7 @@ export async function getCardByUsername(username: string) {
         coverImage: brands.coverImage,
         website: brands.website,
         qrLogo: brands.qrLogo,
+        defaultLocale: brands.defaultLocale,
       },
     })
     .from(profiles)

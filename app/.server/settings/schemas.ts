@@ -3,7 +3,14 @@ import { HEX_COLOR } from "~/lib/color";
 import { LEAD_RETENTION_MAX_MONTHS } from "~/lib/leads";
 import { FONT_FAMILIES, JOIN_RULES, SECOND_FACTOR_RULES } from "~/lib/settings";
 import { DomainListSchema } from "../platform/email-domains";
-import { EmailSchema, OptionalTextSchema, OptionalUrlSchema, PhoneSchema, TextSchema } from "../platform/validation";
+import {
+  EmailSchema,
+  LocaleChoiceSchema,
+  OptionalTextSchema,
+  OptionalUrlSchema,
+  PhoneSchema,
+  TextSchema,
+} from "../platform/validation";
 
 const optional = (max: number, label: string, options: { multiline?: boolean } = {}) =>
   OptionalTextSchema(max, label, options);
@@ -88,6 +95,7 @@ export const GeneralSettingsSchema = z.object({
     .enum(["", "gone", "brand-website"], { message: "Choose what a deactivated card's address shows" })
     .optional()
     .transform((value) => (value ? value : null)),
+  defaultLocale: LocaleChoiceSchema,
 });
 
 export const BrandingSettingsSchema = z.object({

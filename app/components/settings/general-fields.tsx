@@ -1,6 +1,7 @@
 import type { FieldErrors } from "~/lib/action-result";
 import { DEFAULT_SETTINGS } from "~/lib/settings";
 import { ChoiceField, Field, TextareaField } from "../forms";
+import { LanguageField } from "../language-field";
 
 export type GeneralValues = {
   companyName: string;
@@ -10,6 +11,7 @@ export type GeneralValues = {
   description: string;
   address: string;
   deactivatedCards: string;
+  defaultLocale: string;
 };
 
 /** The company's details, and what a deactivated card's address shows. */
@@ -52,6 +54,16 @@ export function GeneralFields({ values, errors }: { values: GeneralValues; error
       />
       <TextareaField label="Address" name="address" rows={3} defaultValue={values.address} errors={errors?.address} />
       <p className="text-sm text-slate-500 dark:text-slate-400">Empty fields use the default shown in grey.</p>
+      <div className="border-t border-slate-200 pt-5 dark:border-slate-800">
+        <LanguageField
+          label="Language of the cards"
+          name="defaultLocale"
+          hint="A card, its QR page and its lead form speak the visitor's language when it is one of these. For anyone else they use this one, unless the card's brand has its own."
+          emptyLabel="English (the default)"
+          defaultValue={values.defaultLocale}
+          errors={errors?.defaultLocale}
+        />
+      </div>
       <div className="border-t border-slate-200 pt-5 dark:border-slate-800">
         <DeactivatedCardsField defaultValue={values.deactivatedCards} errors={errors?.deactivatedCards} />
       </div>

@@ -28,3 +28,12 @@ export function useRich() {
     [intl],
   );
 }
+
+/**
+ * A message without placeholders, for a route's `meta` (which runs outside
+ * React): read from the page's catalog, which the root's data carries.
+ */
+export function plainMessage(matches: readonly ({ id: string; data?: unknown } | undefined)[], id: MessageId): string {
+  const root = matches.find((match) => match?.id === "root")?.data as { messages?: Partial<Record<MessageId, string>> };
+  return root?.messages?.[id] ?? id;
+}

@@ -8,6 +8,20 @@ export type Locale = (typeof LOCALES)[number];
 
 export const DEFAULT_LOCALE: Locale = "en";
 
+/** Each language by its own name, as someone who reads it looks for it. */
+export const LANGUAGE_NAMES: Record<Locale, string> = {
+  en: "English",
+  de: "Deutsch",
+  fr: "Français",
+  es: "Español",
+  "pt-BR": "Português (Brasil)",
+  it: "Italiano",
+  nl: "Nederlands",
+  ja: "日本語",
+  "zh-CN": "简体中文",
+  ar: "العربية",
+};
+
 const RIGHT_TO_LEFT: ReadonlySet<Locale> = new Set(["ar"]);
 
 export function isLocale(value: unknown): value is Locale {

@@ -62,12 +62,17 @@ export function speaksVisitorLanguage(pathname: string): boolean {
   return VISITOR_PAGES.some((pattern) => pattern.test(page));
 }
 
+/** What the visitor asked for: the language a link names, else the browser's closest; null when neither is ours. */
+export function askedLocale(request: { url: string; headers: Headers }): Locale | null {
+  return localeFromQuery(new URL(request.url)) ?? localeFromHeader(request.headers.get("accept-language"));
+}
+
 /**
  * The language a page is shown in: the one a link names, else the browser's
- * closest, else English. Pages not yet translated are English.
+ * closest, else `fallback` (a card's brand's, else the company's; English
+ * unless set). Pages not yet translated are English.
  */
-export function pageLocale(request: { url: string; headers: Headers }): Locale {
-  const url = new URL(request.url);
-  if (!speaksVisitorLanguage(url.pathname)) return DEFAULT_LOCALE;
-  return localeFromQuery(url) ?? localeFromHeader(request.headers.get("accept-language")) ?? DEFAULT_LOCALE;
+export function pageLocale(request: { url: string; headers: Headers }, fallback?: string | null): Locale {
+  if (!speaksVisitorLanguage(new URL(request.url).pathname)) return DEFAULT_LOCALE;
+  return askedLocale(request) ?? (isLocale(fallback) ? fallback : DEFAULT_LOCALE);
 }

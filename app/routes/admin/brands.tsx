@@ -28,6 +28,7 @@ import { EmptyState } from "~/components/empty-state";
 import { FallbackImage } from "~/components/fallback-image";
 import { Field, TextareaField } from "~/components/forms";
 import { ImagePicker } from "~/components/image-picker";
+import { LanguageField } from "~/components/language-field";
 import { PageHeader } from "~/components/page-header";
 import { Alert } from "~/components/ui/alert";
 import { Button } from "~/components/ui/button";
@@ -390,6 +391,14 @@ function BrandDialog({ brand, siteWide, onClose }: { brand: Brand | null; siteWi
             placeholder="https://example.com"
             defaultValue={values?.website ?? brand?.website ?? ""}
             errors={errors?.website}
+          />
+          <LanguageField
+            label="Language of its cards"
+            name="defaultLocale"
+            hint="For a visitor whose browser asks for none of the languages Namecard speaks."
+            emptyLabel="The company's language"
+            defaultValue={values?.defaultLocale ?? brand?.defaultLocale ?? ""}
+            errors={errors?.defaultLocale}
           />
           <div className="space-y-4">
             <ImagePicker

@@ -18,7 +18,7 @@ import { getOptionalViewer } from "~/.server/http/authz";
 import { reusableCount } from "~/.server/http/cached-render";
 import { cardMissing } from "~/.server/http/card-gone";
 import { visitOf } from "~/.server/http/http";
-import { translate } from "~/.server/platform/i18n";
+import { cardLocale, pageLanguage, translate } from "~/.server/platform/i18n";
 import { getSiteSettings, visitorsSeeStats } from "~/.server/platform/site-settings";
 import { cardForViewer, getCardByUsername } from "~/.server/profiles/get-card";
 import { reportingLines } from "~/.server/profiles/managers";
@@ -31,9 +31,8 @@ import { Avatar } from "~/components/avatar";
 import { BrandBadge, brandScope } from "~/components/brand-badge";
 import { CopyLinkButton, DownloadQrLink, SaveContactButton, ShareButton } from "~/components/card-actions";
 import { ContactDetails } from "~/components/contact-details";
-import { RouteErrorBoundary } from "~/components/error-boundary";
 import { FallbackImage } from "~/components/fallback-image";
-import { GoneCard, missingCardTitle, NotFoundCard } from "~/components/not-found-card";
+import { MissingCard, missingCardTitle } from "~/components/not-found-card";
 import { ThemeSwitch } from "~/components/theme-switch";
 import { buttonClasses } from "~/components/ui/button";
 import { ViewsWord } from "~/components/views-word";
@@ -41,16 +40,16 @@ import { shortBackLabel, WayBackLink } from "~/components/way-back";
 import { detailsOf } from "~/lib/card-fields";
 import { useRich, useT } from "~/lib/i18n/intl";
 import { LOCALES } from "~/lib/i18n/locales";
-import { localeFromQuery, pageLocale } from "~/lib/i18n/negotiate";
+import { localeFromQuery } from "~/lib/i18n/negotiate";
 import { mediaUrl } from "~/lib/media";
 import { fullName, greetingName } from "~/lib/names";
 import { decide } from "~/lib/permissions";
 import { useLiveData } from "~/lib/realtime";
 import type { Route } from "./+types/$username";
 
-export function meta({ data: loaderData, error }: Route.MetaArgs) {
+export function meta({ data: loaderData, error, matches }: Route.MetaArgs) {
   const card = loaderData?.card;
-  if (!card) return [{ title: missingCardTitle(error) }, { name: "robots", content: "noindex" }];
+  if (!card) return [{ title: missingCardTitle(error, matches) }, { name: "robots", content: "noindex" }];
   const name = fullName(card);
   const headline = [card.title, card.brand?.name].filter(Boolean).join(" · ");
   const description = [headline, card.bio].filter(Boolean).join(" — ").slice(0, 200) || loaderData.fallbackDescription;
@@ -120,9 +119,11 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
   const showStats = viewer !== null || (await visitorsSeeStats());
   const base = `/profile/${encodeURIComponent(card.username)}`;
   const absolute = cardUrl(card.username);
+  const locale = cardLocale(request, stored.brand, site);
   return {
+    language: pageLanguage(request, locale, site),
     // Said in the page's language when the card has neither a title nor a bio to describe it.
-    fallbackDescription: translate(pageLocale(request), "card.description", { name: fullName(card) }),
+    fallbackDescription: translate(locale, "card.description", { name: fullName(card) }),
     card: {
       id: card.id,
       firstName: card.firstName,
@@ -490,15 +491,5 @@ function Stat({ icon, label, value }: { icon: ReactNode; label: string; value: s
 }
 
 export function ErrorBoundary() {
-  return (
-    <RouteErrorBoundary
-      gone={<GoneCard member={{ to: "/directory", label: "Back to Directory" }} />}
-      notFound={
-        <NotFoundCard
-          text="The profile you're looking for doesn't exist or has been removed."
-          member={{ to: "/directory", label: "Back to Directory" }}
-        />
-      }
-    />
-  );
+  return <MissingCard text="card.notFound" />;
 }

@@ -5,7 +5,7 @@ import { getOptionalViewer } from "~/.server/http/authz";
 import { cardMissing } from "~/.server/http/card-gone";
 import { readForm } from "~/.server/http/form-data";
 import { consentFor, formStamp, HONEYPOT_FIELD, type LeadCard, leadSchema, submitLead } from "~/.server/leads/submit";
-import { translate } from "~/.server/platform/i18n";
+import { cardLocale, pageLanguage, translate } from "~/.server/platform/i18n";
 import { getSiteSettings } from "~/.server/platform/site-settings";
 import { fieldErrors } from "~/.server/platform/validation";
 import { deactivatedCardResponse } from "~/.server/profiles/deactivation";
@@ -13,15 +13,13 @@ import { cardForViewer, getCardByUsername } from "~/.server/profiles/get-card";
 import { cardFileName } from "~/.server/profiles/vcard";
 import { Avatar } from "~/components/avatar";
 import { brandScope } from "~/components/brand-badge";
-import { RouteErrorBoundary } from "~/components/error-boundary";
 import { ErrorList, Field, fieldId, Honeypot, TextareaField } from "~/components/forms";
-import { GoneCard, missingCardTitle, NotFoundCard } from "~/components/not-found-card";
+import { MissingCard, missingCardTitle } from "~/components/not-found-card";
 import { ThemeSwitch } from "~/components/theme-switch";
 import { Alert } from "~/components/ui/alert";
 import { Button, buttonClasses } from "~/components/ui/button";
 import type { ActionFailure } from "~/lib/action-result";
 import { useT } from "~/lib/i18n/intl";
-import { pageLocale } from "~/lib/i18n/negotiate";
 import { LEAD_LIMITS, type LeadSource } from "~/lib/leads";
 import { mediaUrl } from "~/lib/media";
 import { fullName, greetingName } from "~/lib/names";
@@ -32,8 +30,8 @@ import type { Route } from "./+types/lead-form";
  * a plain form that works without JavaScript, on a phone first.
  */
 
-export function meta({ data: loaderData, error }: Route.MetaArgs) {
-  if (!loaderData) return [{ title: missingCardTitle(error) }, { name: "robots", content: "noindex" }];
+export function meta({ data: loaderData, error, matches }: Route.MetaArgs) {
+  if (!loaderData) return [{ title: missingCardTitle(error, matches) }, { name: "robots", content: "noindex" }];
   return [{ title: loaderData.title }, { name: "robots", content: "noindex" }];
 }
 
@@ -54,6 +52,9 @@ async function cardOf(username: string, request: Request) {
   };
   return {
     card,
+    // The form's language: the visitor's, else the card's brand's, else the company's.
+    locale: cardLocale(request, stored.brand, site),
+    site,
     owner: viewer !== null && viewer.user.id === stored.userId,
     page: {
       firstName: shown.firstName,
@@ -79,9 +80,10 @@ export async function loader({ params, request }: Route.LoaderArgs) {
   const found = await cardOf(params.username, request);
   if (!found) return cardMissing(params.username, "page");
   const source = sourceOf(new URL(request.url).searchParams.get("src"));
-  const locale = pageLocale(request);
+  const { locale } = found;
   return data(
     {
+      language: pageLanguage(request, locale, found.site),
       title: translate(locale, "card.shareDetails", { name: fullName(found.card) }),
       card: found.page,
       owner: found.owner,
@@ -107,7 +109,7 @@ export async function action({ params, request }: Route.ActionArgs) {
     return cardMissing(params.username, "page");
   }
   const form = await readForm(request);
-  const locale = pageLocale(request);
+  const { locale } = found;
   const text = (name: string) => {
     const value = form.get(name);
     return typeof value === "string" ? value : "";
@@ -377,15 +379,5 @@ function Sent({
 }
 
 export function ErrorBoundary() {
-  return (
-    <RouteErrorBoundary
-      gone={<GoneCard member={{ to: "/directory", label: "Back to Directory" }} />}
-      notFound={
-        <NotFoundCard
-          text="The profile you're looking for doesn't exist."
-          member={{ to: "/directory", label: "Back to Directory" }}
-        />
-      }
-    />
-  );
+  return <MissingCard text="card.notFoundShort" />;
 }

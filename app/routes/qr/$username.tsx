@@ -5,14 +5,14 @@ import { uncommittedViews } from "~/.server/analytics/views";
 import { getOptionalViewer } from "~/.server/http/authz";
 import { reusableCount } from "~/.server/http/cached-render";
 import { cardMissing } from "~/.server/http/card-gone";
+import { cardLocale, pageLanguage, translate } from "~/.server/platform/i18n";
 import { getSiteSettings, visitorsSeeStats } from "~/.server/platform/site-settings";
 import { cardForViewer, getCardByUsername } from "~/.server/profiles/get-card";
 import { brandQrLogo, MOBILE_QR, qrSvg, qrTargetUrl } from "~/.server/profiles/qr";
 import { wayBack } from "~/.server/profiles/way-back";
 import { brandScope } from "~/components/brand-badge";
-import { RouteErrorBoundary } from "~/components/error-boundary";
 import { FallbackImage } from "~/components/fallback-image";
-import { GoneCard, missingCardTitle, NotFoundCard } from "~/components/not-found-card";
+import { MissingCard, missingCardTitle } from "~/components/not-found-card";
 import { buttonClasses } from "~/components/ui/button";
 import { ViewsWord } from "~/components/views-word";
 import { shortBackLabel, WayBackLink } from "~/components/way-back";
@@ -22,9 +22,9 @@ import { fullName, greetingName } from "~/lib/names";
 import { useSite } from "~/lib/site";
 import type { Route } from "./+types/$username";
 
-export function meta({ data: loaderData, error }: Route.MetaArgs) {
+export function meta({ data: loaderData, error, matches }: Route.MetaArgs) {
   return [
-    { title: loaderData?.card ? `${fullName(loaderData.card)} · QR code` : missingCardTitle(error) },
+    { title: loaderData?.card ? loaderData.title : missingCardTitle(error, matches) },
     { name: "robots", content: "noindex" },
   ];
 }
@@ -40,7 +40,10 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
   const back = wayBack({ signedIn: viewer !== null, brand: card.brand, site });
   // As on the card: the company decides whether visitors see the count; whoever is signed in does.
   const showStats = viewer !== null || (await visitorsSeeStats());
+  const locale = cardLocale(request, stored.brand, site);
   return {
+    language: pageLanguage(request, locale, site),
+    title: translate(locale, "qr.title", { name: fullName(card) }),
     card: {
       firstName: card.firstName,
       lastName: card.lastName,
@@ -151,15 +154,5 @@ function BrandName({ name }: { name: string }) {
 }
 
 export function ErrorBoundary() {
-  return (
-    <RouteErrorBoundary
-      gone={<GoneCard member={{ to: "/directory", label: "Back to Directory" }} />}
-      notFound={
-        <NotFoundCard
-          text="The profile you're looking for doesn't exist."
-          member={{ to: "/directory", label: "Back to Directory" }}
-        />
-      }
-    />
-  );
+  return <MissingCard text="card.notFoundShort" />;
 }

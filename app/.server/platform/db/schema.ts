@@ -238,6 +238,8 @@ export const brands = pgTable(
     membersChangeBrand: boolean("members_change_brand").notNull().default(false),
     /** Whether the brand's logo sits in the middle of its cards' QR codes. */
     qrLogo: boolean("qr_logo").notNull().default(false),
+    /** The language of its cards for a visitor whose browser asks for none of ours; null means the company's. */
+    defaultLocale: text("default_locale"),
     /** The brand's card template, checked as it is read (app/.server/brands/template.ts). */
     template: jsonb("template").$type<BrandTemplate>().notNull().default({}),
     /** The brand that people at no brand's domain land in when they join; one brand at most. */
@@ -437,6 +439,8 @@ export const siteSettings = pgTable(
     reminderMaxCount: integer("reminder_max_count"),
     /** What a deactivated card's addresses answer: a 410 page, or a redirect to its brand's website; null means "gone". */
     deactivatedCards: text("deactivated_cards", { enum: ["gone", "brand-website"] }),
+    /** The language of a card whose visitor's browser asks for none of ours; null means English. */
+    defaultLocale: text("default_locale"),
     /**
      * Who may make an account (docs/decisions/024-who-can-join.md): people at the listed
      * domains, only people an administrator prepared a card for, or anyone; null means the

@@ -24,6 +24,7 @@ export async function loader({ context }: Route.LoaderArgs) {
       description: stored?.description ?? "",
       address: stored?.address ?? "",
       deactivatedCards: stored?.deactivatedCards ?? "gone",
+      defaultLocale: stored?.defaultLocale ?? "",
     },
   };
 }
