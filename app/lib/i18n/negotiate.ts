@@ -63,7 +63,7 @@ export function speaksVisitorLanguage(pathname: string): boolean {
 }
 
 /** What the visitor asked for: the language a link names, else the browser's closest; null when neither is ours. */
-export function askedLocale(request: { url: string; headers: Headers }): Locale | null {
+function askedLocale(request: { url: string; headers: Headers }): Locale | null {
   return localeFromQuery(new URL(request.url)) ?? localeFromHeader(request.headers.get("accept-language"));
 }
 
