@@ -21,12 +21,14 @@ import { Toaster } from "~/components/toaster";
 import { CARD_SCRIPT } from "~/lib/card-script";
 import { brandPalette, paletteStyle } from "~/lib/color";
 import { fontStylesheet } from "~/lib/fonts";
+import { useT } from "~/lib/i18n/intl";
 import { DEFAULT_LOCALE, directionOf, isLocale, type Locale } from "~/lib/i18n/locales";
 import { pageLocale, speaksVisitorLanguage } from "~/lib/i18n/negotiate";
 import { useNonce } from "~/lib/nonce";
 import { DEFAULT_SETTINGS, FONT_STACKS, type FontFamily } from "~/lib/settings";
 import { pickSiteSummary, useSite } from "~/lib/site";
 import { THEME_BOOT_SCRIPT, themeFromCookie, useTheme } from "~/lib/theme";
+import { en } from "~/locales/en";
 import { previousUsernameMiddleware } from "~/middleware/previous-username.server";
 import type { Route } from "./+types/root";
 import "./app.css";
@@ -66,7 +68,8 @@ export function Layout({ children }: { children: ReactNode }) {
   // The deepest page that names its own language (a card in its brand's) wins over the root's.
   const own = matches.map((match) => languageOf(match.loaderData)).findLast((language) => language !== null);
   const locale: Locale = own?.locale ?? root?.locale ?? DEFAULT_LOCALE;
-  const messages = own?.messages ?? root?.messages;
+  // Without the root's data (its loader failed, and the page is the error), the English words.
+  const messages = own?.messages ?? root?.messages ?? en;
   // Inline scripts run only with this response's nonce (the page's Content-Security-Policy).
   const nonce = useNonce();
   // Dark from the first byte when the cookie says so. Kept as first rendered: from then on the
@@ -162,12 +165,13 @@ export default function App({ loaderData }: Route.ComponentProps) {
   // Applies the chosen theme and, for 'system', follows the device live.
   useTheme();
   const navigation = useNavigation();
+  const t = useT();
   return (
     <>
       {navigation.state === "loading" ? (
         <div role="status" className="fixed inset-x-0 top-0 z-50 h-0.5 overflow-hidden bg-brand/20">
           <div className="h-full w-1/3 animate-pulse bg-brand" />
-          <span className="sr-only">Loading...</span>
+          <span className="sr-only">{t("root.loading")}</span>
         </div>
       ) : null}
       <Outlet />

@@ -6,6 +6,7 @@ import { FallbackImage } from "~/components/fallback-image";
 import { ThemeSwitch } from "~/components/theme-switch";
 import { Alert } from "~/components/ui/alert";
 import { cn } from "~/lib/cn";
+import { useT } from "~/lib/i18n/intl";
 import { useSite } from "~/lib/site";
 
 /** A brand a visitor screen wears instead of the company's (the brand of the card an invitation gives). */
@@ -136,6 +137,7 @@ export function Logo({ className = "h-9" }: { className?: string }) {
 /** The footer: footer logo, company name and the published legal texts. */
 export function SiteFooter({ className = "" }: { className?: string }) {
   const site = useSite();
+  const t = useT();
   return (
     <footer
       className={`flex flex-wrap items-center justify-center gap-x-4 gap-y-2 text-xs text-slate-500 dark:text-slate-400 ${className}`}
@@ -146,12 +148,12 @@ export function SiteFooter({ className = "" }: { className?: string }) {
       </span>
       {site.hasTerms ? (
         <a href="/terms" className="hover:underline">
-          Terms of Service
+          {t("footer.terms")}
         </a>
       ) : null}
       {site.hasPrivacy ? (
         <a href="/privacy" className="hover:underline">
-          Privacy Policy
+          {t("footer.privacy")}
         </a>
       ) : null}
     </footer>

@@ -3,8 +3,7 @@ import type { ReactNode } from "react";
 import { isRouteErrorResponse, useLocation, useRouteError } from "react-router";
 import { StatusPage } from "~/components/status-page";
 import { buttonClasses } from "~/components/ui/button";
-
-const HOME = { to: "/", label: "Go to the home page" };
+import { useT } from "~/lib/i18n/intl";
 
 /**
  * The error boundary every route uses, in the product's frame. A route that
@@ -14,28 +13,29 @@ const HOME = { to: "/", label: "Go to the home page" };
 export function RouteErrorBoundary({ notFound, gone }: { notFound?: ReactNode; gone?: ReactNode }) {
   const error = useRouteError();
   const location = useLocation();
+  const t = useT();
   if (notFound && isRouteErrorResponse(error) && error.status === 404) return <>{notFound}</>;
   if (gone && isRouteErrorResponse(error) && error.status === 410) return <>{gone}</>;
-  let title = "Something went wrong";
-  let detail = "An unexpected error occurred. Please try again in a moment.";
+  let title = t("error.title");
+  let detail = t("error.detail");
   let icon = <CircleAlert aria-hidden className="size-7" />;
   let retry = true;
   if (isRouteErrorResponse(error)) {
     retry = error.status >= 500;
     if (error.status === 404) {
-      title = "Page not found";
-      detail = "The page you're looking for doesn't exist or has been moved.";
+      title = t("error.notFoundTitle");
+      detail = t("error.notFoundDetail");
       icon = <FileQuestion aria-hidden className="size-7" />;
     } else if (error.status === 400) {
-      title = "This address is not valid";
-      detail = typeof error.data === "string" ? error.data : "Check the link and try again.";
+      title = t("error.badAddressTitle");
+      detail = typeof error.data === "string" ? error.data : t("error.badAddressDetail");
     } else if (error.status === 410) {
-      title = "No longer available";
-      detail = "What was at this address has been switched off.";
+      title = t("error.goneTitle");
+      detail = t("error.goneDetail");
       icon = <FileQuestion aria-hidden className="size-7" />;
     } else if (error.status === 403) {
-      title = "Not allowed";
-      detail = "You do not have permission to see this page.";
+      title = t("error.forbiddenTitle");
+      detail = t("error.forbiddenDetail");
       icon = <Lock aria-hidden className="size-7" />;
     } else {
       title = `${error.status} ${error.statusText}`;
@@ -47,12 +47,12 @@ export function RouteErrorBoundary({ notFound, gone }: { notFound?: ReactNode; g
     <StatusPage
       icon={icon}
       title={title}
-      member={HOME}
+      member={{ to: "/", label: t("error.home") }}
       extra={
         retry ? (
           // A plain link that loads this address again: it works before, and without, the page's scripts.
           <a href={`${location.pathname}${location.search}`} className={buttonClasses("secondary")}>
-            Try again
+            {t("error.tryAgain")}
           </a>
         ) : null
       }

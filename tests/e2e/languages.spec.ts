@@ -135,6 +135,15 @@ test("a link names the card's language, whatever the browser reads, and its QR p
   await page.goto("/profile/jonas.becker?lang=nl");
   await expect(page.locator("html")).toHaveAttribute("lang", "nl");
   await expect(page.getByRole("link", { name: "Contact opslaan" })).toBeVisible();
+  // The language the link named stays with the visitor from page to page.
+  await page.getByRole("link", { name: "Mobiele QR" }).click();
+  await expect(page).toHaveURL(/\/qr\/jonas\.becker\?lang=nl$/);
+  await expect(page.locator("html")).toHaveAttribute("lang", "nl");
+  await page.getByRole("link", { name: "Deel je gegevens met Jonas" }).click();
+  await expect(page.getByRole("heading", { name: "Deel je gegevens met Jonas", level: 1 })).toBeVisible();
+  await page.getByRole("link", { name: "Kaartje van Jonas" }).click();
+  await expect(page).toHaveURL(/\/profile\/jonas\.becker\?src=qr&lang=nl$/);
+  await expect(page.locator("html")).toHaveAttribute("lang", "nl");
   await page.goto("/qr/jonas.becker");
   await expect(page.locator("html")).toHaveAttribute("lang", "fr");
   await expect(page.getByText("Scannez pour entrer en contact avec Jonas")).toBeVisible();

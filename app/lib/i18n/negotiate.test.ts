@@ -6,6 +6,7 @@ describe("the language a browser asks for", () => {
     expect(requestedLanguages("fr-CH, fr;q=0.9, en;q=0.8, de;q=0.7, *;q=0.5")).toEqual(["fr-CH", "fr", "en", "de"]);
     expect(requestedLanguages("en;q=0.1, ja")).toEqual(["ja", "en"]);
     expect(requestedLanguages("de;q=0, nl")).toEqual(["nl"]);
+    expect(requestedLanguages("de;Q=0, fr;q=high, nl;Q=0.5")).toEqual(["nl"]);
     expect(requestedLanguages("<script>, x-😀, en_US, ja")).toEqual(["ja"]);
     expect(requestedLanguages("")).toEqual([]);
     expect(requestedLanguages(null)).toEqual([]);
@@ -20,6 +21,15 @@ describe("the language a browser asks for", () => {
     expect(localeFromHeader("sv-SE, it;q=0.5")).toBe("it");
     // Traditional Chinese is not simplified Chinese: its readers get the default.
     expect(localeFromHeader("zh-TW")).toBe(null);
+  });
+
+  it("never hands the matcher a language of none of ours, nor more of a tag than tells ours apart", () => {
+    // The matcher remembers every tag it is given: invented ones must not reach it.
+    expect(localeFromHeader("aa-x1y2z, qq-Abcd-QQ, de-Qaaa-XY-variant1")).toBe("de");
+    expect(localeFromHeader("zh-Hant")).toBe(null);
+    expect(localeFromHeader("zh-Hans-TW")).toBe("zh-CN");
+    expect(localeFromHeader("ZH-cn")).toBe("zh-CN");
+    expect(localeFromHeader("pt-pt")).toBe("pt-BR");
   });
 
   it("reads at most a header's worth of ranges however long it is", () => {
@@ -47,6 +57,9 @@ describe("the language of a page", () => {
 
   it("is English on the screens whose words are not yet in the catalogs", () => {
     expect(speaksVisitorLanguage("/profile/edit")).toBe(false);
+    // Paths are matched as the router matches them: in any case.
+    expect(speaksVisitorLanguage("/Profile/Edit")).toBe(false);
+    expect(pageLocale(request("/QR/ana.silva", "de"))).toBe("de");
     expect(pageLocale(request("/directory", "de"))).toBe("en");
     expect(pageLocale(request("/profile/edit", "de"))).toBe("en");
     expect(pageLocale(request("/profile/ana.silva/contact.vcf", "de"))).toBe("en");

@@ -40,7 +40,7 @@ import { shortBackLabel, WayBackLink } from "~/components/way-back";
 import { detailsOf } from "~/lib/card-fields";
 import { useRich, useT } from "~/lib/i18n/intl";
 import { LOCALES } from "~/lib/i18n/locales";
-import { localeFromQuery } from "~/lib/i18n/negotiate";
+import { localeFromQuery, withLanguage } from "~/lib/i18n/negotiate";
 import { mediaUrl } from "~/lib/media";
 import { fullName, greetingName } from "~/lib/names";
 import { decide } from "~/lib/permissions";
@@ -163,9 +163,9 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
       vcardName: cardFileName(card, ".vcf"),
       qrPng: `${base}/qr.png`,
       qrPngName: cardFileName(card, "_QR.png"),
-      mobileQr: `/qr/${encodeURIComponent(card.username)}`,
+      mobileQr: withLanguage(`/qr/${encodeURIComponent(card.username)}`, explicit),
       // A visitor who came by the QR code shares back from it: their lead says so.
-      leadForm: `${base}/share-back${source === "qr" ? "?src=qr" : ""}`,
+      leadForm: withLanguage(`${base}/share-back${source === "qr" ? "?src=qr" : ""}`, explicit),
       // The preview image shows what anyone may see, whoever opened the page.
       ogImage: `${absolute}/og.png?v=${ogVersion(await cardForViewer(stored, null, policies), site)}`,
     },
@@ -221,7 +221,7 @@ export default function PublicCard({ loaderData }: Route.ComponentProps) {
               aria-label={t("card.shareMineLabel")}
               title={t("card.shareMine")}
             >
-              <Send aria-hidden className="size-4" />
+              <Send aria-hidden className="size-4 rtl:-scale-x-100" />
               <span className="hidden sm:inline">{t("card.shareMine")}</span>
             </Link>
           ) : null}

@@ -20,6 +20,7 @@ import { Alert } from "~/components/ui/alert";
 import { Button, buttonClasses } from "~/components/ui/button";
 import type { ActionFailure } from "~/lib/action-result";
 import { useT } from "~/lib/i18n/intl";
+import { localeFromQuery, withLanguage } from "~/lib/i18n/negotiate";
 import { LEAD_LIMITS, type LeadSource } from "~/lib/leads";
 import { mediaUrl } from "~/lib/media";
 import { fullName, greetingName } from "~/lib/names";
@@ -84,6 +85,8 @@ export async function loader({ params, request }: Route.LoaderArgs) {
   return data(
     {
       language: pageLanguage(request, locale, found.site),
+      // The language a link named, kept by the page's links back to the card.
+      named: localeFromQuery(new URL(request.url)),
       title: translate(locale, "card.shareDetails", { name: fullName(found.card) }),
       card: found.page,
       owner: found.owner,
@@ -176,7 +179,10 @@ export default function LeadForm({ loaderData, actionData }: Route.ComponentProp
   const busy = navigation.state === "submitting";
   const scope = brandScope(card.brand);
   const name = fullName(card);
-  const cardHref = `/profile/${encodeURIComponent(card.username)}${source === "qr" ? "?src=qr" : ""}`;
+  const cardHref = withLanguage(
+    `/profile/${encodeURIComponent(card.username)}${source === "qr" ? "?src=qr" : ""}`,
+    loaderData.named,
+  );
   const failed = actionData && !("sent" in actionData) ? (actionData as FormFailure) : undefined;
   const values = failed?.values ?? {};
   const errors = failed?.fieldErrors;
@@ -236,6 +242,7 @@ export default function LeadForm({ loaderData, actionData }: Route.ComponentProp
                     name="email"
                     id={fieldId("email")}
                     type="email"
+                    dir="ltr"
                     autoComplete="email"
                     maxLength={LEAD_LIMITS.email}
                     defaultValue={values.email}
@@ -246,6 +253,7 @@ export default function LeadForm({ loaderData, actionData }: Route.ComponentProp
                     name="phone"
                     id={fieldId("phone")}
                     type="tel"
+                    dir="ltr"
                     autoComplete="tel"
                     maxLength={LEAD_LIMITS.phone}
                     defaultValue={values.phone}
@@ -302,7 +310,7 @@ export default function LeadForm({ loaderData, actionData }: Route.ComponentProp
                   }
                 />
                 <Button type="submit" size="lg" className="w-full" disabled={busy}>
-                  <Send aria-hidden className="size-4" />
+                  <Send aria-hidden className="size-4 rtl:-scale-x-100" />
                   {busy ? t("lead.sending") : t("lead.submit")}
                 </Button>
               </Form>

@@ -17,6 +17,7 @@ import { buttonClasses } from "~/components/ui/button";
 import { ViewsWord } from "~/components/views-word";
 import { shortBackLabel, WayBackLink } from "~/components/way-back";
 import { useT } from "~/lib/i18n/intl";
+import { localeFromQuery, withLanguage } from "~/lib/i18n/negotiate";
 import { mediaUrl } from "~/lib/media";
 import { fullName, greetingName } from "~/lib/names";
 import { useSite } from "~/lib/site";
@@ -43,6 +44,8 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
   const locale = cardLocale(request, stored.brand, site);
   return {
     language: pageLanguage(request, locale, site),
+    // The language a link named, kept by the page's own links.
+    named: localeFromQuery(new URL(request.url)),
     title: translate(locale, "qr.title", { name: fullName(card) }),
     card: {
       firstName: card.firstName,
@@ -73,7 +76,11 @@ export default function MobileQr({ loaderData }: Route.ComponentProps) {
   const t = useT();
   const intl = useIntl();
   const { card, qr, back } = loaderData;
-  const profileHref = `/profile/${encodeURIComponent(card.username)}`;
+  const profileHref = withLanguage(`/profile/${encodeURIComponent(card.username)}`, loaderData.named);
+  const shareBackHref = withLanguage(
+    `/profile/${encodeURIComponent(card.username)}/share-back?src=qr`,
+    loaderData.named,
+  );
   const scope = brandScope(card.brand);
   return (
     <div
@@ -138,7 +145,7 @@ export default function MobileQr({ loaderData }: Route.ComponentProps) {
           {t("qr.viewFullProfile")}
         </Link>
         <Link
-          to={`${profileHref}/share-back?src=qr`}
+          to={shareBackHref}
           className="inline-flex items-center gap-1.5 font-medium text-brand-ink hover:underline"
         >
           <Handshake aria-hidden className="size-4" />
