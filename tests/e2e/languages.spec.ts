@@ -1,5 +1,18 @@
 import type { Page } from "@playwright/test";
+import { ar } from "../../app/locales/ar";
+import { de } from "../../app/locales/de";
+import { type Catalog, en, type MessageId } from "../../app/locales/en";
+import { es } from "../../app/locales/es";
+import { fr } from "../../app/locales/fr";
+import { it } from "../../app/locales/it";
+import { ja } from "../../app/locales/ja";
+import { nl } from "../../app/locales/nl";
+import { ptBR } from "../../app/locales/pt-BR";
+import { zhCN } from "../../app/locales/zh-CN";
 import { expect, expectAccessible, failedLoad, screenshot, test } from "./fixtures";
+
+const CATALOGS: Record<string, Catalog> = { en, de, fr, es, "pt-BR": ptBR, it, nl, ja, "zh-CN": zhCN, ar };
+const LOCALES = Object.keys(CATALOGS);
 
 /**
  * A visitor whose browser reads German, Japanese or Arabic opens a card, saves
@@ -150,14 +163,41 @@ test("a link names the card's language, whatever the browser reads, and its QR p
   await context.close();
 });
 
-test("the card and its QR page fit a phone's width in every language", async ({ newContext }) => {
-  for (const locale of ["en", "de", "fr", "es", "pt-BR", "it", "nl", "ja", "zh-CN", "ar"]) {
+/**
+ * English sentences a page in another language must not show: the English catalog's messages
+ * without placeholders that the language says otherwise (a word both say alike, "Status", is
+ * no sign of a page left in English).
+ */
+function englishLeftIn(catalog: Catalog): string[] {
+  return (Object.keys(en) as MessageId[])
+    .filter((key) => !/[{<]/.test(en[key]) && en[key].length >= 8 && catalog[key] !== en[key])
+    .map((key) => en[key]);
+}
+
+test("the card, its QR page and its lead form fit a phone's width in every language, with no English left", async ({
+  newContext,
+}) => {
+  for (const locale of LOCALES) {
     const context = await newContext({ locale, viewport: PHONE, userAgent: PERSON_AGENT });
     const page = await context.newPage();
+    const english = locale === "en" ? [] : englishLeftIn(CATALOGS[locale] ?? en);
     for (const path of ["/profile/jonas.becker", "/qr/jonas.becker", "/profile/jonas.becker/share-back"]) {
       await page.goto(path);
       await expect(page.locator("html"), path).toHaveAttribute("lang", locale);
       await expectNoSidewaysScroll(page, `${path} in ${locale}`);
+      // What a person reads, and what a screen reader says of the page's controls.
+      const shown = await page.evaluate(() =>
+        [
+          document.body.innerText,
+          ...[...document.querySelectorAll("[aria-label], [title], [alt], [placeholder]")].flatMap((element) =>
+            ["aria-label", "title", "alt", "placeholder"].map((name) => element.getAttribute(name) ?? ""),
+          ),
+        ].join("\n"),
+      );
+      expect(
+        english.filter((sentence) => shown.includes(sentence)),
+        `${path} in ${locale}`,
+      ).toEqual([]);
     }
     await context.close();
   }
