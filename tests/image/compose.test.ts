@@ -10,7 +10,7 @@ import { parse } from "yaml";
 import { hasPodman } from "../support/checkers";
 import { buildImage, healthy, IMAGE, podman, podmanOk } from "../support/containers";
 import { createScratchDatabase, POSTGRES_URL } from "../support/postgres";
-import { freePort, scratchDir, signedInMember } from "../support/server-process";
+import { freePort, scratchDir, signedInMember, usernameIn } from "../support/server-process";
 
 /**
  * compose.yaml as an operator starts it. Its namecard service is run as the file defines it
@@ -233,8 +233,7 @@ describe.skipIf(!available || !POSTGRES_URL)("compose.yaml's namecard service", 
 
     // Their photo goes to the store, and is served from it.
     const html = await (await fetch(`${url}/profile/edit`, { headers: { cookie } })).text();
-    const username =
-      /name="username"[^>]*value="([^"]+)"/.exec(html)?.[1] ?? /value="([^"]+)"[^>]*name="username"/.exec(html)![1]!;
+    const username = usernameIn(html);
     const form = new FormData();
     const fields = {
       firstName: "Com",

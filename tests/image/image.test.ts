@@ -4,7 +4,7 @@ import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hasPodman } from "../support/checkers";
 import { buildImage, dataVolume, healthy, IMAGE, podman, podmanOk, until } from "../support/containers";
-import { freePort, signedInMember } from "../support/server-process";
+import { freePort, signedInMember, usernameIn } from "../support/server-process";
 
 /**
  * The container image as an operator meets it: built from the Dockerfile, run unprivileged
@@ -71,7 +71,7 @@ async function inspect(name: string, format: string) {
 
 async function usernameOf(server: Started, cookie: string) {
   const html = await (await fetch(`${server.url}/profile/edit`, { headers: { cookie } })).text();
-  return /name="username"[^>]*value="([^"]+)"/.exec(html)?.[1] ?? /value="([^"]+)"[^>]*name="username"/.exec(html)![1]!;
+  return usernameIn(html);
 }
 
 async function uploadPhoto(server: Started, cookie: string, username: string) {

@@ -6,6 +6,7 @@ import {
   type ServerProcess,
   signedInMember,
   startServer,
+  usernameIn,
 } from "../support/server-process";
 
 /**
@@ -52,9 +53,7 @@ describe.skipIf(!EMBEDDED || !SERVER_BUILT)("a deactivated card over HTTP", () =
     const admin = await signedInMember(server, "admin@example.com", { first: "Ada", last: "Admin" });
     const edit = await visit(server, "/profile/edit", { cookie: member });
     expect(edit.status).toBe(200);
-    const username = /name="username"[^>]*value="([^"]+)"|value="([^"]+)"[^>]*name="username"/.exec(edit.text);
-    const name = username?.[1] ?? username?.[2] ?? "";
-    expect(name).not.toBe("");
+    const name = usernameIn(edit.text);
     const addresses = [`/profile/${name}`, `/profile/${name}?src=qr`, `/qr/${name}`, `/profile/${name}/contact.vcf`];
 
     // Seen twice by visitors: the second answer comes from the kept page.

@@ -2,7 +2,14 @@ import pg from "pg";
 import { afterEach, describe, expect, it } from "vitest";
 import { createScratchDatabase, POSTGRES_URL } from "../support/postgres";
 import { startedProcesses } from "../support/process-suite";
-import { SERVER_BUILT, type ServerProcess, signedInMember, startServer, stop } from "../support/server-process";
+import {
+  SERVER_BUILT,
+  type ServerProcess,
+  signedInMember,
+  startServer,
+  stop,
+  usernameIn,
+} from "../support/server-process";
 import { startTcpProxy } from "../support/tcp-proxy";
 
 /**
@@ -24,7 +31,7 @@ afterEach(async () => {
 
 async function usernameOf(server: ServerProcess, cookie: string) {
   const html = await (await fetch(`${server.url}/profile/edit`, { headers: { cookie } })).text();
-  return /name="username"[^>]*value="([^"]+)"/.exec(html)?.[1] ?? /value="([^"]+)"[^>]*name="username"/.exec(html)![1]!;
+  return usernameIn(html);
 }
 
 /** An anonymous visitor's view of a card: the answers the server keeps and reuses. */

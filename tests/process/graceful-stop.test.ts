@@ -11,6 +11,7 @@ import {
   type ServerProcess,
   signedInMember,
   startServer,
+  usernameIn,
 } from "../support/server-process";
 
 /** One embedded server is enough: stopping is the process's business, whatever the engine. */
@@ -44,7 +45,7 @@ async function multipartBody(fields: Record<string, string>, photo: Buffer) {
 async function usernameOf(server: ServerProcess, cookie: string) {
   const home = await fetch(`${server.url}/profile/edit`, { headers: { cookie } });
   const html = await home.text();
-  return /name="username"[^>]*value="([^"]+)"/.exec(html)?.[1] ?? /value="([^"]+)"[^>]*name="username"/.exec(html)![1]!;
+  return usernameIn(html);
 }
 
 describe.skipIf(!EMBEDDED || !SERVER_BUILT)("a graceful stop", () => {

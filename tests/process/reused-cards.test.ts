@@ -9,6 +9,7 @@ import {
   type ServerProcess,
   signedInMember,
   startServer,
+  usernameIn,
 } from "../support/server-process";
 
 /**
@@ -25,7 +26,7 @@ const started = startedProcesses("the reused-card process tests");
 
 async function usernameOf(server: ServerProcess, cookie: string) {
   const html = await (await fetch(`${server.url}/profile/edit`, { headers: { cookie } })).text();
-  return /name="username"[^>]*value="([^"]+)"/.exec(html)?.[1] ?? /value="([^"]+)"[^>]*name="username"/.exec(html)![1]!;
+  return usernameIn(html);
 }
 
 /** An anonymous visitor at `ip` (the server trusts the local proxy that says so). */

@@ -23,6 +23,7 @@ import {
   signedInMember,
   startServer,
   stop,
+  usernameIn,
 } from "../support/server-process";
 
 /**
@@ -92,8 +93,7 @@ describe.each(["nginx", "caddy"] as const)("Namecard behind %s", (name) => {
 
   it.skipIf(!available)("accepts a form posted from the public address, with the Host passed on", async () => {
     const page = await (await httpsFetch(proxy, "/profile/edit", { headers: { cookie } })).text();
-    const username =
-      /name="username"[^>]*value="([^"]+)"/.exec(page)?.[1] ?? /value="([^"]+)"[^>]*name="username"/.exec(page)![1]!;
+    const username = usernameIn(page);
     const form = new URLSearchParams({
       firstName: "Behind",
       lastName: "ReverseProxy",

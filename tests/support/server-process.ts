@@ -12,6 +12,14 @@ import { openPglite } from "../../app/.server/platform/db/client";
 import { latestMail } from "./outbox";
 
 export const SERVER_BUILT = fs.existsSync("build/server/index.js");
+
+/** The member's username, as their profile form (`/profile/edit`) shows it, its attributes in either order. */
+export function usernameIn(profileForm: string): string {
+  const match = /name="username"[^>]*value="([^"]+)"|value="([^"]+)"[^>]*name="username"/.exec(profileForm);
+  const username = match?.[1] ?? match?.[2];
+  if (!username) throw new Error(`no username in the profile form:\n${profileForm.slice(0, 400)}`);
+  return username;
+}
 const AUTH_SECRET = "process-tests-share-this-secret-0123456789";
 const TSX = path.resolve("node_modules/.bin/tsx");
 
