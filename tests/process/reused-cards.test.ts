@@ -208,6 +208,8 @@ describe.skipIf(!EMBEDDED || !SERVER_BUILT)("anonymous visitors of a card", () =
     // A link may name the language, whatever the browser asks for; search engines see every language.
     const named = await visit(server, `${card}?lang=de`, "10.5.0.7", { "accept-language": "ja" });
     expect(language(named.text)).toBe("de");
+    expect(named.text).toContain('<meta property="og:locale" content="de"/>');
+    expect(arabic.text).toContain('<meta property="og:locale" content="ar"/>');
     expect(named.text).toMatch(/rel="canonical" href="[^"]+\?lang=de"/);
     for (const locale of ["en", "de", "ja", "ar", "zh-CN", "pt-BR"]) {
       expect(named.text).toMatch(new RegExp(`rel="alternate" hrefLang="${locale}" href="[^"]+\\?lang=${locale}"`, "i"));

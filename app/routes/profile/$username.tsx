@@ -59,6 +59,8 @@ export function meta({ data: loaderData, error, matches }: Route.MetaArgs) {
     { title },
     { name: "description", content: description },
     { property: "og:type", content: "profile" },
+    // The language the preview speaks, as link previews name it (de_DE's form: language_REGION or language).
+    { property: "og:locale", content: loaderData.locale.replace("-", "_") },
     { property: "og:title", content: title },
     { property: "og:description", content: description },
     { property: "og:url", content: loaderData.links.card },
@@ -122,6 +124,7 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
   const absolute = cardUrl(card.username);
   const locale = cardLocale(request, stored.brand, site);
   return {
+    locale,
     language: pageLanguage(request, locale, site),
     // Said in the page's language when the card has neither a title nor a bio to describe it.
     fallbackDescription: translate(locale, "card.description", { name: fullName(card) }),
