@@ -141,7 +141,11 @@ export function SelectField({
   className,
   options,
   ...select
-}: FieldProps & SelectHTMLAttributes<HTMLSelectElement> & { options: { value: string; label: string }[] }) {
+}: FieldProps &
+  SelectHTMLAttributes<HTMLSelectElement> & {
+    /** `lang`: the language an option is written in, when not the page's (a language by its own name). */
+    options: { value: string; label: string; lang?: string }[];
+  }) {
   return (
     <FieldFrame
       label={label}
@@ -154,7 +158,7 @@ export function SelectField({
       {(control) => (
         <select {...control} className={cn(CONTROL, "pr-8")} {...select} id={control.id}>
           {options.map((option) => (
-            <option key={option.value} value={option.value}>
+            <option key={option.value} value={option.value} lang={option.lang}>
               {option.label}
             </option>
           ))}

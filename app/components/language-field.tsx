@@ -26,7 +26,8 @@ export function LanguageField({
       errors={errors}
       options={[
         { value: "", label: emptyLabel },
-        ...LOCALES.map((locale) => ({ value: locale, label: LANGUAGE_NAMES[locale] })),
+        // Each language by its own name, said as a reader of it says it.
+        ...LOCALES.map((locale) => ({ value: locale, label: LANGUAGE_NAMES[locale], lang: locale })),
       ]}
     />
   );

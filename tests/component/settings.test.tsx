@@ -186,6 +186,20 @@ describe("the General tab", () => {
     );
     expect(screen.getByLabelText("Company name").getAttribute("placeholder")).toBe("Namecard");
   });
+
+  it("offers the cards' languages each by its own name, marked as written in it", async () => {
+    await renderTab("general", General, { values: { ...GENERAL, defaultLocale: "ja" } });
+    const choice = screen.getByRole("combobox", { name: "Language of the cards" });
+    expect(choice).toHaveProperty("value", "ja");
+    const options = [...choice.querySelectorAll("option")].map((option) => [
+      option.value,
+      option.textContent,
+      option.lang,
+    ]);
+    expect(options[0]).toEqual(["", "English (the default)", ""]);
+    expect(options).toContainEqual(["de", "Deutsch", "de"]);
+    expect(options).toContainEqual(["ar", "العربية", "ar"]);
+  });
 });
 
 describe("the Branding tab", () => {
