@@ -16,7 +16,7 @@ import { gzipSync } from "node:zlib";
 import autocannon from "autocannon";
 import { freePort } from "./free-port";
 import { processorTimeOf } from "./memory";
-import { peopleSql } from "./people";
+import { fillDataDir } from "./people";
 
 const PROFILES = Number(process.env.BENCH_PROFILES ?? 1_000);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -29,19 +29,6 @@ const LANGUAGES = ["en", "de", "ja", "ar"];
 const CARD = "/profile/person.1";
 
 type Row = { build: string; page: string; language: string; bytes: number; reqs: number; cpuMs: number };
-
-async function prepareData(dir: string) {
-  fs.rmSync(dir, { recursive: true, force: true });
-  fs.mkdirSync(dir, { recursive: true });
-  process.env.DATA_DIR = dir;
-  process.env.DATABASE_URL = "";
-  const { openPglite } = await import("../app/.server/platform/db/client");
-  const handle = await openPglite({ dataDir: path.join(dir, "db") });
-  if (!("pglite" in handle.raw)) throw new Error("expected the embedded database");
-  await handle.migrate();
-  await handle.raw.pglite.exec(peopleSql(PROFILES));
-  await handle.close();
-}
 
 async function startServer(cwd: string, dataDir: string) {
   const port = await freePort();
@@ -120,7 +107,7 @@ async function measure(build: string, cwd: string, dataDir: string): Promise<Row
 async function main() {
   if (!fs.existsSync("build/server/index.js")) throw new Error("build first: npm run build");
   console.info(`Preparing ${PROFILES.toLocaleString("en")} profiles…`);
-  await prepareData(DATA_DIR);
+  await fillDataDir(DATA_DIR, PROFILES);
   const rows: Row[] = [];
   if (BASELINE) {
     const copy = `${DATA_DIR}-baseline`;

@@ -39,7 +39,7 @@ import { freePort } from "./free-port";
 import { printHeapGrowth, takeHeapSnapshot } from "./heap";
 import { type Audit, audit, printAudits } from "./lighthouse";
 import { memoryOf, processorTimeOf } from "./memory";
-import { accountStatements, peopleSql } from "./people";
+import { accountStatements, fillDataDir } from "./people";
 
 const PROFILES = Number(process.env.BENCH_PROFILES ?? 10_000);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -70,24 +70,15 @@ async function prepareData() {
     return;
   }
   const started = performance.now();
-  fs.rmSync(DATA_DIR, { recursive: true, force: true });
-  fs.mkdirSync(DATA_DIR, { recursive: true });
-  process.env.DATA_DIR = DATA_DIR;
-  process.env.DATABASE_URL = "";
-  const { openPglite } = await import("../app/.server/platform/db/client");
-  const handle = await openPglite({ dataDir: path.join(DATA_DIR, "db") });
-  if (!("pglite" in handle.raw)) throw new Error("expected the embedded database");
-  await handle.migrate();
-  const pglite = handle.raw.pglite;
-  await pglite.exec(peopleSql(PROFILES));
-  // The account the signed-in routes use, with its card already made, so that
-  // signing in adds nothing and the data stays valid for the next run.
-  const account = { email: BENCH_EMAIL, password: BENCH_PASSWORD, firstName: "Bench", lastName: "Load" };
-  for (const [statement, values] of await accountStatements({ ...account, username: BENCH_USERNAME })) {
-    await pglite.query(statement, values);
-  }
-  await pglite.exec("analyze");
-  await handle.close();
+  await fillDataDir(DATA_DIR, PROFILES, async (pglite) => {
+    // The account the signed-in routes use, with its card already made, so that
+    // signing in adds nothing and the data stays valid for the next run.
+    const account = { email: BENCH_EMAIL, password: BENCH_PASSWORD, firstName: "Bench", lastName: "Load" };
+    for (const [statement, values] of await accountStatements({ ...account, username: BENCH_USERNAME })) {
+      await pglite.query(statement, values);
+    }
+    await pglite.exec("analyze");
+  });
   fs.writeFileSync(marker, fingerprint);
   console.info(
     `  filled ${PROFILES.toLocaleString("en")} profiles in ${((performance.now() - started) / 1000).toFixed(1)} s`,
